@@ -1,0 +1,152 @@
+/* smemlint_cuda.h - the small set of CUDA declarations smemlint parses with
+ * when no CUDA toolkit is found. It declares what kernels and their host
+ * launch code use; it is not a substitute for the toolkit when compiling.
+ * Installed with smemlint; forced into every parse with -include. */
+#pragma once
+#ifndef SMEMLINT_CUDA_STUB
+#define SMEMLINT_CUDA_STUB 1
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __align__(n) __attribute__((aligned(n)))
+#define __restrict__ __restrict
+#define CUDART_VERSION 13000
+#include "__clang_cuda_builtin_vars.h"
+
+struct dim3 {
+	unsigned int x, y, z;
+	__host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+};
+typedef struct dim3 dim3;
+
+#define SMEMLINT_VEC(T, N, A) \
+	struct __align__(A) T##1 { T x; }; \
+	struct __align__(2 * A) T##2 { T x, y; }; \
+	struct T##3 { T x, y, z; }; \
+	struct __align__(4 * A) T##4 { T x, y, z, w; };
+SMEMLINT_VEC(float, 4, 4)
+SMEMLINT_VEC(int, 4, 4)
+SMEMLINT_VEC(uint, 4, 4)
+SMEMLINT_VEC(short, 2, 2)
+SMEMLINT_VEC(ushort, 2, 2)
+SMEMLINT_VEC(char, 1, 1)
+SMEMLINT_VEC(uchar, 1, 1)
+SMEMLINT_VEC(long, 8, 8)
+SMEMLINT_VEC(double, 8, 8)
+#undef SMEMLINT_VEC
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned char uchar;
+#define SMEMLINT_MAKE(T) \
+	static __host__ __device__ inline T##2 make_##T##2(T a, T b) { T##2 r; r.x = a; r.y = b; return r; } \
+	static __host__ __device__ inline T##4 make_##T##4(T a, T b, T c, T d) { T##4 r; r.x = a; r.y = b; r.z = c; r.w = d; return r; }
+SMEMLINT_MAKE(float)
+SMEMLINT_MAKE(int)
+SMEMLINT_MAKE(double)
+#undef SMEMLINT_MAKE
+
+struct __align__(2) __half { unsigned short __x;
+	__host__ __device__ __half() : __x(0) {}
+	__host__ __device__ __half(float f);
+	__host__ __device__ operator float() const; };
+typedef struct __half half;
+struct __align__(4) __half2 { __half x, y; };
+typedef struct __half2 half2;
+__host__ __device__ __half __float2half(float);
+__host__ __device__ float __half2float(__half);
+__device__ __half __hadd(__half, __half);
+__device__ __half __hmul(__half, __half);
+__device__ __half operator+(__half, __half);
+__device__ __half operator*(__half, __half);
+
+extern "C" {
+__device__ void __syncthreads(void);
+__device__ int __syncthreads_count(int);
+__device__ int __syncthreads_and(int);
+__device__ int __syncthreads_or(int);
+__device__ void __syncwarp(unsigned int mask = 0xffffffffu);
+__device__ void __threadfence(void);
+__device__ void __threadfence_block(void);
+__device__ long long clock64(void);
+__device__ int clock(void);
+__device__ int printf(const char *, ...);
+}
+__device__ int atomicAdd(int *, int);
+__device__ unsigned int atomicAdd(unsigned int *, unsigned int);
+__device__ float atomicAdd(float *, float);
+__device__ int atomicSub(int *, int);
+__device__ int atomicMax(int *, int);
+__device__ int atomicMin(int *, int);
+__device__ int atomicExch(int *, int);
+__device__ float atomicExch(float *, float);
+__device__ int atomicCAS(int *, int, int);
+__device__ unsigned int atomicInc(unsigned int *, unsigned int);
+__device__ int atomicOr(int *, int);
+__device__ int atomicAnd(int *, int);
+template <class T> __device__ T __shfl_sync(unsigned, T, int, int = 32);
+template <class T> __device__ T __shfl_xor_sync(unsigned, T, int, int = 32);
+template <class T> __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32);
+template <class T> __device__ T __shfl_up_sync(unsigned, T, unsigned, int = 32);
+__device__ unsigned __ballot_sync(unsigned, int);
+__device__ int __popc(unsigned);
+__device__ int __clz(int);
+__device__ int __ffs(int);
+__device__ int __mul24(int, int);
+__device__ float __expf(float);
+__device__ float __fdividef(float, float);
+__device__ float rsqrtf(float);
+__host__ __device__ float sqrtf(float);
+__host__ __device__ float expf(float);
+__host__ __device__ float fmaxf(float, float);
+__host__ __device__ float fminf(float, float);
+__host__ __device__ float fabsf(float);
+__host__ __device__ float sinf(float);
+__host__ __device__ float cosf(float);
+__host__ __device__ void __sincosf(float, float *, float *);
+__host__ __device__ double sqrt(double);
+__host__ __device__ static inline int min(int a, int b) { return a < b ? a : b; }
+__host__ __device__ static inline int max(int a, int b) { return a > b ? a : b; }
+__host__ __device__ static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+__host__ __device__ static inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+template <class T> __device__ T __ldg(const T *);
+
+namespace cooperative_groups {
+struct thread_block {
+	__device__ void sync() const;
+	__device__ unsigned thread_rank() const;
+	__device__ unsigned size() const;
+	__device__ dim3 group_index() const;
+	__device__ dim3 thread_index() const;
+};
+__device__ thread_block this_thread_block();
+__device__ void sync(const thread_block &);
+}
+
+typedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1 } cudaError_t;
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4 };
+extern "C" {
+cudaError_t cudaMalloc(void **, size_t);
+cudaError_t cudaFree(void *);
+cudaError_t cudaMemcpy(void *, const void *, size_t, enum cudaMemcpyKind);
+cudaError_t cudaMemset(void *, int, size_t);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorString(cudaError_t);
+cudaError_t cudaFuncSetAttribute(const void *, int, int);
+int __cudaPushCallConfiguration(dim3, dim3, size_t = 0, cudaStream_t = 0);
+cudaError_t cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);
+}
+template <class T> static inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
+#endif

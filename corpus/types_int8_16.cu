@@ -1,0 +1,133 @@
+// short and char shared arrays: sub-word elements, bank = word % 32.
+#include "common.cuh"
+
+#define IBLOCK 64
+
+__global__ void short_stride1(const short *in, short *out)
+{
+    __shared__ short s[IBLOCK];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * IBLOCK + tid;
+    s[tid] = in[i];
+    __syncthreads();
+    out[i] = s[IBLOCK - 1 - tid] + 1;
+}
+
+__global__ void short_stride32(const short *in, short *out)
+{
+    __shared__ short s[32 * IBLOCK];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * IBLOCK + tid;
+    s[32 * tid] = in[i];
+    __syncthreads();
+    out[i] = s[32 * tid] + 1;
+}
+
+__global__ void short_stride64(const short *in, short *out)
+{
+    __shared__ short s[64 * IBLOCK];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * IBLOCK + tid;
+    s[64 * tid] = in[i];
+    __syncthreads();
+    out[i] = s[64 * tid] + 1;
+}
+
+__global__ void char_stride1(const char *in, char *out)
+{
+    __shared__ char c[IBLOCK];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * IBLOCK + tid;
+    c[tid] = in[i];
+    __syncthreads();
+    out[i] = c[IBLOCK - 1 - tid];
+}
+
+// 4 chars apart = one word apart: conflict-free.
+__global__ void char_stride4(const char *in, char *out)
+{
+    __shared__ char c[4 * IBLOCK];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * IBLOCK + tid;
+    c[4 * tid] = in[i];
+    __syncthreads();
+    out[i] = c[4 * tid] ^ 0x5a;
+}
+
+__global__ void char_stride8(const char *in, char *out)
+{
+    __shared__ char c[8 * IBLOCK];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * IBLOCK + tid;
+    c[8 * tid] = in[i];
+    __syncthreads();
+    out[i] = c[8 * tid] ^ 0x5a;
+}
+
+__global__ void char_stride128(const char *in, char *out)
+{
+    __shared__ char c[128 * IBLOCK];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * IBLOCK + tid;
+    c[128 * tid] = in[i];
+    __syncthreads();
+    out[i] = c[128 * tid] ^ 0x5a;
+}
+
+int main()
+{
+    const int blocks = 2;
+    short *d_sin, *d_sout;
+    char *d_cin, *d_cout;
+    CUDA_CHECK(cudaMalloc(&d_sin, blocks * IBLOCK * sizeof(short)));
+    CUDA_CHECK(cudaMalloc(&d_sout, blocks * IBLOCK * sizeof(short)));
+    CUDA_CHECK(cudaMalloc(&d_cin, blocks * IBLOCK));
+    CUDA_CHECK(cudaMalloc(&d_cout, blocks * IBLOCK));
+    CUDA_CHECK(cudaMemset(d_sin, 0, blocks * IBLOCK * sizeof(short)));
+    CUDA_CHECK(cudaMemset(d_cin, 0, blocks * IBLOCK));
+
+    short_stride1<<<blocks, IBLOCK>>>(d_sin, d_sout);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    short_stride32<<<blocks, IBLOCK>>>(d_sin, d_sout);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    short_stride64<<<blocks, IBLOCK>>>(d_sin, d_sout);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    char_stride1<<<blocks, IBLOCK>>>(d_cin, d_cout);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    char_stride4<<<blocks, IBLOCK>>>(d_cin, d_cout);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    char_stride8<<<blocks, IBLOCK>>>(d_cin, d_cout);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    char_stride128<<<blocks, IBLOCK>>>(d_cin, d_cout);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    CUDA_CHECK(cudaFree(d_sin));
+    CUDA_CHECK(cudaFree(d_sout));
+    CUDA_CHECK(cudaFree(d_cin));
+    CUDA_CHECK(cudaFree(d_cout));
+    return 0;
+}
+
+/* smemlint-expect
+ * 21 bank-conflict s 16
+ * 23 bank-conflict s 16
+ * 31 bank-conflict s 32
+ * 33 bank-conflict s 32
+ * 62 bank-conflict c 2
+ * 64 bank-conflict c 2
+ * 72 bank-conflict c 32
+ * 74 bank-conflict c 32
+ */

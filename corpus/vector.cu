@@ -1,0 +1,108 @@
+// Vector element types: whole float2 (8-byte) and float4 (16-byte)
+// shared loads/stores.
+#include "common.cuh"
+
+#define VBLOCK 64
+
+__global__ void float2_stride1(const float2 *in, float2 *out)
+{
+    __shared__ float2 v[VBLOCK];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * VBLOCK + tid;
+    v[tid] = in[i];
+    __syncthreads();
+    float2 a = v[VBLOCK - 1 - tid];
+    out[i] = make_float2(a.y, a.x);
+}
+
+__global__ void float2_stride2(const float2 *in, float2 *out)
+{
+    __shared__ float2 v[2 * VBLOCK];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * VBLOCK + tid;
+    v[2 * tid] = in[i];
+    __syncthreads();
+    float2 a = v[2 * tid];
+    out[i] = make_float2(a.y, a.x);
+}
+
+__global__ void float4_stride1(const float4 *in, float4 *out)
+{
+    __shared__ float4 v[VBLOCK];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * VBLOCK + tid;
+    v[tid] = in[i];
+    __syncthreads();
+    float4 a = v[VBLOCK - 1 - tid];
+    out[i] = make_float4(a.w, a.z, a.y, a.x);
+}
+
+__global__ void float4_stride2(const float4 *in, float4 *out)
+{
+    __shared__ float4 v[2 * VBLOCK];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * VBLOCK + tid;
+    v[2 * tid] = in[i];
+    __syncthreads();
+    float4 a = v[2 * tid];
+    out[i] = make_float4(a.w, a.z, a.y, a.x);
+}
+
+__global__ void float4_stride4(const float4 *in, float4 *out)
+{
+    __shared__ float4 v[4 * VBLOCK];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * VBLOCK + tid;
+    v[4 * tid] = in[i];
+    __syncthreads();
+    float4 a = v[4 * tid];
+    out[i] = make_float4(a.w, a.z, a.y, a.x);
+}
+
+int main()
+{
+    const int blocks = 2;
+    float2 *d_in2, *d_out2;
+    float4 *d_in4, *d_out4;
+    CUDA_CHECK(cudaMalloc(&d_in2, blocks * VBLOCK * sizeof(float2)));
+    CUDA_CHECK(cudaMalloc(&d_out2, blocks * VBLOCK * sizeof(float2)));
+    CUDA_CHECK(cudaMalloc(&d_in4, blocks * VBLOCK * sizeof(float4)));
+    CUDA_CHECK(cudaMalloc(&d_out4, blocks * VBLOCK * sizeof(float4)));
+    CUDA_CHECK(cudaMemset(d_in2, 0, blocks * VBLOCK * sizeof(float2)));
+    CUDA_CHECK(cudaMemset(d_in4, 0, blocks * VBLOCK * sizeof(float4)));
+
+    float2_stride1<<<blocks, VBLOCK>>>(d_in2, d_out2);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    float2_stride2<<<blocks, VBLOCK>>>(d_in2, d_out2);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    float4_stride1<<<blocks, VBLOCK>>>(d_in4, d_out4);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    float4_stride2<<<blocks, VBLOCK>>>(d_in4, d_out4);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    float4_stride4<<<blocks, VBLOCK>>>(d_in4, d_out4);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    CUDA_CHECK(cudaFree(d_in2));
+    CUDA_CHECK(cudaFree(d_out2));
+    CUDA_CHECK(cudaFree(d_in4));
+    CUDA_CHECK(cudaFree(d_out4));
+    return 0;
+}
+
+/* smemlint-expect
+ * 23 bank-conflict v 2
+ * 25 bank-conflict v 2
+ * 45 bank-conflict v 2
+ * 47 bank-conflict v 2
+ * 56 bank-conflict v 4
+ * 58 bank-conflict v 4
+ */

@@ -1,0 +1,67 @@
+/* diag.h - findings as values, handed to a sink (as git fsck's error_func).
+ *
+ * Rules never print: they fill a struct sm_diag and pass it to
+ * sm_sink_report(). The sink copies everything it keeps into its own
+ * storage, so a rule may build messages in its scratch arena.
+ */
+#ifndef SMEMLINT_DIAG_H
+#define SMEMLINT_DIAG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "smemlint/arena.h"
+#include "smemlint/ir.h"
+
+enum sm_level { SM_LEVEL_NONE, SM_LEVEL_NOTE, SM_LEVEL_WARNING, SM_LEVEL_ERROR };
+
+const char *sm_level_name(enum sm_level l);
+
+#define SM_MAX_RELATED 4
+
+/* A secondary location: the declaration of the array, the other access of
+ * a race, the condition of a divergent barrier. */
+struct sm_related {
+	struct sm_range range;
+	const char *message;
+};
+
+/* A replacement of range by text in the analyzed file. */
+struct sm_fixit {
+	struct sm_range range;
+	const char *text;
+};
+
+struct sm_diag {
+	int rule;                    /* enum sm_rule_id */
+	enum sm_level level;
+	struct sm_range range;       /* where the finding is */
+	const char *message;         /* one line, problem first, lowercase */
+	const char *note;            /* optional second line (the fix, an assumption) */
+	const char *kernel;          /* enclosing kernel, or NULL */
+	const char *array;           /* shared array involved, or NULL */
+	int access;                  /* enum sm_access_kind, or -1 */
+	int ways;                    /* bank-conflict degree (rounded), or 0 */
+	double degree;               /* exact wavefronts/ideal, or 0 */
+	struct sm_dim3 block;        /* block shape the finding was computed for */
+	bool block_assumed;          /* no launch site or flag gave the shape */
+	struct sm_related related[SM_MAX_RELATED];
+	int nrelated;
+	struct sm_fixit fix;         /* fix.text == NULL: no fix */
+	const int64_t *bank_addr;    /* worst warp's byte addresses (32), or NULL */
+	uint32_t bank_mask;          /* active lanes of that warp */
+	unsigned width;              /* bytes per lane of the access */
+};
+
+/* A sink collects findings. report() must copy what it keeps. */
+struct sm_sink {
+	void (*report)(struct sm_sink *sink, const struct sm_diag *d);
+	void *ctx;
+};
+
+static inline void sm_sink_report(struct sm_sink *sink, const struct sm_diag *d)
+{
+	sink->report(sink, d);
+}
+
+#endif

@@ -1,0 +1,244 @@
+/* ir.h - smemlint's own intermediate representation of a CUDA file.
+ *
+ * The front end (analyzer/frontend.c, the only code that sees libclang)
+ * converts a translation unit into these structs; everything after it (the
+ * symbolic resolver, the bank engine, the rules, the emitters) works on the
+ * IR alone. All nodes live in the file's sm_arena.
+ *
+ * Shape: a file holds kernels (and device functions) and shared arrays. A
+ * kernel body is a structured statement tree (blocks, ifs, loops, jumps,
+ * barriers, variable assignments and shared-memory accesses) whose
+ * expressions still reference variables; analyzer/resolve.c turns every
+ * access into a closed index tree over thread ids, loop counters and
+ * uniform unknowns.
+ */
+#ifndef SMEMLINT_IR_H
+#define SMEMLINT_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#define SM_MAX_DIMS 4
+
+/* A source position: 1-based line, 1-based byte column. */
+struct sm_pos {
+	unsigned line;
+	unsigned col;
+};
+
+/* A half-open source range [begin, end) in the analyzed file. */
+struct sm_range {
+	struct sm_pos begin;
+	struct sm_pos end;
+};
+
+enum sm_builtin {
+	SM_B_TID,      /* threadIdx.{x,y,z}: thread dependent */
+	SM_B_NTID,     /* blockDim: uniform, known once block dims are fixed */
+	SM_B_CTAID,    /* blockIdx: uniform, unknown */
+	SM_B_NCTAID,   /* gridDim: uniform, unknown */
+	SM_B_LANE,     /* lane id (threadIdx.x & 31 style or %laneid) */
+	SM_B_WARPSIZE, /* warpSize: 32 */
+};
+
+enum sm_op {
+	SM_OP_ADD, SM_OP_SUB, SM_OP_MUL, SM_OP_DIV, SM_OP_REM,
+	SM_OP_SHL, SM_OP_SHR, SM_OP_AND, SM_OP_OR, SM_OP_XOR,
+	SM_OP_LT, SM_OP_GT, SM_OP_LE, SM_OP_GE, SM_OP_EQ, SM_OP_NE,
+	SM_OP_LAND, SM_OP_LOR, SM_OP_MIN, SM_OP_MAX,
+	SM_OP_NEG, SM_OP_NOT, SM_OP_BITNOT, /* unary */
+	SM_OP_ASSIGN,                       /* only in sm_stmt ASSIGN */
+	SM_OP__COUNT
+};
+
+enum sm_expr_kind {
+	SM_E_CONST,   /* ival */
+	SM_E_BUILTIN, /* builtin + dim (0=x 1=y 2=z) */
+	SM_E_VAR,     /* var: a local or parameter (front end only) */
+	SM_E_UNARY,   /* op a */
+	SM_E_BINARY,  /* a op b */
+	SM_E_COND,    /* a ? b : c */
+	SM_E_CAST,    /* a truncated/extended to bits, is_unsigned */
+	SM_E_LOOPVAR, /* loop->ivs[ival]: after resolution only */
+	SM_E_OPAQUE,  /* a value the analysis cannot model; see thread_dep */
+	SM_E_ADDR,    /* pointer into shared memory: place (array, idx, extra) */
+};
+
+struct sm_loop;
+struct sm_var;
+struct sm_access;
+
+/* An integer expression tree. Contract: after resolve, no SM_E_VAR remains. */
+struct sm_expr {
+	enum sm_expr_kind kind;
+	enum sm_op op;             /* UNARY/BINARY operator */
+	enum sm_builtin builtin;   /* BUILTIN */
+	int dim;                   /* BUILTIN: 0, 1 or 2 */
+	int64_t ival;              /* CONST value; LOOPVAR induction index */
+	unsigned bits;             /* CAST target width (8..64) */
+	bool is_unsigned;          /* CAST and arithmetic signedness */
+	bool thread_dep;           /* OPAQUE: differs between threads */
+	const char *name;          /* OPAQUE/VAR: what it stands for */
+	unsigned id;               /* OPAQUE: distinct id per unknown */
+	struct sm_var *var;        /* VAR */
+	struct sm_loop *loop;      /* LOOPVAR */
+	struct sm_access *place;   /* ADDR: where the pointer points */
+	bool is_ptr;               /* value is a pointer; BINARY ADD/SUB then
+	                            * has b already scaled to bytes */
+	struct sm_expr *a, *b, *c; /* operands */
+	struct sm_range range;     /* where it was written (may be zero) */
+};
+
+/* A field of a struct element type (for p[i].x). */
+struct sm_field {
+	const char *name;
+	unsigned offset; /* bytes from the start of the element */
+	unsigned size;   /* bytes */
+};
+
+/* A __shared__ array, static or dynamic, or a pointer carved out of one. */
+struct sm_array {
+	const char *name;
+	const char *elem_type;   /* spelled element type, e.g. "float", "float4" */
+	unsigned elem_size;      /* bytes of one element (>= 1) */
+	unsigned elem_align;     /* alignment of the element type */
+	int ndims;               /* declared dimensions (0 for a scalar) */
+	int64_t dims[SM_MAX_DIMS];/* extents; dims[0] == 0 for extern [] */
+	bool is_dynamic;         /* extern __shared__ T a[] */
+	bool dims_overflow;      /* byte size does not fit in 64 bits */
+	bool is_file_scope;      /* declared outside any function */
+	int nfields;             /* fields of a struct element type */
+	struct sm_field *fields;
+	struct sm_range decl;        /* the whole declaration */
+	struct sm_range dims_range;  /* the "[32][32]" text, for fix-its */
+	unsigned index;          /* position in sm_file.arrays */
+};
+
+enum sm_var_kind { SM_V_LOCAL, SM_V_PARAM };
+
+/* A local variable or parameter of a kernel. */
+struct sm_var {
+	const char *name;
+	enum sm_var_kind kind;
+	bool is_pointer;           /* T * */
+	bool is_const;
+	bool points_shared;        /* a pointer assigned an address in shared memory */
+	unsigned pointee_size;     /* is_pointer: sizeof(T) */
+	unsigned id;               /* dense per kernel: index into env arrays */
+	struct sm_range decl;
+};
+
+enum sm_access_kind { SM_ACC_LOAD, SM_ACC_STORE, SM_ACC_ATOMIC };
+
+/* One shared-memory access as written. The byte address is
+ *   base(array) + sum_k idx[k] * stride_k * elem_size + extra
+ * where stride_k is the product of the declared dims after k. A pointer
+ * carved out of an array contributes to idx/extra when it is resolved.
+ * Before resolution, idx/extra reference variables and an access through
+ * a pointer has array == NULL and `base` set, with idx[0] the subscript in
+ * elements of the pointee; resolve finds the target. */
+struct sm_access {
+	enum sm_access_kind kind;
+	struct sm_array *array;   /* target array, or NULL when through base */
+	struct sm_expr *base;     /* pointer-valued base expression, or NULL */
+	int nidx;                 /* subscripts written (<= ndims) */
+	struct sm_expr *idx[SM_MAX_DIMS];
+	struct sm_expr *extra;    /* extra byte offset (field, carve), or NULL */
+	unsigned width;           /* bytes moved per thread: 1,2,4,8,16 */
+	unsigned base_elem_size;  /* through base: sizeof the pointee */
+	const char *member;       /* p[i].x: the field name, or NULL */
+	bool is_volatile;
+	struct sm_range range;    /* the access expression */
+	unsigned index;           /* position in the kernel's access list */
+};
+
+enum sm_barrier_kind {
+	SM_BAR_SYNCTHREADS,    /* __syncthreads() */
+	SM_BAR_SYNCTHREADS_OP, /* __syncthreads_count/_and/_or */
+	SM_BAR_CG_SYNC,        /* cooperative_groups block sync() */
+	SM_BAR_ASM,            /* inline asm bar.sync / barrier.sync */
+	SM_BAR_SYNCWARP,       /* __syncwarp(): orders a warp only */
+};
+
+enum sm_stmt_kind {
+	SM_S_BLOCK,    /* kids[0..nkids) in order */
+	SM_S_DECL,     /* var = value (value may be NULL) */
+	SM_S_ASSIGN,   /* var op= value; op SM_OP_ASSIGN for plain '=' */
+	SM_S_IF,       /* cond ? kids[0] : kids[1] (kids[1] may be NULL) */
+	SM_S_LOOP,     /* kids[0]=init, cond, kids[1]=body, kids[2]=step */
+	SM_S_SWITCH,   /* cond; kids[0] = body */
+	SM_S_RETURN,
+	SM_S_BREAK,
+	SM_S_CONTINUE,
+	SM_S_GOTO,
+	SM_S_BARRIER,  /* barrier */
+	SM_S_ACCESS,   /* access */
+	SM_S_OPAQUE_CALL, /* a call the analysis does not follow */
+};
+
+struct sm_stmt {
+	enum sm_stmt_kind kind;
+	struct sm_var *var;        /* DECL/ASSIGN */
+	enum sm_op op;             /* ASSIGN */
+	struct sm_expr *value;     /* DECL/ASSIGN */
+	struct sm_expr *cond;      /* IF/LOOP/SWITCH: NULL = always true */
+	bool is_do_while;          /* LOOP: body runs before cond */
+	enum sm_barrier_kind barrier;
+	struct sm_access *access;  /* ACCESS */
+	struct sm_stmt **kids;
+	int nkids;
+	struct sm_range range;
+};
+
+struct sm_dim3 {
+	int64_t x, y, z;
+};
+
+/* A launch `k<<<grid, block, smem>>>(...)` found in the same file. */
+struct sm_launch {
+	struct sm_dim3 block;      /* 0 in a component = not constant */
+	bool block_known;
+	int64_t dyn_smem;          /* third launch parameter, -1 if unknown */
+	struct sm_range range;
+};
+
+enum sm_func_kind { SM_F_KERNEL, SM_F_DEVICE };
+
+struct sm_kernel {
+	const char *name;
+	enum sm_func_kind kind;
+	struct sm_range range;
+	struct sm_stmt *body;
+	struct sm_var **vars;      /* all locals and params, by id */
+	unsigned nvars;
+	struct sm_array **arrays;  /* shared arrays it declares */
+	unsigned narrays;
+	struct sm_launch *launches;
+	unsigned nlaunches;
+	int64_t launch_bounds;     /* __launch_bounds__ max threads, 0 if none */
+	const char *template_args; /* "<32>" for an instantiation, or NULL */
+	unsigned naccesses;        /* accesses in the body, numbered 0.. */
+};
+
+/* What the front end could not do: a parse error, a missing include. */
+struct sm_note {
+	int level;          /* 0 = note, 1 = warning, 2 = error */
+	struct sm_pos pos;
+	const char *message;
+};
+
+struct sm_file {
+	const char *path;          /* as given by the user */
+	const char *text;          /* file contents (for carets and fixes) */
+	size_t text_len;
+	struct sm_kernel **kernels;
+	unsigned nkernels;
+	struct sm_array **arrays;  /* every shared array, file scope included */
+	unsigned narrays;
+	struct sm_note *notes;     /* parse diagnostics */
+	unsigned nnotes;
+	bool parse_failed;         /* no AST at all */
+};
+
+#endif

@@ -1,0 +1,201 @@
+/* test_bank.c - table-driven Check tests of the bank model (as minmea's
+ * tests): (element size, stride, block dims, access width) -> degree.
+ * Builds IR by hand; never links libclang. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "smemlint/analysis.h"
+
+static struct sm_arena A;
+
+static struct sm_expr *K(int64_t v)
+{
+	struct sm_expr *e = sm_arena_alloc(&A, sizeof(*e));
+	e->kind = SM_E_CONST;
+	e->ival = v;
+	return e;
+}
+
+static struct sm_expr *T(int dim)
+{
+	struct sm_expr *e = sm_arena_alloc(&A, sizeof(*e));
+	e->kind = SM_E_BUILTIN;
+	e->builtin = SM_B_TID;
+	e->dim = dim;
+	return e;
+}
+
+static struct sm_expr *B(enum sm_op op, struct sm_expr *a, struct sm_expr *b)
+{
+	struct sm_expr *e = sm_arena_alloc(&A, sizeof(*e));
+	e->kind = SM_E_BINARY;
+	e->op = op;
+	e->a = a;
+	e->b = b;
+	e->bits = 64;
+	return e;
+}
+
+static struct sm_array *arr(unsigned elem, int64_t d0, int64_t d1)
+{
+	struct sm_array *a = sm_arena_alloc(&A, sizeof(*a));
+	a->name = "s";
+	a->elem_type = "t";
+	a->elem_size = elem;
+	a->ndims = d1 ? 2 : 1;
+	a->dims[0] = d0;
+	a->dims[1] = d1;
+	return a;
+}
+
+static double degree1(struct sm_array *a, struct sm_expr *i0, struct sm_expr *i1, unsigned width,
+		      struct sm_dim3 block, const struct sm_guard *g)
+{
+	struct sm_raccess ra;
+	memset(&ra, 0, sizeof(ra));
+	ra.ok = true;
+	ra.array = a;
+	ra.idx[0] = i0;
+	ra.idx[1] = i1;
+	ra.nidx = i1 ? 2 : 1;
+	ra.width = width;
+	ra.guards = g;
+	struct sm_degree d;
+	sm_access_degree(&ra, block, NULL, &A, &d);
+	ck_assert_msg(d.analyzed, "not analyzed: %s", d.why ? d.why : "?");
+	return d.worst;
+}
+
+/* 1-D: s[stride * tid] with elements of elem bytes, accessed width bytes */
+static const struct {
+	unsigned elem, width;
+	int64_t stride;
+	struct sm_dim3 block;
+	double degree;
+} stride_table[] = {
+	{ 4, 4, 1, { 32, 1, 1 }, 1 },
+	{ 4, 4, 2, { 32, 1, 1 }, 2 },
+	{ 4, 4, 3, { 32, 1, 1 }, 1 },
+	{ 4, 4, 4, { 32, 1, 1 }, 4 },
+	{ 4, 4, 8, { 32, 1, 1 }, 8 },
+	{ 4, 4, 16, { 32, 1, 1 }, 16 },
+	{ 4, 4, 32, { 32, 1, 1 }, 32 },
+	{ 4, 4, 33, { 32, 1, 1 }, 1 },
+	{ 4, 4, 64, { 256, 1, 1 }, 32 },
+	{ 4, 4, 0, { 32, 1, 1 }, 1 },      /* broadcast */
+	{ 8, 8, 1, { 32, 1, 1 }, 1 },      /* double, two half-warps */
+	{ 8, 8, 2, { 32, 1, 1 }, 2 },
+	{ 8, 8, 16, { 32, 1, 1 }, 16 },
+	{ 8, 8, 17, { 32, 1, 1 }, 1 },
+	{ 16, 16, 1, { 32, 1, 1 }, 1 },    /* float4, four quarter-warps */
+	{ 16, 16, 2, { 32, 1, 1 }, 2 },
+	{ 16, 16, 8, { 32, 1, 1 }, 8 },
+	{ 2, 2, 1, { 32, 1, 1 }, 1 },      /* short: two lanes per word */
+	{ 2, 2, 2, { 32, 1, 1 }, 1 },
+	{ 2, 2, 64, { 32, 1, 1 }, 32 },
+	{ 2, 2, 4, { 32, 1, 1 }, 2 },
+	{ 1, 1, 1, { 32, 1, 1 }, 1 },      /* char */
+	{ 1, 1, 4, { 32, 1, 1 }, 1 },
+	{ 1, 1, 8, { 32, 1, 1 }, 2 },
+	{ 1, 1, 128, { 32, 1, 1 }, 32 },
+	{ 4, 4, 2, { 16, 1, 1 }, 1 },      /* half a warp: 16 lanes over 32 banks */
+	{ 4, 4, 32, { 8, 1, 1 }, 8 },
+};
+
+START_TEST(test_stride)
+{
+	sm_arena_init(&A, 0);
+	int i = _i;
+	struct sm_array *a = arr(stride_table[i].elem, 1 << 16, 0);
+	double d = degree1(a, B(SM_OP_MUL, T(0), K(stride_table[i].stride)), NULL, stride_table[i].width,
+			   stride_table[i].block, NULL);
+	ck_assert_msg(d == stride_table[i].degree, "row %d: elem %u stride %lld width %u: got %.2f want %.2f", i,
+		      stride_table[i].elem, (long long)stride_table[i].stride, stride_table[i].width, d,
+		      stride_table[i].degree);
+	sm_arena_release(&A);
+}
+END_TEST
+
+/* 2-D: tile[row][col] on float[32][W] */
+static const struct {
+	int64_t width_dim;
+	int row_is_x;   /* tile[tx][ty] (column read) or tile[ty][tx] */
+	struct sm_dim3 block;
+	double degree;
+} tile_table[] = {
+	{ 32, 1, { 32, 8, 1 }, 32 },
+	{ 33, 1, { 32, 8, 1 }, 1 },
+	{ 32, 0, { 32, 8, 1 }, 1 },
+	{ 32, 1, { 16, 16, 1 }, 16 },
+	{ 17, 1, { 16, 16, 1 }, 2 },      /* lanes (15,1) and (0,0) meet in bank 0 */
+	{ 16, 1, { 16, 16, 1 }, 8 },
+	{ 34, 1, { 32, 8, 1 }, 2 },
+};
+
+START_TEST(test_tile)
+{
+	sm_arena_init(&A, 0);
+	int i = _i;
+	struct sm_array *a = arr(4, 64, tile_table[i].width_dim);
+	struct sm_expr *r = tile_table[i].row_is_x ? T(0) : T(1);
+	struct sm_expr *c = tile_table[i].row_is_x ? T(1) : T(0);
+	double d = degree1(a, r, c, 4, tile_table[i].block, NULL);
+	ck_assert_msg(d == tile_table[i].degree, "row %d: got %.2f want %.2f", i, d, tile_table[i].degree);
+	sm_arena_release(&A);
+}
+END_TEST
+
+START_TEST(test_guard_active_lanes)
+{
+	/* if (tid < 8) s[32*tid]: only 8 lanes active -> 8-way */
+	sm_arena_init(&A, 0);
+	struct sm_guard g = { B(SM_OP_LT, T(0), K(8)), false, { { 0, 0 }, { 0, 0 } }, NULL };
+	double d = degree1(arr(4, 4096, 0), B(SM_OP_MUL, T(0), K(32)), NULL, 4, (struct sm_dim3){ 32, 1, 1 }, &g);
+	ck_assert(d == 8);
+	sm_arena_release(&A);
+}
+END_TEST
+
+START_TEST(test_wavefronts_pure)
+{
+	int64_t addr[32];
+	struct sm_wave w;
+	for (int l = 0; l < 32; l++)
+		addr[l] = l * 128; /* all lanes in bank 0, distinct words */
+	sm_bank_wavefronts(addr, 0xffffffffu, 4, &w);
+	ck_assert_int_eq(w.wavefronts, 32);
+	ck_assert_int_eq(w.ideal, 1);
+	ck_assert_int_eq(w.bank, 0);
+	ck_assert_int_eq(w.lane_a, 0);
+	ck_assert_int_eq(w.lane_b, 1);
+	for (int l = 0; l < 32; l++)
+		addr[l] = (l / 2) * 4; /* multicast: pairs share a word */
+	sm_bank_wavefronts(addr, 0xffffffffu, 4, &w);
+	ck_assert_int_eq(w.wavefronts, 1);
+	sm_bank_wavefronts(addr, 0, 4, &w);
+	ck_assert_int_eq(w.wavefronts, 0);
+	ck_assert_int_eq(w.ideal, 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("bank");
+	TCase *tc = tcase_create("model");
+	tcase_add_loop_test(tc, test_stride, 0, sizeof(stride_table) / sizeof(stride_table[0]));
+	tcase_add_loop_test(tc, test_tile, 0, sizeof(tile_table) / sizeof(tile_table[0]));
+	tcase_add_test(tc, test_guard_active_lanes);
+	tcase_add_test(tc, test_wavefronts_pure);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

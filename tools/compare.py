@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+"""Compare smemlint's predictions with the GPU measurements in corpus/measured.
+
+    tools/compare.py --smemlint build/smemlint --corpus corpus \\
+        --measured corpus/measured --known corpus/known-differences.txt [--markdown]
+
+Bank conflicts: for each CUDA line with measured shared-memory wavefronts
+(corpus/measured/F.tsv, from tools/gpu/import.py) the predicted degree is the
+largest `ways` of smemlint's analyzed accesses on that line.
+  exact        |measured - predicted| <= 5% of predicted
+  exact(mean)  the line's degree varies over warps/iterations (mean_ways !=
+               ways) and the measured value is within 5% of the largest
+               mean_ways (a non-unrolled instruction measures the mean);
+               counted as exact, shown separately
+  over         predicted > measured
+  under        predicted < measured
+  unpredicted  no analyzed access on the line
+  unmeasured   smemlint has accesses on a line with no measurement (code the
+               compiler removed or never ran); informational only
+Races: each racecheck pair (unordered pair of lines in a file) is found when a
+missing-barrier or warp-sync result has {line, related[0].line} equal to it;
+smemlint race results matching no racecheck pair are extra.
+
+corpus/known-differences.txt lists accepted mismatches, one per line:
+    FILE:LINE  KIND  # reason
+KIND is over, under, unpredicted, race-missed or race-extra.  FILE is the .cu
+name (a path is reduced to its basename).  For race kinds LINE is the smaller
+line of the pair, or both as FILE:A,B.  Every entry needs a reason; entries
+that no longer differ are stale and an error.
+
+Exit status: 0 all mismatches known; 1 unknown mismatch, stale or malformed
+known-differences entry; 2 smemlint or input failure.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+MISMATCH_KINDS = ('over', 'under', 'unpredicted', 'race-missed', 'race-extra')
+RACE_RULES = ('missing-barrier', 'warp-sync')
+TOL = 0.05
+
+
+def base(path):
+    return os.path.basename(path or '')
+
+
+# ---------------------------------------------------------------- inputs
+
+def run_smemlint(exe, corpus):
+    files = sorted(glob.glob(os.path.join(corpus, '*.cu')))
+    if not files:
+        raise SystemExit('compare: no .cu files in %s' % corpus)
+    cmd = [exe, '--format=json', '--all-accesses'] + files
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as e:
+        print('compare: cannot run %s: %s' % (exe, e), file=sys.stderr)
+        sys.exit(2)
+    if p.returncode not in (0, 1):
+        sys.stderr.write(p.stderr.decode(errors='replace'))
+        print('compare: %s exited with %d' % (' '.join(cmd[:3]) + ' ...', p.returncode), file=sys.stderr)
+        sys.exit(2)
+    try:
+        return json.loads(p.stdout.decode(errors='replace'))
+    except ValueError as e:
+        sys.stderr.write(p.stderr.decode(errors='replace'))
+        print('compare: smemlint output is not JSON: %s' % e, file=sys.stderr)
+        sys.exit(2)
+
+
+def read_tsv(path):
+    """Rows of a tab-separated file with '#' comment lines; returns (comments, rows as dicts)."""
+    comments, rows, hdr = [], [], None
+    with open(path) as fh:
+        for l in fh:
+            l = l.rstrip('\n')
+            if not l.strip():
+                continue
+            if l.startswith('#'):
+                comments.append(l)
+                continue
+            parts = l.split('\t')
+            if hdr is None:
+                hdr = parts
+                continue
+            rows.append(dict(zip(hdr, parts)))
+    return comments, rows
+
+
+def read_measured(folder):
+    """{file.cu: {line: degree}}, races list, set of racechecked files (or None)."""
+    lines = {}
+    for p in sorted(glob.glob(os.path.join(folder, '*.tsv'))):
+        if os.path.basename(p) == 'races.tsv':
+            continue
+        cu = os.path.basename(p)[:-4] + '.cu'
+        _, rows = read_tsv(p)
+        d = {}
+        for r in rows:
+            try:
+                deg = float(r['degree'])
+            except (KeyError, ValueError):
+                continue
+            d[int(r['line'])] = deg
+        lines[cu] = d
+    races, checked = [], None
+    rp = os.path.join(folder, 'races.tsv')
+    if os.path.exists(rp):
+        comments, rows = read_tsv(rp)
+        for c in comments:
+            m = re.match(r'#\s*racecheck-files:\s*(.*)', c)
+            if m:
+                checked = {s.strip() for s in m.group(1).split(',') if s.strip()}
+        for r in rows:
+            races.append((base(r['file']), int(r['line_a']), int(r['line_b']), r.get('severity', '')))
+    return lines, races, checked
+
+
+def read_known(path):
+    """{(file, key, kind): reason}, errors.  key is an int line or a frozenset pair."""
+    known, errors = {}, []
+    if not path or not os.path.exists(path):
+        return known, errors
+    with open(path) as fh:
+        for n, l in enumerate(fh, 1):
+            s = l.strip()
+            if not s or s.startswith('#'):
+                continue
+            body, _, reason = s.partition('#')
+            parts = body.split()
+            where = '%s:%d' % (path, n)
+            if len(parts) != 2:
+                errors.append('%s: expected "FILE:LINE  KIND  # reason": %s' % (where, s))
+                continue
+            loc, kind = parts
+            if kind not in MISMATCH_KINDS:
+                errors.append('%s: unknown kind %r (one of %s)' % (where, kind, ', '.join(MISMATCH_KINDS)))
+                continue
+            m = re.fullmatch(r'(.+):(\d+)(?:,(\d+))?', loc)
+            if not m:
+                errors.append('%s: bad location %r' % (where, loc))
+                continue
+            f = base(m.group(1))
+            if m.group(3):
+                if not kind.startswith('race'):
+                    errors.append('%s: a line pair is only for race kinds' % where)
+                    continue
+                key = frozenset((int(m.group(2)), int(m.group(3))))
+            else:
+                key = int(m.group(2))
+            if not reason.strip():
+                errors.append('%s: entry without a "# reason": %s' % (where, s))
+            k = (f, key, kind)
+            if k in known:
+                errors.append('%s: duplicate entry %s %s' % (where, loc, kind))
+            known[k] = (reason.strip(), where)
+    return known, errors
+
+
+# ---------------------------------------------------------------- comparison
+
+def close(a, b):
+    return abs(a - b) <= TOL * b
+
+
+def compare(data, measured, races, checked):
+    acc_by_line = {}
+    for a in data.get('accesses', []):
+        acc_by_line.setdefault((base(a.get('file')), int(a.get('line', 0))), []).append(a)
+    files = sorted(set(measured) | {f for f, _ in acc_by_line} | {r[0] for r in races}
+                   | {base(r.get('file')) for r in data.get('results', []) if r.get('rule') in RACE_RULES})
+    stats = {f: dict(lines=0, exact=0, exact_mean=0, over=0, under=0, unpredicted=0, unmeasured=0,
+                     race_pairs=0, race_found=0, race_missed=0, race_extra=0, measured=f in measured)
+             for f in files}
+    details = []  # (file, line-or-pair, kind, text)
+
+    for f, mlines in measured.items():
+        for line, m in sorted(mlines.items()):
+            st = stats[f]
+            st['lines'] += 1
+            accs = [a for a in acc_by_line.get((f, line), []) if a.get('analyzed', True)
+                    and a.get('ways') is not None]
+            if not accs:
+                st['unpredicted'] += 1
+                n_un = len(acc_by_line.get((f, line), []))
+                details.append((f, line, 'unpredicted', 'measured %.2f, %s' % (
+                    m, '%d access(es) not analyzed' % n_un if n_un else 'no access found')))
+                continue
+            p = max(float(a['ways']) for a in accs)
+            means = [float(a['mean_ways']) for a in accs if a.get('mean_ways') is not None]
+            varies = any(a.get('mean_ways') is not None and abs(float(a['mean_ways']) - float(a['ways'])) > 1e-9
+                         for a in accs)
+            if close(m, p):
+                st['exact'] += 1
+            elif varies and means and close(m, max(means)):
+                st['exact_mean'] += 1
+                details.append((f, line, 'exact(mean)', 'measured %.2f, ways %g, mean_ways %.2f'
+                                % (m, p, max(means))))
+            else:
+                kind = 'over' if p > m else 'under'
+                st[kind] += 1
+                extra = (', mean_ways %.2f' % max(means)) if varies and means else ''
+                details.append((f, line, kind, 'measured %.2f, predicted %g%s' % (m, p, extra)))
+
+    for (f, line), accs in sorted(acc_by_line.items()):
+        if f in measured and line not in measured[f]:
+            stats[f]['unmeasured'] += 1
+            details.append((f, line, 'unmeasured', 'predicted %s, no wavefronts measured' % (
+                max((a.get('ways') or 0) for a in accs) if any(a.get('analyzed', True) for a in accs)
+                else 'n/a')))
+
+    # races
+    lint_pairs = {}
+    for r in data.get('results', []):
+        if r.get('rule') not in RACE_RULES:
+            continue
+        f = base(r.get('file'))
+        lines = {int(r.get('line', 0))}
+        rel = r.get('related') or []
+        if rel and rel[0].get('line') is not None:
+            lines.add(int(rel[0]['line']))
+        lint_pairs.setdefault((f, frozenset(lines)), []).append(r.get('rule'))
+    rc_pairs = {}
+    for f, la, lb, sev in races:
+        rc_pairs.setdefault((f, frozenset((la, lb))), set()).add(sev)
+    for (f, pair), sevs in sorted(rc_pairs.items(), key=lambda x: (x[0][0], sorted(x[0][1]))):
+        st = stats[f]
+        st['race_pairs'] += 1
+        if (f, pair) in lint_pairs:
+            st['race_found'] += 1
+        else:
+            st['race_missed'] += 1
+            details.append((f, pair, 'race-missed', 'racecheck %s lines %s' % (
+                '/'.join(sorted(sevs)), ','.join(map(str, sorted(pair))))))
+    for (f, pair), rules in sorted(lint_pairs.items(), key=lambda x: (x[0][0], sorted(x[0][1]))):
+        if (f, pair) in rc_pairs:
+            continue
+        if checked is not None and f not in checked:
+            continue
+        stats[f]['race_extra'] += 1
+        details.append((f, pair, 'race-extra', '%s lines %s, racecheck saw none' % (
+            '/'.join(sorted(set(rules))), ','.join(map(str, sorted(pair))))))
+    details.sort(key=lambda d: (d[0], min(d[1]) if isinstance(d[1], frozenset) else d[1]))
+    return files, stats, details
+
+
+def match_known(details, known):
+    """Mark details known/unknown; return (annotated details, unknown count, stale entries)."""
+    used = set()
+    out, unknown = [], 0
+    for f, key, kind, text in details:
+        status = ''
+        if kind in MISMATCH_KINDS:
+            cands = []
+            if isinstance(key, frozenset):
+                cands = [(f, key, kind), (f, min(key), kind)]
+            else:
+                cands = [(f, key, kind)]
+            hit = next((c for c in cands if c in known), None)
+            if hit:
+                used.add(hit)
+                status = 'known: ' + (known[hit][0] or '(no reason)')
+            else:
+                status = 'NEW'
+                unknown += 1
+        out.append((f, key, kind, text, status))
+    stale = [(k, v) for k, v in known.items() if k not in used]
+    return out, unknown, stale
+
+
+def loc(f, key):
+    if isinstance(key, frozenset):
+        return '%s:%s' % (f, ','.join(map(str, sorted(key))))
+    return '%s:%d' % (f, key)
+
+
+# ---------------------------------------------------------------- output
+
+COLS = [('file', None), ('smem lines', 'lines'), ('exact', 'exact'), ('exact(mean)', 'exact_mean'),
+        ('over', 'over'), ('under', 'under'), ('unpredicted', 'unpredicted'), ('unmeasured', 'unmeasured'),
+        ('races found', 'race_found'), ('missed', 'race_missed'), ('extra', 'race_extra')]
+
+
+def table_rows(files, stats):
+    rows = []
+    tot = {k: 0 for _, k in COLS if k}
+    for f in files:
+        st = stats[f]
+        row = [f + ('' if st['measured'] else ' (not measured)')]
+        for _, k in COLS[1:]:
+            if k == 'race_found':
+                row.append('%d/%d' % (st['race_found'], st['race_pairs']))
+            else:
+                row.append(str(st[k]))
+        for k in tot:
+            tot[k] += st[k]
+        tot['race_pairs'] = tot.get('race_pairs', 0) + st['race_pairs']
+        rows.append(row)
+    trow = ['TOTAL'] + [('%d/%d' % (tot['race_found'], tot['race_pairs'])) if k == 'race_found'
+                        else str(tot[k]) for _, k in COLS[1:]]
+    return rows, trow, tot
+
+
+def render(files, stats, annotated, unknown, stale, known_errors, markdown, notes):
+    rows, trow, tot = table_rows(files, stats)
+    hdr = [c for c, _ in COLS]
+    out = []
+    pct = 100.0 * (tot['exact'] + tot['exact_mean']) / tot['lines'] if tot['lines'] else 0.0
+    if markdown:
+        out.append('| ' + ' | '.join(hdr) + ' |')
+        out.append('|' + '|'.join(['---'] + ['---:'] * (len(hdr) - 1)) + '|')
+        for r in rows + [['**TOTAL**'] + trow[1:]]:
+            out.append('| ' + ' | '.join(r) + ' |')
+        out.append('')
+        out.append('Exact: %d of %d shared-memory lines (%.1f%%), %d of them by mean degree. '
+                   'Races: %d of %d racecheck pairs found, %d extra.'
+                   % (tot['exact'] + tot['exact_mean'], tot['lines'], pct, tot['exact_mean'],
+                      tot['race_found'], tot['race_pairs'], tot['race_extra']))
+        diffs = [d for d in annotated if d[2] != 'unmeasured']
+        if diffs:
+            out.append('')
+            out.append('| where | kind | detail | status |')
+            out.append('|---|---|---|---|')
+            for f, key, kind, text, status in diffs:
+                out.append('| %s | %s | %s | %s |' % (loc(f, key), kind, text, status.replace('|', '\\|')))
+    else:
+        widths = [max(len(x) for x in col) for col in zip(hdr, *rows, trow)]
+        fmtrow = lambda r: '  '.join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+        out.append(fmtrow(hdr))
+        out.append('  '.join('-' * w for w in widths))
+        out += [fmtrow(r) for r in rows]
+        out.append('  '.join('-' * w for w in widths))
+        out.append(fmtrow(trow))
+        out.append('')
+        out.append('exact: %d/%d shared-memory lines (%.1f%%), %d by mean degree; races: %d/%d found, %d extra'
+                   % (tot['exact'] + tot['exact_mean'], tot['lines'], pct, tot['exact_mean'],
+                      tot['race_found'], tot['race_pairs'], tot['race_extra']))
+        if annotated:
+            out.append('')
+            for f, key, kind, text, status in annotated:
+                out.append('%-28s %-12s %-48s %s' % (loc(f, key), kind, text, status))
+    for n in notes:
+        out.append(n)
+    problems = []
+    for e in known_errors:
+        problems.append('error: ' + e)
+    for (f, key, kind), (reason, where) in stale:
+        problems.append('error: %s: stale entry %s %s (no longer differs)' % (where, loc(f, key), kind))
+    if unknown:
+        problems.append('error: %d mismatch(es) not listed in the known-differences file (marked NEW)' % unknown)
+    if problems:
+        out.append('')
+        out += problems
+    return '\n'.join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description='Compare smemlint with GPU measurements.')
+    ap.add_argument('--smemlint', help='path of the smemlint executable')
+    ap.add_argument('--smemlint-json', help='read this smemlint JSON instead of running smemlint')
+    ap.add_argument('--corpus', default='corpus')
+    ap.add_argument('--measured', default='corpus/measured')
+    ap.add_argument('--known', default='corpus/known-differences.txt')
+    ap.add_argument('--markdown', action='store_true', help='print Markdown tables (for the README)')
+    a = ap.parse_args(argv)
+    if a.smemlint_json:
+        with open(a.smemlint_json) as fh:
+            data = json.load(fh)
+    elif a.smemlint:
+        data = run_smemlint(a.smemlint, a.corpus)
+    else:
+        ap.error('give --smemlint PATH (or --smemlint-json FILE)')
+    if not os.path.isdir(a.measured):
+        print('compare: no measurements folder %s' % a.measured, file=sys.stderr)
+        return 2
+    measured, races, checked = read_measured(a.measured)
+    known, known_errors = read_known(a.known)
+    files, stats, details = compare(data, measured, races, checked)
+    annotated, unknown, stale = match_known(details, known)
+    notes = []
+    for n in data.get('notifications', []):
+        if n.get('level') == 'error':
+            notes.append('note: smemlint %s: %s: %s' % (n.get('level'), n.get('file', ''), n.get('message', '')))
+    print(render(files, stats, annotated, unknown, stale, known_errors, a.markdown, notes))
+    return 1 if (unknown or stale or known_errors) else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

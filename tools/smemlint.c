@@ -1,0 +1,659 @@
+/* smemlint.c - the command: options, file discovery, workers, output. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "smemlint/analyze.h"
+#include "smemlint/emit.h"
+#include "smemlint/util.h"
+
+#ifndef SMEMLINT_VERSION
+#define SMEMLINT_VERSION "0.1.0"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: smemlint [options] PATH... [-- COMPILER-FLAGS...]\n"
+		"\n"
+		"Static analysis of CUDA shared-memory accesses: bank conflicts and barriers.\n"
+		"PATH is a .cu/.cuh file or a directory (searched recursively).\n"
+		"\n"
+		"options:\n"
+		"  --format=FMT          text (default) or json\n"
+		"  -o FILE               write the report to FILE (atomically)\n"
+		"  --block-dim X[,Y[,Z]] analyze every kernel with this block shape\n"
+		"  --arch sm_NN          target architecture (default sm_90)\n"
+		"  --cuda-path DIR       CUDA toolkit to parse with (default: $CUDA_PATH,\n"
+		"                        /usr/local/cuda, or nvcc on PATH)\n"
+		"  --no-cuda             parse with smemlint's bundled CUDA declarations\n"
+		"  -p BUILD_DIR          read compile flags from BUILD_DIR/compile_commands.json\n"
+		"  --enable RULE[,..]    enable rules (all are enabled by default)\n"
+		"  --disable RULE[,..]   disable rules\n"
+		"  --exclude GLOB        skip matching files and directories (repeatable)\n"
+		"  -j N                  analyze N files in parallel (default: number of cores)\n"
+		"  --show-banks          text: print a lanes x banks map under each conflict\n"
+		"  --all-accesses        json: list every shared access with its degree\n"
+		"  --list-rules          list the rules and exit\n"
+		"  --version             print the version and exit\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"exit status: 0 no findings, 1 findings, 2 usage or input error\n");
+}
+
+static int parse_dim3(const char *s, struct sm_dim3 *d)
+{
+	long long v[3] = { 1, 1, 1 };
+	int n = 0;
+	const char *p = s;
+	while (*p && n < 3) {
+		char *end;
+		errno = 0;
+		long long x = strtoll(p, &end, 10);
+		if (end == p || errno || x <= 0 || x > 1024)
+			return -1;
+		v[n++] = x;
+		p = end;
+		if (*p == ',' || *p == 'x')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	if (*p || n == 0 || v[0] * v[1] * v[2] > 1024)
+		return -1;
+	d->x = v[0];
+	d->y = v[1];
+	d->z = v[2];
+	return 0;
+}
+
+static const char *find_cuda(void)
+{
+	static const char *const cands[] = { NULL, "/usr/local/cuda" };
+	const char *env = getenv("CUDA_PATH");
+	char probe[PATH_MAX];
+	if (env && *env) {
+		snprintf(probe, sizeof(probe), "%s/include/cuda_runtime.h", env);
+		if (access(probe, R_OK) == 0)
+			return env;
+	}
+	for (unsigned i = 1; i < sizeof(cands) / sizeof(cands[0]); i++) {
+		snprintf(probe, sizeof(probe), "%s/include/cuda_runtime.h", cands[i]);
+		if (access(probe, R_OK) == 0)
+			return cands[i];
+	}
+	/* nvcc on PATH: <root>/bin/nvcc */
+	const char *path = getenv("PATH");
+	if (!path)
+		return NULL;
+	char *copy = strdup(path);
+	if (!copy)
+		return NULL;
+	static __thread char found[PATH_MAX];
+	const char *res = NULL;
+	for (char *tok = strtok(copy, ":"); tok; tok = strtok(NULL, ":")) {
+		snprintf(probe, sizeof(probe), "%s/nvcc", tok);
+		char real[PATH_MAX];
+		if (access(probe, X_OK) == 0 && realpath(probe, real)) {
+			char *s = strrchr(real, '/');
+			if (s) {
+				*s = 0;
+				s = strrchr(real, '/');
+				if (s) {
+					*s = 0;
+					snprintf(found, sizeof(found), "%s", real);
+					snprintf(probe, sizeof(probe), "%s/include/cuda_runtime.h", found);
+					if (access(probe, R_OK) == 0) {
+						res = found;
+						break;
+					}
+				}
+			}
+		}
+	}
+	free(copy);
+	return res;
+}
+
+/* ---- compile_commands.json ---- */
+
+struct ccdb_entry {
+	char *file;      /* absolute, canonical */
+	char **args;
+	int nargs;
+	char *arch;
+};
+
+struct ccdb {
+	struct ccdb_entry *e;
+	size_t n;
+};
+
+static void push_arg(struct ccdb_entry *e, const char *s)
+{
+	char **nv = realloc(e->args, (size_t)(e->nargs + 1) * sizeof(char *));
+	if (!nv)
+		return;
+	e->args = nv;
+	e->args[e->nargs++] = strdup(s);
+}
+
+static char *arch_of_gencode(const char *s)
+{
+	const char *c = strstr(s, "code=");
+	const char *a = c ? strstr(c, "sm_") : NULL;
+	if (!a)
+		a = strstr(s, "compute_");
+	if (!a)
+		return NULL;
+	char buf[32];
+	int n = 0;
+	if (!strncmp(a, "compute_", 8)) {
+		strcpy(buf, "sm_");
+		n = 3;
+		a += 8;
+	} else {
+		memcpy(buf, "sm_", 3);
+		n = 3;
+		a += 3;
+	}
+	while (*a && (*a >= '0' && *a <= '9') && n < 30)
+		buf[n++] = *a++;
+	while (*a && ((*a >= 'a' && *a <= 'z')) && n < 30)
+		buf[n++] = *a++;
+	buf[n] = 0;
+	return n > 3 ? strdup(buf) : NULL;
+}
+
+/* Translate one compiler command line (nvcc or clang) into the flags the
+ * front end accepts: keep -I/-D/-U/-std/-include/-isystem, turn
+ * -arch/-gencode into the target architecture, drop the rest. */
+static void translate_args(struct ccdb_entry *e, char **argv, int argc, const char *dir)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = NULL;
+		char buf[PATH_MAX + 8];
+		if ((!strcmp(a, "-I") || !strcmp(a, "-isystem") || !strcmp(a, "-D") || !strcmp(a, "-U") ||
+		     !strcmp(a, "-include")) && i + 1 < argc) {
+			val = argv[++i];
+			if ((a[1] == 'I' || !strcmp(a, "-isystem") || !strcmp(a, "-include")) && val[0] != '/' && dir) {
+				snprintf(buf, sizeof(buf), "%s/%s", dir, val);
+				val = buf;
+			}
+			push_arg(e, a);
+			push_arg(e, val);
+		} else if (!strncmp(a, "-I", 2) || !strncmp(a, "-isystem", 8)) {
+			const char *p = a[1] == 'I' ? a + 2 : a + 8;
+			if (p[0] != '/' && dir) {
+				snprintf(buf, sizeof(buf), "%s%s/%s", a[1] == 'I' ? "-I" : "-isystem", dir, p);
+				push_arg(e, buf);
+			} else {
+				push_arg(e, a);
+			}
+		} else if (!strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) || !strncmp(a, "-std=", 5)) {
+			push_arg(e, a);
+		} else if (!strcmp(a, "-gencode") && i + 1 < argc) {
+			char *ar = arch_of_gencode(argv[++i]);
+			if (ar) {
+				free(e->arch);
+				e->arch = ar;
+			}
+		} else if (!strncmp(a, "-gencode=", 9) || !strncmp(a, "--generate-code=", 16)) {
+			char *ar = arch_of_gencode(a);
+			if (ar) {
+				free(e->arch);
+				e->arch = ar;
+			}
+		} else if ((!strcmp(a, "-arch") || !strcmp(a, "--gpu-architecture")) && i + 1 < argc) {
+			char *ar = arch_of_gencode(argv[++i]);
+			if (ar) {
+				free(e->arch);
+				e->arch = ar;
+			}
+		} else if (!strncmp(a, "-arch=", 6) || !strncmp(a, "--gpu-architecture=", 19) ||
+			   !strncmp(a, "--cuda-gpu-arch=", 16)) {
+			char *ar = arch_of_gencode(strchr(a, '=') + 1);
+			if (ar) {
+				free(e->arch);
+				e->arch = ar;
+			}
+		}
+		/* everything else (-O3, -Xcompiler, --expt-*, -o, -c, ...) is dropped */
+	}
+}
+
+static int split_command(const char *cmd, char ***out)
+{
+	/* shell-like split: whitespace, single and double quotes, backslash */
+	int n = 0, cap = 16;
+	char **v = malloc((size_t)cap * sizeof(char *));
+	size_t len = strlen(cmd);
+	char *buf = malloc(len + 1);
+	if (!v || !buf) {
+		free(v);
+		free(buf);
+		return -1;
+	}
+	const char *p = cmd;
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		size_t b = 0;
+		char q = 0;
+		while (*p && (q || (*p != ' ' && *p != '\t' && *p != '\n'))) {
+			if (q) {
+				if (*p == q)
+					q = 0;
+				else if (*p == '\\' && q == '"' && p[1])
+					buf[b++] = *++p;
+				else
+					buf[b++] = *p;
+			} else if (*p == '"' || *p == '\'') {
+				q = *p;
+			} else if (*p == '\\' && p[1]) {
+				buf[b++] = *++p;
+			} else {
+				buf[b++] = *p;
+			}
+			p++;
+		}
+		buf[b] = 0;
+		if (n == cap) {
+			cap *= 2;
+			char **nv = realloc(v, (size_t)cap * sizeof(char *));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n++] = strdup(buf);
+	}
+	free(buf);
+	*out = v;
+	return n;
+}
+
+static int ccdb_load(const char *dir, struct ccdb *db, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/compile_commands.json", dir);
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je);
+	if (!root) {
+		snprintf(err, errlen, "cannot read '%s': %s (line %d)", path, je.text, je.line);
+		return -1;
+	}
+	if (!json_is_array(root)) {
+		snprintf(err, errlen, "invalid compilation database '%s': expected an array", path);
+		json_decref(root);
+		return -1;
+	}
+	size_t n = json_array_size(root);
+	db->e = calloc(n + 1, sizeof(*db->e));
+	db->n = 0;
+	for (size_t i = 0; i < n && db->e; i++) {
+		json_t *o = json_array_get(root, i);
+		const char *file = json_string_value(json_object_get(o, "file"));
+		const char *wd = json_string_value(json_object_get(o, "directory"));
+		if (!file)
+			continue;
+		char full[PATH_MAX * 2], real[PATH_MAX];
+		if (file[0] != '/' && wd)
+			snprintf(full, sizeof(full), "%s/%s", wd, file);
+		else
+			snprintf(full, sizeof(full), "%s", file);
+		struct ccdb_entry *e = &db->e[db->n];
+		memset(e, 0, sizeof(*e));
+		e->file = strdup(realpath(full, real) ? real : full);
+		char **argv = NULL;
+		int argc = 0;
+		json_t *args = json_object_get(o, "arguments");
+		if (json_is_array(args)) {
+			argc = (int)json_array_size(args);
+			argv = calloc((size_t)argc + 1, sizeof(char *));
+			for (int k = 0; argv && k < argc; k++)
+				argv[k] = strdup(json_string_value(json_array_get(args, (size_t)k)) ?: "");
+		} else {
+			const char *cmd = json_string_value(json_object_get(o, "command"));
+			argc = cmd ? split_command(cmd, &argv) : 0;
+		}
+		if (argv)
+			translate_args(e, argv, argc, wd);
+		for (int k = 0; argv && k < argc; k++)
+			free(argv[k]);
+		free(argv);
+		db->n++;
+	}
+	json_decref(root);
+	return 0;
+}
+
+static const struct ccdb_entry *ccdb_find(const struct ccdb *db, const char *file)
+{
+	char real[PATH_MAX];
+	if (!realpath(file, real))
+		return NULL;
+	for (size_t i = 0; i < db->n; i++)
+		if (!strcmp(db->e[i].file, real))
+			return &db->e[i];
+	return NULL;
+}
+
+static void ccdb_free(struct ccdb *db)
+{
+	for (size_t i = 0; i < db->n; i++) {
+		free(db->e[i].file);
+		free(db->e[i].arch);
+		for (int k = 0; k < db->e[i].nargs; k++)
+			free(db->e[i].args[k]);
+		free(db->e[i].args);
+	}
+	free(db->e);
+}
+
+/* ---- workers ---- */
+
+struct job {
+	struct sm_paths *files;
+	struct sm_result *results;
+	const struct sm_analysis_options *opt;
+	const struct ccdb *db;
+	pthread_mutex_t lock;
+	size_t next;
+};
+
+static void *worker(void *arg)
+{
+	struct job *J = arg;
+	struct sm_frontend *fe = sm_frontend_new();
+	for (;;) {
+		pthread_mutex_lock(&J->lock);
+		size_t i = J->next++;
+		pthread_mutex_unlock(&J->lock);
+		if (i >= J->files->n)
+			break;
+		const char *path = J->files->v[i];
+		struct sm_analysis_options o = *J->opt;
+		const struct ccdb_entry *e = J->db ? ccdb_find(J->db, path) : NULL;
+		const char **args = NULL;
+		if (e) {
+			args = calloc((size_t)(e->nargs + J->opt->fe.nargs) + 1, sizeof(char *));
+			if (args) {
+				int n = 0;
+				for (int k = 0; k < e->nargs; k++)
+					args[n++] = e->args[k];
+				for (int k = 0; k < J->opt->fe.nargs; k++)
+					args[n++] = J->opt->fe.args[k];
+				o.fe.args = args;
+				o.fe.nargs = n;
+			}
+			if (e->arch) {
+				o.fe.gpu_arch = e->arch;
+			}
+		}
+		if (!fe) {
+			sm_result_init(&J->results[i], path);
+			struct sm_pos p0 = { 0, 0 };
+			sm_result_note(&J->results[i], SM_LEVEL_ERROR, p0, "cannot start the parser for '%s'", path);
+		} else {
+			sm_analyze_path(fe, path, &o, &J->results[i]);
+		}
+		free(args);
+	}
+	sm_frontend_free(fe);
+	return NULL;
+}
+
+struct out_ctx {
+	int format;
+	struct sm_result **res;
+	unsigned n;
+	struct sm_emit_options eo;
+};
+
+static int write_report(FILE *f, void *ctx)
+{
+	struct out_ctx *o = ctx;
+	if (o->format == 1)
+		return sm_emit_json(f, o->res, o->n, &o->eo);
+	return sm_emit_text(f, o->res, o->n, &o->eo);
+}
+
+static int set_rules(struct sm_analysis_options *opt, const char *list, enum sm_level on)
+{
+	char *copy = strdup(list);
+	if (!copy)
+		return -1;
+	int rc = 0;
+	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
+		int r = sm_rule_find(t);
+		if (r < 0) {
+			fprintf(stderr, "smemlint: unknown rule '%s' (see --list-rules)\n", t);
+			rc = -1;
+			continue;
+		}
+		opt->levels[r] = on == SM_LEVEL_WARNING ? sm_rules[r].level : on;
+	}
+	free(copy);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct sm_analysis_options opt;
+	sm_analysis_options_init(&opt);
+	int format = 0, jobs = 0, no_cuda = 0;
+	const char *out_path = NULL, *cuda_path = NULL, *build_dir = NULL;
+	struct sm_paths inputs = { 0 };
+	const char **excludes = calloc((size_t)argc + 1, sizeof(char *));
+	int nexcludes = 0;
+	const char **uargs = calloc((size_t)argc + 1, sizeof(char *));
+	int nuargs = 0;
+	struct sm_emit_options eo = { 0 };
+	if (!excludes || !uargs)
+		return 2;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = NULL;
+#define OPTVAL(name) \
+	((!strcmp(a, name) && i + 1 < argc && (val = argv[++i])) || \
+	 (!strncmp(a, name "=", strlen(name) + 1) && (val = a + strlen(name) + 1)))
+		if (!strcmp(a, "--")) {
+			for (i++; i < argc; i++)
+				uargs[nuargs++] = argv[i];
+			break;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--version")) {
+			printf("smemlint %s\n", SMEMLINT_VERSION);
+			return 0;
+		} else if (!strcmp(a, "--list-rules")) {
+			for (int r = 0; r < SM_RULE__COUNT; r++)
+				printf("%-20s %-8s %s\n", sm_rules[r].id, sm_level_name(sm_rules[r].level), sm_rules[r].summary);
+			return 0;
+		} else if (OPTVAL("--format")) {
+			if (!strcmp(val, "text"))
+				format = 0;
+			else if (!strcmp(val, "json"))
+				format = 1;
+			else {
+				fprintf(stderr, "smemlint: unknown format '%s' (text or json)\n", val);
+				return 2;
+			}
+		} else if (OPTVAL("-o") || OPTVAL("--output")) {
+			out_path = val;
+		} else if (OPTVAL("--block-dim")) {
+			if (parse_dim3(val, &opt.block)) {
+				fprintf(stderr, "smemlint: invalid block shape '%s': expected X[,Y[,Z]] with at most 1024 threads\n", val);
+				return 2;
+			}
+			opt.has_block = true;
+		} else if (OPTVAL("--arch")) {
+			if (strncmp(val, "sm_", 3) || !val[3]) {
+				fprintf(stderr, "smemlint: invalid architecture '%s': expected sm_NN\n", val);
+				return 2;
+			}
+			opt.arch = val;
+			opt.fe.gpu_arch = val;
+		} else if (OPTVAL("--cuda-path")) {
+			cuda_path = val;
+		} else if (!strcmp(a, "--no-cuda")) {
+			no_cuda = 1;
+		} else if (OPTVAL("-p")) {
+			build_dir = val;
+		} else if (OPTVAL("--enable")) {
+			if (set_rules(&opt, val, SM_LEVEL_WARNING))
+				return 2;
+		} else if (OPTVAL("--disable")) {
+			if (set_rules(&opt, val, SM_LEVEL_NONE))
+				return 2;
+		} else if (OPTVAL("--exclude")) {
+			excludes[nexcludes++] = val;
+		} else if (OPTVAL("-j") || (!strncmp(a, "-j", 2) && a[2] && (val = a + 2))) {
+			char *end;
+			long j = strtol(val, &end, 10);
+			if (*end || j < 1 || j > 256) {
+				fprintf(stderr, "smemlint: invalid job count '%s'\n", val);
+				return 2;
+			}
+			jobs = (int)j;
+		} else if (!strcmp(a, "--show-banks")) {
+			eo.show_banks = true;
+		} else if (!strcmp(a, "--all-accesses")) {
+			opt.all_accesses = true;
+			eo.all_accesses = true;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "smemlint: unknown option '%s' (see --help)\n", a);
+			return 2;
+		} else {
+			sm_paths_push(&inputs, a);
+		}
+#undef OPTVAL
+	}
+	if (!inputs.n) {
+		fprintf(stderr, "smemlint: no input files\n");
+		usage(stderr);
+		return 2;
+	}
+	if (cuda_path && !no_cuda) {
+		char probe[PATH_MAX];
+		snprintf(probe, sizeof(probe), "%s/include/cuda_runtime.h", cuda_path);
+		if (access(probe, R_OK) != 0) {
+			fprintf(stderr, "smemlint: no CUDA toolkit at '%s' (missing include/cuda_runtime.h)\n", cuda_path);
+			return 2;
+		}
+		opt.fe.cuda_path = cuda_path;
+	} else if (!no_cuda) {
+		opt.fe.cuda_path = find_cuda();
+	}
+	opt.fe.args = uargs;
+	opt.fe.nargs = nuargs;
+
+	struct ccdb db = { 0 };
+	char err[PATH_MAX + 256];
+	if (build_dir && ccdb_load(build_dir, &db, err, sizeof(err))) {
+		fprintf(stderr, "smemlint: %s\n", err);
+		return 2;
+	}
+
+	/* expand directories; a missing path is an input error reported in
+	 * order with the others */
+	struct sm_paths files = { 0 };
+	unsigned char *missing = NULL;
+	struct sm_paths errors = { 0 };
+	for (size_t i = 0; i < inputs.n; i++) {
+		int n = sm_expand_path(inputs.v[i], excludes, nexcludes, &files, err, sizeof(err));
+		if (n < 0) {
+			sm_paths_push(&files, inputs.v[i]); /* reported by the analyzer */
+		} else if (n == 0) {
+			snprintf(err, sizeof(err), "no .cu or .cuh files under '%s'", inputs.v[i]);
+			sm_paths_push(&errors, err);
+		}
+	}
+	(void)missing;
+
+	struct sm_result *results = calloc(files.n + 1, sizeof(*results));
+	struct sm_result **rp = calloc(files.n + 1, sizeof(*rp));
+	if (!results || !rp)
+		return 2;
+	if (jobs <= 0) {
+		long nc = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = nc > 0 ? (int)nc : 1;
+	}
+	if ((size_t)jobs > files.n)
+		jobs = (int)(files.n ? files.n : 1);
+	struct job J = { &files, results, &opt, build_dir ? &db : NULL, PTHREAD_MUTEX_INITIALIZER, 0 };
+	if (jobs <= 1) {
+		worker(&J);
+	} else {
+		pthread_t *th = calloc((size_t)jobs, sizeof(*th));
+		int started = 0;
+		pthread_attr_t attr;
+		pthread_attr_init(&attr);
+		pthread_attr_setstacksize(&attr, 64u << 20);
+		for (int t = 0; th && t < jobs; t++)
+			if (pthread_create(&th[t], &attr, worker, &J) == 0)
+				started++;
+		pthread_attr_destroy(&attr);
+		if (!started)
+			worker(&J);
+		for (int t = 0; t < started; t++)
+			pthread_join(th[t], NULL);
+		free(th);
+	}
+
+	int findings = 0, input_errors = (int)errors.n;
+	for (size_t i = 0; i < files.n; i++) {
+		rp[i] = &results[i];
+		findings += (int)results[i].ndiags;
+		if (results[i].input_error)
+			input_errors++;
+	}
+	for (size_t i = 0; i < errors.n; i++)
+		fprintf(stderr, "smemlint: error: %s\n", errors.v[i]);
+
+	struct out_ctx oc = { format, rp, (unsigned)files.n, eo };
+	oc.eo.color = false;
+	int werr = 0;
+	if (out_path) {
+		if (sm_write_atomic(out_path, write_report, &oc, err, sizeof(err))) {
+			fprintf(stderr, "smemlint: %s\n", err);
+			werr = 1;
+		}
+	} else {
+		werr = write_report(stdout, &oc) != 0;
+		fflush(stdout);
+	}
+	/* input errors also go to stderr in text form when the report is
+	 * machine readable or written to a file */
+	if (format != 0 || out_path) {
+		for (size_t i = 0; i < files.n; i++)
+			for (unsigned k = 0; k < results[i].nnotes; k++)
+				if (results[i].notes[k].level == SM_LEVEL_ERROR)
+					fprintf(stderr, "smemlint: error: %s\n", results[i].notes[k].message);
+	}
+	for (size_t i = 0; i < files.n; i++)
+		sm_result_free(&results[i]);
+	free(results);
+	free(rp);
+	sm_paths_free(&files);
+	sm_paths_free(&inputs);
+	sm_paths_free(&errors);
+	ccdb_free(&db);
+	free(excludes);
+	free(uargs);
+	if (werr || input_errors)
+		return 2;
+	return findings ? 1 : 0;
+}
