@@ -345,7 +345,7 @@ static void run_rules(const struct sm_file *F, const struct sm_analysis_options 
 				memset(rec, 0, sizeof(*rec));
 				rec->range = ra->src->range;
 				rec->kernel = sm_arena_strdup(&r->arena, K->name);
-				rec->array = sm_arena_strdup(&r->arena, ra->array ? ra->array->name : "?");
+				rec->array = sm_arena_strdup(&r->arena, ra->name ? ra->name : ra->array ? ra->array->name : "?");
 				rec->kind = ra->src->kind;
 				rec->width = ra->width;
 				rec->analyzed = ar->deg.analyzed;

@@ -161,21 +161,62 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 		switch (e->builtin) {
 		case SM_B_TID: return c->tid[e->dim];
 		case SM_B_NTID: return e->dim == 0 ? c->ntid.x : e->dim == 1 ? c->ntid.y : c->ntid.z;
-		case SM_B_CTAID: return opaque_value(c->seed, 1000 + (unsigned)e->dim) - 1;
-		case SM_B_NCTAID: return opaque_value(c->seed, 2000 + (unsigned)e->dim);
+		case SM_B_CTAID:
+		case SM_B_NCTAID:
+			if (c->strict) {
+				c->err = 1;
+				return 0;
+			}
+			return e->builtin == SM_B_CTAID ? opaque_value(c->seed, 1000 + (unsigned)e->dim) - 1
+							: opaque_value(c->seed, 2000 + (unsigned)e->dim);
 		case SM_B_LANE: return (c->tid[0] + c->tid[1] * c->ntid.x + c->tid[2] * c->ntid.x * c->ntid.y) % 32;
 		case SM_B_WARPSIZE: return 32;
 		}
 		return 0;
 	case SM_E_VAR:
 		/* a parameter: uniform and unknown */
+		if (c->strict) {
+			c->err = 1;
+			return 0;
+		}
 		return opaque_value(c->seed, e->var ? e->var->id + 3000 : 3000);
 	case SM_E_OPAQUE:
-		if (e->thread_dep) {
+		if (e->thread_dep || c->strict) {
 			c->err = 1;
 			return 0;
 		}
 		return opaque_value(c->seed, e->id);
+	case SM_E_LOOPEXIT: {
+		/* run the (uniform) loop to its end */
+		const struct sm_loop *L = e->loop;
+		if (!L || e->ival >= L->niv || L->depth >= SM_MAX_LOOPS || !L->cond) {
+			c->err = 1;
+			return 0;
+		}
+		struct sm_eval_ctx lc = *c;
+		lc.strict = 1;
+		for (int64_t k = 0; k < 4096 && !lc.err; k++) {
+			lc.iter[L->depth] = k;
+			int64_t v = eval(L->cond, &lc, depth + 1);
+			if (lc.err)
+				break;
+			if (!v) {
+				const struct sm_iv *iv = &L->ivs[e->ival];
+				lc.strict = c->strict;
+				int64_t init = eval(iv->init, &lc, depth + 1);
+				int64_t step = eval(iv->step, &lc, depth + 1);
+				if (lc.err)
+					break;
+				int64_t r = apply_n(iv->op, init, step, k, &lc);
+				c->budget = lc.budget;
+				if (lc.err)
+					break;
+				return r;
+			}
+		}
+		c->err = 1;
+		return 0;
+	}
 	case SM_E_LOOPVAR: {
 		const struct sm_loop *L = e->loop;
 		if (!L || e->ival >= L->niv || L->depth >= SM_MAX_LOOPS) {
@@ -196,6 +237,13 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 		case SM_OP_NEG: r = (int64_t)(0 - (uint64_t)a); break;
 		case SM_OP_NOT: return !a;
 		case SM_OP_BITNOT: r = ~a; break;
+		case SM_OP_BREV: {
+			uint32_t x = (uint32_t)a, y = 0;
+			for (int i = 0; i < 32; i++)
+				y |= ((x >> i) & 1u) << (31 - i);
+			r = (int64_t)y;
+			break;
+		}
 		default: c->err = 1; return 0;
 		}
 		return wrap(r, e->bits, e->is_unsigned);
@@ -308,15 +356,19 @@ static void lane_tid(const struct job *J, int64_t lin, int64_t tid[3])
 
 static int guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c)
 {
+	c->strict = 1;
 	for (; g; g = g->next) {
 		c->err = 0;
 		c->budget = 100000;
 		int64_t v = sm_eval(g->cond, c);
 		if (c->err)
 			continue; /* undecidable: assume it holds */
-		if ((v != 0) == g->negate)
+		if ((v != 0) == g->negate) {
+			c->strict = 0;
 			return 0;
+		}
 	}
+	c->strict = 0;
 	c->err = 0;
 	return 1;
 }
@@ -329,7 +381,9 @@ static int loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c)
 		return -1;
 	c->err = 0;
 	c->budget = 100000;
+	c->strict = 1;
 	int64_t v = sm_eval(L->cond, c);
+	c->strict = 0;
 	if (c->err) {
 		c->err = 0;
 		return -1;
@@ -539,7 +593,7 @@ static bool has_uniform_unknown(const struct sm_expr *e, int depth)
 	if ((e->kind == SM_E_OPAQUE && !e->thread_dep) || e->kind == SM_E_VAR ||
 	    (e->kind == SM_E_BUILTIN && (e->builtin == SM_B_CTAID || e->builtin == SM_B_NCTAID)))
 		return true;
-	if (e->kind == SM_E_LOOPVAR && e->loop && e->ival < e->loop->niv) {
+	if ((e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT) && e->loop && e->ival < e->loop->niv) {
 		const struct sm_iv *iv = &e->loop->ivs[e->ival];
 		if (has_uniform_unknown(iv->init, depth + 1) || has_uniform_unknown(iv->step, depth + 1))
 			return true;

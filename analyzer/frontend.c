@@ -852,13 +852,42 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 				      clang_getNullCursor());
 		}
 	}
+	if (!strcmp(name, "__brev") && nargs == 1) {
+		struct sm_expr *e = mk(S, SM_E_UNARY, c);
+		if (e) {
+			e->op = SM_OP_BREV;
+			e->a = conv_expr(S, args[0]);
+			e->bits = 32;
+			e->is_unsigned = 1;
+		}
+		return e;
+	}
+	/* a class-type assignment s[i] = v or s[i] += v is operator=/+= */
+	if (!strncmp(name, "operator", 8) && nargs >= 1 && is_shared_lvalue(S, args[0])) {
+		int is_assign = !strcmp(name, "operator=");
+		int is_compound = strlen(name) >= 10 && name[strlen(name) - 1] == '=' &&
+				  strcmp(name, "operator==") && strcmp(name, "operator!=") &&
+				  strcmp(name, "operator<=") && strcmp(name, "operator>=");
+		for (int i = 1; i < nargs; i++)
+			(void)conv_expr(S, args[i]);
+		if (is_assign || is_compound) {
+			if (is_compound)
+				(void)emit_access(S, args[0], SM_ACC_LOAD);
+			(void)emit_access(S, args[0], SM_ACC_STORE);
+			return mk_opaque(S, c, name, 1);
+		}
+	}
 	/* any other call: evaluate the arguments (they may read shared memory),
-	 * the result is unknown. Calls that take a shared pointer are opaque
-	 * uses of that array. */
+	 * the result is unknown. A class-type shared element passed by value or
+	 * reference (a copy constructor, an operator) is read. */
 	int dep = 0;
 	for (int i = 0; i < nargs; i++) {
-		struct sm_expr *a = conv_expr(S, args[i]);
-		(void)a;
+		CXCursor ai = strip(args[i]);
+		CXType at = clang_getCanonicalType(clang_getCursorType(ai));
+		if (at.kind == CXType_Record && is_shared_lvalue(S, ai))
+			(void)emit_access(S, ai, SM_ACC_LOAD);
+		else
+			(void)conv_expr(S, args[i]);
 		dep = 1;
 	}
 	if (!strcmp(name, "clock") || !strcmp(name, "clock64") || !strncmp(name, "__shfl", 6) ||

@@ -80,6 +80,7 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 	case SM_E_BUILTIN:
 	case SM_E_OPAQUE:
 	case SM_E_LOOPVAR:
+	case SM_E_LOOPEXIT:
 		return e;
 	case SM_E_VAR: {
 		struct sm_expr *v = e->var && e->var->id < R->K->nvars ? env[e->var->id] : NULL;
@@ -167,6 +168,7 @@ bool sm_expr_thread_dep(const struct sm_expr *e)
 				return true;
 			break;
 		case SM_E_LOOPVAR:
+		case SM_E_LOOPEXIT:
 			if (x->loop && x->ival < x->loop->niv) {
 				const struct sm_iv *iv = &x->loop->ivs[x->ival];
 				if (sm_expr_thread_dep(iv->init) || sm_expr_thread_dep(iv->step))
@@ -306,6 +308,7 @@ static void record_access(struct rs *R, struct sm_access *a, env_t env, struct w
 	ra->loop = w.loop;
 	ra->guards = w.guards;
 	ra->ok = true;
+	ra->name = a->array ? a->array->name : (a->base && a->base->kind == SM_E_VAR && a->base->var) ? a->base->var->name : NULL;
 	if (a->array) {
 		ra->array = a->array;
 		ra->nidx = a->nidx;
@@ -323,6 +326,8 @@ static void record_access(struct rs *R, struct sm_access *a, env_t env, struct w
 			return;
 		}
 		ra->array = p.array;
+		if (!ra->name)
+			ra->name = p.array->name;
 		ra->nidx = p.nidx;
 		for (int i = 0; i < p.nidx; i++)
 			ra->idx[i] = p.idx[i];
@@ -392,6 +397,25 @@ static bool refs_any(const struct sm_expr *e, const unsigned char *set, unsigned
 	       refs_any(e->c, set, nvars, depth + 1);
 }
 
+/* Mark in dep[] the variables that an assignment inside s makes thread
+ * dependent: a thread-dependent value, or an assignment under a
+ * thread-dependent condition. */
+static void mark_dep(struct rs *R, const struct sm_stmt *s, env_t lenv, unsigned char *dep, bool under, int depth)
+{
+	if (!s || depth > 1000)
+		return;
+	if ((s->kind == SM_S_ASSIGN || s->kind == SM_S_DECL) && s->var && s->var->id < R->K->nvars) {
+		struct sm_expr *v = s->value ? subst(R, s->value, lenv, 0) : NULL;
+		if (under || !v || sm_expr_thread_dep(v))
+			dep[s->var->id] = 1;
+	}
+	bool u = under;
+	if ((s->kind == SM_S_IF || s->kind == SM_S_LOOP || s->kind == SM_S_SWITCH) && s->cond)
+		u = u || sm_expr_thread_dep(subst(R, s->cond, lenv, 0));
+	for (int i = 0; i < s->nkids; i++)
+		mark_dep(R, s->kids[i], lenv, dep, u, depth + 1);
+}
+
 static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 {
 	struct sm_stmt *init = s->nkids > 0 ? s->kids[0] : NULL;
@@ -454,9 +478,50 @@ static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 			lenv[i] = lv;
 			L->niv++;
 		} else {
-			lenv[i] = opaque(R, v->name, true);
+			lenv[i] = NULL; /* decided below */
 		}
 	}
+	/* the other modified variables: uniform or per thread? iterate to a
+	 * fixed point, starting from their values before the loop */
+	unsigned char *dep = sm_arena_alloc(R->A, nv + 1);
+	unsigned char *isiv = sm_arena_alloc(R->A, nv + 1);
+	if (!dep || !isiv) {
+		R->failed = 1;
+		return;
+	}
+	for (unsigned i = 0; i < nv; i++) {
+		isiv[i] = mod[i] && lenv[i] && lenv[i]->kind == SM_E_LOOPVAR && lenv[i]->loop == L;
+		if (mod[i] && !isiv[i])
+			dep[i] = !env[i] || sm_expr_thread_dep(env[i]);
+	}
+	for (int round = 0; round < 4; round++) {
+		env_t tenv = env_copy(R, lenv);
+		for (unsigned i = 0; i < nv; i++)
+			if (mod[i] && !isiv[i])
+				tenv[i] = opaque(R, R->K->vars[i]->name, dep[i]);
+		unsigned char before[1];
+		unsigned changed = 0;
+		(void)before;
+		unsigned char *nd = sm_arena_alloc(R->A, nv + 1);
+		if (!nd) {
+			R->failed = 1;
+			return;
+		}
+		memcpy(nd, dep, nv);
+		bool loop_dep = s->cond && sm_expr_thread_dep(subst(R, s->cond, tenv, 0));
+		mark_dep(R, body, tenv, nd, loop_dep, 0);
+		mark_dep(R, step, tenv, nd, loop_dep, 0);
+		for (unsigned i = 0; i < nv; i++)
+			if (mod[i] && !isiv[i] && nd[i] != dep[i]) {
+				dep[i] = nd[i];
+				changed++;
+			}
+		if (!changed)
+			break;
+	}
+	for (unsigned i = 0; i < nv; i++)
+		if (mod[i] && !isiv[i])
+			lenv[i] = opaque(R, R->K->vars[i]->name, dep[i]);
 	L->cond = s->cond ? subst(R, s->cond, lenv, 0) : NULL;
 	struct walk inner = w;
 	inner.loop = L;
@@ -473,10 +538,24 @@ static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 		walk(R, body, benv, inner);
 	if (step)
 		walk(R, step, env_copy(R, lenv), inner);
-	/* after the loop, modified variables hold unknown values */
-	for (unsigned i = 0; i < nv; i++)
-		if (mod[i])
-			env[i] = opaque(R, R->K->vars[i]->name, true);
+	/* after the loop: an induction variable holds its exit value, the
+	 * others an unknown (uniform or not, as decided above) */
+	for (unsigned i = 0; i < nv; i++) {
+		if (!mod[i])
+			continue;
+		if (isiv[i] && L->cond) {
+			struct sm_expr *x = sm_arena_alloc(R->A, sizeof(*x));
+			if (!x) {
+				R->failed = 1;
+				return;
+			}
+			*x = *lenv[i];
+			x->kind = SM_E_LOOPEXIT;
+			env[i] = x;
+		} else {
+			env[i] = opaque(R, R->K->vars[i]->name, isiv[i] ? true : dep[i]);
+		}
+	}
 }
 
 static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)

@@ -240,6 +240,7 @@ int main()
 /* smemlint-expect
  * 40 bank-conflict sdata 8
  * 40 bank-conflict sdata 8
+ * 40 bank-conflict sdata 8
  * 102 warp-sync
  * 103 warp-sync
  * 104 warp-sync

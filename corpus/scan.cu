@@ -152,6 +152,7 @@ int main()
  * 43 bank-conflict temp 2
  * 50 bank-conflict temp 8
  * 50 bank-conflict temp 8
+ * 50 bank-conflict temp 8
  * 63 bank-conflict temp 8
  * 64 bank-conflict temp 8
  * 65 bank-conflict temp 8

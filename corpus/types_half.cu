@@ -45,7 +45,8 @@ __global__ void half2_stride16(const __half2 *in, __half2 *out)
     int i = blockIdx.x * HBLOCK + tid;
     h2[16 * tid] = in[i];
     __syncthreads();
-    out[i] = __hmul2(h2[16 * tid], h2[16 * tid]);
+    __half2 v = h2[16 * tid];
+    out[i] = __hmul2(v, v);
 }
 
 int main()

@@ -51,7 +51,7 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			g.rule = SM_RULE_BANK_CONFLICT;
 			g.range = ra->src->range;
 			g.kernel = m->kernel->name;
-			g.array = ra->array->name;
+			g.array = ra->name ? ra->name : ra->array->name;
 			g.access = ra->src->kind;
 			g.ways = ways;
 			g.degree = d->worst;
@@ -73,7 +73,7 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			if (d->worst != (double)ways)
 				exact = sm_arena_printf(A, " (%.2f wavefronts per ideal)", d->worst);
 			g.message = sm_arena_printf(A, "%d-way bank conflict on %s of '%s' (%s)%s in kernel '%s' with blockDim (%lld,%lld,%lld)%s%s%s",
-						    ways, kind_name(ra->src->kind), ra->array->name, array_type(A, ra->array), exact,
+						    ways, kind_name(ra->src->kind), g.array, array_type(A, ra->array), exact,
 						    m->kernel->name, (long long)res->block.x, (long long)res->block.y,
 						    (long long)res->block.z, res->block_assumed ? " (assumed: no launch site, __launch_bounds__ or --block-dim gives it)" : "",
 						    iv, lanes);

@@ -48,6 +48,7 @@ struct sm_raccess {
 	struct sm_access *src;        /* as written */
 	struct sm_kernel *kernel;
 	struct sm_array *array;       /* the array finally addressed */
+	const char *name;             /* the name the access uses (array or pointer) */
 	int nidx;
 	struct sm_expr *idx[SM_MAX_DIMS]; /* closed, in elements of array */
 	struct sm_expr *extra;        /* closed byte offset, or NULL */
@@ -94,6 +95,7 @@ struct sm_eval_ctx {
 	struct sm_dim3 ntid;
 	int64_t iter[SM_MAX_LOOPS];   /* iteration of each enclosing loop */
 	unsigned seed;                /* picks the values of uniform unknowns */
+	int strict;                   /* uniform unknowns are errors (conditions) */
 	int err;                      /* set when the value is unknown */
 	unsigned budget;              /* nodes left to visit */
 };

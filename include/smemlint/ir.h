@@ -47,7 +47,7 @@ enum sm_op {
 	SM_OP_SHL, SM_OP_SHR, SM_OP_AND, SM_OP_OR, SM_OP_XOR,
 	SM_OP_LT, SM_OP_GT, SM_OP_LE, SM_OP_GE, SM_OP_EQ, SM_OP_NE,
 	SM_OP_LAND, SM_OP_LOR, SM_OP_MIN, SM_OP_MAX,
-	SM_OP_NEG, SM_OP_NOT, SM_OP_BITNOT, /* unary */
+	SM_OP_NEG, SM_OP_NOT, SM_OP_BITNOT, SM_OP_BREV, /* unary */
 	SM_OP_ASSIGN,                       /* only in sm_stmt ASSIGN */
 	SM_OP__COUNT
 };
@@ -61,6 +61,7 @@ enum sm_expr_kind {
 	SM_E_COND,    /* a ? b : c */
 	SM_E_CAST,    /* a truncated/extended to bits, is_unsigned */
 	SM_E_LOOPVAR, /* loop->ivs[ival]: after resolution only */
+	SM_E_LOOPEXIT,/* value of loop->ivs[ival] once the loop has ended */
 	SM_E_OPAQUE,  /* a value the analysis cannot model; see thread_dep */
 	SM_E_ADDR,    /* pointer into shared memory: place (array, idx, extra) */
 };

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# bootstrap.sh - set up a fresh Debian machine, build, and lint or test.
+#   tools/bootstrap.sh lint   install what is missing, build, run smemlint on corpus/
+#   tools/bootstrap.sh test   install what is missing, build, run every test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PKGS=(cmake make gcc pkg-config python3 libclang-22-dev clang-22 check libjansson-dev libyaml-dev
+      python3-jsonschema)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "bootstrap: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+BUILD=${BUILD_DIR:-build}
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$BUILD" -j "$(nproc)"
+
+case "${1:-test}" in
+  lint)
+    rc=0; "$BUILD/smemlint" corpus/ || rc=$?
+    # 1 means findings (the corpus has them on purpose); 2 is an error
+    [ "$rc" -le 1 ] ;;
+  test)
+    ctest --test-dir "$BUILD" --output-on-failure ;;
+  *)
+    echo "usage: tools/bootstrap.sh lint|test" >&2; exit 2 ;;
+esac
