@@ -399,6 +399,36 @@ static bool loop_is_mul(const struct sm_loop *L)
 	return false;
 }
 
+int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr)
+{
+	if (!ra->ok || !ra->array)
+		return -1;
+	/* enclosing loops must run at the iterations in c->iter */
+	for (const struct sm_loop *L = ra->loop; L; L = L->parent)
+		if (loop_cond(L, c) == 0)
+			return 0;
+	if (!guards_hold(ra->guards, c))
+		return 0;
+	int64_t elem = 0;
+	c->err = 0;
+	c->budget = 200000;
+	for (int k = 0; k < ra->nidx; k++) {
+		int64_t s = 1;
+		for (int j = k + 1; j < ra->array->ndims; j++) {
+			int64_t dj = dims ? dims[j] : ra->array->dims[j];
+			s *= dj > 0 ? dj : 1;
+		}
+		elem += sm_eval(ra->idx[k], c) * s;
+	}
+	int64_t a = elem * (int64_t)ra->array->elem_size;
+	if (ra->extra)
+		a += sm_eval(ra->extra, c);
+	if (c->err)
+		return -1;
+	*addr = a;
+	return 1;
+}
+
 static void leaf(struct job *J, struct sm_eval_ctx *base)
 {
 	int64_t addr[SM_WARP];

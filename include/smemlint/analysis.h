@@ -122,6 +122,14 @@ struct sm_degree {
 	unsigned long requests;       /* warp requests evaluated */
 };
 
+/* The byte offset (within its array's storage) that one thread's execution
+ * of ra touches, for the thread and loop iterations in c (c->tid, c->ntid,
+ * c->iter indexed by loop depth, c->seed). Returns 1 with *addr set, 0 when
+ * the thread does not execute the access there (a guard or loop condition
+ * is false), -1 when the address cannot be computed. Undecidable guards are
+ * taken as true. dims: NULL, or extents overriding the declared ones. */
+int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr);
+
 /* Dims override: when non-NULL, flattening uses these extents instead of
  * the array's declared ones (the padding search). */
 void sm_access_degree(const struct sm_raccess *ra, struct sm_dim3 block, const int64_t *dims_override,
