@@ -1781,6 +1781,10 @@ static void conv_stmt_into(struct fe *S, CXCursor c)
 	default:
 		if (clang_isExpression(k))
 			(void)conv_expr(S, c);
+		else if (clang_isStatement(k))
+			/* AttributedStmt (#pragma unroll), other wrappers: their
+			 * children are statements in order */
+			clang_visitChildren(c, block_visit, S);
 		break;
 	}
 	S->depth--;
