@@ -13,3 +13,6 @@
             exit(1);                                                          \
         }                                                                     \
     } while (0)
+
+/* smemlint-expect
+ */
