@@ -968,7 +968,8 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 		/* an lvalue-to-rvalue read of a shared location is a load */
 		if (k == CXCursor_UnexposedExpr && is_shared_lvalue(S, inner)) {
 			CXType it = clang_getCanonicalType(clang_getCursorType(inner));
-			if (it.kind != CXType_ConstantArray && it.kind != CXType_IncompleteArray) {
+			if (it.kind != CXType_ConstantArray && it.kind != CXType_IncompleteArray &&
+			    it.kind != CXType_Pointer) {
 				struct sm_access *a = emit_access(S, inner, SM_ACC_LOAD);
 				return load_value(S, c, a);
 			}

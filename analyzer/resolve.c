@@ -20,7 +20,31 @@ struct rs {
 	unsigned nout;
 	unsigned opaque_id;
 	int failed;
+	struct sm_rstmt *st;     /* control statements and barriers, as walked */
+	unsigned nst, capst;
 };
+
+static void record_stmt(struct rs *R, const struct sm_stmt *s, struct sm_expr *cond, const struct sm_loop *loop,
+			const struct sm_guard *guards)
+{
+	if (R->nst == R->capst) {
+		unsigned nc = R->capst ? 2 * R->capst : 32;
+		struct sm_rstmt *n = sm_arena_alloc(R->A, nc * sizeof(*n));
+		if (!n) {
+			R->failed = 1;
+			return;
+		}
+		if (R->nst)
+			memcpy(n, R->st, R->nst * sizeof(*n));
+		R->st = n;
+		R->capst = nc;
+	}
+	struct sm_rstmt *r = &R->st[R->nst++];
+	r->stmt = s;
+	r->cond = cond;
+	r->loop = loop;
+	r->guards = guards;
+}
 
 typedef struct sm_expr **env_t;
 
@@ -523,6 +547,7 @@ static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 		if (mod[i] && !isiv[i])
 			lenv[i] = opaque(R, R->K->vars[i]->name, dep[i]);
 	L->cond = s->cond ? subst(R, s->cond, lenv, 0) : NULL;
+	record_stmt(R, s, L->cond, L, w.guards);
 	struct walk inner = w;
 	inner.loop = L;
 	inner.loop_depth = w.loop_depth + 1;
@@ -604,6 +629,7 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 	}
 	case SM_S_IF: {
 		struct sm_expr *c = subst(R, s->cond, env, 0);
+		record_stmt(R, s, c, w.loop, w.guards);
 		env_t e1 = env_copy(R, env), e2 = env_copy(R, env);
 		struct walk w1 = w, w2 = w;
 		struct sm_range cr = s->cond ? s->cond->range : s->range;
@@ -643,6 +669,7 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 		walk_loop(R, s, env, w);
 		break;
 	case SM_S_SWITCH: {
+		record_stmt(R, s, subst(R, s->cond, env, 0), w.loop, w.guards);
 		env_t e1 = env_copy(R, env);
 		if (s->nkids > 0)
 			walk(R, s->kids[0], e1, w);
@@ -654,6 +681,13 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 	case SM_S_ACCESS:
 		if (s->access)
 			record_access(R, s->access, env, w);
+		break;
+	case SM_S_BARRIER:
+	case SM_S_RETURN:
+	case SM_S_BREAK:
+	case SM_S_CONTINUE:
+	case SM_S_GOTO:
+		record_stmt(R, s, NULL, w.loop, w.guards);
 		break;
 	default:
 		break;
@@ -682,5 +716,7 @@ int sm_resolve_kernel(struct sm_kernel *k, struct sm_arena *A, struct sm_kernel_
 		}
 	out->acc = R.out;
 	out->nacc = k->naccesses;
+	out->stmts = R.st;
+	out->nstmts = R.nst;
 	return R.failed ? -1 : 0;
 }

@@ -95,7 +95,7 @@ def read_measured(folder):
     """{file.cu: {line: degree}}, races list, set of racechecked files (or None)."""
     lines = {}
     for p in sorted(glob.glob(os.path.join(folder, '*.tsv'))):
-        if os.path.basename(p) == 'races.tsv':
+        if os.path.basename(p) == 'racecheck.tsv':
             continue
         cu = os.path.basename(p)[:-4] + '.cu'
         _, rows = read_tsv(p)
@@ -108,7 +108,7 @@ def read_measured(folder):
             d[int(r['line'])] = deg
         lines[cu] = d
     races, checked = [], None
-    rp = os.path.join(folder, 'races.tsv')
+    rp = os.path.join(folder, 'racecheck.tsv')
     if os.path.exists(rp):
         comments, rows = read_tsv(rp)
         for c in comments:

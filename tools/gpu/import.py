@@ -16,7 +16,7 @@ Writes:
   OUT/F.tsv      per CUDA source line of F.cu with shared-memory wavefronts:
                  line kernel instructions wavefronts ideal degree
                  (degree = worst SASS instruction's wavefronts/ideal)
-  OUT/races.tsv  file kernel line_a line_b access_a access_b severity hazards build
+  OUT/racecheck.tsv  file kernel line_a line_b access_a access_b severity hazards build
 
 Format of the source CSV as seen with Nsight Compute 2025.3.1 (see
 tools/gpu/README.md): blocks that start with `"File Path","/abs/path/F.cu"`
@@ -411,7 +411,7 @@ def import_raw(path, out, log=print):
                     e['builds'].append(build)
         if any_log:
             checked.append(cu)
-    with open(os.path.join(out, 'races.tsv'), 'w') as fh:
+    with open(os.path.join(out, 'racecheck.tsv'), 'w') as fh:
         fh.write('\n'.join(head) + '\n')
         fh.write('# racecheck-files: %s\n' % ','.join(checked))
         fh.write('file\tkernel\tline_a\tline_b\taccess_a\taccess_b\tseverity\thazards\tbuild\n')

@@ -94,13 +94,13 @@ class ImportRealSample(unittest.TestCase):
         self.assertEqual([l for l in self.log if 'instructions sum' in l or 'unparsed' in l], [])
 
     def test_races(self):
-        rows = read_rows(os.path.join(self.out, 'races.tsv'))
+        rows = read_rows(os.path.join(self.out, 'racecheck.tsv'))
         got = {(r['file'], r['kernel'], r['line_a'], r['line_b'], r['severity']): r for r in rows}
         self.assertEqual(set(got), {('probe.cu', 'race', '48', '49', 'error'),
                                     ('probe.cu', 'race', '53', '53', 'warning')})
         self.assertEqual(got[('probe.cu', 'race', '48', '49', 'error')]['hazards'], '1024')
         self.assertEqual(got[('probe.cu', 'race', '48', '49', 'error')]['access_a'], 'write')
-        with open(os.path.join(self.out, 'races.tsv')) as fh:
+        with open(os.path.join(self.out, 'racecheck.tsv')) as fh:
             self.assertIn('# racecheck-files: probe.cu\n', fh.read())
 
 
@@ -196,7 +196,7 @@ class CompareTests(unittest.TestCase):
         with open(os.path.join(self.measured, 'b.tsv'), 'w') as fh:
             fh.write(HEAD + 'line\tkernel\tinstructions\twavefronts\tideal\tdegree\n')
             fh.write('5\tk\t1\t128\t32\t4.00\n')         # under: pred 2
-        with open(os.path.join(self.measured, 'races.tsv'), 'w') as fh:
+        with open(os.path.join(self.measured, 'racecheck.tsv'), 'w') as fh:
             fh.write(HEAD + '# racecheck-files: a.cu,b.cu\n')
             fh.write('file\tkernel\tline_a\tline_b\taccess_a\taccess_b\tseverity\thazards\tbuild\n')
             fh.write('a.cu\tk\t20\t21\twrite\tread\terror\t64\tG\n')    # found (reversed order in lint)
