@@ -329,6 +329,7 @@ int64_t sm_eval(const struct sm_expr *e, struct sm_eval_ctx *c)
 
 struct job {
 	const struct sm_raccess *ra;
+	const struct sm_layout *lay;
 	const struct sm_loop *loops[SM_MAX_LOOPS]; /* outermost first */
 	int nloops;
 	struct sm_dim3 block;
@@ -449,10 +450,16 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		int64_t elem = 0;
 		c.err = 0;
 		c.budget = 200000;
+		int64_t prev = 0;
 		for (int k = 0; k < J->ra->nidx; k++) {
 			int64_t v = sm_eval(J->ra->idx[k], &c);
+			if (J->lay && J->lay->swizzle_mask > 0 && k == J->ra->array->ndims - 1 && k > 0)
+				v ^= prev & J->lay->swizzle_mask;
+			prev = v;
 			elem += v * J->strides[k];
 		}
+		if (J->lay && J->lay->offset_shift > 0)
+			elem += elem >> J->lay->offset_shift;
 		int64_t a = elem * (int64_t)J->ra->array->elem_size;
 		if (J->ra->extra)
 			a += sm_eval(J->ra->extra, &c);
@@ -539,12 +546,14 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 	}
 }
 
-static void run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const int64_t *dims, unsigned seed,
+static void run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *lay, unsigned seed,
 		     struct sm_degree *out)
 {
 	struct job J;
+	const int64_t *dims = lay ? lay->dims : NULL;
 	memset(&J, 0, sizeof(J));
 	J.ra = ra;
+	J.lay = lay;
 	J.block = block;
 	J.out = out;
 	J.seed = seed;
@@ -636,6 +645,13 @@ void sm_access_degree(const struct sm_raccess *ra, struct sm_dim3 block, const i
 		      struct sm_arena *A, struct sm_degree *out)
 {
 	(void)A;
+	struct sm_layout lay = { dims, 0, 0 };
+	sm_access_degree_layout(ra, block, &lay, out);
+}
+
+void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *dims,
+			     struct sm_degree *out)
+{
 	memset(out, 0, sizeof(*out));
 	out->lane_a = out->lane_b = out->bank = -1;
 	if (!ra->ok || !ra->array) {

@@ -930,6 +930,25 @@ static struct sm_expr *builtin_member(struct fe *S, CXCursor c)
 	return e;
 }
 
+static enum CXChildVisitResult sizeof_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct fe *S = d;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		struct sm_array *a = array_of_decl(S, clang_getCursorReferenced(c));
+		if (a)
+			a->sizeof_taken = true;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* sizeof(tile) or sizeof(tile[0]): the code depends on the array's size */
+static void mark_sizeof(struct fe *S, CXCursor c, int unused)
+{
+	(void)unused;
+	clang_visitChildren(c, sizeof_visit, S);
+}
+
 static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
@@ -939,6 +958,7 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 	case CXCursor_CharacterLiteral:
 	case CXCursor_CXXBoolLiteralExpr:
 	case CXCursor_UnaryExpr: /* sizeof, alignof */
+		mark_sizeof(S, c, 0);
 		if (try_eval_int(c, &v))
 			return mk_const(S, v);
 		return mk_opaque(S, c, "constant", 0);
@@ -1006,6 +1026,7 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 		struct sm_array *arr = array_of_decl(S, d);
 		if (arr) {
 			/* an array name decays to a pointer to its first element */
+			arr->address_taken = true;
 			struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
 			struct sm_expr *e = mk(S, SM_E_ADDR, c);
 			if (!pl || !e)
@@ -1054,6 +1075,8 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 			struct sm_expr *e = mk(S, SM_E_ADDR, c);
 			if (!pl || !e || !conv_place(S, c, pl))
 				return mk_opaque(S, c, "row", 1);
+			if (pl->array)
+				pl->array->address_taken = true;
 			e->place = pl;
 			e->is_ptr = 1;
 			return e;
@@ -1078,6 +1101,8 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 					return NULL;
 				if (!conv_place(S, in, pl))
 					return mk_opaque(S, c, "address", 0);
+				if (pl->array)
+					pl->array->address_taken = true;
 				e->place = pl;
 				e->is_ptr = 1;
 				return e;
@@ -1315,7 +1340,17 @@ static struct sm_range dims_range(struct fe *S, CXCursor decl, const char *name)
 	struct sm_range r = { { 0, 0 }, { 0, 0 } };
 	CXToken *tk = NULL;
 	unsigned n = 0;
-	clang_tokenize(S->tu, clang_getCursorExtent(decl), &tk, &n);
+	/* tokenize the file text the declaration spans (its extent may begin
+	 * inside a macro such as __shared__) */
+	CXSourceRange ext = clang_getCursorExtent(decl);
+	CXFile f1 = NULL, f2 = NULL;
+	unsigned l1, c1, l2, c2;
+	clang_getExpansionLocation(clang_getRangeStart(ext), &f1, &l1, &c1, NULL);
+	clang_getExpansionLocation(clang_getRangeEnd(ext), &f2, &l2, &c2, NULL);
+	if (!f1 || !f2)
+		return r;
+	clang_tokenize(S->tu, clang_getRange(clang_getLocation(S->tu, f1, l1, c1), clang_getLocation(S->tu, f2, l2, c2)),
+		       &tk, &n);
 	int seen_name = 0, depth = 0;
 	for (unsigned i = 0; i < n; i++) {
 		CXString s = clang_getTokenSpelling(S->tu, tk[i]);

@@ -9,11 +9,16 @@
  * counter, the value that gives the worst case. Broadcast and multicast are
  * never conflicts. Accesses whose index cannot be evaluated are not
  * reported: the rule does not guess.
+ *
+ * Each finding carries the fix analyzer/padding.c found and verified for
+ * its array (minimal padding, offset form or XOR swizzle) as a note, and a
+ * fix-it replacing the declared dimensions when padding applies.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "smemlint/analyze.h"
+#include "smemlint/fix.h"
 #include "smemlint/rules.h"
 
 static const char *kind_name(int k)
@@ -34,11 +39,57 @@ static const char *array_type(struct sm_arena *A, const struct sm_array *a)
 	return sm_arena_strdup(A, buf);
 }
 
+static const char *src_text(const struct sm_file *F, struct sm_range r, struct sm_arena *A)
+{
+	if (!F->text || !r.begin.line || r.begin.line != r.end.line || r.end.col <= r.begin.col)
+		return NULL;
+	const char *p = F->text, *end = F->text + F->text_len;
+	for (unsigned l = 1; l < r.begin.line && p < end; l++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return NULL;
+		p = nl + 1;
+	}
+	if (p + r.end.col - 1 > end)
+		return NULL;
+	return sm_arena_strndup(A, p + r.begin.col - 1, r.end.col - r.begin.col);
+}
+
+/* The swizzled spelling of one access: a[i][j] -> a[i][j ^ ((i) & mask)]. */
+static const char *swizzled(const struct sm_file *F, const struct sm_raccess *ra, int64_t mask, struct sm_arena *A)
+{
+	const struct sm_access *a = ra->src;
+	if (!a->array || a->nidx != a->array->ndims || a->nidx < 2)
+		return NULL;
+	const char *prev = src_text(F, a->idx[a->nidx - 2]->range, A);
+	const char *last = src_text(F, a->idx[a->nidx - 1]->range, A);
+	if (!prev || !last)
+		return NULL;
+	char buf[1024];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", a->array->name);
+	for (int i = 0; i < a->nidx - 1 && n < sizeof(buf); i++) {
+		const char *t = src_text(F, a->idx[i]->range, A);
+		if (!t)
+			return NULL;
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "[%s]", t);
+	}
+	if (n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, "[(%s) ^ ((%s) & %lld)]", last, prev, (long long)mask);
+	return sm_arena_strdup(A, buf);
+}
+
 void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 {
 	struct sm_arena *A = ctx->scratch;
 	for (unsigned k = 0; k < ctx->file->nkernels; k++) {
 		const struct sm_kernel_model *m = &ctx->models[k];
+		struct sm_fix_plan *plans = sm_arena_alloc(A, (ctx->file->narrays + 1) * sizeof(*plans));
+		unsigned char *planned = sm_arena_alloc(A, ctx->file->narrays + 1);
+		if (!plans || !planned)
+			return;
+		struct sm_dim3 blocks[8];
+		bool assumed;
+		int nb = sm_kernel_blocks(m->kernel, ctx->opt, blocks, 8, &assumed);
 		for (unsigned i = 0; i < m->nacc; i++) {
 			const struct sm_raccess *ra = &m->acc[i];
 			const struct sm_access_result *res = &ctx->results[k][i];
@@ -80,6 +131,26 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			g.related[0].range = ra->array->decl;
 			g.related[0].message = sm_arena_printf(A, "'%s' declared here", ra->array->name);
 			g.nrelated = 1;
+			unsigned ai = ra->array->index;
+			if (ai < ctx->file->narrays && !planned[ai]) {
+				planned[ai] = 1;
+				sm_fix_search(m, ra->array, blocks, nb, ctx->opt->arch, ctx->file->text, ctx->file->text_len,
+					      A, &plans[ai]);
+			}
+			const struct sm_fix_plan *plan = ai < ctx->file->narrays ? &plans[ai] : NULL;
+			if (plan && plan->kind == SM_FIX_PAD) {
+				g.note = plan->note;
+				g.fix_refused = plan->refuse;
+				if (!plan->refuse && plan->dims_text) {
+					g.fix.range = ra->array->dims_range;
+					g.fix.text = plan->dims_text;
+				}
+			} else if (plan && plan->kind == SM_FIX_SWIZZLE) {
+				const char *sw = swizzled(ctx->file, ra, plan->swizzle_mask, A);
+				g.note = sw ? sm_arena_printf(A, "%s; write this access as `%s`", plan->note, sw) : plan->note;
+			} else if (plan && plan->kind == SM_FIX_OFFSET) {
+				g.note = plan->note;
+			}
 			sm_sink_report(sink, &g);
 		}
 	}

@@ -12,6 +12,7 @@
 
 #include "smemlint/analyze.h"
 #include "smemlint/emit.h"
+#include "smemlint/fix.h"
 #include "smemlint/util.h"
 
 #ifndef SMEMLINT_VERSION
@@ -40,6 +41,7 @@ static void usage(FILE *f)
 		"  --exclude GLOB        skip matching files and directories (repeatable)\n"
 		"  -j N                  analyze N files in parallel (default: number of cores)\n"
 		"  --show-banks          text: print a lanes x banks map under each conflict\n"
+		"  --fix                 apply padding fixes to the files in place\n"
 		"  --all-accesses        json: list every shared access with its degree\n"
 		"  --list-rules          list the rules and exit\n"
 		"  --version             print the version and exit\n"
@@ -451,7 +453,7 @@ int main(int argc, char **argv)
 {
 	struct sm_analysis_options opt;
 	sm_analysis_options_init(&opt);
-	int format = 0, jobs = 0, no_cuda = 0;
+	int format = 0, jobs = 0, no_cuda = 0, do_fix = 0;
 	const char *out_path = NULL, *cuda_path = NULL, *build_dir = NULL;
 	struct sm_paths inputs = { 0 };
 	const char **excludes = calloc((size_t)argc + 1, sizeof(char *));
@@ -528,6 +530,8 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			jobs = (int)j;
+		} else if (!strcmp(a, "--fix")) {
+			do_fix = 1;
 		} else if (!strcmp(a, "--show-banks")) {
 			eo.show_banks = true;
 		} else if (!strcmp(a, "--all-accesses")) {
@@ -623,6 +627,17 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < errors.n; i++)
 		fprintf(stderr, "smemlint: error: %s\n", errors.v[i]);
 
+	if (do_fix) {
+		/* changes are printed to stderr so that stdout stays the report */
+		for (size_t i = 0; i < files.n; i++) {
+			if (results[i].input_error)
+				continue;
+			if (sm_apply_fixes(&results[i], stderr, err, sizeof(err)) < 0) {
+				fprintf(stderr, "smemlint: error: %s\n", err);
+				input_errors++;
+			}
+		}
+	}
 	struct out_ctx oc = { format, rp, (unsigned)files.n, eo };
 	oc.eo.color = false;
 	int werr = 0;

@@ -59,10 +59,22 @@ struct sm_raccess {
 	const char *why;              /* when !ok: the reason */
 };
 
+/* A control statement or barrier as the walk saw it at its program point
+ * (for the barrier rules): IF/SWITCH with their closed condition, LOOP with
+ * its sm_loop (cond = loop->cond), BARRIER and the jumps. */
+struct sm_rstmt {
+	const struct sm_stmt *stmt;
+	struct sm_expr *cond;         /* closed condition, or NULL (always true) */
+	const struct sm_loop *loop;   /* LOOP: the loop itself; else the innermost enclosing one */
+	const struct sm_guard *guards;/* guards in force */
+};
+
 struct sm_kernel_model {
 	struct sm_kernel *kernel;
 	struct sm_raccess *acc;       /* in source order */
 	unsigned nacc;
+	struct sm_rstmt *stmts;       /* in walk order */
+	unsigned nstmts;
 };
 
 /* Resolve every access of k. Returns 0, or -1 if the arena is exhausted. */
@@ -129,6 +141,17 @@ struct sm_degree {
  * is false), -1 when the address cannot be computed. Undecidable guards are
  * taken as true. dims: NULL, or extents overriding the declared ones. */
 int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr);
+
+/* A candidate layout of an array, for the fix search: other extents, the
+ * conflict-free offset form, or an XOR swizzle of the last index. */
+struct sm_layout {
+	const int64_t *dims;      /* extents overriding the declared ones, or NULL */
+	int offset_shift;         /* > 0: element e is stored at e + (e >> shift) */
+	int64_t swizzle_mask;     /* > 0: last index ^= (previous index & mask) */
+};
+
+void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *lay,
+			     struct sm_degree *out);
 
 /* Dims override: when non-NULL, flattening uses these extents instead of
  * the array's declared ones (the padding search). */

@@ -48,6 +48,7 @@ struct sm_diag {
 	struct sm_related related[SM_MAX_RELATED];
 	int nrelated;
 	struct sm_fixit fix;         /* fix.text == NULL: no fix */
+	const char *fix_refused;     /* why a fix exists but --fix won't apply it */
 	const int64_t *bank_addr;    /* worst warp's byte addresses (32), or NULL */
 	uint32_t bank_mask;          /* active lanes of that warp */
 	unsigned width;              /* bytes per lane of the access */

@@ -109,6 +109,9 @@ struct sm_array {
 	bool is_dynamic;         /* extern __shared__ T a[] */
 	bool dims_overflow;      /* byte size does not fit in 64 bits */
 	bool is_file_scope;      /* declared outside any function */
+	bool sizeof_taken;       /* sizeof(a) appears: code depends on its size */
+	bool address_taken;      /* a pointer into it is formed (&a[i][j], a row,
+	                          * a cast): code may depend on its row size */
 	int nfields;             /* fields of a struct element type */
 	struct sm_field *fields;
 	struct sm_range decl;        /* the whole declaration */

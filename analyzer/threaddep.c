@@ -1,0 +1,902 @@
+/* threaddep.c - thread dependence, barrier divergence and races (see
+ * threaddep.h). */
+#include "smemlint/threaddep.h"
+
+#include "smemlint/analyze.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- conditions at their program point ---- */
+
+const struct sm_rstmt *sm_rstmt_find(const struct sm_kernel_model *m, const struct sm_stmt *s)
+{
+	if (!m || !s)
+		return NULL;
+	for (unsigned i = 0; i < m->nstmts; i++)
+		if (m->stmts[i].stmt == s)
+			return &m->stmts[i];
+	return NULL;
+}
+
+bool sm_stmt_cond_thread_dep(const struct sm_kernel_model *m, const struct sm_stmt *s)
+{
+	const struct sm_rstmt *r = sm_rstmt_find(m, s);
+	if (!r)
+		return false;
+	return r->cond && sm_expr_thread_dep(r->cond);
+}
+
+/* ---- divergence ---- */
+
+struct dcause {
+	enum sm_div_kind kind;
+	const struct sm_stmt *cond;
+	const struct sm_stmt *jump;
+};
+
+struct dexits {
+	const struct dcause *ret;   /* return or goto: to the end of the kernel */
+	const struct dcause *brk;
+	const struct dcause *cont;
+};
+
+struct dw {
+	const struct sm_kernel_model *m;
+	struct sm_arena *A;
+	struct sm_divergence *bars;
+	const struct dcause **cause;
+	unsigned n, cap;
+	int failed;
+};
+
+static const struct dcause *mkcause(struct dw *W, enum sm_div_kind kind, const struct sm_stmt *cond,
+				    const struct sm_stmt *jump)
+{
+	struct dcause *c = sm_arena_alloc(W->A, sizeof(*c));
+	if (!c) {
+		W->failed = 1;
+		return NULL;
+	}
+	c->kind = kind;
+	c->cond = cond;
+	c->jump = jump;
+	return c;
+}
+
+static void add_barrier(struct dw *W, const struct sm_stmt *s, const struct dcause *c)
+{
+	if (W->n == W->cap) {
+		unsigned nc = W->cap ? 2 * W->cap : 16;
+		struct sm_divergence *nb = sm_arena_alloc(W->A, nc * sizeof(*nb));
+		const struct dcause **ncs = sm_arena_alloc(W->A, nc * sizeof(*ncs));
+		if (!nb || !ncs) {
+			W->failed = 1;
+			return;
+		}
+		if (W->n) {
+			memcpy(nb, W->bars, W->n * sizeof(*nb));
+			memcpy(ncs, W->cause, W->n * sizeof(*ncs));
+		}
+		W->bars = nb;
+		W->cause = ncs;
+		W->cap = nc;
+	}
+	memset(&W->bars[W->n], 0, sizeof(W->bars[0]));
+	W->bars[W->n].barrier = s;
+	W->cause[W->n] = c;
+	W->n++;
+}
+
+static void merge_exits(struct dexits *into, const struct dexits *x)
+{
+	if (!into->ret)
+		into->ret = x->ret;
+	if (!into->brk)
+		into->brk = x->brk;
+	if (!into->cont)
+		into->cont = x->cont;
+}
+
+/* Walk s reached under cause `in` (NULL: all threads); collect divergent
+ * jumps in ex. Returns the cause in force after s. */
+static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const struct dcause *in, struct dexits *ex,
+				  int depth)
+{
+	if (!s || W->failed || depth > 2000)
+		return in;
+	switch (s->kind) {
+	case SM_S_BLOCK: {
+		const struct dcause *cur = in;
+		for (int i = 0; i < s->nkids; i++) {
+			struct dexits kx = { 0 };
+			cur = dwalk(W, s->kids[i], cur, &kx, depth + 1);
+			merge_exits(ex, &kx);
+			if (!cur)
+				cur = kx.ret ? kx.ret : kx.brk ? kx.brk : kx.cont;
+		}
+		return cur;
+	}
+	case SM_S_IF: {
+		const struct dcause *inner = in;
+		if (sm_stmt_cond_thread_dep(W->m, s))
+			inner = mkcause(W, SM_DIV_IF, s, NULL);
+		for (int i = 0; i < s->nkids && i < 2; i++) {
+			struct dexits kx = { 0 };
+			dwalk(W, s->kids[i], inner, &kx, depth + 1);
+			merge_exits(ex, &kx);
+		}
+		return in;
+	}
+	case SM_S_SWITCH: {
+		const struct dcause *inner = in;
+		if (sm_stmt_cond_thread_dep(W->m, s))
+			inner = mkcause(W, SM_DIV_SWITCH, s, NULL);
+		struct dexits kx = { 0 };
+		if (s->nkids > 0)
+			dwalk(W, s->kids[0], inner, &kx, depth + 1);
+		kx.brk = NULL; /* a break leaves the switch only */
+		merge_exits(ex, &kx);
+		return in;
+	}
+	case SM_S_LOOP: {
+		const struct dcause *inner = in;
+		if (sm_stmt_cond_thread_dep(W->m, s))
+			inner = mkcause(W, SM_DIV_LOOP, s, NULL);
+		struct dexits kx = { 0 };
+		if (s->nkids > 0)
+			dwalk(W, s->kids[0], in, &kx, depth + 1);
+		unsigned start = W->n;
+		struct dexits bx = { 0 };
+		if (s->nkids > 1)
+			dwalk(W, s->kids[1], inner, &bx, depth + 1);
+		if (s->nkids > 2)
+			dwalk(W, s->kids[2], inner, &bx, depth + 1);
+		/* a thread-dependent break or return makes the trip count
+		 * thread dependent: every barrier of the loop diverges */
+		const struct dcause *leave = bx.brk ? bx.brk : bx.ret;
+		if (leave)
+			for (unsigned i = start; i < W->n; i++)
+				if (!W->cause[i]) {
+					W->cause[i] = leave;
+					W->bars[i].in_loop = true;
+				}
+		bx.brk = bx.cont = NULL;
+		merge_exits(ex, &kx);
+		merge_exits(ex, &bx);
+		return in;
+	}
+	case SM_S_RETURN:
+	case SM_S_GOTO:
+	case SM_S_BREAK:
+	case SM_S_CONTINUE: {
+		if (!in)
+			return in;
+		const struct dcause *c = mkcause(W, SM_DIV_EXIT, in->cond, s);
+		if (s->kind == SM_S_BREAK) {
+			if (!ex->brk)
+				ex->brk = c;
+		} else if (s->kind == SM_S_CONTINUE) {
+			if (!ex->cont)
+				ex->cont = c;
+		} else if (!ex->ret) {
+			ex->ret = c;
+		}
+		return in;
+	}
+	case SM_S_BARRIER:
+		if (s->barrier != SM_BAR_SYNCWARP)
+			add_barrier(W, s, in);
+		return in;
+	default:
+		for (int i = 0; i < s->nkids; i++)
+			in = dwalk(W, s->kids[i], in, ex, depth + 1);
+		return in;
+	}
+}
+
+int sm_divergent_barriers(const struct sm_kernel_model *m, struct sm_arena *A, struct sm_divergence **out)
+{
+	struct dw W;
+	memset(&W, 0, sizeof(W));
+	W.m = m;
+	W.A = A;
+	*out = NULL;
+	struct dexits ex = { 0 };
+	dwalk(&W, m->kernel ? m->kernel->body : NULL, NULL, &ex, 0);
+	if (W.failed)
+		return -1;
+	unsigned k = 0;
+	for (unsigned i = 0; i < W.n; i++) {
+		const struct dcause *c = W.cause[i];
+		if (!c)
+			continue;
+		struct sm_divergence d = W.bars[i];
+		d.kind = c->kind;
+		d.cond = c->cond;
+		d.jump = c->jump;
+		W.bars[k++] = d;
+	}
+	*out = W.bars;
+	return (int)k;
+}
+
+/* ---- the control-flow graph ---- */
+
+enum { CN_PLAIN, CN_ACCESS, CN_BARRIER, CN_SYNCWARP, CN_LATCH };
+
+struct cnode {
+	int succ[2];
+	int nsucc;
+	int kind;
+	int loop;     /* CN_LATCH: loop index */
+};
+
+struct cfg {
+	struct cnode *n;
+	int nn, cap;
+	int exit;
+	int failed;
+	unsigned nacc;
+	int *acc_node;                                /* per access */
+	int *acc_nloops;
+	int (*acc_loops)[SM_MAX_LOOPS + 1];           /* loop indexes, outer first */
+	int stack[SM_MAX_LOOPS + 1];
+	int depth;
+	int nloops;
+};
+
+static int cnew(struct cfg *G, int kind)
+{
+	if (G->nn == G->cap) {
+		int nc = G->cap ? 2 * G->cap : 64;
+		struct cnode *nn = realloc(G->n, (size_t)nc * sizeof(*nn));
+		if (!nn) {
+			G->failed = 1;
+			return -1;
+		}
+		G->n = nn;
+		G->cap = nc;
+	}
+	struct cnode *c = &G->n[G->nn];
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	c->loop = -1;
+	return G->nn++;
+}
+
+static void cedge(struct cfg *G, int from, int to)
+{
+	if (from < 0 || to < 0 || G->failed)
+		return;
+	struct cnode *c = &G->n[from];
+	if (c->nsucc < 2)
+		c->succ[c->nsucc++] = to;
+}
+
+/* Build the nodes of s, which continues at `next`. Returns s's entry. */
+static int cbuild(struct cfg *G, const struct sm_stmt *s, int next, int brk, int cont, int depth)
+{
+	if (!s || G->failed || depth > 2000)
+		return next;
+	switch (s->kind) {
+	case SM_S_BLOCK: {
+		int n = next;
+		for (int i = s->nkids - 1; i >= 0; i--)
+			n = cbuild(G, s->kids[i], n, brk, cont, depth + 1);
+		return n;
+	}
+	case SM_S_IF: {
+		int c = cnew(G, CN_PLAIN);
+		int t = cbuild(G, s->nkids > 0 ? s->kids[0] : NULL, next, brk, cont, depth + 1);
+		int e = cbuild(G, s->nkids > 1 ? s->kids[1] : NULL, next, brk, cont, depth + 1);
+		cedge(G, c, t);
+		if (e != t)
+			cedge(G, c, e);
+		return c;
+	}
+	case SM_S_SWITCH: {
+		int c = cnew(G, CN_PLAIN);
+		int b = cbuild(G, s->nkids > 0 ? s->kids[0] : NULL, next, next, cont, depth + 1);
+		cedge(G, c, b);
+		if (b != next)
+			cedge(G, c, next);
+		return c;
+	}
+	case SM_S_LOOP: {
+		int head = cnew(G, CN_PLAIN);
+		int latch = cnew(G, CN_LATCH);
+		int li = G->nloops++;
+		if (latch >= 0)
+			G->n[latch].loop = li;
+		cedge(G, latch, head);
+		bool pushed = G->depth <= SM_MAX_LOOPS;
+		if (pushed)
+			G->stack[G->depth] = li;
+		G->depth++;
+		int step = cbuild(G, s->nkids > 2 ? s->kids[2] : NULL, latch, brk, cont, depth + 1);
+		int body = cbuild(G, s->nkids > 1 ? s->kids[1] : NULL, step, next, step, depth + 1);
+		G->depth--;
+		cedge(G, head, body);
+		if (s->cond)
+			cedge(G, head, next);
+		int entry = s->is_do_while ? body : head;
+		return cbuild(G, s->nkids > 0 ? s->kids[0] : NULL, entry, brk, cont, depth + 1);
+	}
+	case SM_S_RETURN:
+	case SM_S_GOTO: {
+		int c = cnew(G, CN_PLAIN);
+		cedge(G, c, G->exit);
+		return c;
+	}
+	case SM_S_BREAK: {
+		int c = cnew(G, CN_PLAIN);
+		cedge(G, c, brk >= 0 ? brk : G->exit);
+		return c;
+	}
+	case SM_S_CONTINUE: {
+		int c = cnew(G, CN_PLAIN);
+		cedge(G, c, cont >= 0 ? cont : G->exit);
+		return c;
+	}
+	case SM_S_BARRIER: {
+		int c = cnew(G, s->barrier == SM_BAR_SYNCWARP ? CN_SYNCWARP : CN_BARRIER);
+		cedge(G, c, next);
+		return c;
+	}
+	case SM_S_ACCESS: {
+		if (!s->access || s->access->index >= G->nacc)
+			return next;
+		int c = cnew(G, CN_ACCESS);
+		cedge(G, c, next);
+		unsigned ai = s->access->index;
+		G->acc_node[ai] = c;
+		int nl = G->depth < SM_MAX_LOOPS + 1 ? G->depth : SM_MAX_LOOPS + 1;
+		G->acc_nloops[ai] = nl;
+		for (int i = 0; i < nl; i++)
+			G->acc_loops[ai][i] = G->stack[i];
+		return c;
+	}
+	default: {
+		int n = next;
+		for (int i = s->nkids - 1; i >= 0; i--)
+			n = cbuild(G, s->kids[i], n, brk, cont, depth + 1);
+		return n;
+	}
+	}
+}
+
+/* Is there a path from access node a to access node b that meets no
+ * barrier (and, when warp, no __syncwarp)? The latches of the common
+ * loops at levels < d are closed; when d >= 0 the path must take the
+ * latch of common level d (b in a later iteration of that loop). */
+static bool reach(const struct cfg *G, int a, int b, const int *common, int nc, int d, bool warp,
+		  unsigned char *seen)
+{
+	memset(seen, 0, (size_t)G->nn * 2);
+	int *stack = malloc((size_t)G->nn * 2 * sizeof(int));
+	if (!stack)
+		return false;
+	int sp = 0;
+	/* state = node * 2 + phase */
+	for (int i = 0; i < G->n[a].nsucc; i++)
+		stack[sp++] = G->n[a].succ[i] * 2;
+	bool found = false;
+	while (sp > 0 && !found) {
+		int st = stack[--sp];
+		int v = st / 2, ph = st % 2;
+		const struct cnode *c = &G->n[v];
+		if (c->kind == CN_BARRIER || (warp && c->kind == CN_SYNCWARP))
+			continue;
+		if (c->kind == CN_LATCH) {
+			int lvl = -1;
+			for (int i = 0; i < nc; i++)
+				if (common[i] == c->loop)
+					lvl = i;
+			if (lvl >= 0 && (d < 0 || lvl < d))
+				continue;
+			if (lvl >= 0 && lvl == d)
+				ph = 1;
+		}
+		st = v * 2 + ph;
+		if (seen[st])
+			continue;
+		seen[st] = 1;
+		if (v == b && ph == (d >= 0 ? 1 : 0)) {
+			found = true;
+			break;
+		}
+		for (int i = 0; i < c->nsucc; i++)
+			if (sp < G->nn * 2)
+				stack[sp++] = c->succ[i] * 2 + ph;
+	}
+	free(stack);
+	return found;
+}
+
+/* ---- enumeration ---- */
+
+#define RACE_ITER_CAP 256      /* iterations of one loop with a known bound */
+#define RACE_UNKNOWN_ITER 3    /* iterations tried when the bound is unknown */
+#define RACE_LEAVES 4096       /* iteration tuples per pair and mode */
+#define RACE_EVALS 4000000ul   /* thread evaluations per pair */
+
+struct slot {
+	const struct sm_loop *L;
+	int side;                  /* 0 both equal, 1 a only, 2 b only, 3 a=k b=k+1 */
+};
+
+struct ent {
+	int64_t addr;
+	int lin;
+};
+
+struct rjob {
+	const struct sm_raccess *ra, *rb;
+	struct sm_dim3 block;
+	int nthreads;
+	struct slot slots[2 * SM_MAX_LOOPS + 2];
+	int nslots;
+	int a_done;                /* slots [0, a_done) fix a's iterations */
+	struct sm_eval_ctx ca, cb;
+	struct ent *ea;            /* a's addresses, sorted */
+	int nea;
+	bool want_inter;           /* block mode: look for different warps */
+	bool found;
+	bool truncated;
+	unsigned leaves;
+	unsigned long evals;
+	int lin_a, lin_b;
+	int64_t addr;
+};
+
+static void lin_tid(struct sm_dim3 b, int lin, int64_t tid[3])
+{
+	int64_t x = b.x > 0 ? b.x : 1, y = b.y > 0 ? b.y : 1;
+	tid[0] = lin % x;
+	tid[1] = (lin / x) % y;
+	tid[2] = lin / (x * y);
+}
+
+static int cmp_ent(const void *pa, const void *pb)
+{
+	const struct ent *a = pa, *b = pb;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->lin - b->lin;
+}
+
+static int loop_holds(const struct sm_loop *L, struct sm_eval_ctx *c)
+{
+	if (!L->cond)
+		return -1;
+	c->err = 0;
+	c->budget = 100000;
+	c->strict = 1;
+	int64_t v = sm_eval(L->cond, c);
+	c->strict = 0;
+	if (c->err) {
+		c->err = 0;
+		return -1;
+	}
+	return v != 0;
+}
+
+/* Does any thread run loop L at the iterations in c? 1 yes, 0 no, -1 unknown. */
+static int any_runs(struct rjob *J, const struct sm_loop *L, struct sm_eval_ctx *c)
+{
+	int unknown = 0;
+	for (int t = 0; t < J->nthreads; t++) {
+		struct sm_eval_ctx lc = *c;
+		lin_tid(J->block, t, lc.tid);
+		int r = loop_holds(L, &lc);
+		J->evals++;
+		if (r == 1)
+			return 1;
+		if (r < 0)
+			unknown = 1;
+	}
+	return unknown ? -1 : 0;
+}
+
+static void compute_a(struct rjob *J)
+{
+	J->nea = 0;
+	for (int t = 0; t < J->nthreads; t++) {
+		struct sm_eval_ctx c = J->ca;
+		lin_tid(J->block, t, c.tid);
+		int64_t addr;
+		J->evals++;
+		if (sm_access_addr(J->ra, NULL, &c, &addr) == 1) {
+			J->ea[J->nea].addr = addr;
+			J->ea[J->nea].lin = t;
+			J->nea++;
+		}
+	}
+	qsort(J->ea, (size_t)J->nea, sizeof(*J->ea), cmp_ent);
+}
+
+static void leaf(struct rjob *J)
+{
+	if (J->leaves >= RACE_LEAVES || J->evals >= RACE_EVALS) {
+		J->truncated = true;
+		return;
+	}
+	J->leaves++;
+	if (!J->nea)
+		return;
+	int64_t wa = J->ra->width ? J->ra->width : 1, wb = J->rb->width ? J->rb->width : 1;
+	for (int t = 0; t < J->nthreads && !J->found; t++) {
+		struct sm_eval_ctx c = J->cb;
+		lin_tid(J->block, t, c.tid);
+		int64_t b;
+		J->evals++;
+		if (sm_access_addr(J->rb, NULL, &c, &b) != 1)
+			continue;
+		/* a's entries with addr in (b - wa, b + wb) */
+		int lo = 0, hi = J->nea;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			if (J->ea[mid].addr <= b - wa)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (int i = lo; i < J->nea && J->ea[i].addr < b + wb; i++) {
+			int la = J->ea[i].lin;
+			if (la == t)
+				continue;
+			bool inter = la / SM_WARP != t / SM_WARP;
+			if (inter != J->want_inter)
+				continue;
+			J->found = true;
+			J->lin_a = la;
+			J->lin_b = t;
+			J->addr = J->ea[i].addr > b ? J->ea[i].addr : b;
+			break;
+		}
+	}
+}
+
+static void enumerate(struct rjob *J, int s)
+{
+	if (J->found || J->truncated)
+		return;
+	if (s == J->a_done)
+		compute_a(J);
+	if (s == J->nslots) {
+		leaf(J);
+		return;
+	}
+	const struct slot *S = &J->slots[s];
+	const struct sm_loop *L = S->L;
+	int d = L->depth;
+	for (int64_t k = 0; k < RACE_ITER_CAP && !J->found && !J->truncated; k++) {
+		int r;
+		switch (S->side) {
+		case 0:
+			J->ca.iter[d] = J->cb.iter[d] = k;
+			r = any_runs(J, L, &J->ca);
+			break;
+		case 1:
+			J->ca.iter[d] = k;
+			r = any_runs(J, L, &J->ca);
+			break;
+		case 2:
+			J->cb.iter[d] = k;
+			r = any_runs(J, L, &J->cb);
+			break;
+		default:
+			J->ca.iter[d] = k;
+			J->cb.iter[d] = k + 1;
+			r = any_runs(J, L, &J->ca);
+			if (r != 0 && any_runs(J, L, &J->cb) == 0)
+				r = 0;
+			break;
+		}
+		if (r == 0)
+			break;
+		if (r < 0 && k >= RACE_UNKNOWN_ITER)
+			break;
+		enumerate(J, s + 1);
+	}
+}
+
+/* The loops of ra, outer first. */
+static int loop_chain(const struct sm_raccess *ra, const struct sm_loop **out)
+{
+	const struct sm_loop *tmp[SM_MAX_LOOPS + 1];
+	int n = 0;
+	for (const struct sm_loop *L = ra->loop; L && n < SM_MAX_LOOPS; L = L->parent)
+		tmp[n++] = L;
+	for (int i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/* Search pair (a, b) in mode d. */
+static bool search(struct rjob *J, int d, int nc, const struct sm_loop **la, int na, const struct sm_loop **lb,
+		   int nb)
+{
+	J->nslots = 0;
+	int shared = d >= 0 ? d : nc;
+	for (int i = 0; i < shared; i++)
+		J->slots[J->nslots++] = (struct slot){ la[i], 0 };
+	if (d >= 0)
+		J->slots[J->nslots++] = (struct slot){ la[d], 3 };
+	int from = d >= 0 ? d + 1 : nc;
+	for (int i = from; i < na; i++)
+		J->slots[J->nslots++] = (struct slot){ la[i], 1 };
+	J->a_done = J->nslots;
+	for (int i = from; i < nb; i++)
+		J->slots[J->nslots++] = (struct slot){ lb[i], 2 };
+	memset(J->ca.iter, 0, sizeof(J->ca.iter));
+	memset(J->cb.iter, 0, sizeof(J->cb.iter));
+	J->found = false;
+	J->leaves = 0;
+	enumerate(J, 0);
+	return J->found;
+}
+
+static bool same_storage(const struct sm_array *x, const struct sm_array *y)
+{
+	return x == y || (x && y && x->is_dynamic && y->is_dynamic);
+}
+
+int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
+		    struct sm_race **out, unsigned *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	unsigned nacc = m->nacc;
+	if (!m->kernel || nacc == 0)
+		return 0;
+	int64_t nt = (block.x > 0 ? block.x : 1) * (block.y > 0 ? block.y : 1) * (block.z > 0 ? block.z : 1);
+	if (nt < 2 || nt > 1024)
+		return 0;
+	struct cfg G;
+	memset(&G, 0, sizeof(G));
+	G.nacc = nacc;
+	G.acc_node = malloc(nacc * sizeof(int));
+	G.acc_nloops = calloc(nacc, sizeof(int));
+	G.acc_loops = calloc(nacc, sizeof(*G.acc_loops));
+	struct ent *ea = malloc((size_t)nt * sizeof(*ea));
+	unsigned cap = 0, n = 0;
+	struct sm_race *races = NULL;
+	int rc = 0;
+	if (!G.acc_node || !G.acc_nloops || !G.acc_loops || !ea) {
+		rc = -1;
+		goto done;
+	}
+	for (unsigned i = 0; i < nacc; i++)
+		G.acc_node[i] = -1;
+	G.exit = cnew(&G, CN_PLAIN);
+	cbuild(&G, m->kernel->body, G.exit, -1, -1, 0);
+	if (G.failed) {
+		rc = -1;
+		goto done;
+	}
+	unsigned char *seen = malloc((size_t)G.nn * 2 + 1);
+	if (!seen) {
+		rc = -1;
+		goto done;
+	}
+	for (unsigned b = 0; b < nacc; b++) {
+		const struct sm_raccess *rb = &m->acc[b];
+		if (!rb->ok || !rb->src || !rb->array || G.acc_node[b] < 0)
+			continue;
+		for (unsigned a = 0; a < nacc; a++) {
+			const struct sm_raccess *ra = &m->acc[a];
+			if (!ra->ok || !ra->src || !ra->array || G.acc_node[a] < 0)
+				continue;
+			if (!same_storage(ra->array, rb->array))
+				continue;
+			int ka = ra->src->kind, kb = rb->src->kind;
+			if (ka == SM_ACC_LOAD && kb == SM_ACC_LOAD)
+				continue;
+			if (ka == SM_ACC_ATOMIC && kb == SM_ACC_ATOMIC)
+				continue;
+			const struct sm_loop *la[SM_MAX_LOOPS + 1], *lb[SM_MAX_LOOPS + 1];
+			int na = loop_chain(ra, la), nb = loop_chain(rb, lb);
+			if (na != G.acc_nloops[a] || nb != G.acc_nloops[b])
+				continue; /* nested deeper than the resolver follows */
+			int nc = 0;
+			while (nc < na && nc < nb && G.acc_loops[a][nc] == G.acc_loops[b][nc] && la[nc] == lb[nc])
+				nc++;
+			struct rjob J;
+			memset(&J, 0, sizeof(J));
+			J.ra = ra;
+			J.rb = rb;
+			J.block = block;
+			J.nthreads = (int)nt;
+			J.ea = ea;
+			J.ca.ntid = J.cb.ntid = block;
+			J.ca.seed = J.cb.seed = 0;
+			bool hit = false, inter = false, cross = false;
+			/* block mode: different warps, no barrier on the way */
+			for (int d = -1; d < nc && !hit; d++) {
+				if (d < 0 && a == b)
+					continue;
+				if (!reach(&G, G.acc_node[a], G.acc_node[b], G.acc_loops[a], nc, d, false, seen))
+					continue;
+				J.want_inter = true;
+				if (search(&J, d, nc, la, na, lb, nb)) {
+					hit = inter = true;
+					cross = d >= 0;
+				}
+			}
+			/* warp mode: one warp, no barrier and no __syncwarp */
+			for (int d = -1; d < nc && !hit; d++) {
+				if (d < 0 && a == b)
+					continue;
+				if (!reach(&G, G.acc_node[a], G.acc_node[b], G.acc_loops[a], nc, d, true, seen))
+					continue;
+				J.want_inter = false;
+				if (search(&J, d, nc, la, na, lb, nb)) {
+					hit = true;
+					cross = d >= 0;
+				}
+			}
+			if (!hit)
+				continue;
+			if (n == cap) {
+				unsigned ncap = cap ? 2 * cap : 16;
+				struct sm_race *nr = sm_arena_alloc(A, ncap * sizeof(*nr));
+				if (!nr) {
+					rc = -1;
+					free(seen);
+					goto done;
+				}
+				if (n)
+					memcpy(nr, races, n * sizeof(*nr));
+				races = nr;
+				cap = ncap;
+			}
+			struct sm_race *R = &races[n++];
+			memset(R, 0, sizeof(*R));
+			R->a = a;
+			R->b = b;
+			R->kind = ka == SM_ACC_LOAD ? SM_RACE_WAR : kb == SM_ACC_LOAD ? SM_RACE_RAW : SM_RACE_WAW;
+			R->inter_warp = inter;
+			R->cross_iter = cross;
+			lin_tid(block, J.lin_a, R->tid_a);
+			lin_tid(block, J.lin_b, R->tid_b);
+			R->addr = J.addr;
+			R->truncated = J.truncated;
+		}
+	}
+	free(seen);
+	*out = races;
+	*nout = n;
+done:
+	free(G.n);
+	free(G.acc_node);
+	free(G.acc_nloops);
+	free(G.acc_loops);
+	free(ea);
+	return rc;
+}
+
+/* ---- text helpers ---- */
+
+const char *sm_source_text(const char *text, size_t len, struct sm_range r, struct sm_arena *A, size_t max)
+{
+	if (!text || r.begin.line == 0)
+		return "?";
+	size_t off = 0;
+	unsigned line = 1;
+	size_t b = (size_t)-1, e = (size_t)-1;
+	while (off <= len) {
+		if (line == r.begin.line && b == (size_t)-1)
+			b = off + (r.begin.col ? r.begin.col - 1 : 0);
+		if (line == r.end.line && e == (size_t)-1)
+			e = off + (r.end.col ? r.end.col - 1 : 0);
+		const char *nl = memchr(text + off, '\n', len - off);
+		if (!nl)
+			break;
+		off = (size_t)(nl - text) + 1;
+		line++;
+	}
+	if (b == (size_t)-1 || b > len)
+		return "?";
+	if (e == (size_t)-1 || e > len || e <= b)
+		return "?";
+	char buf[256];
+	size_t n = 0;
+	if (max > sizeof(buf) - 4)
+		max = sizeof(buf) - 4;
+	bool space = false, cut = false;
+	for (size_t i = b; i < e; i++) {
+		char ch = text[i];
+		if (ch == '\n' || ch == '\t' || ch == '\r' || ch == ' ') {
+			space = n > 0;
+			continue;
+		}
+		if (space) {
+			if (n >= max) {
+				cut = true;
+				break;
+			}
+			buf[n++] = ' ';
+			space = false;
+		}
+		if (n >= max) {
+			cut = true;
+			break;
+		}
+		buf[n++] = ch;
+	}
+	if (cut) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n] = 0;
+	return n ? sm_arena_strdup(A, buf) : "?";
+}
+
+const char *sm_element_name(const struct sm_array *a, const char *name, int64_t addr, struct sm_arena *A)
+{
+	char buf[200];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", name ? name : a->name);
+	int64_t es = a->elem_size ? a->elem_size : 1;
+	int64_t elem = addr / es;
+	int64_t rem = addr % es;
+	int nd = a->ndims > 0 ? a->ndims : 1;
+	int64_t idx[SM_MAX_DIMS] = { 0 };
+	int64_t e = elem;
+	for (int k = nd - 1; k >= 1; k--) {
+		int64_t dk = a->dims[k] > 0 ? a->dims[k] : 1;
+		idx[k] = e % dk;
+		e /= dk;
+	}
+	idx[0] = e;
+	if (a->ndims == 0 && elem == 0) {
+		/* a scalar */
+	} else {
+		for (int k = 0; k < nd && n < sizeof(buf) - 24; k++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "[%lld]", (long long)idx[k]);
+	}
+	if (rem && n < sizeof(buf) - 32)
+		snprintf(buf + n, sizeof(buf) - n, " (byte %lld)", (long long)rem);
+	return sm_arena_strdup(A, buf);
+}
+
+const char *sm_thread_name(const int64_t tid[3], struct sm_dim3 b, struct sm_arena *A)
+{
+	if (b.y <= 1 && b.z <= 1)
+		return sm_arena_printf(A, "thread %lld", (long long)tid[0]);
+	if (b.z <= 1)
+		return sm_arena_printf(A, "thread (%lld,%lld)", (long long)tid[0], (long long)tid[1]);
+	return sm_arena_printf(A, "thread (%lld,%lld,%lld)", (long long)tid[0], (long long)tid[1], (long long)tid[2]);
+}
+
+int sm_race_blocks(const struct sm_kernel *k, const struct sm_analysis_options *opt,
+		   const struct sm_access_result *results, unsigned nacc, struct sm_dim3 *out, int max, bool *assumed)
+{
+	*assumed = false;
+	if (opt && opt->has_block) {
+		out[0] = opt->block;
+		return 1;
+	}
+	int n = 0;
+	for (unsigned i = 0; i < k->nlaunches && n < max; i++) {
+		const struct sm_launch *L = &k->launches[i];
+		if (!L->block_known)
+			continue;
+		int dup = 0;
+		for (int j = 0; j < n; j++)
+			if (out[j].x == L->block.x && out[j].y == L->block.y && out[j].z == L->block.z)
+				dup = 1;
+		if (!dup)
+			out[n++] = L->block;
+	}
+	if (n)
+		return n;
+	if (results && nacc) {
+		out[0] = results[0].block;
+		*assumed = results[0].block_assumed;
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,100 @@
+/* divergent_barrier.c - rule `divergent-barrier`.
+ *
+ * Models: CUDA requires every thread of the block to reach each block
+ * barrier (__syncthreads(), its _count/_and/_or forms, a cooperative_groups
+ * thread_block sync() and inline `bar.sync`); __syncwarp() is not one. A
+ * barrier is reported when it runs under a thread-dependent if, switch, ?:,
+ * && or ||, in a loop whose trip count is thread dependent (its condition,
+ * or a thread-dependent break/return in it), or after a thread-dependent
+ * return/break/continue/goto (analyzer/threaddep.c). Thread dependence is
+ * judged on the condition's value at its program point, with variables
+ * substituted by the resolver: threadIdx, the lane id, loads through
+ * thread-dependent addresses, atomics' results and clock() are thread
+ * dependent; blockIdx, blockDim, gridDim, parameters, constants and the
+ * results of __syncthreads_count/_and/_or are uniform. The message quotes
+ * the condition and gives its location as related[0]. A uniform condition
+ * (blockIdx.x == 0) is never reported.
+ */
+#include <string.h>
+
+#include "smemlint/rules.h"
+#include "smemlint/threaddep.h"
+
+static const char *jump_name(const struct sm_stmt *s)
+{
+	if (!s)
+		return "jump";
+	switch (s->kind) {
+	case SM_S_RETURN: return "return";
+	case SM_S_BREAK: return "break";
+	case SM_S_CONTINUE: return "continue";
+	default: return "goto";
+	}
+}
+
+static struct sm_range cond_range(const struct sm_stmt *s)
+{
+	if (s->cond && s->cond->range.begin.line)
+		return s->cond->range;
+	return s->range;
+}
+
+void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
+{
+	struct sm_arena *A = ctx->scratch;
+	const struct sm_file *F = ctx->file;
+	for (unsigned k = 0; k < F->nkernels; k++) {
+		const struct sm_kernel_model *m = &ctx->models[k];
+		if (!m->kernel)
+			continue;
+		struct sm_divergence *dv;
+		int n = sm_divergent_barriers(m, A, &dv);
+		for (int i = 0; i < n; i++) {
+			const struct sm_divergence *d = &dv[i];
+			const struct sm_stmt *b = d->barrier;
+			const char *bname = b->barrier == SM_BAR_ASM ? "bar.sync" :
+					    sm_source_text(F->text, F->text_len, b->range, A, 40);
+			struct sm_range cr = d->cond ? cond_range(d->cond) : b->range;
+			const char *ctext = sm_source_text(F->text, F->text_len, cr, A, 60);
+			struct sm_diag g;
+			memset(&g, 0, sizeof(g));
+			g.rule = SM_RULE_DIVERGENT_BARRIER;
+			g.range = b->range;
+			g.kernel = m->kernel->name;
+			g.access = -1;
+			const char *what;
+			switch (d->kind) {
+			case SM_DIV_IF:
+				what = sm_arena_printf(A, "is under thread-dependent condition '%s'", ctext);
+				g.note = "threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it";
+				break;
+			case SM_DIV_SWITCH:
+				what = sm_arena_printf(A, "is under a switch on thread-dependent '%s'", ctext);
+				g.note = "threads that take other cases never reach it; move the barrier out of the switch";
+				break;
+			case SM_DIV_LOOP:
+				what = sm_arena_printf(A, "is in a loop whose trip count depends on the thread (condition '%s')", ctext);
+				g.note = "threads run the loop different numbers of times; give every thread the same trip count and guard the work instead";
+				break;
+			default:
+				if (d->in_loop)
+					what = sm_arena_printf(A, "is in a loop that threads leave early by a thread-dependent '%s' (under '%s')",
+							       jump_name(d->jump), ctext);
+				else
+					what = sm_arena_printf(A, "follows a thread-dependent '%s' (under '%s')", jump_name(d->jump), ctext);
+				g.note = "threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier";
+				break;
+			}
+			g.message = sm_arena_printf(A, "divergent barrier: '%s' %s in kernel '%s'", bname, what, m->kernel->name);
+			g.related[0].range = cr;
+			g.related[0].message = sm_arena_printf(A, "thread-dependent condition '%s'", ctext);
+			g.nrelated = 1;
+			if (d->kind == SM_DIV_EXIT && d->jump) {
+				g.related[1].range = d->jump->range;
+				g.related[1].message = sm_arena_printf(A, "the '%s' that skips the barrier", jump_name(d->jump));
+				g.nrelated = 2;
+			}
+			sm_sink_report(sink, &g);
+		}
+	}
+}
