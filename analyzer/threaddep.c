@@ -239,13 +239,82 @@ struct cfg {
 	int exit;
 	int failed;
 	unsigned nacc;
-	int *acc_node;                                /* per access */
+	int *acc_node_of;                                /* per access */
 	int *acc_nloops;
 	int (*acc_loops)[SM_MAX_LOOPS + 1];           /* loop indexes, outer first */
 	int stack[SM_MAX_LOOPS + 1];
 	int depth;
-	int nloops;
+	int nloops, caploops;
+	int *loop_head, *loop_latch, *loop_parent;   /* per loop */
+	const struct sm_kernel_model *m;
+	struct sm_dim3 block;
 };
+
+static bool refs_loops(const struct sm_expr *e, int depth)
+{
+	if (!e || depth > 200)
+		return e != NULL;
+	if (e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT || e->kind == SM_E_ADDR)
+		return true;
+	return refs_loops(e->a, depth + 1) || refs_loops(e->b, depth + 1) || refs_loops(e->c, depth + 1);
+}
+
+/* Does loop s surely run its first iteration in every thread? (Its
+ * condition at iteration 0 is decidable and true for the whole block, and
+ * depends on no other loop's counter.) */
+static bool runs_once(const struct cfg *G, const struct sm_stmt *s)
+{
+	if (s->is_do_while || !s->cond)
+		return true;
+	const struct sm_rstmt *r = sm_rstmt_find(G->m, s);
+	if (!r || !r->loop || !r->loop->cond || r->loop->depth >= SM_MAX_LOOPS)
+		return false;
+	const struct sm_loop *L = r->loop;
+	for (int i = 0; i < L->niv; i++)
+		if (refs_loops(L->ivs[i].init, 0) || refs_loops(L->ivs[i].step, 0))
+			return false;
+	int64_t nt = G->block.x * G->block.y * G->block.z;
+	for (int64_t t = 0; t < nt; t++) {
+		struct sm_eval_ctx c;
+		memset(&c, 0, sizeof(c));
+		c.ntid = G->block;
+		c.tid[0] = t % G->block.x;
+		c.tid[1] = (t / G->block.x) % G->block.y;
+		c.tid[2] = t / (G->block.x * G->block.y);
+		c.strict = 1;
+		c.budget = 100000;
+		int64_t v = sm_eval(L->cond, &c);
+		if (c.err || !v)
+			return false;
+	}
+	return true;
+}
+
+static int cloop(struct cfg *G, int head, int latch)
+{
+	if (G->nloops == G->caploops) {
+		int nc = G->caploops ? 2 * G->caploops : 16;
+		int *h = realloc(G->loop_head, (size_t)nc * sizeof(int));
+		if (h)
+			G->loop_head = h;
+		int *l = realloc(G->loop_latch, (size_t)nc * sizeof(int));
+		if (l)
+			G->loop_latch = l;
+		int *p = realloc(G->loop_parent, (size_t)nc * sizeof(int));
+		if (p)
+			G->loop_parent = p;
+		if (!h || !l || !p) {
+			G->failed = 1;
+			return -1;
+		}
+		G->caploops = nc;
+	}
+	int li = G->nloops++;
+	G->loop_head[li] = head;
+	G->loop_latch[li] = latch;
+	G->loop_parent[li] = G->depth > 0 && G->depth <= SM_MAX_LOOPS + 1 ? G->stack[G->depth - 1] : -1;
+	return li;
+}
 
 static int cnew(struct cfg *G, int kind)
 {
@@ -307,9 +376,10 @@ static int cbuild(struct cfg *G, const struct sm_stmt *s, int next, int brk, int
 	case SM_S_LOOP: {
 		int head = cnew(G, CN_PLAIN);
 		int latch = cnew(G, CN_LATCH);
-		int li = G->nloops++;
-		if (latch >= 0)
-			G->n[latch].loop = li;
+		int li = cloop(G, head, latch);
+		if (latch < 0 || li < 0)
+			return next;
+		G->n[latch].loop = li;
 		cedge(G, latch, head);
 		bool pushed = G->depth <= SM_MAX_LOOPS;
 		if (pushed)
@@ -321,7 +391,12 @@ static int cbuild(struct cfg *G, const struct sm_stmt *s, int next, int brk, int
 		cedge(G, head, body);
 		if (s->cond)
 			cedge(G, head, next);
-		int entry = s->is_do_while ? body : head;
+		/* the first check: skipped when the loop surely runs once */
+		int first = cnew(G, CN_PLAIN);
+		cedge(G, first, body);
+		if (s->cond && !runs_once(G, s))
+			cedge(G, first, next);
+		int entry = first;
 		return cbuild(G, s->nkids > 0 ? s->kids[0] : NULL, entry, brk, cont, depth + 1);
 	}
 	case SM_S_RETURN:
@@ -351,7 +426,7 @@ static int cbuild(struct cfg *G, const struct sm_stmt *s, int next, int brk, int
 		int c = cnew(G, CN_ACCESS);
 		cedge(G, c, next);
 		unsigned ai = s->access->index;
-		G->acc_node[ai] = c;
+		G->acc_node_of[ai] = c;
 		int nl = G->depth < SM_MAX_LOOPS + 1 ? G->depth : SM_MAX_LOOPS + 1;
 		G->acc_nloops[ai] = nl;
 		for (int i = 0; i < nl; i++)
@@ -367,52 +442,51 @@ static int cbuild(struct cfg *G, const struct sm_stmt *s, int next, int brk, int
 	}
 }
 
-/* Is there a path from access node a to access node b that meets no
- * barrier (and, when warp, no __syncwarp)? The latches of the common
- * loops at levels < d are closed; when d >= 0 the path must take the
- * latch of common level d (b in a later iteration of that loop). */
-static bool reach(const struct cfg *G, int a, int b, const int *common, int nc, int d, bool warp,
-		  unsigned char *seen)
+/* Is there a path from node a (leaving it) to node b that meets no
+ * barrier (and, when warp, no __syncwarp) and no latch of a loop marked in
+ * closed[]? When phase_loop >= 0 the path must take that loop's latch (b in
+ * a later iteration of it) and that latch is open. */
+static bool reach(const struct cfg *G, int a, int b, const unsigned char *closed, int phase_loop, bool warp,
+		  unsigned char *seen, int *stack)
 {
 	memset(seen, 0, (size_t)G->nn * 2);
-	int *stack = malloc((size_t)G->nn * 2 * sizeof(int));
-	if (!stack)
-		return false;
 	int sp = 0;
 	/* state = node * 2 + phase */
 	for (int i = 0; i < G->n[a].nsucc; i++)
 		stack[sp++] = G->n[a].succ[i] * 2;
-	bool found = false;
-	while (sp > 0 && !found) {
+	while (sp > 0) {
 		int st = stack[--sp];
 		int v = st / 2, ph = st % 2;
 		const struct cnode *c = &G->n[v];
 		if (c->kind == CN_BARRIER || (warp && c->kind == CN_SYNCWARP))
 			continue;
 		if (c->kind == CN_LATCH) {
-			int lvl = -1;
-			for (int i = 0; i < nc; i++)
-				if (common[i] == c->loop)
-					lvl = i;
-			if (lvl >= 0 && (d < 0 || lvl < d))
-				continue;
-			if (lvl >= 0 && lvl == d)
+			if (c->loop == phase_loop)
 				ph = 1;
+			else if (closed[c->loop])
+				continue;
 		}
 		st = v * 2 + ph;
 		if (seen[st])
 			continue;
 		seen[st] = 1;
-		if (v == b && ph == (d >= 0 ? 1 : 0)) {
-			found = true;
-			break;
-		}
+		if (v == b && ph == (phase_loop >= 0 ? 1 : 0))
+			return true;
 		for (int i = 0; i < c->nsucc; i++)
 			if (sp < G->nn * 2)
 				stack[sp++] = c->succ[i] * 2 + ph;
 	}
-	free(stack);
-	return found;
+	return false;
+}
+
+/* Can one iteration of loop li run with no barrier (a barrier-free path
+ * from its head back to it)? */
+static bool free_cycle(const struct cfg *G, int li, bool warp, unsigned char *closed, unsigned char *seen, int *stack)
+{
+	memset(closed, 0, (size_t)G->nloops);
+	for (int p = G->loop_parent[li]; p >= 0; p = G->loop_parent[p])
+		closed[p] = 1;
+	return reach(G, G->loop_head[li], G->loop_head[li], closed, li, warp, seen, stack);
 }
 
 /* ---- enumeration ---- */
@@ -420,11 +494,18 @@ static bool reach(const struct cfg *G, int a, int b, const int *common, int nc, 
 #define RACE_ITER_CAP 256      /* iterations of one loop with a known bound */
 #define RACE_UNKNOWN_ITER 3    /* iterations tried when the bound is unknown */
 #define RACE_LEAVES 4096       /* iteration tuples per pair and mode */
-#define RACE_EVALS 4000000ul   /* thread evaluations per pair */
+#define RACE_EVALS 4000000ul   /* thread evaluations per pair and mode */
+#define RACE_SEED 2            /* the assignment of uniform unknowns searched */
+
+/* Assignments of uniform unknowns a witness must hold under (bank.c's
+ * seeds 0, 1 and 2 give them 1, 32 and assorted values): an overlap that
+ * depends on a parameter's value (a carve offset) is not reported. */
+static const unsigned race_seeds[] = { 0, 1, 2 };
 
 struct slot {
 	const struct sm_loop *L;
 	int side;                  /* 0 both equal, 1 a only, 2 b only, 3 a=k b=k+1 */
+	bool edge;                 /* side 1: a's last iteration only; side 2: b's first only */
 };
 
 struct ent {
@@ -500,6 +581,23 @@ static int any_runs(struct rjob *J, const struct sm_loop *L, struct sm_eval_ctx 
 	return unknown ? -1 : 0;
 }
 
+/* Is this a's last iteration, for the thread in c, of every loop whose
+ * last iteration alone reaches b? */
+static bool a_at_edge(struct rjob *J, struct sm_eval_ctx *c)
+{
+	for (int s = 0; s < J->a_done; s++) {
+		const struct slot *S = &J->slots[s];
+		if (S->side != 1 || !S->edge)
+			continue;
+		int d = S->L->depth;
+		struct sm_eval_ctx lc = *c;
+		lc.iter[d] = c->iter[d] + 1;
+		if (loop_holds(S->L, &lc) == 1)
+			return false;
+	}
+	return true;
+}
+
 static void compute_a(struct rjob *J)
 {
 	J->nea = 0;
@@ -508,13 +606,32 @@ static void compute_a(struct rjob *J)
 		lin_tid(J->block, t, c.tid);
 		int64_t addr;
 		J->evals++;
-		if (sm_access_addr(J->ra, NULL, &c, &addr) == 1) {
+		if (sm_access_addr(J->ra, NULL, &c, &addr) == 1 && a_at_edge(J, &c)) {
 			J->ea[J->nea].addr = addr;
 			J->ea[J->nea].lin = t;
 			J->nea++;
 		}
 	}
 	qsort(J->ea, (size_t)J->nea, sizeof(*J->ea), cmp_ent);
+}
+
+/* Do threads la (running a) and lb (running b) touch the same bytes at the
+ * current iterations under every assignment of the uniform unknowns? */
+static bool verify(struct rjob *J, int la, int lb)
+{
+	int64_t wa = J->ra->width ? J->ra->width : 1, wb = J->rb->width ? J->rb->width : 1;
+	for (size_t i = 0; i < sizeof(race_seeds) / sizeof(race_seeds[0]); i++) {
+		struct sm_eval_ctx c1 = J->ca, c2 = J->cb;
+		c1.seed = c2.seed = race_seeds[i];
+		lin_tid(J->block, la, c1.tid);
+		lin_tid(J->block, lb, c2.tid);
+		int64_t x, y;
+		if (sm_access_addr(J->ra, NULL, &c1, &x) != 1 || sm_access_addr(J->rb, NULL, &c2, &y) != 1)
+			return false;
+		if (!(x < y + wb && y < x + wa))
+			return false;
+	}
+	return true;
 }
 
 static void leaf(struct rjob *J)
@@ -543,12 +660,16 @@ static void leaf(struct rjob *J)
 			else
 				hi = mid;
 		}
-		for (int i = lo; i < J->nea && J->ea[i].addr < b + wb; i++) {
+		int tries = 0;
+		for (int i = lo; i < J->nea && J->ea[i].addr < b + wb && tries < 64; i++) {
 			int la = J->ea[i].lin;
 			if (la == t)
 				continue;
 			bool inter = la / SM_WARP != t / SM_WARP;
 			if (inter != J->want_inter)
+				continue;
+			tries++;
+			if (!verify(J, la, t))
 				continue;
 			J->found = true;
 			J->lin_a = la;
@@ -572,7 +693,8 @@ static void enumerate(struct rjob *J, int s)
 	const struct slot *S = &J->slots[s];
 	const struct sm_loop *L = S->L;
 	int d = L->depth;
-	for (int64_t k = 0; k < RACE_ITER_CAP && !J->found && !J->truncated; k++) {
+	int64_t cap = S->side == 2 && S->edge ? 1 : RACE_ITER_CAP;
+	for (int64_t k = 0; k < cap && !J->found && !J->truncated; k++) {
 		int r;
 		switch (S->side) {
 		case 0:
@@ -615,26 +737,60 @@ static int loop_chain(const struct sm_raccess *ra, const struct sm_loop **out)
 	return n;
 }
 
-/* Search pair (a, b) in mode d. */
-static bool search(struct rjob *J, int d, int nc, const struct sm_loop **la, int na, const struct sm_loop **lb,
-		   int nb)
+struct pairctx {
+	const struct cfg *G;
+	int a, b;                  /* access indexes */
+	const int *ca, *cb;        /* CFG loop chains */
+	const struct sm_loop **la, **lb;
+	int na, nb, nc;
+	unsigned char *closed, *seen;
+	int *stack;
+};
+
+/* The latches closed for mode d: the common loops at levels < d (all of
+ * them when d < 0), plus extra (>= 0). */
+static void close_for(struct pairctx *P, int d, int extra)
+{
+	memset(P->closed, 0, (size_t)P->G->nloops);
+	int lim = d >= 0 ? d : P->nc;
+	for (int i = 0; i < lim; i++)
+		P->closed[P->ca[i]] = 1;
+	if (extra >= 0)
+		P->closed[extra] = 1;
+}
+
+static bool pair_reach(struct pairctx *P, int d, int extra, bool warp)
+{
+	close_for(P, d, extra);
+	return reach(P->G, P->G->acc_node_of[P->a], P->G->acc_node_of[P->b], P->closed, d >= 0 ? P->ca[d] : -1, warp,
+		     P->seen, P->stack);
+}
+
+/* Search pair (a, b) in mode d (see reach). */
+static bool search(struct rjob *J, struct pairctx *P, int d, bool warp)
 {
 	J->nslots = 0;
-	int shared = d >= 0 ? d : nc;
+	int shared = d >= 0 ? d : P->nc;
 	for (int i = 0; i < shared; i++)
-		J->slots[J->nslots++] = (struct slot){ la[i], 0 };
+		J->slots[J->nslots++] = (struct slot){ P->la[i], 0, false };
 	if (d >= 0)
-		J->slots[J->nslots++] = (struct slot){ la[d], 3 };
-	int from = d >= 0 ? d + 1 : nc;
-	for (int i = from; i < na; i++)
-		J->slots[J->nslots++] = (struct slot){ la[i], 1 };
+		J->slots[J->nslots++] = (struct slot){ P->la[d], 3, false };
+	int from = d >= 0 ? d + 1 : P->nc;
+	for (int i = from; i < P->na; i++) {
+		int li = P->ca[i];
+		bool edge = !free_cycle(P->G, li, warp, P->closed, P->seen, P->stack) && !pair_reach(P, d, li, warp);
+		J->slots[J->nslots++] = (struct slot){ P->la[i], 1, edge };
+	}
 	J->a_done = J->nslots;
-	for (int i = from; i < nb; i++)
-		J->slots[J->nslots++] = (struct slot){ lb[i], 2 };
+	for (int i = from; i < P->nb; i++) {
+		bool edge = !free_cycle(P->G, P->cb[i], warp, P->closed, P->seen, P->stack);
+		J->slots[J->nslots++] = (struct slot){ P->lb[i], 2, edge };
+	}
 	memset(J->ca.iter, 0, sizeof(J->ca.iter));
 	memset(J->cb.iter, 0, sizeof(J->cb.iter));
 	J->found = false;
 	J->leaves = 0;
+	J->evals = 0;
 	enumerate(J, 0);
 	return J->found;
 }
@@ -658,37 +814,44 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 	struct cfg G;
 	memset(&G, 0, sizeof(G));
 	G.nacc = nacc;
-	G.acc_node = malloc(nacc * sizeof(int));
+	G.acc_node_of = malloc(nacc * sizeof(int));
 	G.acc_nloops = calloc(nacc, sizeof(int));
 	G.acc_loops = calloc(nacc, sizeof(*G.acc_loops));
 	struct ent *ea = malloc((size_t)nt * sizeof(*ea));
+	unsigned char *seen = NULL, *closed = NULL;
+	int *stack = NULL;
 	unsigned cap = 0, n = 0;
 	struct sm_race *races = NULL;
 	int rc = 0;
-	if (!G.acc_node || !G.acc_nloops || !G.acc_loops || !ea) {
+	if (!G.acc_node_of || !G.acc_nloops || !G.acc_loops || !ea) {
 		rc = -1;
 		goto done;
 	}
 	for (unsigned i = 0; i < nacc; i++)
-		G.acc_node[i] = -1;
+		G.acc_node_of[i] = -1;
+	G.m = m;
+	G.block = block;
+	if (G.block.x < 1) G.block.x = 1;
+	if (G.block.y < 1) G.block.y = 1;
+	if (G.block.z < 1) G.block.z = 1;
 	G.exit = cnew(&G, CN_PLAIN);
 	cbuild(&G, m->kernel->body, G.exit, -1, -1, 0);
-	if (G.failed) {
-		rc = -1;
-		goto done;
-	}
-	unsigned char *seen = malloc((size_t)G.nn * 2 + 1);
-	if (!seen) {
+	seen = malloc((size_t)G.nn * 2 + 1);
+	stack = malloc(((size_t)G.nn * 2 + 1) * sizeof(int));
+	closed = malloc((size_t)G.nloops + 1);
+	if (G.failed || !seen || !stack || !closed) {
 		rc = -1;
 		goto done;
 	}
 	for (unsigned b = 0; b < nacc; b++) {
 		const struct sm_raccess *rb = &m->acc[b];
-		if (!rb->ok || !rb->src || !rb->array || G.acc_node[b] < 0)
+		if (!rb->ok || !rb->src || !rb->array || G.acc_node_of[b] < 0)
 			continue;
-		for (unsigned a = 0; a < nacc; a++) {
+		/* the nearest earlier access first: the clearest witness */
+		for (unsigned step = 0; step < nacc; step++) {
+			unsigned a = (b + nacc - 1 - step) % nacc;
 			const struct sm_raccess *ra = &m->acc[a];
-			if (!ra->ok || !ra->src || !ra->array || G.acc_node[a] < 0)
+			if (!ra->ok || !ra->src || !ra->array || G.acc_node_of[a] < 0)
 				continue;
 			if (!same_storage(ra->array, rb->array))
 				continue;
@@ -704,6 +867,8 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 			int nc = 0;
 			while (nc < na && nc < nb && G.acc_loops[a][nc] == G.acc_loops[b][nc] && la[nc] == lb[nc])
 				nc++;
+			struct pairctx P = { &G, (int)a, (int)b, G.acc_loops[a], G.acc_loops[b], la, lb, na, nb, nc,
+					     closed, seen, stack };
 			struct rjob J;
 			memset(&J, 0, sizeof(J));
 			J.ra = ra;
@@ -712,30 +877,24 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 			J.nthreads = (int)nt;
 			J.ea = ea;
 			J.ca.ntid = J.cb.ntid = block;
-			J.ca.seed = J.cb.seed = 0;
-			bool hit = false, inter = false, cross = false;
-			/* block mode: different warps, no barrier on the way */
-			for (int d = -1; d < nc && !hit; d++) {
-				if (d < 0 && a == b)
-					continue;
-				if (!reach(&G, G.acc_node[a], G.acc_node[b], G.acc_loops[a], nc, d, false, seen))
-					continue;
-				J.want_inter = true;
-				if (search(&J, d, nc, la, na, lb, nb)) {
-					hit = inter = true;
-					cross = d >= 0;
-				}
-			}
-			/* warp mode: one warp, no barrier and no __syncwarp */
-			for (int d = -1; d < nc && !hit; d++) {
-				if (d < 0 && a == b)
-					continue;
-				if (!reach(&G, G.acc_node[a], G.acc_node[b], G.acc_loops[a], nc, d, true, seen))
-					continue;
-				J.want_inter = false;
-				if (search(&J, d, nc, la, na, lb, nb)) {
-					hit = true;
-					cross = d >= 0;
+			J.ca.seed = J.cb.seed = RACE_SEED;
+			bool hit = false, inter = false, cross = false, trunc = false;
+			/* block mode: different warps, no barrier on the way;
+			 * then warp mode: one warp, no barrier and no __syncwarp */
+			for (int mode = 0; mode < 2 && !hit; mode++) {
+				bool warp = mode == 1;
+				for (int d = -1; d < nc && !hit; d++) {
+					if (d < 0 && a == b)
+						continue;
+					if (!pair_reach(&P, d, -1, warp))
+						continue;
+					J.want_inter = !warp;
+					if (search(&J, &P, d, warp)) {
+						hit = true;
+						inter = !warp;
+						cross = d >= 0;
+					}
+					trunc |= J.truncated;
 				}
 			}
 			if (!hit)
@@ -745,7 +904,6 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 				struct sm_race *nr = sm_arena_alloc(A, ncap * sizeof(*nr));
 				if (!nr) {
 					rc = -1;
-					free(seen);
 					goto done;
 				}
 				if (n)
@@ -763,17 +921,22 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 			lin_tid(block, J.lin_a, R->tid_a);
 			lin_tid(block, J.lin_b, R->tid_b);
 			R->addr = J.addr;
-			R->truncated = J.truncated;
+			R->truncated = trunc;
 		}
 	}
-	free(seen);
 	*out = races;
 	*nout = n;
 done:
+	free(seen);
+	free(stack);
+	free(closed);
 	free(G.n);
-	free(G.acc_node);
+	free(G.acc_node_of);
 	free(G.acc_nloops);
 	free(G.acc_loops);
+	free(G.loop_head);
+	free(G.loop_latch);
+	free(G.loop_parent);
 	free(ea);
 	return rc;
 }

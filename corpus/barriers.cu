@@ -136,6 +136,6 @@ int main()
  * 18 divergent-barrier
  * 35 divergent-barrier
  * 48 divergent-barrier
- * 83 missing-barrier
+ * 83 warp-sync
  * 84 missing-barrier
  */

@@ -68,7 +68,7 @@ void sm_rule_missing_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *sink
 				done_line[ndone++] = line;
 				struct sm_dim3 bl = blocks[bi];
 				const char *ta = sm_thread_name(r->tid_a, bl, A), *tb = sm_thread_name(r->tid_b, bl, A);
-				const char *elem = sm_element_name(rb->array, rb->name, r->addr, A);
+				const char *elem = sm_element_name(rb->array, rb->array->name, r->addr, A);
 				const char *name = rb->name ? rb->name : rb->array->name;
 				unsigned la = ra->src->range.begin.line;
 				const char *when = r->cross_iter ? " in the previous iteration" : "";

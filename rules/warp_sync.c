@@ -72,7 +72,7 @@ void sm_rule_warp_sync(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 					continue;
 				done_line[ndone++] = line;
 				struct sm_dim3 bl = blocks[bi];
-				const char *elem = sm_element_name(rb->array, rb->name, r->addr, A);
+				const char *elem = sm_element_name(rb->array, rb->array->name, r->addr, A);
 				const char *name = rb->name ? rb->name : rb->array->name;
 				unsigned la = ra->src->range.begin.line;
 				int lb_ = lane_of(r->tid_b, bl), la_ = lane_of(r->tid_a, bl), w = warp_of(r->tid_b, bl);
