@@ -680,6 +680,8 @@ static struct sm_access *emit_access(struct fe *S, CXCursor c, enum sm_access_ki
 static struct sm_expr *load_value(struct fe *S, CXCursor c, struct sm_access *a)
 {
 	struct sm_expr *e = mk_opaque(S, c, a && a->array ? a->array->name : "shared load", 1);
+	if (e)
+		e->place = a; /* resolve: a load through a uniform address is uniform */
 	return e;
 }
 

@@ -100,9 +100,23 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 	if (depth > SM_RESOLVE_MAX_DEPTH)
 		return opaque(R, "deeply nested expression", true);
 	switch (e->kind) {
+	case SM_E_OPAQUE:
+		if (e->place && e->thread_dep) {
+			/* a shared load (front end: place = the access): its
+			 * value is uniform when every thread reads one address */
+			struct sm_access *p = subst_place(R, e->place, env, depth);
+			bool dep = !p;
+			for (int i = 0; p && i < p->nidx; i++)
+				dep = dep || sm_expr_thread_dep(p->idx[i]);
+			dep = dep || (p && (sm_expr_thread_dep(p->extra) || sm_expr_thread_dep(p->base)));
+			if (!dep) {
+				struct sm_expr *n = opaque(R, e->name, false);
+				return n ? n : e;
+			}
+		}
+		return e;
 	case SM_E_CONST:
 	case SM_E_BUILTIN:
-	case SM_E_OPAQUE:
 	case SM_E_LOOPVAR:
 	case SM_E_LOOPEXIT:
 		return e;
