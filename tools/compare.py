@@ -366,6 +366,9 @@ def main(argv=None):
     ap.add_argument('--measured', default='corpus/measured')
     ap.add_argument('--known', default='corpus/known-differences.txt')
     ap.add_argument('--markdown', action='store_true', help='print Markdown tables (for the README)')
+    ap.add_argument('--only-measured', action='store_true',
+                    help='compare only the files that have measurements, and no races '
+                         '(for re-measured subsets such as the --fix copies)')
     a = ap.parse_args(argv)
     if a.smemlint_json:
         with open(a.smemlint_json) as fh:
@@ -378,6 +381,11 @@ def main(argv=None):
         print('compare: no measurements folder %s' % a.measured, file=sys.stderr)
         return 2
     measured, races, checked = read_measured(a.measured)
+    if a.only_measured:
+        keep = set(measured)
+        for key in ('results', 'accesses'):
+            data[key] = [r for r in data.get(key, []) if base(r.get('file', '')) in keep]
+        races, checked = [], set()
     known, known_errors = read_known(a.known)
     files, stats, details = compare(data, measured, races, checked)
     annotated, unknown, stale = match_known(details, known)
