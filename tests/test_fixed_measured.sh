@@ -21,12 +21,13 @@ python3 - "$T/fix.log" "$T/after.json" <<'PY'
 import json, re, sys
 fixed = set()
 for l in open(sys.argv[1]):
-    m = re.match(r"(.*?):\d+:\d+: fixed: '([^']+)'", l)
-    if m:
-        fixed.add((m.group(1).rsplit("/", 1)[-1], m.group(2)))
+    m = re.match(r"(.*?):(\d+):\d+: fixed: '([^']+)'", l)
+    if m:  # (file, line of the declaration)
+        fixed.add((m.group(1).rsplit("/", 1)[-1], int(m.group(2))))
 assert len(fixed) >= 6, fixed
 left = [r for r in json.load(open(sys.argv[2]))["results"]
-        if r["rule"] == "bank-conflict" and (r["file"].rsplit("/", 1)[-1], r["array"]) in fixed]
+        if r["rule"] == "bank-conflict" and r["related"]
+        and (r["file"].rsplit("/", 1)[-1], r["related"][0]["line"]) in fixed]
 for r in left:
     print("still conflicting:", r["file"], r["line"], r["message"])
 print("%d fixed arrays, %d conflicts left on them" % (len(fixed), len(left)))
