@@ -288,6 +288,7 @@ COLS = [('file', None), ('smem lines', 'lines'), ('exact', 'exact'), ('exact(mea
 def table_rows(files, stats):
     rows = []
     tot = {k: 0 for _, k in COLS if k}
+    tot['race_pairs'] = 0
     for f in files:
         st = stats[f]
         row = [f + ('' if st['measured'] else ' (not measured)')]
@@ -298,7 +299,6 @@ def table_rows(files, stats):
                 row.append(str(st[k]))
         for k in tot:
             tot[k] += st[k]
-        tot['race_pairs'] = tot.get('race_pairs', 0) + st['race_pairs']
         rows.append(row)
     trow = ['TOTAL'] + [('%d/%d' % (tot['race_found'], tot['race_pairs'])) if k == 'race_found'
                         else str(tot[k]) for _, k in COLS[1:]]
