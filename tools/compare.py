@@ -366,6 +366,9 @@ def main(argv=None):
     ap.add_argument('--measured', default='corpus/measured')
     ap.add_argument('--known', default='corpus/known-differences.txt')
     ap.add_argument('--markdown', action='store_true', help='print Markdown tables (for the README)')
+    ap.add_argument('--readme', help='replace the table between <!-- accuracy:begin --> and '
+                    '<!-- accuracy:end --> in this file (with --markdown)')
+    ap.add_argument('--check-readme', help='fail if the table in this file is not the current one')
     ap.add_argument('--only-measured', action='store_true',
                     help='compare only the files that have measurements, and no races '
                          '(for re-measured subsets such as the --fix copies)')
@@ -393,8 +396,44 @@ def main(argv=None):
     for n in data.get('notifications', []):
         if n.get('level') == 'error':
             notes.append('note: smemlint %s: %s: %s' % (n.get('level'), n.get('file', ''), n.get('message', '')))
-    print(render(files, stats, annotated, unknown, stale, known_errors, a.markdown, notes))
-    return 1 if (unknown or stale or known_errors) else 0
+    text = render(files, stats, annotated, unknown, stale, known_errors, a.markdown or a.readme or a.check_readme, notes)
+    print(text)
+    rc = 1 if (unknown or stale or known_errors) else 0
+    if a.readme or a.check_readme:
+        path = a.readme or a.check_readme
+        doc = open(path, encoding='utf-8').read()
+        b, e = '<!-- accuracy:begin -->', '<!-- accuracy:end -->'
+        if b not in doc or e not in doc:
+            print('compare: %s has no %s ... %s markers' % (path, b, e), file=sys.stderr)
+            return 2
+        gpu = measured_header(a.measured)
+        block = b + '\n' + gpu + '\n\n' + text.strip() + '\n' + e
+        new = doc[:doc.index(b)] + block + doc[doc.index(e) + len(e):]
+        if a.check_readme:
+            if new != doc:
+                print('compare: the accuracy table in %s is out of date; run tools/compare.py ... --readme %s'
+                      % (path, path), file=sys.stderr)
+                return 1
+        elif new != doc:
+            tmp = path + '.tmp'
+            with open(tmp, 'w', encoding='utf-8') as fh:
+                fh.write(new)
+            os.replace(tmp, path)
+    return rc
+
+
+def measured_header(folder):
+    """'Measured on NVIDIA H200 (driver ..., CUDA ..., Nsight Compute ...)' from a TSV header."""
+    info = {}
+    for f in sorted(os.listdir(folder)):
+        if f.endswith('.tsv'):
+            for l in open(os.path.join(folder, f)):
+                m = re.match(r'#\s*(gpu|driver|cuda|ncu):\s*(.*)', l)
+                if m:
+                    info[m.group(1)] = m.group(2).strip()
+            break
+    return 'Measured on %s (driver %s, CUDA %s, Nsight Compute %s).' % (
+        info.get('gpu', '?'), info.get('driver', '?'), info.get('cuda', '?'), info.get('ncu', '?'))
 
 
 if __name__ == '__main__':
