@@ -599,8 +599,6 @@ static int is_shared_ptr_expr(struct fe *S, CXCursor c)
 	}
 	if (k == CXCursor_UnaryOperator && unop_of(S, c) == '&') {
 		struct kids ks = kids_of(c);
-		struct sm_access tmp;
-		memset(&tmp, 0, sizeof(tmp));
 		if (ks.n != 1)
 			return 0;
 		/* &a[i]: a place in shared memory (converted later for real) */
@@ -743,13 +741,11 @@ static void emit_assign(struct fe *S, struct sm_var *v, enum sm_op op, struct sm
 static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 {
 	const char *name = call_name(S, c);
-	struct kids ks = kids_of(c);
 	CXCursor args[8];
 	int nargs = 0;
 	int nk = clang_Cursor_getNumArguments(c);
 	for (int i = 0; i < nk && i < 8; i++)
 		args[nargs++] = clang_Cursor_getArgument(c, (unsigned)i);
-	(void)ks;
 
 	if (!strcmp(name, "__syncthreads") || !strcmp(name, "__syncthreads_count") ||
 	    !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or") ||
@@ -1707,6 +1703,22 @@ static int asm_is_barrier(struct fe *S, CXCursor c)
 	return 0;
 }
 
+static enum CXChildVisitResult decl_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	if (clang_getCursorKind(c) == CXCursor_VarDecl)
+		conv_vardecl(d, c);
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult body_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
+		*(CXCursor *)d = c;
+	return CXChildVisit_Continue;
+}
+
 static void conv_stmt_into(struct fe *S, CXCursor c)
 {
 	if (S->depth >= SM_FE_MAX_DEPTH) {
@@ -1719,21 +1731,10 @@ static void conv_stmt_into(struct fe *S, CXCursor c)
 	case CXCursor_CompoundStmt:
 		emit(S, conv_block(S, c));
 		break;
-	case CXCursor_DeclStmt: {
-		struct kids ks = kids_of(c);
-		(void)ks;
-		CXCursor d[64];
-		int n = 0;
-		struct kids all = kids_of(c);
-		if (all.n <= 8) {
-			for (int i = 0; i < all.n; i++)
-				d[n++] = all.c[i];
-		}
-		for (int i = 0; i < n; i++)
-			if (clang_getCursorKind(d[i]) == CXCursor_VarDecl)
-				conv_vardecl(S, d[i]);
+	case CXCursor_DeclStmt:
+		/* every declarator, in order: int a = .., b = .., ... */
+		clang_visitChildren(c, decl_visit, S);
 		break;
-	}
 	case CXCursor_IfStmt: {
 		struct kids ks = kids_of(c);
 		if (ks.n < 2 || ks.n > 4)
@@ -1878,22 +1879,13 @@ static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char 
 	memset(&S->karrays, 0, sizeof(S->karrays));
 	cmap_free(&S->vars);
 	S->naccess = 0;
-	struct kids ks = kids_of(fn);
-	(void)ks;
 	int n = clang_Cursor_getNumArguments(fn);
 	for (int i = 0; i < n; i++)
 		(void)make_var(S, clang_Cursor_getArgument(fn, (unsigned)i), SM_V_PARAM);
-	/* find the body */
+	/* the body: the function's compound statement child (after any
+	 * number of parameters and attributes) */
 	CXCursor body = clang_getNullCursor();
-	struct kids all = kids_of(fn);
-	for (int i = 0; i < all.n && i < 8; i++)
-		if (clang_getCursorKind(all.c[i]) == CXCursor_CompoundStmt)
-			body = all.c[i];
-	if (all.n > 8) {
-		/* many parameters: scan all children */
-		struct kids tail;
-		(void)tail;
-	}
+	clang_visitChildren(fn, body_visit, &body);
 	if (!clang_Cursor_isNull(body))
 		K->body = conv_block(S, body);
 	K->vars = (struct sm_var **)S->kvars.v;
