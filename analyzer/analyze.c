@@ -323,9 +323,13 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 		sm_result_note(r, SM_LEVEL_ERROR, p0, "out of memory analyzing '%s'", path);
 		return -1;
 	}
+	/* clang's errors: reported, and they fail the run (exit 2), but what
+	 * parsed is still analyzed */
 	for (unsigned i = 0; i < F->nnotes; i++) {
 		const struct sm_note *n = &F->notes[i];
 		sm_result_note(r, n->level >= 2 ? SM_LEVEL_WARNING : SM_LEVEL_NOTE, n->pos, "%s", n->message);
+		if (n->level >= 2)
+			r->input_error = true;
 	}
 	if (F->parse_failed) {
 		sm_result_note(r, SM_LEVEL_ERROR, p0, "cannot parse '%s'", path);

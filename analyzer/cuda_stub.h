@@ -28,6 +28,9 @@ struct dim3 {
 };
 typedef struct dim3 dim3;
 
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned char uchar;
 #define SMEMLINT_VEC(T, N, A) \
 	struct __align__(A) T##1 { T x; }; \
 	struct __align__(2 * A) T##2 { T x, y; }; \
@@ -43,9 +46,6 @@ SMEMLINT_VEC(uchar, 1, 1)
 SMEMLINT_VEC(long, 8, 8)
 SMEMLINT_VEC(double, 8, 8)
 #undef SMEMLINT_VEC
-typedef unsigned int uint;
-typedef unsigned short ushort;
-typedef unsigned char uchar;
 #define SMEMLINT_MAKE(T) \
 	static __host__ __device__ inline T##2 make_##T##2(T a, T b) { T##2 r; r.x = a; r.y = b; return r; } \
 	static __host__ __device__ inline T##4 make_##T##4(T a, T b, T c, T d) { T##4 r; r.x = a; r.y = b; r.z = c; r.w = d; return r; }
@@ -55,7 +55,7 @@ SMEMLINT_MAKE(double)
 #undef SMEMLINT_MAKE
 
 struct __align__(2) __half { unsigned short __x;
-	__host__ __device__ __half() : __x(0) {}
+	__half() = default;
 	__host__ __device__ __half(float f);
 	__host__ __device__ operator float() const; };
 typedef struct __half half;
@@ -66,6 +66,10 @@ __host__ __device__ float __half2float(__half);
 __device__ __half __hadd(__half, __half);
 __device__ __half __hmul(__half, __half);
 __device__ __half operator+(__half, __half);
+__device__ __half2 __hmul2(__half2, __half2);
+__device__ __half2 __hadd2(__half2, __half2);
+__host__ __device__ __half2 __floats2half2_rn(float, float);
+__host__ __device__ float2 __half22float2(__half2);
 __device__ __half operator*(__half, __half);
 
 extern "C" {
@@ -98,6 +102,8 @@ template <class T> __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32
 template <class T> __device__ T __shfl_up_sync(unsigned, T, unsigned, int = 32);
 __device__ unsigned __ballot_sync(unsigned, int);
 __device__ int __popc(unsigned);
+__device__ unsigned int __brev(unsigned int);
+__device__ unsigned long long __brevll(unsigned long long);
 __device__ int __clz(int);
 __device__ int __ffs(int);
 __device__ int __mul24(int, int);
@@ -149,4 +155,14 @@ int __cudaPushCallConfiguration(dim3, dim3, size_t = 0, cudaStream_t = 0);
 cudaError_t cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);
 }
 template <class T> static inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
+template <class T> static inline cudaError_t cudaMemcpyToSymbol(const T &sym, const void *src, size_t n, size_t off = 0,
+								 enum cudaMemcpyKind k = cudaMemcpyHostToDevice);
+template <class T> static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &sym, size_t n, size_t off = 0,
+								   enum cudaMemcpyKind k = cudaMemcpyDeviceToHost);
+#ifndef INFINITY
+#define INFINITY __builtin_inff()
+#endif
+#ifndef NAN
+#define NAN __builtin_nanf("")
+#endif
 #endif

@@ -76,11 +76,11 @@ int sm_emit_text(FILE *out, struct sm_result *const *res, unsigned n, const stru
 		const struct sm_result *r = res[f];
 		for (unsigned i = 0; i < r->nnotes; i++) {
 			const struct sm_notification *nt = &r->notes[i];
+			const char *lv = nt->level >= SM_LEVEL_WARNING ? "error" : "note";
 			if (nt->pos.line)
-				fprintf(out, "%s:%u:%u: %s: %s\n", r->path, nt->pos.line, nt->pos.col,
-					nt->level == SM_LEVEL_ERROR ? "error" : "note", nt->message);
+				fprintf(out, "%s:%u:%u: %s: %s\n", r->path, nt->pos.line, nt->pos.col, lv, nt->message);
 			else
-				fprintf(out, "smemlint: %s: %s\n", nt->level == SM_LEVEL_ERROR ? "error" : "note", nt->message);
+				fprintf(out, "smemlint: %s: %s\n", lv, nt->message);
 		}
 		for (unsigned i = 0; i < r->ndiags; i++) {
 			const struct sm_diag *d = &r->diags[i];

@@ -336,12 +336,27 @@ struct toks {
 	unsigned n;
 };
 
+/* The cursor's extent as a range of the file text it expands from: an
+ * extent that begins inside a macro (__global__, __shared__) tokenizes to
+ * nothing otherwise. */
+static CXSourceRange file_extent(struct fe *S, CXCursor c)
+{
+	CXSourceRange ext = clang_getCursorExtent(c);
+	CXFile f1 = NULL, f2 = NULL;
+	unsigned l1, c1, l2, c2;
+	clang_getExpansionLocation(clang_getRangeStart(ext), &f1, &l1, &c1, NULL);
+	clang_getExpansionLocation(clang_getRangeEnd(ext), &f2, &l2, &c2, NULL);
+	if (!f1 || !f2 || !clang_File_isEqual(f1, f2))
+		return ext;
+	return clang_getRange(clang_getLocation(S->tu, f1, l1, c1), clang_getLocation(S->tu, f2, l2, c2));
+}
+
 static struct toks tokens_of(struct fe *S, CXCursor c)
 {
 	struct toks t = { 0 };
 	CXToken *tk = NULL;
 	unsigned n = 0;
-	clang_tokenize(S->tu, clang_getCursorExtent(c), &tk, &n);
+	clang_tokenize(S->tu, file_extent(S, c), &tk, &n);
 	if (!n)
 		return t;
 	t.s = sm_arena_alloc(S->A, n * sizeof(char *));
@@ -913,10 +928,28 @@ static struct sm_expr *builtin_member(struct fe *S, CXCursor c)
 		which = SM_B_NCTAID;
 	else
 		return NULL;
-	struct toks t = tokens_of(S, c);
-	if (!t.n)
-		return NULL;
-	const char *m = t.s[t.n - 1];
+	/* the member is the token after `threadIdx .` where the expression is
+	 * spelled, which for `#define TX threadIdx.x` is inside the macro */
+	CXSourceRange ext = clang_getCursorExtent(c);
+	CXFile f1 = NULL;
+	unsigned l1, c1;
+	clang_getSpellingLocation(clang_getRangeStart(ext), &f1, &l1, &c1, NULL);
+	const char *m = NULL;
+	if (f1) {
+		CXToken *tk = NULL;
+		unsigned n = 0;
+		clang_tokenize(S->tu, clang_getRange(clang_getLocation(S->tu, f1, l1, c1), clang_getLocation(S->tu, f1, l1 + 1, 1)),
+			       &tk, &n);
+		if (n >= 3)
+			m = cx_str(S->A, clang_getTokenSpelling(S->tu, tk[2]));
+		clang_disposeTokens(S->tu, tk, n);
+	}
+	if (!m) {
+		struct toks t = tokens_of(S, c);
+		if (!t.n)
+			return NULL;
+		m = t.s[t.n - 1];
+	}
 	int dim = !strcmp(m, "x") ? 0 : !strcmp(m, "y") ? 1 : !strcmp(m, "z") ? 2 : -1;
 	if (dim < 0)
 		return NULL;
@@ -1338,17 +1371,7 @@ static struct sm_range dims_range(struct fe *S, CXCursor decl, const char *name)
 	struct sm_range r = { { 0, 0 }, { 0, 0 } };
 	CXToken *tk = NULL;
 	unsigned n = 0;
-	/* tokenize the file text the declaration spans (its extent may begin
-	 * inside a macro such as __shared__) */
-	CXSourceRange ext = clang_getCursorExtent(decl);
-	CXFile f1 = NULL, f2 = NULL;
-	unsigned l1, c1, l2, c2;
-	clang_getExpansionLocation(clang_getRangeStart(ext), &f1, &l1, &c1, NULL);
-	clang_getExpansionLocation(clang_getRangeEnd(ext), &f2, &l2, &c2, NULL);
-	if (!f1 || !f2)
-		return r;
-	clang_tokenize(S->tu, clang_getRange(clang_getLocation(S->tu, f1, l1, c1), clang_getLocation(S->tu, f2, l2, c2)),
-		       &tk, &n);
+	clang_tokenize(S->tu, file_extent(S, decl), &tk, &n);
 	int seen_name = 0, depth = 0;
 	for (unsigned i = 0; i < n; i++) {
 		CXString s = clang_getTokenSpelling(S->tu, tk[i]);
@@ -2138,6 +2161,22 @@ static void collect_notes(struct fe *S)
 	}
 }
 
+/* Toolkit headers that code includes by name; without a toolkit each is an
+ * empty file in a virtual directory (everything is in the forced stub). */
+#define SM_CUDA_STUB_DIR "/<smemlint>/include"
+#define SM_NSTUB_INCLUDES 12
+static const struct {
+	const char *path;
+} sm_stub_includes[SM_NSTUB_INCLUDES] = {
+	{ SM_CUDA_STUB_DIR "/cuda_runtime.h" },      { SM_CUDA_STUB_DIR "/cuda_runtime_api.h" },
+	{ SM_CUDA_STUB_DIR "/cuda.h" },              { SM_CUDA_STUB_DIR "/cuda_fp16.h" },
+	{ SM_CUDA_STUB_DIR "/cuda_bf16.h" },         { SM_CUDA_STUB_DIR "/cooperative_groups.h" },
+	{ SM_CUDA_STUB_DIR "/device_launch_parameters.h" }, { SM_CUDA_STUB_DIR "/math_constants.h" },
+	{ SM_CUDA_STUB_DIR "/device_functions.h" },  { SM_CUDA_STUB_DIR "/vector_types.h" },
+	{ SM_CUDA_STUB_DIR "/cuda_fp16.hpp" },       { SM_CUDA_STUB_DIR "/driver_types.h" },
+};
+static const char sm_stub_include_text[] = "#pragma once\n/* provided by smemlint_cuda.h */\n";
+
 int sm_frontend_args(const struct sm_frontend_options *opt, const char **argv, int max,
 		     struct sm_arena *A)
 {
@@ -2159,6 +2198,8 @@ int sm_frontend_args(const struct sm_frontend_options *opt, const char **argv, i
 		ADD("-nocudainc");
 		ADD("-include");
 		ADD(SM_CUDA_STUB_PATH);
+		ADD("-isystem");
+		ADD(SM_CUDA_STUB_DIR);
 	}
 	if (opt->pch) {
 		ADD("-include-pch");
@@ -2183,14 +2224,25 @@ struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path, cons
 	const char *argv[128];
 	int argc = sm_frontend_args(opt, argv, 128, A);
 	/* headers are parsed as CUDA too: -x cuda is already first */
-	struct CXUnsavedFile unsaved[2];
+	struct CXUnsavedFile unsaved[2 + SM_NSTUB_INCLUDES];
 	unsaved[0].Filename = path;
 	unsaved[0].Contents = text;
 	unsaved[0].Length = (unsigned long)len;
 	unsaved[1].Filename = SM_CUDA_STUB_PATH;
 	unsaved[1].Contents = sm_cuda_stub_header;
 	unsaved[1].Length = (unsigned long)strlen(sm_cuda_stub_header);
-	int nunsaved = opt->cuda_path ? 1 : 2;
+	int nunsaved = 1;
+	if (!opt->cuda_path) {
+		/* without a toolkit, #include <cuda_runtime.h> and friends find
+		 * empty stand-ins: the declarations come from the forced stub */
+		nunsaved = 2;
+		for (int i = 0; i < SM_NSTUB_INCLUDES; i++) {
+			unsaved[nunsaved].Filename = sm_stub_includes[i].path;
+			unsaved[nunsaved].Contents = sm_stub_include_text;
+			unsaved[nunsaved].Length = (unsigned long)strlen(sm_stub_include_text);
+			nunsaved++;
+		}
+	}
 
 	CXTranslationUnit tu = NULL;
 	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;

@@ -65,7 +65,8 @@ struct sm_result {
 	unsigned nacc, cap_acc;
 	struct sm_notification *notes;
 	unsigned nnotes, cap_notes;
-	bool input_error;                /* the file could not be analyzed */
+	bool input_error;                /* the file could not be (fully) analyzed:
+	                                  * unreadable, binary, or clang errors */
 };
 
 void sm_result_init(struct sm_result *r, const char *path);
