@@ -23,6 +23,7 @@
 
 struct sm_frontend {
 	CXIndex index;
+	int pch_rejected;  /* the last parse could not use its opt->pch */
 };
 
 struct sm_frontend *sm_frontend_new(void)
@@ -30,7 +31,9 @@ struct sm_frontend *sm_frontend_new(void)
 	struct sm_frontend *fe = calloc(1, sizeof(*fe));
 	if (!fe)
 		return NULL;
-	fe->index = clang_createIndex(0, 0);
+	/* 1: declarations that come from a precompiled header are not
+	 * visited (they are never in the main file anyway) */
+	fe->index = clang_createIndex(1, 0);
 	return fe;
 }
 
@@ -2211,6 +2214,85 @@ int sm_frontend_args(const struct sm_frontend_options *opt, const char **argv, i
 	return n;
 }
 
+/* Did loading the precompiled header fail? Any error that names it or
+ * precompiled headers / AST files (stale input files, a corrupt or foreign
+ * file, mismatched macros) counts. */
+static int pch_problem(CXTranslationUnit tu, const char *pch)
+{
+	unsigned n = clang_getNumDiagnostics(tu);
+	int bad = 0;
+	for (unsigned i = 0; i < n && !bad; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+			CXString s = clang_getDiagnosticSpelling(d);
+			const char *m = clang_getCString(s);
+			if (m && (strstr(m, pch) || strstr(m, "precompiled") || strstr(m, "AST file") || strstr(m, "PCH")))
+				bad = 1;
+			clang_disposeString(s);
+		}
+		clang_disposeDiagnostic(d);
+	}
+	return bad;
+}
+
+int sm_frontend_pch_rejected(const struct sm_frontend *fe)
+{
+	return fe ? fe->pch_rejected : 0;
+}
+
+int sm_frontend_build_pch(struct sm_frontend *fe, const struct sm_frontend_options *opt, const char *out, char *err,
+			  size_t errlen)
+{
+	struct sm_arena A;
+	sm_arena_init(&A, 0);
+	struct sm_frontend_options o = *opt;
+	o.pch = NULL;
+	const char *argv[128];
+	int argc = sm_frontend_args(&o, argv, 128, &A);
+	static const char main_name[] = "/<smemlint>/smemlint_pch.cu";
+	struct CXUnsavedFile unsaved[2];
+	unsaved[0].Filename = main_name;
+	unsaved[0].Contents = "";
+	unsaved[0].Length = 0;
+	unsaved[1].Filename = SM_CUDA_STUB_PATH;
+	unsaved[1].Contents = sm_cuda_stub_header;
+	unsaved[1].Length = (unsigned long)strlen(sm_cuda_stub_header);
+	CXTranslationUnit tu = NULL;
+	unsigned flags = CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization;
+	enum CXErrorCode e = clang_parseTranslationUnit2(fe->index, main_name, argv, argc, unsaved,
+							opt->cuda_path ? 1u : 2u, flags, &tu);
+	int rc = -1;
+	if (e != CXError_Success || !tu) {
+		snprintf(err, errlen, "cannot precompile the CUDA headers (libclang error %d)", (int)e);
+	} else {
+		unsigned n = clang_getNumDiagnostics(tu);
+		int errors = 0;
+		for (unsigned i = 0; i < n; i++) {
+			CXDiagnostic d = clang_getDiagnostic(tu, i);
+			if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
+				errors++;
+			clang_disposeDiagnostic(d);
+		}
+		if (errors)
+			snprintf(err, errlen, "cannot precompile the CUDA headers: %d errors", errors);
+		else if (clang_saveTranslationUnit(tu, out, clang_defaultSaveOptions(tu)) != CXSaveError_None)
+			snprintf(err, errlen, "cannot write '%s'", out);
+		else
+			rc = 0;
+		clang_disposeTranslationUnit(tu);
+	}
+	sm_arena_release(&A);
+	return rc;
+}
+
+const char *sm_frontend_clang_version(struct sm_arena *A)
+{
+	CXString s = clang_getClangVersion();
+	const char *v = sm_arena_strdup(A, clang_getCString(s));
+	clang_disposeString(s);
+	return v;
+}
+
 struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path, const char *text, size_t len,
 				  const struct sm_frontend_options *opt, struct sm_arena *A)
 {
@@ -2248,6 +2330,20 @@ struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path, cons
 	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
 	enum CXErrorCode err = clang_parseTranslationUnit2(fe->index, path, argv, argc, unsaved,
 							  (unsigned)nunsaved, flags, &tu);
+	fe->pch_rejected = 0;
+	if (opt->pch && (err != CXError_Success || !tu || pch_problem(tu, opt->pch))) {
+		/* a stale, corrupt or incompatible precompiled header: parse
+		 * again without it, so that the result is what a plain parse
+		 * gives, and tell the caller (sm_frontend_pch_rejected) */
+		if (tu)
+			clang_disposeTranslationUnit(tu);
+		tu = NULL;
+		fe->pch_rejected = 1;
+		struct sm_frontend_options plain = *opt;
+		plain.pch = NULL;
+		argc = sm_frontend_args(&plain, argv, 128, A);
+		err = clang_parseTranslationUnit2(fe->index, path, argv, argc, unsaved, (unsigned)nunsaved, flags, &tu);
+	}
 	if (err != CXError_Success || !tu) {
 		F->parse_failed = true;
 		F->notes = sm_arena_alloc(A, sizeof(struct sm_note));

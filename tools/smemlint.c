@@ -3,16 +3,23 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "smemlint/analyze.h"
 #include "smemlint/emit.h"
 #include "smemlint/fix.h"
+#include "smemlint/pch_cache.h"
+#include "smemlint/result_io.h"
 #include "smemlint/util.h"
 
 #ifndef SMEMLINT_VERSION
@@ -40,6 +47,11 @@ static void usage(FILE *f)
 		"  --disable RULE[,..]   disable rules\n"
 		"  --exclude GLOB        skip matching files and directories (repeatable)\n"
 		"  -j N                  analyze N files in parallel (default: number of cores)\n"
+		"  --shard K/N           analyze only the K-th of N shares of the files (1 <= K <= N)\n"
+		"  --timeout SECONDS     give up on a file after SECONDS (each file then runs in\n"
+		"                        a child process); it is reported as an error\n"
+		"  --no-cache            do not use or write the precompiled CUDA header cache\n"
+		"  --no-gitignore        walk directories without skipping what git ignores\n"
 		"  --show-banks          text: print a lanes x banks map under each conflict\n"
 		"  --fix                 apply padding fixes to the files in place\n"
 		"  --all-accesses        json: list every shared access with its degree\n"
@@ -371,7 +383,33 @@ struct job {
 	const struct ccdb *db;
 	pthread_mutex_t lock;
 	size_t next;
+	struct sm_pch_cache *cache;  /* NULL: --no-cache */
 };
+
+/* The options for file i: the global ones plus its compile_commands.json
+ * entry. *args (to free) holds the merged flags. */
+static void job_file_options(const struct job *J, size_t i, struct sm_analysis_options *o, const char ***args)
+{
+	const char *path = J->files->v[i];
+	const struct sm_analysis_options *base = J->opt;
+	*o = *base;
+	*args = NULL;
+	const struct ccdb_entry *e = J->db ? ccdb_find(J->db, path) : NULL;
+	if (!e)
+		return;
+	*args = calloc((size_t)(e->nargs + base->fe.nargs) + 1, sizeof(char *));
+	if (*args) {
+		int n = 0;
+		for (int k = 0; k < e->nargs; k++)
+			(*args)[n++] = e->args[k];
+		for (int k = 0; k < base->fe.nargs; k++)
+			(*args)[n++] = base->fe.args[k];
+		o->fe.args = *args;
+		o->fe.nargs = n;
+	}
+	if (e->arch)
+		o->fe.gpu_arch = e->arch;
+}
 
 static void *worker(void *arg)
 {
@@ -384,35 +422,244 @@ static void *worker(void *arg)
 		if (i >= J->files->n)
 			break;
 		const char *path = J->files->v[i];
-		struct sm_analysis_options o = *J->opt;
-		const struct ccdb_entry *e = J->db ? ccdb_find(J->db, path) : NULL;
-		const char **args = NULL;
-		if (e) {
-			args = calloc((size_t)(e->nargs + J->opt->fe.nargs) + 1, sizeof(char *));
-			if (args) {
-				int n = 0;
-				for (int k = 0; k < e->nargs; k++)
-					args[n++] = e->args[k];
-				for (int k = 0; k < J->opt->fe.nargs; k++)
-					args[n++] = J->opt->fe.args[k];
-				o.fe.args = args;
-				o.fe.nargs = n;
-			}
-			if (e->arch) {
-				o.fe.gpu_arch = e->arch;
-			}
-		}
+		struct sm_analysis_options o;
+		const char **args;
+		job_file_options(J, i, &o, &args);
 		if (!fe) {
 			sm_result_init(&J->results[i], path);
 			struct sm_pos p0 = { 0, 0 };
 			sm_result_note(&J->results[i], SM_LEVEL_ERROR, p0, "cannot start the parser for '%s'", path);
 		} else {
+			o.fe.pch = J->cache ? sm_pch_cache_get(J->cache, fe, &o.fe) : NULL;
 			sm_analyze_path(fe, path, &o, &J->results[i]);
+			if (o.fe.pch && sm_frontend_pch_rejected(fe))
+				sm_pch_cache_reject(J->cache, o.fe.pch);
 		}
 		free(args);
 	}
 	sm_frontend_free(fe);
 	return NULL;
+}
+
+/* ---- --timeout: one child process per file ----
+ *
+ * libclang cannot be interrupted from inside a thread, so with --timeout
+ * every file is analyzed in a forked child (at most -j at a time) that
+ * sends its sm_result back through a pipe (result_io.h). The parent is
+ * single threaded while it forks, so the child inherits no held locks. A
+ * child past its deadline is killed with SIGKILL and the file reported as
+ * an error; a child that crashes is reported the same way. Memory and CPU
+ * of a runaway parse go with the child. */
+
+struct child {
+	pid_t pid;
+	int fd;
+	size_t idx;
+	char *buf;
+	size_t len, cap;
+	double deadline;
+	const char *pch;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#define PCH_REJECTED_EXIT 10
+
+static int start_child(struct job *J, struct sm_frontend *pfe, size_t i, double timeout, struct child *c)
+{
+	const char *path = J->files->v[i];
+	struct sm_analysis_options o;
+	const char **args;
+	job_file_options(J, i, &o, &args);
+	o.fe.pch = J->cache ? sm_pch_cache_get(J->cache, pfe, &o.fe) : NULL;
+	int fds[2];
+	if (pipe(fds) != 0) {
+		free(args);
+		return -1;
+	}
+	fflush(NULL);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		free(args);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		struct sm_frontend *fe = sm_frontend_new();
+		struct sm_result r;
+		if (!fe) {
+			sm_result_init(&r, path);
+			struct sm_pos p0 = { 0, 0 };
+			sm_result_note(&r, SM_LEVEL_ERROR, p0, "cannot start the parser for '%s'", path);
+		} else {
+			sm_analyze_path(fe, path, &o, &r);
+		}
+		FILE *f = fdopen(fds[1], "w");
+		int rc = !f || sm_result_write(f, &r) != 0 || fflush(f) != 0;
+		int rejected = o.fe.pch && sm_frontend_pch_rejected(fe);
+		_exit(rc ? 3 : rejected ? PCH_REJECTED_EXIT : 0);
+	}
+	close(fds[1]);
+	free(args);
+	memset(c, 0, sizeof(*c));
+	c->pid = pid;
+	c->fd = fds[0];
+	c->idx = i;
+	c->deadline = now_s() + timeout;
+	c->pch = o.fe.pch;
+	return 0;
+}
+
+static void finish_child(struct job *J, struct child *c, int status, int timed_out, double timeout)
+{
+	const char *path = J->files->v[c->idx];
+	struct sm_result *r = &J->results[c->idx];
+	struct sm_pos p0 = { 0, 0 };
+	if (timed_out) {
+		sm_result_init(r, path);
+		sm_result_note(r, SM_LEVEL_ERROR, p0,
+			       "analysis timed out: '%s' took longer than %g seconds (--timeout); it was not analyzed",
+			       path, timeout);
+	} else if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == PCH_REJECTED_EXIT) &&
+		   sm_result_read(c->buf, c->len, path, r) == 0) {
+		if (WEXITSTATUS(status) == PCH_REJECTED_EXIT)
+			sm_pch_cache_reject(J->cache, c->pch);
+	} else {
+		sm_result_init(r, path);
+		if (WIFSIGNALED(status))
+			sm_result_note(r, SM_LEVEL_ERROR, p0, "analysis crashed: '%s' was not analyzed (signal %d, %s)",
+				       path, WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			sm_result_note(r, SM_LEVEL_ERROR, p0, "analysis failed: '%s' was not analyzed (child exit %d)",
+				       path, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	free(c->buf);
+	c->buf = NULL;
+	c->pid = 0;
+}
+
+static void run_forked(struct job *J, int jobs, double timeout)
+{
+	struct child *ch = calloc((size_t)jobs, sizeof(*ch));
+	struct pollfd *pf = calloc((size_t)jobs, sizeof(*pf));
+	struct sm_frontend *pfe = J->cache ? sm_frontend_new() : NULL; /* builds PCHs */
+	size_t next = 0;
+	int running = 0;
+	if (!ch || !pf)
+		jobs = 0;
+	for (;;) {
+		for (int s = 0; s < jobs && next < J->files->n; s++) {
+			if (ch[s].pid)
+				continue;
+			if (start_child(J, pfe, next, timeout, &ch[s]) != 0) {
+				struct sm_pos p0 = { 0, 0 };
+				sm_result_init(&J->results[next], J->files->v[next]);
+				sm_result_note(&J->results[next], SM_LEVEL_ERROR, p0,
+					       "cannot start a process to analyze '%s': %s", J->files->v[next],
+					       strerror(errno));
+			} else {
+				running++;
+			}
+			next++;
+		}
+		if (!running)
+			break;
+		double t = now_s(), wait = 1e9;
+		int np = 0;
+		for (int s = 0; s < jobs; s++) {
+			if (!ch[s].pid)
+				continue;
+			pf[np].fd = ch[s].fd;
+			pf[np].events = POLLIN;
+			pf[np].revents = 0;
+			np++;
+			if (ch[s].deadline - t < wait)
+				wait = ch[s].deadline - t;
+		}
+		int ms = wait <= 0 ? 0 : wait > 1000 ? 1000 : (int)(wait * 1000) + 1;
+		if (poll(pf, (nfds_t)np, ms) < 0 && errno != EINTR)
+			break;
+		t = now_s();
+		for (int s = 0, k = 0; s < jobs; s++) {
+			if (!ch[s].pid)
+				continue;
+			struct child *c = &ch[s];
+			short rev = pf[k++].revents;
+			int eof = 0;
+			if (rev & (POLLIN | POLLHUP | POLLERR)) {
+				if (c->len == c->cap) {
+					size_t nc = c->cap ? c->cap * 2 : 65536;
+					char *nb = realloc(c->buf, nc);
+					if (nb) {
+						c->buf = nb;
+						c->cap = nc;
+					}
+				}
+				ssize_t got = c->len < c->cap ? read(c->fd, c->buf + c->len, c->cap - c->len) : -1;
+				if (got > 0)
+					c->len += (size_t)got;
+				else if (got == 0 || (errno != EINTR && errno != EAGAIN))
+					eof = 1;
+			}
+			int status = 0;
+			if (eof) {
+				close(c->fd);
+				while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+					;
+				finish_child(J, c, status, 0, timeout);
+				running--;
+			} else if (t >= c->deadline) {
+				kill(c->pid, SIGKILL);
+				close(c->fd);
+				while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+					;
+				finish_child(J, c, status, 1, timeout);
+				running--;
+			}
+		}
+	}
+	sm_frontend_free(pfe);
+	free(ch);
+	free(pf);
+}
+
+/* --print-clang-args: what the front end passes to clang for each file, as
+ * a compile_commands.json-like array (for clang -fsyntax-only comparisons
+ * such as tools/bench). */
+static int print_clang_args(struct job *J)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < J->files->n; i++) {
+		struct sm_analysis_options o;
+		const char **args;
+		job_file_options(J, i, &o, &args);
+		o.fe.pch = NULL;
+		struct sm_arena A;
+		sm_arena_init(&A, 0);
+		const char *argv[128];
+		int argc = sm_frontend_args(&o.fe, argv, 128, &A);
+		json_t *a = json_array();
+		for (int k = 0; k < argc; k++)
+			json_array_append_new(a, json_string(argv[k]));
+		json_array_append_new(arr, json_pack("{s:s, s:o}", "file", J->files->v[i], "arguments", a));
+		sm_arena_release(&A);
+		free(args);
+	}
+	int rc = json_dumpf(arr, stdout, JSON_INDENT(1)) != 0;
+	putchar('\n');
+	json_decref(arr);
+	return rc ? 2 : 0;
 }
 
 struct out_ctx {
@@ -454,6 +701,9 @@ int main(int argc, char **argv)
 	struct sm_analysis_options opt;
 	sm_analysis_options_init(&opt);
 	int format = 0, jobs = 0, no_cuda = 0, do_fix = 0;
+	int no_cache = 0, no_gitignore = 0, print_args = 0;
+	long shard_k = 0, shard_n = 0;
+	double timeout = 0;
 	const char *out_path = NULL, *cuda_path = NULL, *build_dir = NULL;
 	struct sm_paths inputs = { 0 };
 	const char **excludes = calloc((size_t)argc + 1, sizeof(char *));
@@ -530,6 +780,30 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			jobs = (int)j;
+		} else if (OPTVAL("--shard")) {
+			char *end;
+			errno = 0;
+			shard_k = strtol(val, &end, 10);
+			if (*end == '/')
+				shard_n = strtol(end + 1, &end, 10);
+			if (errno || *end || shard_n < 1 || shard_n > 100000 || shard_k < 1 || shard_k > shard_n) {
+				fprintf(stderr, "smemlint: invalid shard '%s': expected K/N with 1 <= K <= N\n", val);
+				return 2;
+			}
+		} else if (OPTVAL("--timeout")) {
+			char *end;
+			errno = 0;
+			timeout = strtod(val, &end);
+			if (errno || *end || end == val || !(timeout > 0) || timeout > 1e6) {
+				fprintf(stderr, "smemlint: invalid timeout '%s': expected a positive number of seconds\n", val);
+				return 2;
+			}
+		} else if (!strcmp(a, "--no-cache")) {
+			no_cache = 1;
+		} else if (!strcmp(a, "--no-gitignore")) {
+			no_gitignore = 1;
+		} else if (!strcmp(a, "--print-clang-args")) {
+			print_args = 1;
 		} else if (!strcmp(a, "--fix")) {
 			do_fix = 1;
 		} else if (!strcmp(a, "--show-banks")) {
@@ -577,7 +851,8 @@ int main(int argc, char **argv)
 	unsigned char *missing = NULL;
 	struct sm_paths errors = { 0 };
 	for (size_t i = 0; i < inputs.n; i++) {
-		int n = sm_expand_path(inputs.v[i], excludes, nexcludes, &files, err, sizeof(err));
+		int n = sm_expand_path_ex(inputs.v[i], excludes, nexcludes, no_gitignore ? SM_WALK_NO_GITIGNORE : 0, &files,
+					  err, sizeof(err));
 		if (n < 0) {
 			sm_paths_push(&files, inputs.v[i]); /* reported by the analyzer */
 		} else if (n == 0) {
@@ -586,6 +861,18 @@ int main(int argc, char **argv)
 		}
 	}
 	(void)missing;
+	if (shard_n > 1) {
+		/* round robin over the expanded, sorted list: every shard sees
+		 * the same list, so the shards partition it */
+		size_t k = 0;
+		for (size_t i = 0; i < files.n; i++) {
+			if ((long)(i % (size_t)shard_n) == shard_k - 1)
+				files.v[k++] = files.v[i];
+			else
+				free(files.v[i]);
+		}
+		files.n = k;
+	}
 
 	struct sm_result *results = calloc(files.n + 1, sizeof(*results));
 	struct sm_result **rp = calloc(files.n + 1, sizeof(*rp));
@@ -597,8 +884,19 @@ int main(int argc, char **argv)
 	}
 	if ((size_t)jobs > files.n)
 		jobs = (int)(files.n ? files.n : 1);
-	struct job J = { &files, results, &opt, build_dir ? &db : NULL, PTHREAD_MUTEX_INITIALIZER, 0 };
-	if (jobs <= 1) {
+	struct job J = { .files = &files, .results = results, .opt = &opt, .db = build_dir ? &db : NULL,
+			 .lock = PTHREAD_MUTEX_INITIALIZER };
+	if (print_args) {
+		int prc = print_clang_args(&J);
+		free(results);
+		free(rp);
+		return prc;
+	}
+	if (!no_cache && !getenv("SMEMLINT_NO_CACHE"))
+		J.cache = sm_pch_cache_new(NULL);
+	if (timeout > 0) {
+		run_forked(&J, jobs, timeout);
+	} else if (jobs <= 1) {
 		worker(&J);
 	} else {
 		pthread_t *th = calloc((size_t)jobs, sizeof(*th));
@@ -660,6 +958,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < files.n; i++)
 		sm_result_free(&results[i]);
+	sm_pch_cache_free(J.cache);
 	free(results);
 	free(rp);
 	sm_paths_free(&files);

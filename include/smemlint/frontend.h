@@ -40,6 +40,20 @@ struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path,
 int sm_frontend_args(const struct sm_frontend_options *opt, const char **argv,
 		     int max, struct sm_arena *arena);
 
+/* Precompile the headers a parse with `opt` includes before the file (the
+ * toolkit's CUDA runtime wrapper, or the bundled header) into `out`, for
+ * opt->pch of later parses with the same flags. Returns 0, or -1 with a
+ * message in err (nothing usable at out). */
+int sm_frontend_build_pch(struct sm_frontend *fe, const struct sm_frontend_options *opt,
+			  const char *out, char *err, size_t errlen);
+
+/* 1 when the last sm_frontend_parse could not use opt->pch (stale, corrupt,
+ * built with other flags) and parsed without it instead. */
+int sm_frontend_pch_rejected(const struct sm_frontend *fe);
+
+/* libclang's version string, e.g. "Debian clang version 22.x" (in A). */
+const char *sm_frontend_clang_version(struct sm_arena *A);
+
 /* The bundled CUDA declarations used when no toolkit is found. */
 extern const char sm_cuda_stub_header[];
 #define SM_CUDA_STUB_PATH "/<smemlint>/smemlint_cuda.h"

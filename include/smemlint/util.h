@@ -28,4 +28,14 @@ void sm_paths_free(struct sm_paths *p);
 int sm_expand_path(const char *path, const char *const *excludes, int nexcludes, struct sm_paths *out,
 		   char *err, size_t errlen);
 
+/* The same with flags. Inside a git work tree, files and directories git
+ * ignores (.gitignore, .git/info/exclude, core.excludesFile) are skipped,
+ * found with one `git ls-files --others --ignored --directory` per walked
+ * directory; without git, or outside a work tree, nothing is filtered. A
+ * directory that is itself ignored is walked when named explicitly.
+ * SM_WALK_NO_GITIGNORE turns the git filter off. */
+#define SM_WALK_NO_GITIGNORE 1u
+int sm_expand_path_ex(const char *path, const char *const *excludes, int nexcludes, unsigned flags,
+		      struct sm_paths *out, char *err, size_t errlen);
+
 #endif
