@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PKGS=(cmake make gcc pkg-config python3 libclang-22-dev clang-22 check libjansson-dev libyaml-dev
-      python3-jsonschema)
+      python3-jsonschema python3-yaml chromium)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -16,11 +16,15 @@
 #include <unistd.h>
 
 #include "smemlint/analyze.h"
+#include "smemlint/config.h"
 #include "smemlint/emit.h"
+#include "smemlint/explain.h"
+#include "smemlint/report.h"
 #include "smemlint/fix.h"
 #include "smemlint/pch_cache.h"
 #include "smemlint/result_io.h"
 #include "smemlint/util.h"
+#include "launcher.h"
 
 #ifndef SMEMLINT_VERSION
 #define SMEMLINT_VERSION "0.1.0"
@@ -35,8 +39,10 @@ static void usage(FILE *f)
 		"PATH is a .cu/.cuh file or a directory (searched recursively).\n"
 		"\n"
 		"options:\n"
-		"  --format=FMT          text (default) or json\n"
+		"  --format=FMT          text (default), json, sarif (SARIF 2.1.0) or github\n"
+		"                        (GitHub Actions workflow commands)\n"
 		"  -o FILE               write the report to FILE (atomically)\n"
+		"  --html FILE           also write a self-contained HTML report with bank maps\n"
 		"  --block-dim X[,Y[,Z]] analyze every kernel with this block shape\n"
 		"  --arch sm_NN          target architecture (default sm_90)\n"
 		"  --cuda-path DIR       CUDA toolkit to parse with (default: $CUDA_PATH,\n"
@@ -45,6 +51,12 @@ static void usage(FILE *f)
 		"  -p BUILD_DIR          read compile flags from BUILD_DIR/compile_commands.json\n"
 		"  --enable RULE[,..]    enable rules (all are enabled by default)\n"
 		"  --disable RULE[,..]   disable rules\n"
+		"  --severity RULE=LEVEL[,..]  set a rule's level: error, warning, note or none\n"
+		"  --config FILE         use this config instead of the nearest .smemlint.yaml\n"
+		"  --dump-config         print the configuration in effect (YAML) and exit\n"
+		"  --report-unused-suppressions  report inline suppressions that matched nothing\n"
+		"  --baseline FILE       report only findings whose fingerprint is not in FILE\n"
+		"  --write-baseline FILE write the fingerprints of the findings to FILE\n"
 		"  --exclude GLOB        skip matching files and directories (repeatable)\n"
 		"  -j N                  analyze N files in parallel (default: number of cores)\n"
 		"  --shard K/N           analyze only the K-th of N shares of the files (1 <= K <= N)\n"
@@ -56,6 +68,9 @@ static void usage(FILE *f)
 		"  --fix                 apply padding fixes to the files in place\n"
 		"  --all-accesses        json: list every shared access with its degree\n"
 		"  --list-rules          list the rules and exit\n"
+		"  --explain RULE        what a rule reports, an example, and the fix\n"
+		"  --launcher -- CC ARGS...  lint the .cu files of a compile command, then run it\n"
+		"                        (for CMAKE_CUDA_COMPILER_LAUNCHER)\n"
 		"  --version             print the version and exit\n"
 		"  -h, --help            this help\n"
 		"\n"
@@ -381,6 +396,7 @@ struct job {
 	struct sm_result *results;
 	const struct sm_analysis_options *opt;
 	const struct ccdb *db;
+	const struct sm_analysis_options *fopt; /* per file (config files), or NULL */
 	pthread_mutex_t lock;
 	size_t next;
 	struct sm_pch_cache *cache;  /* NULL: --no-cache */
@@ -391,7 +407,7 @@ struct job {
 static void job_file_options(const struct job *J, size_t i, struct sm_analysis_options *o, const char ***args)
 {
 	const char *path = J->files->v[i];
-	const struct sm_analysis_options *base = J->opt;
+	const struct sm_analysis_options *base = J->fopt ? &J->fopt[i] : J->opt;
 	*o = *base;
 	*args = NULL;
 	const struct ccdb_entry *e = J->db ? ccdb_find(J->db, path) : NULL;
@@ -674,25 +690,76 @@ static int write_report(FILE *f, void *ctx)
 	struct out_ctx *o = ctx;
 	if (o->format == 1)
 		return sm_emit_json(f, o->res, o->n, &o->eo);
+	if (o->format == 2)
+		return sm_emit_sarif(f, o->res, o->n, &o->eo);
+	if (o->format == 3)
+		return sm_emit_github(f, o->res, o->n, &o->eo);
+	if (o->format == 4)
+		return sm_emit_html(f, o->res, o->n, &o->eo);
 	return sm_emit_text(f, o->res, o->n, &o->eo);
 }
 
-static int set_rules(struct sm_analysis_options *opt, const char *list, enum sm_level on)
+/* ---- configuration: .smemlint.yaml under the command line ---- */
+
+/* The options for one file: the command line's base options, the file's
+ * config, then the command line's rule choices, block shape and arch. args:
+ * the config's flags followed by the command line's (malloc'd when the
+ * config has flags, else NULL). */
+static void file_options(const struct sm_analysis_options *base, const struct sm_config *cfg,
+			 const struct sm_config *cli, struct sm_analysis_options *out, const char ***args)
 {
-	char *copy = strdup(list);
-	if (!copy)
-		return -1;
-	int rc = 0;
-	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
-		int r = sm_rule_find(t);
-		if (r < 0) {
-			fprintf(stderr, "smemlint: unknown rule '%s' (see --list-rules)\n", t);
-			rc = -1;
-			continue;
+	*out = *base;
+	*args = NULL;
+	if (cfg) {
+		sm_config_apply(cfg, out);
+		if (cfg->flags.n) {
+			*args = calloc(cfg->flags.n + (size_t)base->fe.nargs + 1, sizeof(char *));
+			if (*args) {
+				int n = 0;
+				for (size_t k = 0; k < cfg->flags.n; k++)
+					(*args)[n++] = cfg->flags.v[k];
+				for (int k = 0; k < base->fe.nargs; k++)
+					(*args)[n++] = base->fe.args[k];
+				out->fe.args = *args;
+				out->fe.nargs = n;
+			}
 		}
-		opt->levels[r] = on == SM_LEVEL_WARNING ? sm_rules[r].level : on;
 	}
-	free(copy);
+	sm_config_apply(cli, out);
+}
+
+/* --dump-config: the configuration that applies to `target`. */
+static int dump_config(const char *target, const struct sm_config *fixed, const struct sm_config *cli,
+		       const struct sm_analysis_options *base, const char *const *excludes, int nexcludes)
+{
+	struct sm_config found;
+	sm_config_init(&found);
+	const struct sm_config *cfg = fixed;
+	char path[PATH_MAX], err[PATH_MAX + 256];
+	if (!cfg && sm_config_find(target, path, sizeof(path))) {
+		if (sm_config_load(path, &found, err, sizeof(err))) {
+			fprintf(stderr, "smemlint: %s\n", err);
+			sm_config_free(&found);
+			return 2;
+		}
+		cfg = &found;
+	}
+	struct sm_analysis_options o;
+	const char **args;
+	file_options(base, cfg, cli, &o, &args);
+	struct sm_paths ex = { 0 }, fl = { 0 };
+	for (size_t k = 0; cfg && k < cfg->exclude.n; k++)
+		sm_paths_push(&ex, cfg->exclude.v[k]);
+	for (int k = 0; k < nexcludes; k++)
+		sm_paths_push(&ex, excludes[k]);
+	for (int k = 0; k < o.fe.nargs; k++)
+		sm_paths_push(&fl, o.fe.args[k]);
+	bool ru = cli->report_unused >= 0 ? cli->report_unused : cfg && cfg->report_unused > 0;
+	int rc = sm_config_dump(stdout, cfg ? cfg->path : NULL, &o, &ex, &fl, ru) ? 2 : 0;
+	free(args);
+	sm_paths_free(&ex);
+	sm_paths_free(&fl);
+	sm_config_free(&found);
 	return rc;
 }
 
@@ -713,6 +780,11 @@ int main(int argc, char **argv)
 	struct sm_emit_options eo = { 0 };
 	if (!excludes || !uargs)
 		return 2;
+	struct sm_config cli; /* the command line's rule choices: applied after config files */
+	sm_config_init(&cli);
+	const char *config_path = NULL, *baseline_path = NULL, *write_baseline = NULL, *html_path = NULL;
+	int want_dump_config = 0;
+	char cerr[PATH_MAX + 256];
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -720,7 +792,9 @@ int main(int argc, char **argv)
 #define OPTVAL(name) \
 	((!strcmp(a, name) && i + 1 < argc && (val = argv[++i])) || \
 	 (!strncmp(a, name "=", strlen(name) + 1) && (val = a + strlen(name) + 1)))
-		if (!strcmp(a, "--")) {
+		if (!strcmp(a, "--launcher")) {
+			return sm_launcher_main(argc, argv, i);
+		} else if (!strcmp(a, "--")) {
 			for (i++; i < argc; i++)
 				uargs[nuargs++] = argv[i];
 			break;
@@ -739,8 +813,12 @@ int main(int argc, char **argv)
 				format = 0;
 			else if (!strcmp(val, "json"))
 				format = 1;
+			else if (!strcmp(val, "sarif"))
+				format = 2;
+			else if (!strcmp(val, "github"))
+				format = 3;
 			else {
-				fprintf(stderr, "smemlint: unknown format '%s' (text or json)\n", val);
+				fprintf(stderr, "smemlint: unknown format '%s' (text, json, sarif or github)\n", val);
 				return 2;
 			}
 		} else if (OPTVAL("-o") || OPTVAL("--output")) {
@@ -751,6 +829,8 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			opt.has_block = true;
+			cli.block = opt.block;
+			cli.has_block = true;
 		} else if (OPTVAL("--arch")) {
 			if (strncmp(val, "sm_", 3) || !val[3]) {
 				fprintf(stderr, "smemlint: invalid architecture '%s': expected sm_NN\n", val);
@@ -758,18 +838,43 @@ int main(int argc, char **argv)
 			}
 			opt.arch = val;
 			opt.fe.gpu_arch = val;
+			free(cli.arch);
+			cli.arch = strdup(val);
 		} else if (OPTVAL("--cuda-path")) {
 			cuda_path = val;
 		} else if (!strcmp(a, "--no-cuda")) {
 			no_cuda = 1;
 		} else if (OPTVAL("-p")) {
 			build_dir = val;
-		} else if (OPTVAL("--enable")) {
-			if (set_rules(&opt, val, SM_LEVEL_WARNING))
+		} else if (OPTVAL("--enable") || OPTVAL("--disable")) {
+			if (sm_config_rules(&cli, val, a[2] == 'e', cerr, sizeof(cerr))) {
+				fprintf(stderr, "smemlint: %s\n", cerr);
 				return 2;
-		} else if (OPTVAL("--disable")) {
-			if (set_rules(&opt, val, SM_LEVEL_NONE))
+			}
+		} else if (OPTVAL("--severity")) {
+			if (sm_config_severity(&cli, val, cerr, sizeof(cerr))) {
+				fprintf(stderr, "smemlint: %s\n", cerr);
 				return 2;
+			}
+		} else if (OPTVAL("--config")) {
+			config_path = val;
+		} else if (!strcmp(a, "--dump-config")) {
+			want_dump_config = 1;
+		} else if (!strcmp(a, "--report-unused-suppressions")) {
+			cli.report_unused = 1;
+		} else if (OPTVAL("--baseline")) {
+			baseline_path = val;
+		} else if (OPTVAL("--write-baseline")) {
+			write_baseline = val;
+		} else if (OPTVAL("--html")) {
+			html_path = val;
+		} else if (OPTVAL("--explain")) {
+			int r = sm_rule_find(val);
+			if (r < 0) {
+				fprintf(stderr, "smemlint: unknown rule '%s' (see --list-rules)\n", val);
+				return 2;
+			}
+			return sm_rule_explain(stdout, r, 0) ? 2 : 0;
 		} else if (OPTVAL("--exclude")) {
 			excludes[nexcludes++] = val;
 		} else if (OPTVAL("-j") || (!strncmp(a, "-j", 2) && a[2] && (val = a + 2))) {
@@ -819,6 +924,23 @@ int main(int argc, char **argv)
 		}
 #undef OPTVAL
 	}
+	struct sm_config fixed_cfg; /* --config FILE */
+	sm_config_init(&fixed_cfg);
+	if (config_path && sm_config_load(config_path, &fixed_cfg, cerr, sizeof(cerr))) {
+		fprintf(stderr, "smemlint: %s\n", cerr);
+		return 2;
+	}
+	if (want_dump_config) {
+		opt.fe.args = uargs;
+		opt.fe.nargs = nuargs;
+		return dump_config(inputs.n ? inputs.v[0] : ".", config_path ? &fixed_cfg : NULL, &cli, &opt, excludes,
+				   nexcludes);
+	}
+	struct sm_baseline baseline = { 0 };
+	if (baseline_path && sm_baseline_load(baseline_path, &baseline, cerr, sizeof(cerr))) {
+		fprintf(stderr, "smemlint: %s\n", cerr);
+		return 2;
+	}
 	if (!inputs.n) {
 		fprintf(stderr, "smemlint: no input files\n");
 		usage(stderr);
@@ -848,7 +970,6 @@ int main(int argc, char **argv)
 	/* expand directories; a missing path is an input error reported in
 	 * order with the others */
 	struct sm_paths files = { 0 };
-	unsigned char *missing = NULL;
 	struct sm_paths errors = { 0 };
 	for (size_t i = 0; i < inputs.n; i++) {
 		int n = sm_expand_path_ex(inputs.v[i], excludes, nexcludes, no_gitignore ? SM_WALK_NO_GITIGNORE : 0, &files,
@@ -860,7 +981,6 @@ int main(int argc, char **argv)
 			sm_paths_push(&errors, err);
 		}
 	}
-	(void)missing;
 	if (shard_n > 1) {
 		/* round robin over the expanded, sorted list: every shard sees
 		 * the same list, so the shards partition it */
@@ -874,6 +994,32 @@ int main(int argc, char **argv)
 		files.n = k;
 	}
 
+	/* each file's options: its config (the nearest .smemlint.yaml, or
+	 * --config), then the command line; files its config excludes go */
+	struct sm_config_cache ccache = { 0 };
+	const struct sm_config **fcfg = calloc(files.n + 1, sizeof(*fcfg));
+	struct sm_analysis_options *fopt = calloc(files.n + 1, sizeof(*fopt));
+	const char ***fargs = calloc(files.n + 1, sizeof(*fargs));
+	if (!fcfg || !fopt || !fargs)
+		return 2;
+	size_t nkept = 0;
+	for (size_t i = 0; i < files.n; i++) {
+		const struct sm_config *c = config_path ? &fixed_cfg : NULL;
+		if (!config_path && sm_config_cache_lookup(&ccache, files.v[i], &c, cerr, sizeof(cerr))) {
+			fprintf(stderr, "smemlint: %s\n", cerr);
+			return 2;
+		}
+		if (c && sm_config_excluded(c, files.v[i])) {
+			free(files.v[i]);
+			continue;
+		}
+		files.v[nkept] = files.v[i];
+		fcfg[nkept] = c;
+		file_options(&opt, c, &cli, &fopt[nkept], &fargs[nkept]);
+		nkept++;
+	}
+	files.n = nkept;
+
 	struct sm_result *results = calloc(files.n + 1, sizeof(*results));
 	struct sm_result **rp = calloc(files.n + 1, sizeof(*rp));
 	if (!results || !rp)
@@ -885,7 +1031,7 @@ int main(int argc, char **argv)
 	if ((size_t)jobs > files.n)
 		jobs = (int)(files.n ? files.n : 1);
 	struct job J = { .files = &files, .results = results, .opt = &opt, .db = build_dir ? &db : NULL,
-			 .lock = PTHREAD_MUTEX_INITIALIZER };
+			 .fopt = fopt, .lock = PTHREAD_MUTEX_INITIALIZER };
 	if (print_args) {
 		int prc = print_clang_args(&J);
 		free(results);
@@ -915,7 +1061,21 @@ int main(int argc, char **argv)
 		free(th);
 	}
 
-	int findings = 0, input_errors = (int)errors.n;
+	/* inline suppressions, then the baseline (by fingerprint) */
+	int ci_err = 0;
+	for (size_t i = 0; i < files.n; i++) {
+		rp[i] = &results[i];
+		bool ru = cli.report_unused >= 0 ? cli.report_unused : fcfg[i] && fcfg[i]->report_unused > 0;
+		sm_result_suppress(&results[i], ru, fopt[i].levels);
+	}
+	if (write_baseline && sm_baseline_write(write_baseline, rp, (unsigned)files.n, err, sizeof(err))) {
+		fprintf(stderr, "smemlint: %s\n", err);
+		ci_err = 1;
+	}
+	for (size_t i = 0; baseline_path && i < files.n; i++)
+		sm_result_filter_baseline(&results[i], &baseline);
+
+	int findings = 0, input_errors = (int)errors.n + ci_err;
 	for (size_t i = 0; i < files.n; i++) {
 		rp[i] = &results[i];
 		findings += (int)results[i].ndiags;
@@ -936,6 +1096,9 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	eo.version = SMEMLINT_VERSION;
+	eo.errors = (const char *const *)errors.v;
+	eo.nerrors = (unsigned)errors.n;
 	struct out_ctx oc = { format, rp, (unsigned)files.n, eo };
 	oc.eo.color = false;
 	int werr = 0;
@@ -947,6 +1110,14 @@ int main(int argc, char **argv)
 	} else {
 		werr = write_report(stdout, &oc) != 0;
 		fflush(stdout);
+	}
+	if (html_path) {
+		struct out_ctx hc = oc;
+		hc.format = 4;
+		if (sm_write_atomic(html_path, write_report, &hc, err, sizeof(err))) {
+			fprintf(stderr, "smemlint: %s\n", err);
+			werr = 1;
+		}
 	}
 	/* input errors also go to stderr in text form when the report is
 	 * machine readable or written to a file */
@@ -965,9 +1136,20 @@ int main(int argc, char **argv)
 	sm_paths_free(&inputs);
 	sm_paths_free(&errors);
 	ccdb_free(&db);
+	for (size_t i = 0; i < files.n; i++)
+		free(fargs[i]);
+	free(fargs);
+	free(fopt);
+	free(fcfg);
+	sm_config_cache_free(&ccache);
+	sm_config_free(&fixed_cfg);
+	sm_config_free(&cli);
+	sm_baseline_free(&baseline);
 	free(excludes);
 	free(uargs);
 	if (werr || input_errors)
 		return 2;
+	if (write_baseline)
+		return 0; /* writing a baseline accepts the findings it records */
 	return findings ? 1 : 0;
 }

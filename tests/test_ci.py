@@ -1,0 +1,456 @@
+#!/usr/bin/env python3
+"""What a CI lint step needs (issue 6): SARIF 2.1.0 against the official
+schema, GitHub workflow commands, severity overrides, .smemlint.yaml,
+inline suppressions, baselines, and the self-description (--explain,
+--list-rules, --help, --version, the man page).
+
+Environment: SMEMLINT (the binary), SARIF_SCHEMA (default
+../shared/schemas/sarif-schema-2.1.0.json from the repository root)."""
+import json, os, re, shutil, subprocess, sys, tempfile, unittest
+
+import jsonschema
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SMEMLINT = os.path.abspath(os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint")))
+SCHEMA = os.environ.get("SARIF_SCHEMA", os.path.join(ROOT, "..", "shared", "schemas", "sarif-schema-2.1.0.json"))
+
+CONFLICT = """__global__ void k(float *out)
+{
+    __shared__ float tile[32][32];
+    tile[threadIdx.y][threadIdx.x] = out[threadIdx.x];
+    __syncthreads();
+    out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+void launch(float *o) { k<<<1, dim3(32, 32)>>>(o); }
+"""
+
+
+def run(*args, cwd=None, check_rc=(0, 1)):
+    p = subprocess.run([SMEMLINT, *args], capture_output=True, text=True, cwd=cwd)
+    if check_rc is not None:
+        assert p.returncode in check_rc, f"{args}: exit {p.returncode}\n{p.stderr}"
+    return p
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def sarif_validator():
+    with open(SCHEMA, encoding="utf-8") as f:
+        schema = json.load(f)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+class Sarif(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.validator = sarif_validator()
+        cls.tmp = tempfile.mkdtemp()
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def valid(self, doc):
+        errors = sorted(self.validator.iter_errors(doc), key=lambda e: list(e.path))
+        self.assertEqual([], [f"{list(e.path)}: {e.message}" for e in errors[:5]])
+
+    def corpus(self):
+        out = os.path.join(self.tmp, "corpus.sarif")
+        p = run("--format=sarif", "-o", out, "corpus", cwd=ROOT)
+        self.assertEqual(p.returncode, 1)
+        with open(out, encoding="utf-8") as f:
+            return json.load(f)
+
+    def test_corpus_is_valid_and_complete(self):
+        doc = self.corpus()
+        self.valid(doc)
+        # the schema, also with the command-line validator Debian ships
+        jsc = shutil.which("jsonschema", path="/usr/bin") or shutil.which("jsonschema")
+        if jsc:
+            p = subprocess.run([jsc, "-i", os.path.join(self.tmp, "corpus.sarif"), SCHEMA], capture_output=True,
+                               text=True)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        run_ = doc["runs"][0]
+        self.assertEqual(doc["version"], "2.1.0")
+        self.assertEqual(run_["columnKind"], "utf16CodeUnits")
+        drv = run_["tool"]["driver"]
+        ver = run("--version").stdout.split()[-1]
+        self.assertEqual((drv["name"], drv["version"], drv["semanticVersion"]), ("smemlint", ver, ver))
+        listed = [l.split()[0] for l in run("--list-rules").stdout.splitlines()]
+        self.assertEqual([r["id"] for r in drv["rules"]], listed)
+        for r in drv["rules"]:
+            for k in ("name", "shortDescription", "fullDescription", "help", "helpUri", "defaultConfiguration"):
+                self.assertIn(k, r)
+            self.assertIn("markdown", r["help"])
+            self.assertIn("```cuda", r["help"]["markdown"])
+            self.assertIn(r["defaultConfiguration"]["level"], ("error", "warning", "note"))
+        # the same findings as --format=json, in the same order
+        js = json.loads(run("--format=json", "corpus", cwd=ROOT).stdout)["results"]
+        res = run_["results"]
+        self.assertEqual(len(res), len(js))
+        for s, j in zip(res, js):
+            self.assertEqual(s["ruleId"], j["rule"])
+            self.assertEqual(drv["rules"][s["ruleIndex"]]["id"], s["ruleId"])
+            self.assertEqual(s["level"], j["level"])
+            loc = s["locations"][0]["physicalLocation"]
+            self.assertEqual(loc["artifactLocation"], {"uri": j["file"], "uriBaseId": "%SRCROOT%"})
+            self.assertEqual(loc["region"]["startLine"], j["line"])
+            self.assertEqual(loc["region"]["startColumn"], j["column"])  # ASCII corpus
+            self.assertEqual(len(s.get("relatedLocations", [])), len(j["related"]))
+            self.assertTrue(s["message"]["text"].startswith(j["message"]))
+            self.assertRegex(s["partialFingerprints"]["smemlint/v1"], r"^[0-9a-f]{16}$")
+            if j["rule"] == "bank-conflict":
+                self.assertEqual(s["properties"]["ways"], j["ways"])
+                self.assertEqual(s["properties"]["kernel"], j["kernel"])
+                self.assertEqual(s["properties"]["blockDim"], j["block_dim"])
+            if "fix" in j:
+                rep = s["fixes"][0]["artifactChanges"][0]["replacements"][0]
+                self.assertEqual(rep["insertedContent"]["text"], j["fix"]["replacement"])
+                self.assertEqual(rep["deletedRegion"]["startLine"], j["fix"]["line"])
+        fps = [s["partialFingerprints"]["smemlint/v1"] for s in res]
+        self.assertEqual(len(fps), len(set(fps)), "fingerprints are unique")
+        self.assertTrue(any("fixes" in s for s in res))
+        self.assertTrue(any(s["ruleId"] == "missing-barrier" and s["relatedLocations"] for s in res))
+        inv = run_["invocations"][0]
+        self.assertTrue(inv["executionSuccessful"])
+        self.assertEqual(run_["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file://" + ROOT + "/")
+
+    def test_error_cases(self):
+        d = os.path.join(self.tmp, "errs")
+        write(os.path.join(d, "ok.cu"), CONFLICT)
+        write(os.path.join(d, "bin.cu"), "__global__ void k() {}\n\0\0binary")
+        write(os.path.join(d, "notcuda.txt"), "hello")
+        os.makedirs(os.path.join(d, "empty"), exist_ok=True)
+        out = os.path.join(d, "o.sarif")
+        p = run("--format=sarif", "-o", out, "ok.cu", "bin.cu", "missing.cu", "notcuda.txt", "empty", cwd=d,
+                check_rc=(2,))
+        doc = json.load(open(out, encoding="utf-8"))
+        self.valid(doc)
+        inv = doc["runs"][0]["invocations"][0]
+        self.assertFalse(inv["executionSuccessful"])
+        errs = [n for n in inv["toolExecutionNotifications"] if n["level"] == "error"]
+        text = "\n".join(n["message"]["text"] for n in errs)
+        for needle in ("bin.cu", "missing.cu", "notcuda.txt", "empty"):
+            self.assertIn(needle, text)
+        uris = {n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for n in errs if "locations" in n}
+        self.assertTrue({"bin.cu", "missing.cu", "notcuda.txt"} <= uris)
+        self.assertEqual(len(doc["runs"][0]["results"]), 1, "the good file is still reported")
+        self.assertIn("missing.cu", p.stderr)
+
+    def test_utf16_columns(self):
+        d = os.path.join(self.tmp, "u16")
+        prefix = '/* é日本😀 */ const char *s = "ß"; '
+        src = CONFLICT.replace("    out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];",
+                               "    " + prefix + "out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];")
+        write(os.path.join(d, "ü dir", "u.cu"), src)
+        js = json.loads(run("--format=json", "ü dir/u.cu", cwd=d).stdout)["results"]
+        doc = json.loads(run("--format=sarif", "ü dir/u.cu", cwd=d).stdout)
+        self.valid(doc)
+        res = doc["runs"][0]["results"]
+        self.assertEqual(len(res), 1)
+        line = src.splitlines()[5]
+        start = line.index("tile[threadIdx.x]")
+        end = line.index(";", start)
+        # libclang columns are bytes; SARIF's are UTF-16 code units
+        self.assertEqual(js[0]["column"], len(line[:start].encode("utf-8")) + 1)
+        reg = res[0]["locations"][0]["physicalLocation"]["region"]
+        self.assertEqual(reg["startColumn"], len(line[:start].encode("utf-16-le")) // 2 + 1)
+        self.assertEqual(reg["endColumn"], len(line[:end].encode("utf-16-le")) // 2 + 1)
+        self.assertNotEqual(reg["startColumn"], js[0]["column"])
+        # the URI is percent-encoded
+        self.assertEqual(res[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "%C3%BC%20dir/u.cu")
+        gh = run("--format=github", "ü dir/u.cu", cwd=d).stdout
+        self.assertIn(f",col={reg['startColumn']},", gh)
+
+    def test_fingerprints_stable_across_moves(self):
+        d = os.path.join(self.tmp, "move")
+        write(os.path.join(d, "m.cu"), CONFLICT)
+        a = json.loads(run("--format=sarif", "m.cu", cwd=d).stdout)["runs"][0]["results"]
+        write(os.path.join(d, "m.cu"), "// moved\n\n\n" + CONFLICT.replace("{\n", "{\n\n  ", 1))
+        b = json.loads(run("--format=sarif", "m.cu", cwd=d).stdout)["runs"][0]["results"]
+        self.assertNotEqual(a[0]["locations"][0]["physicalLocation"]["region"]["startLine"],
+                            b[0]["locations"][0]["physicalLocation"]["region"]["startLine"])
+        self.assertEqual(a[0]["partialFingerprints"], b[0]["partialFingerprints"])
+        # another rule on the same line, or another file, differs
+        c = json.loads(run("--format=sarif", "--severity", "bank-conflict=error", "m.cu", cwd=d).stdout)
+        self.assertEqual(c["runs"][0]["results"][0]["level"], "error")
+        shutil.copy(os.path.join(d, "m.cu"), os.path.join(d, "n.cu"))
+        e = json.loads(run("--format=sarif", "n.cu", cwd=d).stdout)["runs"][0]["results"]
+        self.assertNotEqual(a[0]["partialFingerprints"], e[0]["partialFingerprints"])
+
+
+class Github(unittest.TestCase):
+    def test_commands_and_escaping(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, "a,b:c%.cu"), CONFLICT)
+            p = run("--format=github", "--severity", "bank-conflict=error", "a,b:c%.cu", cwd=d)
+            self.assertEqual(p.returncode, 1)
+            lines = [l for l in p.stdout.splitlines() if l.startswith("::error")]
+            self.assertEqual(len(lines), 1, p.stdout)
+            m = re.match(r"^::error (?P<props>[^:]*)::(?P<msg>.*)$", lines[0])
+            self.assertTrue(m, lines[0])
+            props = dict(kv.split("=", 1) for kv in m.group("props").split(","))
+            self.assertEqual(props["file"], "a%2Cb%3Ac%25.cu")
+            self.assertEqual((props["line"], props["col"], props["endLine"], props["endColumn"]), ("6", "24", "6", "54"))
+            self.assertEqual(props["title"], "smemlint bank-conflict")
+            # one line per finding: the note joined with an escaped newline
+            self.assertIn("%0Adeclare 'tile' as", m.group("msg"))
+            self.assertNotIn("\n", m.group("msg"))
+            w = run("--format=github", "a,b:c%.cu", cwd=d).stdout
+            self.assertTrue(any(l.startswith("::warning file=") for l in w.splitlines()))
+
+    def test_escaping_of_percent_in_message(self):
+        with tempfile.TemporaryDirectory() as d:
+            # the file name shows up in the message of an input error
+            p = run("--format=github", "no%such\nfile.cu", cwd=d, check_rc=(2,))
+            self.assertIn("::error file=no%25such%0Afile.cu", p.stdout)
+            self.assertEqual(len([l for l in p.stdout.splitlines() if l.startswith("::error")]), 1)
+            self.assertFalse([l for l in p.stdout.splitlines() if not l.startswith("::")])
+
+
+class Choosing(unittest.TestCase):
+    def setUp(self):
+        self.d = tempfile.mkdtemp()
+        write(os.path.join(self.d, "proj", "src", "k.cu"), CONFLICT)
+
+    def tearDown(self):
+        shutil.rmtree(self.d)
+
+    def results(self, *args, cwd=None, rc=(0, 1)):
+        p = run("--format=json", *args, cwd=cwd or os.path.join(self.d, "proj"), check_rc=rc)
+        return json.loads(p.stdout)["results"], p
+
+    def test_severity(self):
+        r, p = self.results("src")
+        self.assertEqual([x["level"] for x in r], ["warning"])
+        r, _ = self.results("--severity", "bank-conflict=note", "src")
+        self.assertEqual([x["level"] for x in r], ["note"])
+        r, p = self.results("--severity", "bank-conflict=none", "src")
+        self.assertEqual((r, p.returncode), ([], 0))
+        r, _ = self.results("--disable", "bank-conflict", "--severity", "bank-conflict=error", "src")
+        self.assertEqual([x["level"] for x in r], ["error"], "the later option wins")
+        for bad in ("bank-conflict", "bank-conflict=loud", "nosuch=error"):
+            p = run("--severity", bad, "src", cwd=os.path.join(self.d, "proj"), check_rc=(2,))
+            self.assertRegex(p.stderr, r"^smemlint: (invalid|unknown)")
+
+    def test_config_walk_up_and_precedence(self):
+        proj = os.path.join(self.d, "proj")
+        write(os.path.join(proj, ".smemlint.yaml"), "rules:\n  bank-conflict: error\n")
+        r, _ = self.results("src")
+        self.assertEqual([x["level"] for x in r], ["error"])
+        # from another directory too: found from the file, not the cwd
+        r, _ = self.results(os.path.join(proj, "src", "k.cu"), cwd=self.d)
+        self.assertEqual([x["level"] for x in r], ["error"])
+        # the command line wins
+        r, _ = self.results("--severity", "bank-conflict=warning", "src")
+        self.assertEqual([x["level"] for x in r], ["warning"])
+        # a nearer config wins over the outer one
+        write(os.path.join(proj, "src", ".smemlint.yaml"), "disable: [bank-conflict]\n")
+        r, p = self.results("src")
+        self.assertEqual((r, p.returncode), ([], 0))
+        r, _ = self.results("--enable", "bank-conflict", "src")
+        self.assertEqual(len(r), 1)
+        # --config replaces the search
+        write(os.path.join(self.d, "other.yaml"), "rules: {bank-conflict: note}\n")
+        r, _ = self.results("--config", os.path.join(self.d, "other.yaml"), "src")
+        self.assertEqual([x["level"] for x in r], ["note"])
+
+    def test_config_block_arch_flags_exclude(self):
+        proj = os.path.join(self.d, "proj")
+        write(os.path.join(proj, "inc", "tile.h"), "#define TILE 32\n")
+        write(os.path.join(proj, "src", "t.cu"), '#include "tile.h"\n' + CONFLICT.replace("[32][32]", "[TILE][TILE]")
+              .replace("void launch(float *o) { k<<<1, dim3(32, 32)>>>(o); }\n", ""))
+        write(os.path.join(proj, "src", "gen", "skip.cu"), CONFLICT)
+        write(os.path.join(proj, ".smemlint.yaml"),
+              "block-dim: [32, 16]\narch: sm_80\nflags: [-Iinc, -DUNUSED=1]\nexclude: [gen, 'k.cu']\n")
+        r, p = self.results("src")
+        self.assertEqual([os.path.basename(x["file"]) for x in r], ["t.cu"], p.stderr)
+        self.assertEqual(r[0]["block_dim"], [32, 16, 1])
+        self.assertFalse(r[0]["block_dim_assumed"])
+        r, _ = self.results("--block-dim", "32,4", "src")
+        self.assertEqual(r[0]["block_dim"], [32, 4, 1])
+        dump = run("--dump-config", "src/t.cu", cwd=proj).stdout
+        cfg = yaml.safe_load(dump)
+        self.assertEqual(cfg["block-dim"], [32, 16, 1])
+        self.assertEqual(cfg["arch"], "sm_80")
+        self.assertEqual(cfg["exclude"], ["gen", "k.cu"])
+        self.assertEqual(cfg["flags"], ["-I" + os.path.realpath(os.path.join(proj, "inc")), "-DUNUSED=1"])
+        self.assertEqual(cfg["rules"]["bank-conflict"], "warning")
+        self.assertIn(".smemlint.yaml", dump.splitlines()[0])
+
+    def test_dump_config_round_trips(self):
+        proj = os.path.join(self.d, "proj")
+        p = run("--dump-config", "--severity", "warp-sync=none,bank-conflict=error", "--block-dim", "64",
+                "--report-unused-suppressions", cwd=proj)
+        cfg = yaml.safe_load(p.stdout)
+        self.assertEqual(cfg["rules"]["warp-sync"], "none")
+        self.assertEqual(cfg["rules"]["bank-conflict"], "error")
+        self.assertEqual(cfg["rules"]["missing-barrier"], "error")
+        self.assertIs(cfg["report-unused-suppressions"], True)
+        self.assertIn("no config file", p.stdout.splitlines()[0])
+        # what it prints is a config smemlint reads back to the same effect
+        write(os.path.join(self.d, "dumped.yaml"), p.stdout)
+        q = run("--dump-config", "--config", os.path.join(self.d, "dumped.yaml"), cwd=proj)
+        self.assertEqual(yaml.safe_load(q.stdout), cfg)
+
+    def test_config_errors(self):
+        proj = os.path.join(self.d, "proj")
+        for text, needle in (("rules: {nosuch: error}\n", "unknown rule 'nosuch'"),
+                             ("colour: red\n", "unknown key 'colour'"),
+                             ("rules: {bank-conflict: loud}\n", "invalid level 'loud'"),
+                             ("block-dim: [2000]\n", "invalid block-dim"),
+                             ("rules: [\n", "invalid config"),
+                             ("\n\narch: 80\n", "line 3: invalid arch '80'")):
+            write(os.path.join(proj, ".smemlint.yaml"), text)
+            p = run("src", cwd=proj, check_rc=(2,))
+            self.assertIn(needle, p.stderr)
+            self.assertIn(".smemlint.yaml", p.stderr)
+            self.assertTrue(p.stderr.startswith("smemlint: invalid config") or
+                            p.stderr.startswith("smemlint: cannot"), p.stderr)
+        p = run("--config", os.path.join(self.d, "nope.yaml"), "src", cwd=proj, check_rc=(2,))
+        self.assertIn("cannot read config", p.stderr)
+
+
+SUPPRESS = """__global__ void k(float *out)
+{
+    __shared__ float tile[32][32];
+    tile[threadIdx.y][threadIdx.x] = out[threadIdx.x];
+    __syncthreads();
+    out[threadIdx.x] = tile[threadIdx.x][threadIdx.y]; // smemlint: ignore[bank-conflict]
+    // smemlint: ignore[bank-conflict]
+    out[threadIdx.x + 1] = tile[threadIdx.x][threadIdx.y];
+    out[threadIdx.x + 2] = tile[threadIdx.x][threadIdx.y]; // NOLINT(smemlint-bank-conflict)
+    // NOLINTNEXTLINE(bugprone-foo, smemlint-bank-conflict)
+    out[threadIdx.x + 3] = tile[threadIdx.x][threadIdx.y];
+    out[threadIdx.x + 4] = tile[threadIdx.x][threadIdx.y]; // NOLINT(bugprone-foo)
+    out[threadIdx.x + 5] = tile[threadIdx.x][threadIdx.y]; // smemlint: ignore[warp-sync]
+    out[threadIdx.x + 6] = tile[threadIdx.y][threadIdx.x]; // smemlint: ignore
+    const char *s = "// smemlint: ignore"; out[threadIdx.x + 7] = tile[threadIdx.x][threadIdx.y];
+    out[threadIdx.x + 8] = tile[threadIdx.x][threadIdx.y]; /* smemlint: ignore[bank-conflict, warp-sync] */
+    out[threadIdx.x + 9] = tile[threadIdx.x][threadIdx.y]; // NOLINT
+    out[threadIdx.x + 10] = tile[threadIdx.x][threadIdx.y]; // smemlint: ignore[nosuch]
+}
+void launch(float *o) { k<<<1, dim3(32, 32)>>>(o); }
+"""
+
+
+class Suppressions(unittest.TestCase):
+    def test_inline(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, "s.cu"), SUPPRESS)
+            doc = json.loads(run("--format=json", "s.cu", cwd=d).stdout)
+            lines = sorted(r["line"] for r in doc["results"])
+            # 6, 8, 9, 11, 16, 17 suppressed; 12 (another tool), 13 (another
+            # rule), 15 (in a string), 18 (unknown rule) reported
+            self.assertEqual(lines, [12, 13, 15, 18])
+            self.assertTrue(any("unknown rule 'nosuch'" in n["message"] and n.get("line") == 18
+                                for n in doc["notifications"]))
+            doc = json.loads(run("--format=json", "--report-unused-suppressions", "s.cu", cwd=d).stdout)
+            unused = sorted((r["line"], r["column"]) for r in doc["results"] if r["rule"] == "unused-suppression")
+            # 13: ignore[warp-sync] matched nothing; 14: the access is fine.
+            # Bare NOLINT and NOLINT(bugprone-foo) are other tools' business.
+            self.assertEqual(unused, [(13, 63), (14, 63)])
+            sarif = json.loads(run("--format=sarif", "--report-unused-suppressions", "s.cu", cwd=d).stdout)
+            self.assertIn("unused-suppression", {r["ruleId"] for r in sarif["runs"][0]["results"]})
+            # configurable like any rule
+            write(os.path.join(d, ".smemlint.yaml"), "report-unused-suppressions: true\n")
+            doc = json.loads(run("--format=json", "s.cu", cwd=d).stdout)
+            self.assertEqual(sum(r["rule"] == "unused-suppression" for r in doc["results"]), 2)
+            doc = json.loads(run("--format=json", "--disable", "unused-suppression", "s.cu", cwd=d).stdout)
+            self.assertEqual(sum(r["rule"] == "unused-suppression" for r in doc["results"]), 0)
+            # a suppression of a disabled rule is not "unused"
+            doc = json.loads(run("--format=json", "--disable", "warp-sync", "s.cu", cwd=d).stdout)
+            self.assertEqual(sorted(r["line"] for r in doc["results"] if r["rule"] == "unused-suppression"), [14])
+
+
+class Baseline(unittest.TestCase):
+    def test_baseline_survives_moves(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, "b.cu"), CONFLICT)
+            bl = os.path.join(d, "baseline.json")
+            p = run("--write-baseline", bl, "b.cu", cwd=d)
+            self.assertEqual(p.returncode, 0, "writing a baseline accepts the findings")
+            data = json.load(open(bl))
+            self.assertEqual(data["version"], 1)
+            self.assertEqual(len(data["findings"]), 1)
+            self.assertEqual(sorted(f for f in os.listdir(d)), ["b.cu", "baseline.json"], "no temporary left")
+            p = run("--baseline", bl, "b.cu", cwd=d)
+            self.assertEqual((p.returncode, p.stdout), (0, ""))
+            # move the code down: still suppressed (fingerprints, not lines)
+            moved = "// a comment\n#define UNUSED 1\n\n\n" + CONFLICT
+            write(os.path.join(d, "b.cu"), moved)
+            p = run("--format=json", "--baseline", bl, "b.cu", cwd=d)
+            self.assertEqual((p.returncode, json.loads(p.stdout)["results"]), (0, []))
+            # a new finding is reported, the baselined one still is not
+            write(os.path.join(d, "b.cu"), moved.replace(
+                "    out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];\n",
+                "    out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];\n"
+                "    out[threadIdx.x + 1] = tile[threadIdx.x][threadIdx.y] * 2;\n"))
+            p = run("--format=json", "--baseline", bl, "b.cu", cwd=d)
+            r = json.loads(p.stdout)["results"]
+            self.assertEqual((p.returncode, [x["line"] for x in r]), (1, [11]))
+            # without the baseline both are there
+            self.assertEqual(len(json.loads(run("--format=json", "b.cu", cwd=d).stdout)["results"]), 2)
+
+    def test_bad_baseline(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, "b.cu"), CONFLICT)
+            write(os.path.join(d, "bad.json"), '{"version": 1, "findings": [{"fingerprint": "xyz"}]}')
+            p = run("--baseline", "bad.json", "b.cu", cwd=d, check_rc=(2,))
+            self.assertIn("invalid baseline 'bad.json'", p.stderr)
+            p = run("--baseline", "missing.json", "b.cu", cwd=d, check_rc=(2,))
+            self.assertIn("cannot read baseline 'missing.json'", p.stderr)
+            # a failed write leaves nothing behind
+            env = dict(os.environ, SMEMLINT_TEST_FAIL_WRITE="1")
+            p = subprocess.run([SMEMLINT, "--write-baseline", "out.json", "b.cu"], cwd=d, env=env,
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2)
+            self.assertEqual(sorted(os.listdir(d)), ["b.cu", "bad.json"])
+
+
+class SelfDescription(unittest.TestCase):
+    def test_explain_every_rule(self):
+        rules = [l.split()[0] for l in run("--list-rules").stdout.splitlines()]
+        self.assertIn("bank-conflict", rules)
+        self.assertIn("unused-suppression", rules)
+        with open(os.path.join(ROOT, "rules", "registry.def")) as f:
+            self.assertEqual(rules, re.findall(r'^SM_RULE\(\w+, "([^"]+)"', f.read(), re.M))
+        for r in rules:
+            t = run("--explain", r).stdout
+            self.assertTrue(t.startswith(r + " (default: "), t)
+            self.assertIn("Example:", t)
+            self.assertIn("Fix: ", t)
+            self.assertGreater(len(t), 200, r)
+        p = run("--explain", "nosuch", check_rc=(2,))
+        self.assertIn("unknown rule 'nosuch'", p.stderr)
+
+    def test_help_version_and_man_page(self):
+        v = run("--version").stdout
+        self.assertRegex(v, r"^smemlint \d+\.\d+\.\d+\n$")
+        h = run("--help").stdout
+        with open(os.path.join(ROOT, "doc", "smemlint.1"), encoding="utf-8") as f:
+            man = f.read()
+        self.assertTrue(man.startswith(".TH SMEMLINT 1"))
+        self.assertIn(v.split()[1], man.splitlines()[0], "man page version matches")
+        opts = set(re.findall(r"(--[a-z][a-z-]+)", h))
+        self.assertGreater(len(opts), 20)
+        man_opts = {"--" + o.replace("\\-", "-") for o in re.findall(r"\\-\\-([a-z]+(?:\\-[a-z]+)*)", man)}
+        self.assertEqual(sorted(opts - man_opts), [], "every --help option is in the man page")
+        for r in (l.split()[0] for l in run("--list-rules").stdout.splitlines()):
+            self.assertIn(".B " + r, man)
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        for o in ("--format=sarif", "--severity", "--baseline", "--write-baseline", "--dump-config", "--explain",
+                  "--html", "--launcher", "--report-unused-suppressions", "--config"):
+            self.assertIn(o, readme)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

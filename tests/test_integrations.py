@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""The integrations shipped in the repository: the pre-commit hook, the
+example GitHub workflow, the CMake module, the compiler-launcher mode and
+`cmake --install` (binary, man page, bundled CUDA header, CMake module).
+
+Environment: SMEMLINT (the binary), BUILD_DIR (its build tree, for
+`cmake --install`)."""
+import json, os, re, shlex, shutil, stat, subprocess, sys, tempfile, textwrap, unittest
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SMEMLINT = os.path.abspath(os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint")))
+BUILD_DIR = os.path.abspath(os.environ.get("BUILD_DIR", os.path.dirname(SMEMLINT)))
+CMAKE = shutil.which("cmake")
+
+CONFLICT = """__global__ void k(float *out)
+{
+    __shared__ float tile[32][32];
+    tile[threadIdx.y][threadIdx.x] = out[threadIdx.x];
+    __syncthreads();
+    out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+void launch(float *o) { k<<<1, dim3(32, 32)>>>(o); }
+"""
+CLEAN = CONFLICT.replace("tile[threadIdx.x][threadIdx.y]", "tile[threadIdx.y][threadIdx.x]")
+
+
+def write(path, text, mode=None):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    if mode:
+        os.chmod(path, mode)
+
+
+class PreCommit(unittest.TestCase):
+    def test_hook(self):
+        with open(os.path.join(ROOT, ".pre-commit-hooks.yaml")) as f:
+            hooks = yaml.safe_load(f)
+        self.assertEqual(len(hooks), 1)
+        h = hooks[0]
+        self.assertEqual((h["id"], h["entry"], h["language"]), ("smemlint", "smemlint", "system"))
+        files = re.compile(h["files"])
+        for name, want in (("a/k.cu", True), ("k.cuh", True), ("k.cpp", False), ("k.cu.bak", False),
+                           ("x.cuda", False)):
+            self.assertEqual(bool(files.search(name)), want, name)
+        # pre-commit runs `entry FILES...`: the real binary with staged files
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, "bad.cu"), CONFLICT)
+            write(os.path.join(d, "good.cuh"), CLEAN)
+            entry = shlex.split(h["entry"])
+            env = dict(os.environ, PATH=os.path.dirname(SMEMLINT) + os.pathsep + os.environ["PATH"])
+            p = subprocess.run(entry + ["good.cuh"], cwd=d, env=env, capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            p = subprocess.run(entry + ["good.cuh", "bad.cu"], cwd=d, env=env, capture_output=True, text=True)
+            self.assertEqual(p.returncode, 1, "findings fail the hook")
+            self.assertIn("bad.cu:6:24: warning: 32-way bank conflict", p.stdout)
+
+
+class Workflow(unittest.TestCase):
+    def test_example_workflow(self):
+        path = os.path.join(ROOT, "examples", "github", "smemlint.yml")
+        with open(path) as f:
+            wf = yaml.safe_load(f)
+        self.assertFalse(os.path.exists(os.path.join(ROOT, ".github", "workflows", "smemlint.yml")))
+        self.assertEqual(wf["permissions"]["security-events"], "write")
+        steps = wf["jobs"]["smemlint"]["steps"]
+        uses = [s.get("uses", "") for s in steps]
+        self.assertTrue(uses[0].startswith("actions/checkout@"))
+        up = [s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif@")]
+        self.assertEqual(len(up), 1)
+        self.assertEqual(up[0]["with"]["sarif_file"], "smemlint.sarif")
+        self.assertEqual(up[0].get("if"), "always()")
+        names = [s.get("name", "") for s in steps]
+        self.assertLess(names.index("build and install smemlint"), names.index("run smemlint"))
+        self.assertLess(names.index("run smemlint"), steps.index(up[0]))
+        build = next(s["run"] for s in steps if s.get("name") == "build and install smemlint")
+        self.assertIn("cmake --install", build)
+        # the apt line installs what tools/bootstrap.sh lists as build dependencies
+        apt = next(s["run"] for s in steps if "apt-get install" in s.get("run", ""))
+        for pkg in ("libclang-22-dev", "libjansson-dev", "libyaml-dev", "cmake", "pkg-config"):
+            self.assertIn(pkg, apt)
+        # the lint command is accepted by the real binary and writes valid SARIF
+        cmd = next(s["run"] for s in steps if s.get("name") == "run smemlint").strip()
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, "src", "k.cu"), CONFLICT)
+            env = dict(os.environ, PATH=os.path.dirname(SMEMLINT) + os.pathsep + os.environ["PATH"])
+            p = subprocess.run(["bash", "-e", "-c", cmd], cwd=d, env=env, capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(d, "smemlint.sarif")) as f:
+                doc = json.load(f)
+            self.assertEqual(doc["version"], "2.1.0")
+            self.assertEqual(len(doc["runs"][0]["results"]), 1)
+            self.assertEqual(doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                             "src/k.cu")
+            # and an input error still fails the step
+            write(os.path.join(d, "src", "bad.cu"), "\0\0")
+            p = subprocess.run(["bash", "-e", "-c", cmd], cwd=d, env=env, capture_output=True, text=True)
+            self.assertNotEqual(p.returncode, 0)
+
+
+@unittest.skipUnless(CMAKE, "cmake")
+class CMakeIntegration(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.prefix = os.path.join(cls.tmp, "prefix")
+        p = subprocess.run([CMAKE, "--install", BUILD_DIR, "--prefix", cls.prefix], capture_output=True, text=True)
+        assert p.returncode == 0, p.stdout + p.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_install_layout(self):
+        binary = os.path.join(self.prefix, "bin", "smemlint")
+        self.assertTrue(os.access(binary, os.X_OK))
+        for f in ("share/man/man1/smemlint.1", "share/smemlint/smemlint_cuda.h",
+                  "lib/cmake/Smemlint/SmemlintConfig.cmake"):
+            self.assertTrue(os.path.isfile(os.path.join(self.prefix, f)), f)
+        with open(os.path.join(self.prefix, "share/smemlint/smemlint_cuda.h")) as a, \
+                open(os.path.join(ROOT, "analyzer/cuda_stub.h")) as b:
+            self.assertEqual(a.read(), b.read())
+        v = subprocess.run([binary, "--version"], capture_output=True, text=True)
+        self.assertEqual(v.returncode, 0)
+        self.assertRegex(v.stdout, r"^smemlint \d+\.\d+\.\d+$")
+        man = subprocess.run(["man", "-l", "-P", "cat", os.path.join(self.prefix, "share/man/man1/smemlint.1")],
+                             capture_output=True, text=True, env=dict(os.environ, MANWIDTH="80"))
+        if man.returncode == 0:  # man-db is optional; the file check above is not
+            self.assertIn("smemlint - static analysis of CUDA shared-memory access patterns", man.stdout)
+
+    def project(self, name, source, use):
+        d = os.path.join(self.tmp, name)
+        write(os.path.join(d, "kernels", "k.cu"), source)
+        write(os.path.join(d, "CMakeLists.txt"), textwrap.dedent(f"""\
+            cmake_minimum_required(VERSION 3.20)
+            project(uses_smemlint LANGUAGES NONE)
+            {use}
+            smemlint_add_lint_target(lint-cuda SOURCES kernels OPTIONS --severity bank-conflict=error)
+            """))
+        b = os.path.join(d, "build")
+        p = subprocess.run([CMAKE, "-S", d, "-B", b, f"-DCMAKE_PREFIX_PATH={self.prefix}"], capture_output=True,
+                           text=True)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        return subprocess.run([CMAKE, "--build", b, "--target", "lint-cuda"], capture_output=True, text=True)
+
+    def test_lint_target_from_installed_package(self):
+        p = self.project("bad", CONFLICT, "find_package(Smemlint REQUIRED)")
+        self.assertNotEqual(p.returncode, 0, "findings fail the build")
+        self.assertIn("error: 32-way bank conflict", p.stdout + p.stderr)
+        with open(os.path.join(self.tmp, "bad", "build", "CMakeFiles", "lint-cuda.dir", "build.make")) as f:
+            self.assertIn(os.path.join(self.prefix, "bin", "smemlint"), f.read(), "the installed binary is used")
+        p = self.project("good", CLEAN, "find_package(Smemlint REQUIRED)")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+
+    def test_lint_target_from_source_tree(self):
+        use = f'set(SMEMLINT_EXECUTABLE "{SMEMLINT}")\ninclude("{ROOT}/cmake/SmemlintConfig.cmake")'
+        p = self.project("src_bad", CONFLICT, use)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("32-way bank conflict", p.stdout + p.stderr)
+
+
+class Launcher(unittest.TestCase):
+    def setUp(self):
+        self.d = tempfile.mkdtemp()
+        self.fake = os.path.join(self.d, "fake-nvcc")
+        # records its argv (one per line) and exits with $FAKE_RC
+        write(self.fake, "#!/bin/sh\nfor a in \"$0\" \"$@\"; do printf '%s\\n' \"$a\"; done > \"$FAKE_LOG\"\n"
+                         "echo compiled\nexit \"${FAKE_RC:-0}\"\n", 0o755)
+        write(os.path.join(self.d, "inc", "tile.h"), "#define TILE 32\n")
+        write(os.path.join(self.d, "src", "k.cu"), '#include "tile.h"\n' +
+              CONFLICT.replace("[32][32]", "[TILE][TILE]").replace("dim3(32, 32)", "dim3(TILE, WIDTH)"))
+
+    def tearDown(self):
+        shutil.rmtree(self.d)
+
+    def launch(self, args, rc=0, pre=()):
+        log = os.path.join(self.d, "argv.log")
+        env = dict(os.environ, FAKE_LOG=log, FAKE_RC=str(rc))
+        p = subprocess.run([SMEMLINT, *pre, "--launcher", "--", self.fake, *args], cwd=self.d, env=env,
+                           capture_output=True, text=True)
+        with open(log) as f:
+            argv = f.read().split("\n")[:-1]
+        return p, argv
+
+    def test_lints_then_runs_the_command_unchanged(self):
+        args = ["-Iinc", "-D", "WIDTH=32", "-gencode", "arch=compute_80,code=sm_80", "-x", "cu", "-c",
+                "src/k.cu", "-o", "out dir/k.cu.o", "-MD", "-MF", "k.d"]
+        p, argv = self.launch(args)
+        self.assertEqual(argv, [self.fake] + args, "the compiler gets exactly its arguments")
+        self.assertEqual(p.returncode, 0)
+        self.assertEqual(p.stdout, "compiled\n", "stdout is the compiler's alone")
+        self.assertIn("src/k.cu:7:24: warning: 32-way bank conflict", p.stderr)
+        self.assertIn("blockDim (32,32,1)", p.stderr, "-D reached the parser")
+        self.assertNotIn("k.cu.o", p.stderr, "the -o argument is not a source")
+
+    def test_exit_status_is_the_compilers(self):
+        p, argv = self.launch(["-Iinc", "-DWIDTH=32", "-c", "src/k.cu"], rc=3)
+        self.assertEqual(p.returncode, 3)
+        self.assertIn("bank conflict", p.stderr)
+        # findings do not fail the compile, a broken source does not stop it
+        write(os.path.join(self.d, "src", "broken.cu"), "\0\0")
+        p, argv = self.launch(["-c", "src/broken.cu"])
+        self.assertEqual(p.returncode, 0)
+        self.assertIn("binary file", p.stderr)
+
+    def test_options_before_launcher(self):
+        p, _ = self.launch(["-Iinc", "-DWIDTH=32", "-c", "src/k.cu"], pre=("--severity", "bank-conflict=none"))
+        self.assertNotIn("bank conflict", p.stderr)
+        p, _ = self.launch(["-c", "src/k.cu", "-Iinc", "-DWIDTH=32"], pre=("--format=github",))
+        self.assertIn("::warning file=src/k.cu,line=7", p.stderr)
+
+    def test_no_sources_no_lint_and_errors(self):
+        p, argv = self.launch(["--version"])
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertEqual(argv, [self.fake, "--version"])
+        p = subprocess.run([SMEMLINT, "--launcher"], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("missing compiler command", p.stderr)
+        p = subprocess.run([SMEMLINT, "--launcher", "--", "/nonexistent/nvcc", "-c", "x.cu"], capture_output=True,
+                           text=True, cwd=self.d)
+        self.assertEqual(p.returncode, 127)
+        self.assertIn("cannot run compiler '/nonexistent/nvcc'", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
