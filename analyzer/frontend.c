@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct sm_frontend {
 	CXIndex index;
@@ -2197,6 +2198,13 @@ int sm_frontend_args(const struct sm_frontend_options *opt, const char **argv, i
 	ADD("-w");
 	if (opt->cuda_path) {
 		ADD(sm_arena_printf(A, "--cuda-path=%s", opt->cuda_path));
+		/* CUDA 13 keeps libcu++ (cuda/std/...), CUB and Thrust under
+		 * include/cccl, which nvcc adds by itself and clang does not */
+		const char *cccl = sm_arena_printf(A, "%s/include/cccl", opt->cuda_path);
+		if (cccl && access(cccl, R_OK) == 0) {
+			ADD("-isystem");
+			ADD(cccl);
+		}
 	} else {
 		ADD("-nocudainc");
 		ADD("-include");
