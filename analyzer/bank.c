@@ -376,7 +376,7 @@ static int guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c)
 
 /* Is the loop's condition true at its current iteration (for this lane)?
  * Returns 1 true, 0 false, -1 undecidable. */
-static int loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c)
+int sm_loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c)
 {
 	if (!L->cond)
 		return -1;
@@ -406,7 +406,7 @@ int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_e
 		return -1;
 	/* enclosing loops must run at the iterations in c->iter */
 	for (const struct sm_loop *L = ra->loop; L; L = L->parent)
-		if (loop_cond(L, c) == 0)
+		if (sm_loop_cond(L, c) == 0)
 			return 0;
 	if (!guards_hold(ra->guards, c))
 		return 0;
@@ -442,7 +442,7 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		lane_tid(J, lin, c.tid);
 		int live = 1;
 		for (int d = 0; d < J->nloops && live; d++) {
-			if (loop_cond(J->loops[d], &c) == 0)
+			if (sm_loop_cond(J->loops[d], &c) == 0)
 				live = 0;
 		}
 		if (!live || !guards_hold(J->ra->guards, &c))
@@ -523,7 +523,7 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 				break;
 			struct sm_eval_ctx lc = *c;
 			lane_tid(J, lin, lc.tid);
-			int r = loop_cond(L, &lc);
+			int r = sm_loop_cond(L, &lc);
 			if (r == 1) {
 				any = 1;
 				break;

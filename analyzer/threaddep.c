@@ -3,6 +3,7 @@
 #include "smemlint/threaddep.h"
 
 #include "smemlint/analyze.h"
+#include "smemlint/rules.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -548,21 +549,6 @@ static int cmp_ent(const void *pa, const void *pb)
 	return a->lin - b->lin;
 }
 
-static int loop_holds(const struct sm_loop *L, struct sm_eval_ctx *c)
-{
-	if (!L->cond)
-		return -1;
-	c->err = 0;
-	c->budget = 100000;
-	c->strict = 1;
-	int64_t v = sm_eval(L->cond, c);
-	c->strict = 0;
-	if (c->err) {
-		c->err = 0;
-		return -1;
-	}
-	return v != 0;
-}
 
 /* Does any thread run loop L at the iterations in c? 1 yes, 0 no, -1 unknown. */
 static int any_runs(struct rjob *J, const struct sm_loop *L, struct sm_eval_ctx *c)
@@ -571,7 +557,7 @@ static int any_runs(struct rjob *J, const struct sm_loop *L, struct sm_eval_ctx 
 	for (int t = 0; t < J->nthreads; t++) {
 		struct sm_eval_ctx lc = *c;
 		lin_tid(J->block, t, lc.tid);
-		int r = loop_holds(L, &lc);
+		int r = sm_loop_cond(L, &lc);
 		J->evals++;
 		if (r == 1)
 			return 1;
@@ -592,7 +578,7 @@ static bool a_at_edge(struct rjob *J, struct sm_eval_ctx *c)
 		int d = S->L->depth;
 		struct sm_eval_ctx lc = *c;
 		lc.iter[d] = c->iter[d] + 1;
-		if (loop_holds(S->L, &lc) == 1)
+		if (sm_loop_cond(S->L, &lc) == 1)
 			return false;
 	}
 	return true;
@@ -1037,29 +1023,68 @@ const char *sm_thread_name(const int64_t tid[3], struct sm_dim3 b, struct sm_are
 int sm_race_blocks(const struct sm_kernel *k, const struct sm_analysis_options *opt,
 		   const struct sm_access_result *results, unsigned nacc, struct sm_dim3 *out, int max, bool *assumed)
 {
-	*assumed = false;
-	if (opt && opt->has_block) {
-		out[0] = opt->block;
-		return 1;
-	}
-	int n = 0;
-	for (unsigned i = 0; i < k->nlaunches && n < max; i++) {
-		const struct sm_launch *L = &k->launches[i];
-		if (!L->block_known)
+	/* the same shapes the bank engine uses: --block-dim, launches,
+	 * __launch_bounds__, or the stated assumption */
+	(void)results;
+	(void)nacc;
+	return sm_kernel_blocks(k, opt, out, max, assumed);
+}
+
+/* ---- the driver shared by missing-barrier and warp-sync ---- */
+
+struct race_cache {
+	int nb;
+	bool assumed;
+	struct sm_dim3 blocks[8];
+	struct sm_race *rc[8];
+	unsigned nr[8];
+	bool ok[8];
+};
+
+static struct race_cache *races_of(const struct sm_rule_ctx *ctx, unsigned k)
+{
+	struct sm_kernel_model *m = &ctx->models[k];
+	if (m->race_cache)
+		return m->race_cache;
+	struct race_cache *c = sm_arena_alloc(ctx->scratch, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->nb = sm_race_blocks(m->kernel, ctx->opt, ctx->results ? ctx->results[k] : NULL, m->nacc, c->blocks, 8,
+			       &c->assumed);
+	for (int i = 0; i < c->nb; i++)
+		c->ok[i] = sm_kernel_races(m, c->blocks[i], ctx->scratch, &c->rc[i], &c->nr[i]) == 0;
+	m->race_cache = c;
+	return c;
+}
+
+void sm_rule_each_race(const struct sm_rule_ctx *ctx, bool inter_warp, sm_race_fn fn, struct sm_sink *sink)
+{
+	for (unsigned k = 0; k < ctx->file->nkernels; k++) {
+		const struct sm_kernel_model *m = &ctx->models[k];
+		if (!m->kernel || !m->nacc)
 			continue;
-		int dup = 0;
-		for (int j = 0; j < n; j++)
-			if (out[j].x == L->block.x && out[j].y == L->block.y && out[j].z == L->block.z)
-				dup = 1;
-		if (!dup)
-			out[n++] = L->block;
+		struct race_cache *c = races_of(ctx, k);
+		unsigned *done = sm_arena_alloc(ctx->scratch, (m->nacc + 1) * sizeof(unsigned));
+		unsigned ndone = 0;
+		if (!c || !done)
+			return;
+		for (int bi = 0; bi < c->nb; bi++) {
+			if (!c->ok[bi])
+				continue;
+			for (unsigned i = 0; i < c->nr[bi]; i++) {
+				const struct sm_race *r = &c->rc[bi][i];
+				if (r->inter_warp != inter_warp)
+					continue;
+				unsigned line = m->acc[r->b].src->range.begin.line;
+				bool dup = false;
+				for (unsigned j = 0; j < ndone; j++)
+					dup |= done[j] == line;
+				if (dup)
+					continue;
+				struct sm_race_visit v = { m, r, c->rc[bi], c->nr[bi], c->blocks[bi], c->assumed };
+				if (fn(ctx, &v, sink) && ndone < m->nacc)
+					done[ndone++] = line;
+			}
+		}
 	}
-	if (n)
-		return n;
-	if (results && nacc) {
-		out[0] = results[0].block;
-		*assumed = results[0].block_assumed;
-		return 1;
-	}
-	return 0;
 }

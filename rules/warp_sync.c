@@ -31,83 +31,57 @@ static int warp_of(const int64_t t[3], struct sm_dim3 b)
 	return (int)(lin / SM_WARP);
 }
 
-void sm_rule_warp_sync(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
+static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, struct sm_sink *sink)
 {
 	struct sm_arena *A = ctx->scratch;
-	const struct sm_file *F = ctx->file;
-	for (unsigned k = 0; k < F->nkernels; k++) {
-		const struct sm_kernel_model *m = &ctx->models[k];
-		if (!m->kernel || !m->nacc)
-			continue;
-		struct sm_dim3 blocks[8];
-		bool assumed;
-		int nbl = sm_race_blocks(m->kernel, ctx->opt, ctx->results ? ctx->results[k] : NULL, m->nacc, blocks, 8,
-					 &assumed);
-		unsigned *done_line = sm_arena_alloc(A, (m->nacc + 1) * sizeof(unsigned));
-		unsigned ndone = 0;
-		if (!done_line)
-			return;
-		for (int bi = 0; bi < nbl; bi++) {
-			struct sm_race *rc;
-			unsigned nr;
-			if (sm_kernel_races(m, blocks[bi], A, &rc, &nr) != 0)
-				continue;
-			for (unsigned i = 0; i < nr; i++) {
-				const struct sm_race *r = &rc[i];
-				if (r->inter_warp)
-					continue;
-				const struct sm_raccess *ra = &m->acc[r->a], *rb = &m->acc[r->b];
-				/* a pair that also races across warps is missing-barrier's */
-				bool other = false;
-				for (unsigned j = 0; j < nr; j++)
-					if (rc[j].inter_warp && rc[j].b == r->b)
-						other = true;
-				if (other)
-					continue;
-				unsigned line = rb->src->range.begin.line;
-				bool dup = false;
-				for (unsigned j = 0; j < ndone; j++)
-					dup |= done_line[j] == line;
-				if (dup)
-					continue;
-				done_line[ndone++] = line;
-				struct sm_dim3 bl = blocks[bi];
-				const char *elem = sm_element_name(rb->array, rb->array->name, r->addr, A);
-				const char *name = rb->name ? rb->name : rb->array->name;
-				unsigned la = ra->src->range.begin.line;
-				int lb_ = lane_of(r->tid_b, bl), la_ = lane_of(r->tid_a, bl), w = warp_of(r->tid_b, bl);
-				const char *when = r->cross_iter ? " in the previous iteration" : "";
-				const char *story;
-				if (r->kind == SM_RACE_RAW)
-					story = sm_arena_printf(A, "lane %d of warp %d reads %s, which lane %d wrote at line %u%s", lb_, w, elem, la_, la, when);
-				else if (r->kind == SM_RACE_WAR)
-					story = sm_arena_printf(A, "lane %d of warp %d overwrites %s, which lane %d read at line %u%s", lb_, w, elem, la_, la, when);
-				else
-					story = sm_arena_printf(A, "lane %d of warp %d writes %s, which lane %d wrote at line %u%s", lb_, w, elem, la_, la, when);
-				struct sm_diag g;
-				memset(&g, 0, sizeof(g));
-				g.rule = SM_RULE_WARP_SYNC;
-				g.range = rb->src->range;
-				g.kernel = m->kernel->name;
-				g.array = name;
-				g.access = rb->src->kind;
-				g.block = bl;
-				g.block_assumed = assumed;
-				g.width = rb->width;
-				g.message = sm_arena_printf(A, "unsynchronized warp exchange on '%s': %s, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel '%s' with blockDim (%lld,%lld,%lld)%s",
-							    name, story, m->kernel->name, (long long)bl.x, (long long)bl.y,
-							    (long long)bl.z,
-							    assumed ? " (assumed: no launch site, __launch_bounds__ or --block-dim gives it)" : "");
-				g.note = "add __syncwarp() between the write and the access that depends on it";
-				g.related[0].range = ra->src->range;
-				g.related[0].message = sm_arena_printf(A, "the other lane's %s of '%s'",
-								       ra->src->kind == SM_ACC_LOAD ? "read" : "write",
-								       ra->name ? ra->name : ra->array->name);
-				g.related[1].range = rb->array->decl;
-				g.related[1].message = sm_arena_printf(A, "'%s' declared here", rb->array->name);
-				g.nrelated = 2;
-				sm_sink_report(sink, &g);
-			}
-		}
-	}
+	const struct sm_kernel_model *m = v->m;
+	const struct sm_race *r = v->r;
+	const struct sm_raccess *ra = &m->acc[r->a], *rb = &m->acc[r->b];
+	/* a pair that also races across warps is missing-barrier's */
+	for (unsigned j = 0; j < v->nall; j++)
+		if (v->all[j].inter_warp && v->all[j].b == r->b)
+			return false;
+	struct sm_dim3 bl = v->block;
+	bool assumed = v->assumed;
+	const char *elem = sm_element_name(rb->array, rb->array->name, r->addr, A);
+	const char *name = rb->name ? rb->name : rb->array->name;
+	unsigned la = ra->src->range.begin.line;
+	int lb_ = lane_of(r->tid_b, bl), la_ = lane_of(r->tid_a, bl), w = warp_of(r->tid_b, bl);
+	const char *when = r->cross_iter ? " in the previous iteration" : "";
+	const char *story;
+	if (r->kind == SM_RACE_RAW)
+		story = sm_arena_printf(A, "lane %d of warp %d reads %s, which lane %d wrote at line %u%s", lb_, w, elem, la_, la, when);
+	else if (r->kind == SM_RACE_WAR)
+		story = sm_arena_printf(A, "lane %d of warp %d overwrites %s, which lane %d read at line %u%s", lb_, w, elem, la_, la, when);
+	else
+		story = sm_arena_printf(A, "lane %d of warp %d writes %s, which lane %d wrote at line %u%s", lb_, w, elem, la_, la, when);
+	struct sm_diag g;
+	memset(&g, 0, sizeof(g));
+	g.rule = SM_RULE_WARP_SYNC;
+	g.range = rb->src->range;
+	g.kernel = m->kernel->name;
+	g.array = name;
+	g.access = rb->src->kind;
+	g.block = bl;
+	g.block_assumed = assumed;
+	g.width = rb->width;
+	g.message = sm_arena_printf(A, "unsynchronized warp exchange on '%s': %s, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel '%s' with blockDim (%lld,%lld,%lld)%s",
+				    name, story, m->kernel->name, (long long)bl.x, (long long)bl.y,
+				    (long long)bl.z,
+				    assumed ? " (assumed: no launch site, __launch_bounds__ or --block-dim gives it)" : "");
+	g.note = "add __syncwarp() between the write and the access that depends on it";
+	g.related[0].range = ra->src->range;
+	g.related[0].message = sm_arena_printf(A, "the other lane's %s of '%s'",
+					       ra->src->kind == SM_ACC_LOAD ? "read" : "write",
+					       ra->name ? ra->name : ra->array->name);
+	g.related[1].range = rb->array->decl;
+	g.related[1].message = sm_arena_printf(A, "'%s' declared here", rb->array->name);
+	g.nrelated = 2;
+	sm_sink_report(sink, &g);
+	return true;
+}
+
+void sm_rule_warp_sync(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
+{
+	sm_rule_each_race(ctx, false, report, sink);
 }

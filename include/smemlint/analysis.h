@@ -70,6 +70,7 @@ struct sm_rstmt {
 };
 
 struct sm_kernel_model {
+	void *race_cache;             /* analyzer/threaddep.c's, per file */
 	struct sm_kernel *kernel;
 	struct sm_raccess *acc;       /* in source order */
 	unsigned nacc;
@@ -113,6 +114,10 @@ struct sm_eval_ctx {
 };
 
 int64_t sm_eval(const struct sm_expr *e, struct sm_eval_ctx *c);
+
+/* Is loop L's condition true at the iterations in c (uniform unknowns make
+ * it undecidable)? 1 true, 0 false, -1 undecidable. */
+int sm_loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c);
 
 /* The degree of one access under one block shape. */
 struct sm_degree {

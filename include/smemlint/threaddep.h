@@ -82,6 +82,28 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 struct sm_analysis_options;
 struct sm_access_result;
 
+struct sm_rule_ctx;
+struct sm_sink;
+
+/* One race handed to a rule by sm_rule_each_race(). */
+struct sm_race_visit {
+	const struct sm_kernel_model *m;
+	const struct sm_race *r;
+	const struct sm_race *all;    /* every race of this kernel and block shape */
+	unsigned nall;
+	struct sm_dim3 block;
+	bool assumed;                 /* the block shape was assumed */
+};
+
+/* Returns true when it reported a finding for v (its line is then done). */
+typedef bool (*sm_race_fn)(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, struct sm_sink *sink);
+
+/* The common driver of the race rules: for every kernel and block shape,
+ * the races (searched once per kernel and shape, cached in the model) whose
+ * inter_warp equals `inter_warp` are handed to fn, at most one reported
+ * finding per source line of the later access. */
+void sm_rule_each_race(const struct sm_rule_ctx *ctx, bool inter_warp, sm_race_fn fn, struct sm_sink *sink);
+
 /* The block shapes the races of kernel k are decided for: --block-dim, or
  * every distinct constant launch shape, or else the shape the access
  * results were computed for (results: the kernel's, nacc of them);
