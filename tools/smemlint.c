@@ -77,32 +77,6 @@ static void usage(FILE *f)
 		"exit status: 0 no findings, 1 findings, 2 usage or input error\n");
 }
 
-static int parse_dim3(const char *s, struct sm_dim3 *d)
-{
-	long long v[3] = { 1, 1, 1 };
-	int n = 0;
-	const char *p = s;
-	while (*p && n < 3) {
-		char *end;
-		errno = 0;
-		long long x = strtoll(p, &end, 10);
-		if (end == p || errno || x <= 0 || x > 1024)
-			return -1;
-		v[n++] = x;
-		p = end;
-		if (*p == ',' || *p == 'x')
-			p++;
-		else if (*p)
-			return -1;
-	}
-	if (*p || n == 0 || v[0] * v[1] * v[2] > 1024)
-		return -1;
-	d->x = v[0];
-	d->y = v[1];
-	d->z = v[2];
-	return 0;
-}
-
 static const char *find_cuda(void)
 {
 	static const char *const cands[] = { NULL, "/usr/local/cuda" };
@@ -824,7 +798,7 @@ int main(int argc, char **argv)
 		} else if (OPTVAL("-o") || OPTVAL("--output")) {
 			out_path = val;
 		} else if (OPTVAL("--block-dim")) {
-			if (parse_dim3(val, &opt.block)) {
+			if (sm_config_parse_block(val, &opt.block)) {
 				fprintf(stderr, "smemlint: invalid block shape '%s': expected X[,Y[,Z]] with at most 1024 threads\n", val);
 				return 2;
 			}
