@@ -11,7 +11,10 @@
 
 /* Where the rules are documented on the web; helpUri is this plus '#' and
  * the rule id. */
+/* Where doc/rules.md is published; set with cmake -DSMEMLINT_HELP_URI=... */
+#ifndef SM_HELP_URI_BASE
 #define SM_HELP_URI_BASE "https://github.com/smemlint/smemlint/blob/main/doc/rules.md"
+#endif
 
 struct sm_rule_doc {
 	const char *name;        /* PascalCase name (SARIF reportingDescriptor.name) */
