@@ -184,6 +184,24 @@ static int unusable_flags(const struct sm_frontend_options *opt)
 	return 0;
 }
 
+/* Does a user flag name a relative path (-Iinc, -I inc, -isystem ../x)? */
+static int relative_paths(const struct sm_frontend_options *opt)
+{
+	static const char *const pre[] = { "-I", "-isystem", "-iquote", "-idirafter", "--include-directory" };
+	for (int i = 0; i < opt->nargs; i++) {
+		const char *a = opt->args[i];
+		for (unsigned k = 0; k < sizeof(pre) / sizeof(pre[0]); k++) {
+			size_t n = strlen(pre[k]);
+			if (strncmp(a, pre[k], n) != 0)
+				continue;
+			const char *p = a[n] == '=' ? a + n + 1 : a[n] ? a + n : i + 1 < opt->nargs ? opt->args[i + 1] : "/";
+			if (p[0] != '/')
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* under c->lock */
 static uint64_t toolkit_id_locked(struct sm_pch_cache *c, const char *root)
 {
@@ -248,8 +266,13 @@ const char *sm_pch_cache_get(struct sm_pch_cache *c, struct sm_frontend *fe, con
 	h_str(&h, sm_frontend_clang_version(&A));
 	for (int i = 0; i < argc; i++)
 		h_str(&h, argv[i]);
-	char cwd[PATH_MAX];
-	h_str(&h, getcwd(cwd, sizeof(cwd)) ? cwd : "");
+	/* a relative include directory could shadow a toolkit header: then
+	 * the working directory is part of the key (only then, so that runs
+	 * from many directories share one file) */
+	if (relative_paths(&o)) {
+		char cwd[PATH_MAX];
+		h_str(&h, getcwd(cwd, sizeof(cwd)) ? cwd : "");
+	}
 	sm_arena_release(&A);
 
 	pthread_mutex_lock(&c->lock);

@@ -154,6 +154,9 @@ def test_cache(tmp):
         check(pchs == [], f"cache: files written without a toolkit: {pchs}")
         return
     check(len(pchs) == 1 and pchs[0].startswith("pch-") and pchs[0].endswith(".pch"), f"cache: files {pchs}")
+    # another working directory shares the file (no relative include path)
+    run(["--format=json", os.path.join(CORPUS, "reduce.cu")], env=env, cwd=tmp)
+    check(os.listdir(d) == pchs, f"cache: another working directory made another key: {os.listdir(d)}")
     # other flags (a -D may change what the headers mean): another key
     run(["--format=json", os.path.join(CORPUS, "reduce.cu"), "--", "-DSMEMLINT_TEST_KEY=1"], env=env)
     check(len(os.listdir(d)) == 2, f"cache: -D flags are part of the key: {os.listdir(d)}")

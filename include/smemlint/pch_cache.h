@@ -4,8 +4,9 @@
  * Files live in $XDG_CACHE_HOME/smemlint (default ~/.cache/smemlint), one
  * `pch-<key>.pch` per key. The key is a 128-bit hash of the libclang
  * version, every flag the front end passes (architecture, toolkit path,
- * user -D/-I/-std...), the working directory and the identity (path, size,
- * mtime) of every file under the toolkit's include/ directory.
+ * user -D/-I/-std...), the working directory when a user include path is
+ * relative, and the identity (path, size, mtime) of every file under the
+ * toolkit's include/ directory.
  *
  * Concurrency: within a process, one thread builds a key while the others
  * that need it wait; between processes, a PCH is written to a temporary
