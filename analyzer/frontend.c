@@ -13,6 +13,7 @@
  * the model does not cover becomes an OPAQUE value rather than a guess.
  */
 #include "smemlint/frontend.h"
+#include "smemlint/stack.h"
 
 #include <clang-c/Index.h>
 
@@ -156,6 +157,7 @@ struct fe {
 	unsigned naccess;
 	int depth;              /* recursion guard */
 	int too_deep;
+	uintptr_t stack_floor;  /* recursion stops below this address */
 };
 
 #define SM_FE_MAX_DEPTH 2000
@@ -189,7 +191,9 @@ static char *cx_str(struct sm_arena *A, CXString s)
 	const char *c = clang_getCString(s);
 	char *r = sm_arena_strdup(A, c ? c : "");
 	clang_disposeString(s);
-	return r;
+	/* never NULL: when the arena is exhausted (recorded there, and the
+	 * results are marked partial) callers still get a string to compare */
+	return r ? r : (char *)"";
 }
 
 struct kids {
@@ -405,7 +409,6 @@ static enum sm_op binop_of(struct fe *S, CXCursor c, int *is_assign, int *ok)
 {
 	*ok = 1;
 	*is_assign = 0;
-#if CINDEX_VERSION_MINOR >= 64
 	enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
 	switch (k) {
 	case CXBinaryOperator_Mul: return SM_OP_MUL;
@@ -439,46 +442,12 @@ static enum sm_op binop_of(struct fe *S, CXCursor c, int *is_assign, int *ok)
 	case CXBinaryOperator_OrAssign: *is_assign = 1; return SM_OP_OR;
 	default: *ok = 0; return SM_OP_ADD;
 	}
-#else
-	/* Older libclang: the operator is the first token after the LHS. */
-	struct kids ks = kids_of(c);
-	struct toks t = tokens_of(S, c);
-	if (ks.n < 1)
-		goto bad;
-	struct sm_range lhs = range_of(ks.c[0]);
-	static const struct { const char *s; enum sm_op op; int as; } tab[] = {
-		{ "*", SM_OP_MUL, 0 }, { "/", SM_OP_DIV, 0 }, { "%", SM_OP_REM, 0 },
-		{ "+", SM_OP_ADD, 0 }, { "-", SM_OP_SUB, 0 }, { "<<", SM_OP_SHL, 0 },
-		{ ">>", SM_OP_SHR, 0 }, { "<", SM_OP_LT, 0 }, { ">", SM_OP_GT, 0 },
-		{ "<=", SM_OP_LE, 0 }, { ">=", SM_OP_GE, 0 }, { "==", SM_OP_EQ, 0 },
-		{ "!=", SM_OP_NE, 0 }, { "&", SM_OP_AND, 0 }, { "^", SM_OP_XOR, 0 },
-		{ "|", SM_OP_OR, 0 }, { "&&", SM_OP_LAND, 0 }, { "||", SM_OP_LOR, 0 },
-		{ "=", SM_OP_ASSIGN, 1 }, { "*=", SM_OP_MUL, 1 }, { "/=", SM_OP_DIV, 1 },
-		{ "%=", SM_OP_REM, 1 }, { "+=", SM_OP_ADD, 1 }, { "-=", SM_OP_SUB, 1 },
-		{ "<<=", SM_OP_SHL, 1 }, { ">>=", SM_OP_SHR, 1 }, { "&=", SM_OP_AND, 1 },
-		{ "^=", SM_OP_XOR, 1 }, { "|=", SM_OP_OR, 1 },
-	};
-	for (unsigned i = 0; i < t.n; i++) {
-		if (pos_lt(t.pos[i], lhs.end))
-			continue;
-		for (unsigned j = 0; j < sizeof(tab) / sizeof(tab[0]); j++)
-			if (!strcmp(t.s[i], tab[j].s)) {
-				*is_assign = tab[j].as;
-				return tab[j].op;
-			}
-		break;
-	}
-bad:
-	*ok = 0;
-	return SM_OP_ADD;
-#endif
 }
 
 /* Which unary operator: returns one of '-', '!', '~', '+', '*', '&', 'i'
  * (pre/post increment), 'd' (decrement), or 0. */
 static int unop_of(struct fe *S, CXCursor c)
 {
-#if CINDEX_VERSION_MINOR >= 64
 	(void)S;
 	switch (clang_getCursorUnaryOperatorKind(c)) {
 	case CXUnaryOperator_PostInc: case CXUnaryOperator_PreInc: return 'i';
@@ -491,21 +460,6 @@ static int unop_of(struct fe *S, CXCursor c)
 	case CXUnaryOperator_LNot: return '!';
 	default: return 0;
 	}
-#else
-	struct toks t = tokens_of(S, c);
-	for (unsigned i = 0; i < t.n; i++) {
-		const char *s = t.s[i];
-		if (!strcmp(s, "++")) return 'i';
-		if (!strcmp(s, "--")) return 'd';
-		if (!strcmp(s, "&")) return '&';
-		if (!strcmp(s, "*")) return '*';
-		if (!strcmp(s, "+")) return '+';
-		if (!strcmp(s, "-")) return '-';
-		if (!strcmp(s, "~")) return '~';
-		if (!strcmp(s, "!")) return '!';
-	}
-	return 0;
-#endif
 }
 
 static struct sm_var *var_of(struct fe *S, CXCursor decl)
@@ -1335,7 +1289,7 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 
 static struct sm_expr *conv_expr(struct fe *S, CXCursor c)
 {
-	if (S->depth >= SM_FE_MAX_DEPTH) {
+	if (S->depth >= SM_FE_MAX_DEPTH || sm_stack_exhausted(S->stack_floor)) {
 		S->too_deep = 1;
 		return mk_opaque(S, c, "deeply nested expression", 1);
 	}
@@ -1748,7 +1702,7 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor p, CXClientData d
 
 static void conv_stmt_into(struct fe *S, CXCursor c)
 {
-	if (S->depth >= SM_FE_MAX_DEPTH) {
+	if (S->depth >= SM_FE_MAX_DEPTH || sm_stack_exhausted(S->stack_floor)) {
 		S->too_deep = 1;
 		return;
 	}
@@ -2368,6 +2322,7 @@ struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path, cons
 	S.A = A;
 	S.F = F;
 	S.main_file = clang_getFile(tu, path);
+	S.stack_floor = sm_stack_floor((size_t)1 << 20);
 	collect_notes(&S);
 
 	struct launch_ctx lc;
