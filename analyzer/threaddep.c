@@ -514,7 +514,112 @@ struct ent {
 	int lin;
 };
 
+static void lin_tid(struct sm_dim3 b, int lin, int64_t tid[3])
+{
+	int64_t x = b.x > 0 ? b.x : 1, y = b.y > 0 ? b.y : 1;
+	tid[0] = lin % x;
+	tid[1] = (lin / x) % y;
+	tid[2] = lin / (x * y);
+}
+
+/* Thread addresses of one access at one iteration vector, shared by every
+ * pair the access takes part in (the search asks for the same vectors over
+ * and over). Bounded: past the limit, addresses are computed and not kept. */
+struct addr_vec {
+	unsigned acc;
+	unsigned seed;
+	int niter;
+	int64_t iter[SM_MAX_LOOPS];
+	int64_t *addr;             /* per thread */
+	signed char *st;           /* sm_access_addr's result per thread */
+	struct addr_vec *next;
+};
+
+struct addr_memo {
+	const struct sm_kernel_model *m;
+	struct sm_dim3 block;
+	int nthreads;
+	struct addr_vec *bucket[1024];
+	size_t bytes;
+	struct addr_vec scratch;   /* used when the memo is full */
+};
+
+#define RACE_MEMO_BYTES ((size_t)64 << 20)
+
+static void memo_free(struct addr_memo *M)
+{
+	for (int i = 0; i < 1024; i++) {
+		struct addr_vec *v = M->bucket[i];
+		while (v) {
+			struct addr_vec *n = v->next;
+			free(v->addr);
+			free(v->st);
+			free(v);
+			v = n;
+		}
+	}
+	free(M->scratch.addr);
+	free(M->scratch.st);
+}
+
+/* The addresses every thread of the block touches when running access ra
+ * at the iterations in c (its enclosing loops' entries of c->iter). */
+static const struct addr_vec *memo_get(struct addr_memo *M, const struct sm_raccess *ra, const struct sm_eval_ctx *c,
+				       unsigned long *evals)
+{
+	struct addr_vec key;
+	memset(&key, 0, sizeof(key));
+	key.acc = (unsigned)(ra - M->m->acc);
+	for (const struct sm_loop *L = ra->loop; L && key.niter < SM_MAX_LOOPS; L = L->parent)
+		key.iter[key.niter++] = c->iter[L->depth];
+	unsigned h = key.acc * 2654435761u;
+	for (int i = 0; i < key.niter; i++)
+		h = (h ^ (unsigned)key.iter[i]) * 16777619u;
+	h ^= c->seed * 40503u;
+	h &= 1023;
+	for (struct addr_vec *v = M->bucket[h]; v; v = v->next)
+		if (v->acc == key.acc && v->niter == key.niter && v->seed == c->seed &&
+		    !memcmp(v->iter, key.iter, (size_t)key.niter * sizeof(int64_t)))
+			return v;
+	size_t need = (size_t)M->nthreads * (sizeof(int64_t) + 1) + sizeof(struct addr_vec);
+	struct addr_vec *v = NULL;
+	if (M->bytes + need <= RACE_MEMO_BYTES)
+		v = calloc(1, sizeof(*v));
+	if (v) {
+		v->addr = malloc((size_t)M->nthreads * sizeof(int64_t));
+		v->st = malloc((size_t)M->nthreads);
+		if (!v->addr || !v->st) {
+			free(v->addr);
+			free(v->st);
+			free(v);
+			v = NULL;
+		}
+	}
+	if (!v) {
+		v = &M->scratch;
+		if (!v->addr) {
+			v->addr = malloc((size_t)M->nthreads * sizeof(int64_t));
+			v->st = malloc((size_t)M->nthreads);
+			if (!v->addr || !v->st)
+				return NULL;
+		}
+	} else {
+		*v = (struct addr_vec){ key.acc, c->seed, key.niter, { 0 }, v->addr, v->st, M->bucket[h] };
+		memcpy(v->iter, key.iter, sizeof(key.iter));
+		M->bucket[h] = v;
+		M->bytes += need;
+	}
+	for (int t = 0; t < M->nthreads; t++) {
+		struct sm_eval_ctx lc = *c;
+		lin_tid(M->block, t, lc.tid);
+		v->st[t] = (signed char)sm_access_addr(ra, NULL, &lc, &v->addr[t]);
+	}
+	*evals += (unsigned long)M->nthreads;
+	return v;
+}
+
 struct rjob {
+	struct addr_memo *memo;
 	const struct sm_raccess *ra, *rb;
 	struct sm_dim3 block;
 	int nthreads;
@@ -533,13 +638,6 @@ struct rjob {
 	int64_t addr;
 };
 
-static void lin_tid(struct sm_dim3 b, int lin, int64_t tid[3])
-{
-	int64_t x = b.x > 0 ? b.x : 1, y = b.y > 0 ? b.y : 1;
-	tid[0] = lin % x;
-	tid[1] = (lin / x) % y;
-	tid[2] = lin / (x * y);
-}
 
 static int cmp_ent(const void *pa, const void *pb)
 {
@@ -587,13 +685,16 @@ static bool a_at_edge(struct rjob *J, struct sm_eval_ctx *c)
 static void compute_a(struct rjob *J)
 {
 	J->nea = 0;
+	const struct addr_vec *va = memo_get(J->memo, J->ra, &J->ca, &J->evals);
+	if (!va)
+		return;
 	for (int t = 0; t < J->nthreads; t++) {
+		if (va->st[t] != 1)
+			continue;
 		struct sm_eval_ctx c = J->ca;
 		lin_tid(J->block, t, c.tid);
-		int64_t addr;
-		J->evals++;
-		if (sm_access_addr(J->ra, NULL, &c, &addr) == 1 && a_at_edge(J, &c)) {
-			J->ea[J->nea].addr = addr;
+		if (a_at_edge(J, &c)) {
+			J->ea[J->nea].addr = va->addr[t];
 			J->ea[J->nea].lin = t;
 			J->nea++;
 		}
@@ -630,13 +731,13 @@ static void leaf(struct rjob *J)
 	if (!J->nea)
 		return;
 	int64_t wa = J->ra->width ? J->ra->width : 1, wb = J->rb->width ? J->rb->width : 1;
+	const struct addr_vec *vb = memo_get(J->memo, J->rb, &J->cb, &J->evals);
+	if (!vb)
+		return;
 	for (int t = 0; t < J->nthreads && !J->found; t++) {
-		struct sm_eval_ctx c = J->cb;
-		lin_tid(J->block, t, c.tid);
-		int64_t b;
-		J->evals++;
-		if (sm_access_addr(J->rb, NULL, &c, &b) != 1)
+		if (vb->st[t] != 1)
 			continue;
+		int64_t b = vb->addr[t];
 		/* a's entries with addr in (b - wa, b + wb) */
 		int lo = 0, hi = J->nea;
 		while (lo < hi) {
@@ -804,17 +905,21 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 	G.acc_nloops = calloc(nacc, sizeof(int));
 	G.acc_loops = calloc(nacc, sizeof(*G.acc_loops));
 	struct ent *ea = malloc((size_t)nt * sizeof(*ea));
+	struct addr_memo *memo = calloc(1, sizeof(*memo));
 	unsigned char *seen = NULL, *closed = NULL;
 	int *stack = NULL;
 	unsigned cap = 0, n = 0;
 	struct sm_race *races = NULL;
 	int rc = 0;
-	if (!G.acc_node_of || !G.acc_nloops || !G.acc_loops || !ea) {
+	if (!G.acc_node_of || !G.acc_nloops || !G.acc_loops || !ea || !memo) {
 		rc = -1;
 		goto done;
 	}
 	for (unsigned i = 0; i < nacc; i++)
 		G.acc_node_of[i] = -1;
+	memo->m = m;
+	memo->block = block;
+	memo->nthreads = (int)nt;
 	G.m = m;
 	G.block = block;
 	if (G.block.x < 1) G.block.x = 1;
@@ -862,6 +967,7 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 			J.block = block;
 			J.nthreads = (int)nt;
 			J.ea = ea;
+			J.memo = memo;
 			J.ca.ntid = J.cb.ntid = block;
 			J.ca.seed = J.cb.seed = RACE_SEED;
 			bool hit = false, inter = false, cross = false, trunc = false;
@@ -924,6 +1030,10 @@ done:
 	free(G.loop_latch);
 	free(G.loop_parent);
 	free(ea);
+	if (memo) {
+		memo_free(memo);
+		free(memo);
+	}
 	return rc;
 }
 
