@@ -25,6 +25,10 @@ void sm_analysis_options_init(struct sm_analysis_options *o)
 	o->fe.gpu_arch = "sm_90";
 	for (int i = 0; i < SM_RULE__COUNT; i++)
 		o->levels[i] = sm_rules[i].level;
+	/* test hook: a lower IR limit, to exercise partial results cheaply */
+	const char *lim = getenv("SMEMLINT_TEST_ARENA_LIMIT");
+	if (lim && *lim)
+		o->ir_arena_limit = (size_t)strtoull(lim, NULL, 10);
 }
 
 void sm_result_init(struct sm_result *r, const char *path)
@@ -316,11 +320,12 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 		return -1;
 	}
 	struct sm_arena A;
-	sm_arena_init(&A, SM_IR_ARENA_LIMIT);
+	size_t limit = opt->ir_arena_limit ? opt->ir_arena_limit : SM_IR_ARENA_LIMIT;
+	sm_arena_init(&A, limit);
 	struct sm_file *F = sm_frontend_parse(fe, path, copy, len, &opt->fe, &A);
 	if (!F) {
 		sm_arena_release(&A);
-		sm_result_note(r, SM_LEVEL_ERROR, p0, "out of memory analyzing '%s'", path);
+		sm_result_note(r, SM_LEVEL_ERROR, p0, "out of memory analyzing '%s' (limit %zu KiB)", path, limit >> 10);
 		return -1;
 	}
 	/* clang's errors: reported, and they fail the run (exit 2), but what
@@ -338,8 +343,8 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 	}
 	run_rules(F, opt, &A, r);
 	if (sm_arena_failed(&A))
-		sm_result_note(r, SM_LEVEL_WARNING, p0, "'%s' needed more than %zu MiB to analyze; results are partial",
-			       path, SM_IR_ARENA_LIMIT >> 20);
+		sm_result_note(r, SM_LEVEL_WARNING, p0, "'%s' needed more than %zu %s to analyze; results are partial",
+			       path, limit >= (1u << 20) ? limit >> 20 : limit >> 10, limit >= (1u << 20) ? "MiB" : "KiB");
 	sm_arena_release(&A);
 	sm_result_sort(r);
 	return 0;

@@ -215,7 +215,8 @@ static int git_ignored_run(const char *root, int collapse_dirs, struct sm_paths 
 		i += n + 1;
 	}
 	free(buf);
-	qsort(out->v, out->n, sizeof(char *), cmp_names);
+	if (out->n > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(out->v, out->n, sizeof(char *), cmp_names);
 	return all;
 }
 
@@ -271,7 +272,8 @@ static int walk_dir(const char *dir, const char *const *ex, int nex, struct sm_p
 	}
 	closedir(d);
 	if (!is_build) {
-		qsort(names.v, names.n, sizeof(char *), cmp_names);
+		if (names.n > 1)
+			qsort(names.v, names.n, sizeof(char *), cmp_names);
 		for (size_t i = 0; i < names.n; i++) {
 			size_t len = strlen(dir) + strlen(names.v[i]) + 2;
 			char *p = malloc(len);

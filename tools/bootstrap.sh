@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # bootstrap.sh - set up a fresh Debian machine, build, and lint or test.
 #   tools/bootstrap.sh lint   install what is missing, build, run smemlint on corpus/
-#   tools/bootstrap.sh test   install what is missing, build, run every test
+#   tools/bootstrap.sh test   install what is missing, build, run every test, then the
+#                             sanitizer, valgrind and fuzz stages (tools/reliability.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PKGS=(cmake make gcc pkg-config python3 libclang-22-dev clang-22 check libjansson-dev libyaml-dev
-      python3-jsonschema python3-yaml chromium)
+      python3-jsonschema python3-yaml chromium libclang-rt-22-dev valgrind)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -28,7 +29,9 @@ case "${1:-test}" in
     # 1 means findings (the corpus has them on purpose); 2 is an error
     [ "$rc" -le 1 ] ;;
   test)
-    ctest --test-dir "$BUILD" --output-on-failure ;;
+    ctest --test-dir "$BUILD" --output-on-failure
+    # then the same suite under ASan+UBSan, valgrind, a bounded fuzz session
+    BUILD_DIR="$BUILD" tools/reliability.sh all ;;
   *)
     echo "usage: tools/bootstrap.sh lint|test" >&2; exit 2 ;;
 esac

@@ -30,6 +30,23 @@
 #define SMEMLINT_VERSION "0.1.0"
 #endif
 
+/* main() returns early in many places (usage errors, --version, input
+ * errors): these free what it allocated on every return, so that leak
+ * checkers see no leaks (sm_paths_free may run twice: it resets). */
+static void sm_free_ptr(void *p)
+{
+	free(*(void **)p);
+}
+
+static void sm_free_paths(struct sm_paths *p)
+{
+	sm_paths_free(p);
+}
+
+#define SM_AUTOFREE __attribute__((cleanup(sm_free_ptr)))
+#define SM_AUTOPATHS __attribute__((cleanup(sm_free_paths)))
+#define SM_AUTOCONFIG __attribute__((cleanup(sm_config_free)))
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -737,8 +754,20 @@ static int dump_config(const char *target, const struct sm_config *fixed, const 
 	return rc;
 }
 
+/* Stack of each worker thread: libclang's parser and the front end recurse
+ * once per nesting level (about 1 KiB each, several times more under
+ * AddressSanitizer); 256 MiB of address space holds ~100,000 levels. */
+#define SM_WORKER_STACK ((size_t)256 << 20)
+
 int main(int argc, char **argv)
 {
+	/* Before any thread exists: libclang parses on the calling thread (our
+	 * workers' large stacks) instead of a thread of its own with 8 MiB,
+	 * which a few thousand nested parentheses overflow. And a write over
+	 * `ulimit -f` fails with EFBIG, reported and cleaned up, instead of
+	 * killing the process between temporary file and rename. */
+	setenv("LIBCLANG_NOTHREADS", "1", 0);
+	signal(SIGXFSZ, SIG_IGN);
 	struct sm_analysis_options opt;
 	sm_analysis_options_init(&opt);
 	int format = 0, jobs = 0, no_cuda = 0, do_fix = 0;
@@ -746,15 +775,15 @@ int main(int argc, char **argv)
 	long shard_k = 0, shard_n = 0;
 	double timeout = 0;
 	const char *out_path = NULL, *cuda_path = NULL, *build_dir = NULL;
-	struct sm_paths inputs = { 0 };
-	const char **excludes = calloc((size_t)argc + 1, sizeof(char *));
+	struct sm_paths inputs SM_AUTOPATHS = { 0 };
+	const char **excludes SM_AUTOFREE = calloc((size_t)argc + 1, sizeof(char *));
 	int nexcludes = 0;
-	const char **uargs = calloc((size_t)argc + 1, sizeof(char *));
+	const char **uargs SM_AUTOFREE = calloc((size_t)argc + 1, sizeof(char *));
 	int nuargs = 0;
 	struct sm_emit_options eo = { 0 };
 	if (!excludes || !uargs)
 		return 2;
-	struct sm_config cli; /* the command line's rule choices: applied after config files */
+	struct sm_config cli SM_AUTOCONFIG; /* the command line's rule choices: applied after config files */
 	sm_config_init(&cli);
 	const char *config_path = NULL, *baseline_path = NULL, *write_baseline = NULL, *html_path = NULL;
 	int want_dump_config = 0;
@@ -898,7 +927,7 @@ int main(int argc, char **argv)
 		}
 #undef OPTVAL
 	}
-	struct sm_config fixed_cfg; /* --config FILE */
+	struct sm_config fixed_cfg SM_AUTOCONFIG; /* --config FILE */
 	sm_config_init(&fixed_cfg);
 	if (config_path && sm_config_load(config_path, &fixed_cfg, cerr, sizeof(cerr))) {
 		fprintf(stderr, "smemlint: %s\n", cerr);
@@ -943,8 +972,8 @@ int main(int argc, char **argv)
 
 	/* expand directories; a missing path is an input error reported in
 	 * order with the others */
-	struct sm_paths files = { 0 };
-	struct sm_paths errors = { 0 };
+	struct sm_paths files SM_AUTOPATHS = { 0 };
+	struct sm_paths errors SM_AUTOPATHS = { 0 };
 	for (size_t i = 0; i < inputs.n; i++) {
 		int n = sm_expand_path_ex(inputs.v[i], excludes, nexcludes, no_gitignore ? SM_WALK_NO_GITIGNORE : 0, &files,
 					  err, sizeof(err));
@@ -971,9 +1000,9 @@ int main(int argc, char **argv)
 	/* each file's options: its config (the nearest .smemlint.yaml, or
 	 * --config), then the command line; files its config excludes go */
 	struct sm_config_cache ccache = { 0 };
-	const struct sm_config **fcfg = calloc(files.n + 1, sizeof(*fcfg));
-	struct sm_analysis_options *fopt = calloc(files.n + 1, sizeof(*fopt));
-	const char ***fargs = calloc(files.n + 1, sizeof(*fargs));
+	const struct sm_config **fcfg SM_AUTOFREE = calloc(files.n + 1, sizeof(*fcfg));
+	struct sm_analysis_options *fopt SM_AUTOFREE = calloc(files.n + 1, sizeof(*fopt));
+	const char ***fargs SM_AUTOFREE = calloc(files.n + 1, sizeof(*fargs));
 	if (!fcfg || !fopt || !fargs)
 		return 2;
 	size_t nkept = 0;
@@ -1010,20 +1039,22 @@ int main(int argc, char **argv)
 		int prc = print_clang_args(&J);
 		free(results);
 		free(rp);
+		for (size_t i = 0; i < files.n; i++)
+			free(fargs[i]);
 		return prc;
 	}
 	if (!no_cache && !getenv("SMEMLINT_NO_CACHE"))
 		J.cache = sm_pch_cache_new(NULL);
 	if (timeout > 0) {
 		run_forked(&J, jobs, timeout);
-	} else if (jobs <= 1) {
-		worker(&J);
 	} else {
+		/* even for one job: libclang parses on this thread (see main),
+		 * and deeply nested code needs more stack than the main thread's */
 		pthread_t *th = calloc((size_t)jobs, sizeof(*th));
 		int started = 0;
 		pthread_attr_t attr;
 		pthread_attr_init(&attr);
-		pthread_attr_setstacksize(&attr, 64u << 20);
+		pthread_attr_setstacksize(&attr, SM_WORKER_STACK);
 		for (int t = 0; th && t < jobs; t++)
 			if (pthread_create(&th[t], &attr, worker, &J) == 0)
 				started++;
@@ -1106,21 +1137,16 @@ int main(int argc, char **argv)
 	sm_pch_cache_free(J.cache);
 	free(results);
 	free(rp);
+	for (size_t i = 0; i < files.n; i++) /* before files.n is reset */
+		free(fargs[i]);
 	sm_paths_free(&files);
 	sm_paths_free(&inputs);
 	sm_paths_free(&errors);
 	ccdb_free(&db);
-	for (size_t i = 0; i < files.n; i++)
-		free(fargs[i]);
-	free(fargs);
-	free(fopt);
-	free(fcfg);
 	sm_config_cache_free(&ccache);
 	sm_config_free(&fixed_cfg);
 	sm_config_free(&cli);
 	sm_baseline_free(&baseline);
-	free(excludes);
-	free(uargs);
 	if (werr || input_errors)
 		return 2;
 	if (write_baseline)

@@ -26,6 +26,7 @@ struct sm_analysis_options {
 	const char *arch;                /* --arch, e.g. "sm_90" */
 	bool all_accesses;               /* record every access (--all-accesses) */
 	enum sm_level levels[SM_RULE__COUNT]; /* SM_LEVEL_NONE: rule disabled */
+	size_t ir_arena_limit;           /* bytes of IR per file; 0 = SM_IR_ARENA_LIMIT */
 };
 
 /* One access and the degree computed for it (what --all-accesses lists). */
