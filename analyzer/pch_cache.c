@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "smemlint/arena.h"
@@ -230,10 +232,26 @@ static struct pch_entry *find_locked(struct sm_pch_cache *c, const char *key)
 	return NULL;
 }
 
+/* libclang aborts the whole process (report_fatal_error) when writing a
+ * PCH fails, so a PCH is built only with room to spare: a file size limit
+ * (ulimit -f) and free space of at least this much (a PCH is ~10 MiB). */
+#define SM_PCH_ROOM ((uint64_t)256 << 20)
+
+static int room_for_pch(const char *dir)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < SM_PCH_ROOM)
+		return 0;
+	struct statvfs vs;
+	if (statvfs(dir, &vs) == 0 && (uint64_t)vs.f_bavail * vs.f_frsize < SM_PCH_ROOM)
+		return 0;
+	return 1;
+}
+
 static int build_file(struct sm_frontend *fe, const struct sm_frontend_options *opt, const char *dir,
 		      const char *path)
 {
-	if (make_dirs(dir) != 0)
+	if (make_dirs(dir) != 0 || !room_for_pch(dir))
 		return -1;
 	char tmp[PATH_MAX];
 	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);

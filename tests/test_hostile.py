@@ -370,6 +370,24 @@ class Writes(Base):
         self.check_intact(bl, b"ORIGINAL\n", rc, err, "File too large")
 
 
+    def test_cache_full_disk(self):
+        # libclang aborts the process when a PCH write fails: the cache must
+        # not start one without room (here: ulimit -f 1 MiB, a PCH is ~10 MiB)
+        toolkit = os.environ.get("CUDA_PATH") or "/usr/local/cuda"
+        if not os.path.exists(os.path.join(toolkit, "include", "cuda_runtime.h")):
+            self.skipTest("no CUDA toolkit: the header cache is only used with one")
+        import resource
+        cache = os.path.join(self.dir, "cache")
+        os.mkdir(cache)
+        pre = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+        rc, out, err = run([SMEMLINT, "--format=json", self.normal], self.dir, env={"XDG_CACHE_HOME": cache},
+                           preexec=pre)
+        self.assertEqual(rc, 1, err[-2000:])
+        self.assertTrue(self.findings(json.loads(out), self.normal))
+        left = [os.path.join(r, f) for r, _, fs in os.walk(cache) for f in fs]
+        self.assertEqual(left, [], "partial cache files left behind")
+
+
 class Determinism(Base):
     def test_three_runs_identical(self):
         for fmt in ("text", "json"):

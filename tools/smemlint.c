@@ -755,8 +755,8 @@ static int dump_config(const char *target, const struct sm_config *fixed, const 
 }
 
 /* Stack of each worker thread: libclang's parser and the front end recurse
- * once per nesting level (about 1 KiB each, several times more under
- * AddressSanitizer); 256 MiB of address space holds ~100,000 levels. */
+ * once per nesting level (up to a few KiB each, more under AddressSanitizer);
+ * 256 MiB of address space holds 70,000 nested unary operators. */
 #define SM_WORKER_STACK ((size_t)256 << 20)
 
 int main(int argc, char **argv)
