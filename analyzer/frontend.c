@@ -932,9 +932,8 @@ static enum CXChildVisitResult sizeof_visit(CXCursor c, CXCursor p, CXClientData
 }
 
 /* sizeof(tile) or sizeof(tile[0]): the code depends on the array's size */
-static void mark_sizeof(struct fe *S, CXCursor c, int unused)
+static void mark_sizeof(struct fe *S, CXCursor c)
 {
-	(void)unused;
 	clang_visitChildren(c, sizeof_visit, S);
 }
 
@@ -947,7 +946,7 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 	case CXCursor_CharacterLiteral:
 	case CXCursor_CXXBoolLiteralExpr:
 	case CXCursor_UnaryExpr: /* sizeof, alignof */
-		mark_sizeof(S, c, 0);
+		mark_sizeof(S, c);
 		if (try_eval_int(c, &v))
 			return mk_const(S, v);
 		return mk_opaque(S, c, "constant", 0);
@@ -1178,7 +1177,7 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 			(void)conv_expr(S, lhs);
 			return rhs;
 		}
-		if (op == SM_OP_LAND || op == SM_OP_LOR || 0) {
+		if (op == SM_OP_LAND || op == SM_OP_LOR) {
 			struct sm_expr *a = conv_expr(S, ks.c[0]);
 			/* the right operand runs only when the left allows it */
 			struct vec body = { 0 };

@@ -33,7 +33,7 @@ static int is_cuda_source(const char *a)
 }
 
 /* "sm_80" from "sm_80", "compute_80", "arch=compute_80,code=sm_80". */
-static int arch_of(const char *s, char *out, size_t n)
+int sm_arch_of(const char *s, char *out, size_t n)
 {
 	const char *a = strstr(s, "code=sm_");
 	a = a ? a + 5 : strstr(s, "sm_");
@@ -109,11 +109,11 @@ int sm_launcher_main(int argc, char **argv, int at)
 				flags[nflags++] = s; /* freed with the process */
 		} else if ((!strcmp(a, "-arch") || !strcmp(a, "--gpu-architecture") || !strcmp(a, "-gencode") ||
 			    !strcmp(a, "--generate-code")) && i + 1 < ncc) {
-			arch_of(cc[++i], arch, sizeof(arch));
+			sm_arch_of(cc[++i], arch, sizeof(arch));
 		} else if (!strncmp(a, "-arch=", 6) || !strncmp(a, "--gpu-architecture=", 19) ||
 			   !strncmp(a, "-gencode=", 9) || !strncmp(a, "--generate-code=", 16) ||
 			   !strncmp(a, "--cuda-gpu-arch=", 16)) {
-			arch_of(strchr(a, '=') + 1, arch, sizeof(arch));
+			sm_arch_of(strchr(a, '=') + 1, arch, sizeof(arch));
 		} else if (takes_value(a) && i + 1 < ncc) {
 			i++;
 		} else if (a[0] != '-' && is_cuda_source(a)) {

@@ -167,29 +167,8 @@ static void push_arg(struct ccdb_entry *e, const char *s)
 
 static char *arch_of_gencode(const char *s)
 {
-	const char *c = strstr(s, "code=");
-	const char *a = c ? strstr(c, "sm_") : NULL;
-	if (!a)
-		a = strstr(s, "compute_");
-	if (!a)
-		return NULL;
 	char buf[32];
-	int n = 0;
-	if (!strncmp(a, "compute_", 8)) {
-		strcpy(buf, "sm_");
-		n = 3;
-		a += 8;
-	} else {
-		memcpy(buf, "sm_", 3);
-		n = 3;
-		a += 3;
-	}
-	while (*a && (*a >= '0' && *a <= '9') && n < 30)
-		buf[n++] = *a++;
-	while (*a && ((*a >= 'a' && *a <= 'z')) && n < 30)
-		buf[n++] = *a++;
-	buf[n] = 0;
-	return n > 3 ? strdup(buf) : NULL;
+	return sm_arch_of(s, buf, sizeof(buf)) ? strdup(buf) : NULL;
 }
 
 /* Translate one compiler command line (nvcc or clang) into the flags the
