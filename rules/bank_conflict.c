@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "smemlint/analyze.h"
-#include "smemlint/fix.h"
-#include "smemlint/rules.h"
+#include "engine/fix.h"
+#include "rules/messages.h"
+#include "rules/rules.h"
 
 static const char *kind_name(int k)
 {
@@ -82,17 +82,18 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 {
 	struct sm_arena *A = ctx->scratch;
 	for (unsigned k = 0; k < ctx->file->nkernels; k++) {
-		const struct sm_kernel_model *m = &ctx->models[k];
+		struct sm_kernel_facts *f = &ctx->facts[k];
+		const struct sm_kernel_model *m = &f->model;
 		struct sm_fix_plan *plans = sm_arena_alloc(A, (ctx->file->narrays + 1) * sizeof(*plans));
 		unsigned char *planned = sm_arena_alloc(A, ctx->file->narrays + 1);
 		if (!plans || !planned)
 			return;
-		struct sm_dim3 blocks[8];
-		bool assumed;
-		int nb = sm_kernel_blocks(m->kernel, ctx->opt, blocks, 8, &assumed);
+		const struct sm_access_result *degrees = sm_kernel_facts_degrees(f);
+		if (!degrees)
+			continue;
 		for (unsigned i = 0; i < m->nacc; i++) {
 			const struct sm_raccess *ra = &m->acc[i];
-			const struct sm_access_result *res = &ctx->results[k][i];
+			const struct sm_access_result *res = &degrees[i];
 			const struct sm_degree *d = &res->deg;
 			if (!ra->src || !d->analyzed || d->worst < 2.0 - 1e-9)
 				continue;
@@ -126,7 +127,7 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			g.message = sm_arena_printf(A, "%d-way bank conflict on %s of '%s' (%s)%s in kernel '%s' with blockDim (%lld,%lld,%lld)%s%s%s",
 						    ways, kind_name(ra->src->kind), g.array, array_type(A, ra->array), exact,
 						    m->kernel->name, (long long)res->block.x, (long long)res->block.y,
-						    (long long)res->block.z, res->block_assumed ? " (assumed: no launch site, __launch_bounds__ or --block-dim gives it)" : "",
+						    (long long)res->block.z, res->block_assumed ? SM_BLOCK_ASSUMED_TEXT : "",
 						    iv, lanes);
 			g.related[0].range = ra->array->decl;
 			g.related[0].message = sm_arena_printf(A, "'%s' declared here", ra->array->name);
@@ -134,7 +135,7 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			unsigned ai = ra->array->index;
 			if (ai < ctx->file->narrays && !planned[ai]) {
 				planned[ai] = 1;
-				sm_fix_search(m, ra->array, blocks, nb, ctx->opt->arch, ctx->file->text, ctx->file->text_len,
+				sm_fix_search(m, ra->array, f->blocks, f->nblocks, ctx->opt->arch, ctx->file->text, ctx->file->text_len,
 					      A, &plans[ai]);
 			}
 			const struct sm_fix_plan *plan = ai < ctx->file->narrays ? &plans[ai] : NULL;

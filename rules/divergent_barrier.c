@@ -17,8 +17,8 @@
  */
 #include <string.h>
 
-#include "smemlint/rules.h"
-#include "smemlint/threaddep.h"
+#include "rules/rules.h"
+#include "rules/messages.h"
 
 static const char *jump_name(const struct sm_stmt *s)
 {
@@ -44,11 +44,12 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 	struct sm_arena *A = ctx->scratch;
 	const struct sm_file *F = ctx->file;
 	for (unsigned k = 0; k < F->nkernels; k++) {
-		const struct sm_kernel_model *m = &ctx->models[k];
+		struct sm_kernel_facts *f = &ctx->facts[k];
+		const struct sm_kernel_model *m = &f->model;
 		if (!m->kernel)
 			continue;
-		struct sm_divergence *dv;
-		int n = sm_divergent_barriers(m, A, &dv);
+		const struct sm_divergence *dv;
+		int n = sm_kernel_facts_divergence(f, &dv);
 		for (int i = 0; i < n; i++) {
 			const struct sm_divergence *d = &dv[i];
 			const struct sm_stmt *b = d->barrier;

@@ -1,6 +1,6 @@
 /* explain.c - the rule documentation table (see explain.h). Keep one entry
  * per rule of registry.def (tests/test_ci.py checks that every rule has one). */
-#include "smemlint/explain.h"
+#include "rules/explain.h"
 
 static const struct sm_rule_doc docs[SM_RULE__COUNT] = {
 	[SM_RULE_BANK_CONFLICT] = {

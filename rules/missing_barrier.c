@@ -17,11 +17,8 @@
  * elements, atomics against atomics, accesses whose address cannot be
  * computed and accesses ordered by a barrier are not reported.
  */
-#include <string.h>
-
-#include "smemlint/analyze.h"
-#include "smemlint/rules.h"
-#include "smemlint/threaddep.h"
+#include "rules/messages.h"
+#include "rules/race_rule.h"
 
 static const char *kind_word(int k)
 {
@@ -36,47 +33,25 @@ static const char *race_name(enum sm_race_kind k)
 static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, struct sm_sink *sink)
 {
 	struct sm_arena *A = ctx->scratch;
-	const struct sm_kernel_model *m = v->m;
 	const struct sm_race *r = v->r;
-	const struct sm_raccess *ra = &m->acc[r->a], *rb = &m->acc[r->b];
+	const struct sm_raccess *ra = &v->m->acc[r->a];
 	struct sm_dim3 bl = v->block;
-	bool assumed = v->assumed;
-	const char *ta = sm_thread_name(r->tid_a, bl, A), *tb = sm_thread_name(r->tid_b, bl, A);
-	const char *elem = sm_element_name(rb->array, rb->array->name, r->addr, A);
-	const char *name = rb->name ? rb->name : rb->array->name;
-	unsigned la = ra->src->range.begin.line;
-	const char *when = r->cross_iter ? " in the previous iteration" : "";
-	const char *story;
-	if (r->kind == SM_RACE_RAW)
-		story = sm_arena_printf(A, "%s reads %s, which %s wrote at line %u%s", tb, elem, ta, la, when);
-	else if (r->kind == SM_RACE_WAR)
-		story = sm_arena_printf(A, "%s overwrites %s, which %s read at line %u%s", tb, elem, ta, la, when);
-	else
-		story = sm_arena_printf(A, "%s writes %s, which %s wrote at line %u%s", tb, elem, ta, la, when);
-	struct sm_diag g;
-	memset(&g, 0, sizeof(g));
-	g.rule = SM_RULE_MISSING_BARRIER;
-	g.range = rb->src->range;
-	g.kernel = m->kernel->name;
-	g.array = name;
-	g.access = rb->src->kind;
-	g.block = bl;
-	g.block_assumed = assumed;
-	g.width = rb->width;
-	g.message = sm_arena_printf(A, "missing barrier: %s race on '%s': %s, with no __syncthreads() in between (different warps) in kernel '%s' with blockDim (%lld,%lld,%lld)%s%s",
-				    race_name(r->kind), name, story, m->kernel->name, (long long)bl.x,
-				    (long long)bl.y, (long long)bl.z,
-				    assumed ? " (assumed: no launch site, __launch_bounds__ or --block-dim gives it)" : "",
-				    r->truncated ? " (search capped)" : "");
-	g.note = r->cross_iter ? "add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads"
-			       : "add __syncthreads() between the two accesses";
-	g.related[0].range = ra->src->range;
-	g.related[0].message = sm_arena_printf(A, "the racing %s of '%s' by %s", kind_word(ra->src->kind),
-					       ra->name ? ra->name : ra->array->name, ta);
-	g.related[1].range = rb->array->decl;
-	g.related[1].message = sm_arena_printf(A, "'%s' declared here", rb->array->name);
-	g.nrelated = 2;
-	sm_sink_report(sink, &g);
+	const char *ta = sm_thread_name(r->tid_a, bl, A);
+	const char *name = sm_race_array_name(v);
+	struct sm_race_words w = {
+		.rule = SM_RULE_MISSING_BARRIER,
+		.later = sm_thread_name(r->tid_b, bl, A),
+		.earlier = ta,
+		.headline = sm_arena_printf(A, "missing barrier: %s race on '%s'", race_name(r->kind), name),
+		.tail = sm_arena_printf(A, ", with no __syncthreads() in between (different warps) in kernel '%s' with blockDim (%lld,%lld,%lld)%s%s",
+					v->m->kernel->name, (long long)bl.x, (long long)bl.y, (long long)bl.z,
+					v->assumed ? SM_BLOCK_ASSUMED_TEXT : "", r->truncated ? " (search capped)" : ""),
+		.note = r->cross_iter ? "add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads"
+				      : "add __syncthreads() between the two accesses",
+		.related = sm_arena_printf(A, "the racing %s of '%s' by %s", kind_word(ra->src->kind),
+					   ra->name ? ra->name : ra->array->name, ta),
+	};
+	sm_race_report(ctx, v, &w, sink);
 	return true;
 }
 

@@ -1,11 +1,11 @@
 /* registry.c - the rule table, generated from registry.def. */
 #include <string.h>
 
-#include "smemlint/rules.h"
+#include "rules/rules.h"
 
 const struct sm_rule sm_rules[SM_RULE__COUNT] = {
 #define SM_RULE(e, id, lvl, fn, summary) [SM_RULE_##e] = { id, lvl, summary, fn },
-#include "registry.def"
+#include "rules/registry.def"
 #undef SM_RULE
 };
 

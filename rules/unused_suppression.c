@@ -5,7 +5,7 @@
  * finding, when --report-unused-suppressions is given. The rule is in the
  * registry so that it is listed, explained, configurable and has a SARIF
  * descriptor like every other. */
-#include "smemlint/rules.h"
+#include "rules/rules.h"
 
 void sm_rule_unused_suppression(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 {

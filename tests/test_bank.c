@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "smemlint/analysis.h"
+#include "engine/analysis.h"
 
 static struct sm_arena A;
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "smemlint/analysis.h"
-#include "smemlint/threaddep.h"
+#include "engine/analysis.h"
+#include "engine/threaddep.h"
 
 /* one kernel under construction */
 struct kb {

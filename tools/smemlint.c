@@ -15,15 +15,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "smemlint/analyze.h"
-#include "smemlint/config.h"
-#include "smemlint/emit.h"
-#include "smemlint/explain.h"
-#include "smemlint/report.h"
-#include "smemlint/fix.h"
-#include "smemlint/pch_cache.h"
-#include "smemlint/result_io.h"
-#include "smemlint/util.h"
+#include "driver/analyze.h"
+#include "driver/config.h"
+#include "emit/emit.h"
+#include "rules/explain.h"
+#include "driver/report.h"
+#include "driver/fix_apply.h"
+#include "front/pch_cache.h"
+#include "driver/result_io.h"
+#include "base/fsutil.h"
 #include "launcher.h"
 
 #ifndef SMEMLINT_VERSION

@@ -20,6 +20,8 @@
 #include <stddef.h>
 
 #define SM_MAX_DIMS 4
+/* Threads per warp on every GPU smemlint models. */
+#define SM_WARP 32
 
 /* A source position: 1-based line, 1-based byte column. */
 struct sm_pos {

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "smemlint/analyze.h"
-#include "smemlint/emit.h"
+#include "driver/analyze.h"
+#include "emit/emit.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

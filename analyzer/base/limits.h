@@ -1,0 +1,28 @@
+/* limits.h - every cap smemlint puts on its input and its work, in one
+ * place (as SQLite's sqliteLimit.h): the value, why that value, and what
+ * happens past it. The README's Limits table is checked against this file
+ * by a test (tests/test_limits.py). */
+#ifndef SMEMLINT_BASE_LIMITS_H
+#define SMEMLINT_BASE_LIMITS_H
+
+#include <stddef.h>
+
+/* Largest source file read, in bytes. 16 MiB is far above any hand-written
+ * CUDA file (generated ones reach a few MiB) and keeps a stray binary or
+ * log from being parsed. Past it: the file gets input problem
+ * file-too-large and is not analyzed; the others still are. */
+#define SM_MAX_FILE_BYTES (16u * 1024 * 1024)
+
+/* Bytes of IR (the arena of one translation unit) before the analysis of a
+ * file stops. 1 GiB leaves room for kernels of thousands of statements on
+ * a 2-core, 8 GiB CI runner with two workers. Past it: the file's results
+ * are partial (input problem partial-results). */
+#define SM_IR_ARENA_LIMIT ((size_t)1 << 30)
+
+/* Distinct block shapes a kernel is analyzed with (launch sites with
+ * different constant shapes). Eight covers every kernel of the corpus and
+ * of the public collections tried; more costs a full evaluation each. Past
+ * it: the first eight launch shapes in source order are used. */
+#define SM_MAX_BLOCK_SHAPES 8
+
+#endif

@@ -1,0 +1,209 @@
+/* analyze.c - the per-file pipeline (see analyze.h). */
+#include "driver/analyze.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/grow.h"
+#include "engine/facts.h"
+#include "rules/rules.h"
+
+void sm_analysis_options_init(struct sm_analysis_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->arch = "sm_90";
+	o->fe.gpu_arch = "sm_90";
+	for (int i = 0; i < SM_RULE__COUNT; i++)
+		o->levels[i] = sm_rules[i].level;
+	/* test hook: a lower IR limit, to exercise partial results cheaply */
+	const char *lim = getenv("SMEMLINT_TEST_ARENA_LIMIT");
+	if (lim && *lim)
+		o->ir_arena_limit = (size_t)strtoull(lim, NULL, 10);
+}
+
+/* ---- reading ---- */
+
+static int looks_binary(const char *t, size_t n)
+{
+	size_t lim = n < 65536 ? n : 65536;
+	return memchr(t, 0, lim) != NULL;
+}
+
+static int has_cuda_ext(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	const char *slash = strrchr(path, '/');
+	if (!dot || (slash && dot < slash))
+		return 0;
+	return !strcmp(dot, ".cu") || !strcmp(dot, ".cuh");
+}
+
+int sm_analyze_path(struct sm_frontend *fe, const char *path, const struct sm_analysis_options *opt,
+		    struct sm_result *r)
+{
+	sm_result_init(r, path);
+	struct sm_pos p0 = { 0, 0 };
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		sm_result_note(r, SM_LEVEL_ERROR, p0, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		sm_result_note(r, SM_LEVEL_ERROR, p0, "'%s' is a directory", path);
+		return -1;
+	}
+	if (!has_cuda_ext(path)) {
+		sm_result_note(r, SM_LEVEL_ERROR, p0, "not a CUDA source file: '%s' (expected .cu or .cuh)", path);
+		return -1;
+	}
+	if (st.st_size > (off_t)SM_MAX_FILE_BYTES) {
+		sm_result_note(r, SM_LEVEL_ERROR, p0, "file too large: '%s' is %lld bytes (limit %u)", path,
+			       (long long)st.st_size, SM_MAX_FILE_BYTES);
+		return -1;
+	}
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		sm_result_note(r, SM_LEVEL_ERROR, p0, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	size_t cap = (size_t)st.st_size + 1, n = 0;
+	char *buf = malloc(cap + 1);
+	if (!buf) {
+		fclose(f);
+		sm_result_note(r, SM_LEVEL_ERROR, p0, "out of memory reading '%s'", path);
+		return -1;
+	}
+	for (;;) {
+		if (n == cap) {
+			if (cap >= SM_MAX_FILE_BYTES + 1)
+				break;
+			cap *= 2;
+			char *nb = realloc(buf, cap + 1);
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		if (got == 0)
+			break;
+		n += got;
+	}
+	int rerr = ferror(f);
+	fclose(f);
+	if (rerr) {
+		free(buf);
+		sm_result_note(r, SM_LEVEL_ERROR, p0, "cannot read '%s': read error", path);
+		return -1;
+	}
+	/* keep the result's path; analyze the buffer */
+	struct sm_result tmp;
+	int rc = sm_analyze_buffer(fe, path, buf, n, opt, &tmp);
+	free(buf);
+	sm_result_free(r);
+	*r = tmp;
+	return rc;
+}
+
+/* Every access with its degree, for --all-accesses. */
+static void record_accesses(struct sm_kernel_facts *f, struct sm_result *r)
+{
+	const struct sm_kernel_model *m = &f->model;
+	const struct sm_access_result *deg = sm_kernel_facts_degrees(f);
+	if (!deg)
+		return;
+	for (unsigned a = 0; a < m->nacc; a++) {
+		const struct sm_raccess *ra = &m->acc[a];
+		if (!ra->src || SM_ALLOC_GROW(r->acc, r->nacc + 1, r->cap_acc))
+			continue;
+		struct sm_access_record *rec = &r->acc[r->nacc++];
+		memset(rec, 0, sizeof(*rec));
+		rec->range = ra->src->range;
+		rec->kernel = sm_arena_strdup(&r->arena, m->kernel->name);
+		rec->array = sm_arena_strdup(&r->arena, ra->name ? ra->name : ra->array ? ra->array->name : "?");
+		rec->kind = ra->src->kind;
+		rec->width = ra->width;
+		rec->analyzed = deg[a].deg.analyzed;
+		rec->why = sm_arena_strdup(&r->arena, deg[a].deg.why);
+		rec->worst = deg[a].deg.worst;
+		rec->mean = deg[a].deg.mean;
+	}
+}
+
+static void run_rules(const struct sm_file *F, const struct sm_analysis_options *opt, struct sm_arena *A,
+		      struct sm_result *r)
+{
+	struct sm_kernel_facts *facts = sm_arena_alloc(A, (F->nkernels + 1) * sizeof(*facts));
+	if (!facts)
+		return;
+	for (unsigned i = 0; i < F->nkernels; i++) {
+		struct sm_kernel *K = F->kernels[i];
+		if (sm_kernel_facts_init(&facts[i], K, opt, A) != 0)
+			sm_result_note(r, SM_LEVEL_WARNING, K->range.begin,
+				       "kernel '%s' is too large to analyze completely", K->name);
+		if (opt->all_accesses)
+			record_accesses(&facts[i], r);
+	}
+	struct sm_rule_ctx ctx = { F, facts, A, opt };
+	struct sm_sink sink = sm_result_sink(r);
+	for (int i = 0; i < SM_RULE__COUNT; i++) {
+		if (opt->levels[i] == SM_LEVEL_NONE)
+			continue;
+		unsigned before = r->ndiags;
+		sm_rules[i].run(&ctx, &sink);
+		for (unsigned j = before; j < r->ndiags; j++)
+			r->diags[j].level = opt->levels[i];
+	}
+}
+
+int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text, size_t len,
+		      const struct sm_analysis_options *opt, struct sm_result *r)
+{
+	sm_result_init(r, path);
+	struct sm_pos p0 = { 0, 0 };
+	char *copy = sm_arena_alloc(&r->arena, len + 1);
+	if (!copy) {
+		sm_result_note(r, SM_LEVEL_ERROR, p0, "out of memory reading '%s'", path);
+		return -1;
+	}
+	memcpy(copy, text, len);
+	copy[len] = 0;
+	r->text = copy;
+	r->len = len;
+	if (looks_binary(copy, len)) {
+		sm_result_note(r, SM_LEVEL_ERROR, p0, "binary file: '%s' contains NUL bytes", path);
+		return -1;
+	}
+	struct sm_arena A;
+	size_t limit = opt->ir_arena_limit ? opt->ir_arena_limit : SM_IR_ARENA_LIMIT;
+	sm_arena_init(&A, limit);
+	struct sm_file *F = sm_frontend_parse(fe, path, copy, len, &opt->fe, &A);
+	if (!F) {
+		sm_arena_release(&A);
+		sm_result_note(r, SM_LEVEL_ERROR, p0, "out of memory analyzing '%s' (limit %zu KiB)", path, limit >> 10);
+		return -1;
+	}
+	/* clang's errors: reported, and they fail the run (exit 2), but what
+	 * parsed is still analyzed */
+	for (unsigned i = 0; i < F->nnotes; i++) {
+		const struct sm_note *n = &F->notes[i];
+		sm_result_note(r, n->level >= 2 ? SM_LEVEL_WARNING : SM_LEVEL_NOTE, n->pos, "%s", n->message);
+		if (n->level >= 2)
+			r->input_error = true;
+	}
+	if (F->parse_failed) {
+		sm_result_note(r, SM_LEVEL_ERROR, p0, "cannot parse '%s'", path);
+		sm_arena_release(&A);
+		return -1;
+	}
+	run_rules(F, opt, &A, r);
+	if (sm_arena_failed(&A))
+		sm_result_note(r, SM_LEVEL_WARNING, p0, "'%s' needed more than %zu %s to analyze; results are partial",
+			       path, limit >= (1u << 20) ? limit >> 20 : limit >> 10, limit >= (1u << 20) ? "MiB" : "KiB");
+	sm_arena_release(&A);
+	sm_result_sort(r);
+	return 0;
+}

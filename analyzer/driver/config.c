@@ -1,0 +1,582 @@
+/* config.c - .smemlint.yaml with libyaml, and the rule-choice setters the
+ * command line shares with it (see config.h). */
+#define _GNU_SOURCE
+#include "driver/config.h"
+
+#include "rules/rules.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+void sm_config_init(struct sm_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; i < SM_RULE__COUNT; i++)
+		c->on[i] = -1;
+	c->report_unused = -1;
+}
+
+void sm_config_free(struct sm_config *c)
+{
+	free(c->path);
+	free(c->dir);
+	free(c->arch);
+	sm_paths_free(&c->exclude);
+	sm_paths_free(&c->flags);
+	memset(c, 0, sizeof(*c));
+}
+
+int sm_config_parse_level(const char *s, enum sm_level *out)
+{
+	static const struct { const char *name; enum sm_level l; } t[] = {
+		{ "error", SM_LEVEL_ERROR }, { "warning", SM_LEVEL_WARNING }, { "note", SM_LEVEL_NOTE },
+		{ "none", SM_LEVEL_NONE }, { "off", SM_LEVEL_NONE },
+	};
+	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(s, t[i].name)) {
+			*out = t[i].l;
+			return 0;
+		}
+	return -1;
+}
+
+int sm_config_parse_block(const char *s, struct sm_dim3 *d)
+{
+	long long v[3] = { 1, 1, 1 };
+	int n = 0;
+	const char *p = s;
+	while (*p && n < 3) {
+		while (*p == ' ')
+			p++;
+		char *end;
+		errno = 0;
+		long long x = strtoll(p, &end, 10);
+		if (end == p || errno || x <= 0 || x > 1024)
+			return -1;
+		v[n++] = x;
+		p = end;
+		while (*p == ' ')
+			p++;
+		if (*p == ',' || *p == 'x')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	if (*p || n == 0 || v[0] * v[1] * v[2] > 1024)
+		return -1;
+	d->x = v[0];
+	d->y = v[1];
+	d->z = v[2];
+	return 0;
+}
+
+int sm_config_rules(struct sm_config *c, const char *list, bool enable, char *err, size_t errlen)
+{
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return -1;
+	int rc = 0;
+	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		int r = sm_rule_find(t);
+		if (r < 0) {
+			snprintf(err, errlen, "unknown rule '%s' (see --list-rules)", t);
+			rc = -1;
+			break;
+		}
+		c->on[r] = enable ? 1 : 0;
+	}
+	free(copy);
+	return rc;
+}
+
+int sm_config_severity(struct sm_config *c, const char *spec, char *err, size_t errlen)
+{
+	char *copy = strdup(spec), *save = NULL;
+	if (!copy)
+		return -1;
+	int rc = 0;
+	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		char *eq = strchr(t, '=');
+		enum sm_level l;
+		if (!eq) {
+			snprintf(err, errlen, "invalid severity '%s': expected RULE=LEVEL (error, warning, note, none)", t);
+			rc = -1;
+			break;
+		}
+		*eq = 0;
+		int r = sm_rule_find(t);
+		if (r < 0) {
+			snprintf(err, errlen, "unknown rule '%s' (see --list-rules)", t);
+			rc = -1;
+			break;
+		}
+		if (sm_config_parse_level(eq + 1, &l)) {
+			snprintf(err, errlen, "invalid level '%s' for rule '%s': expected error, warning, note or none",
+				 eq + 1, t);
+			rc = -1;
+			break;
+		}
+		c->levels[r] = l;
+		c->level_set[r] = true;
+		c->on[r] = -1; /* the later setting wins */
+	}
+	free(copy);
+	return rc;
+}
+
+void sm_config_apply(const struct sm_config *c, struct sm_analysis_options *o)
+{
+	for (int r = 0; r < SM_RULE__COUNT; r++) {
+		if (c->level_set[r])
+			o->levels[r] = c->levels[r];
+		if (c->on[r] == 0)
+			o->levels[r] = SM_LEVEL_NONE;
+		else if (c->on[r] == 1 && o->levels[r] == SM_LEVEL_NONE)
+			o->levels[r] = c->level_set[r] && c->levels[r] != SM_LEVEL_NONE ? c->levels[r] : sm_rules[r].level;
+	}
+	if (c->has_block) {
+		o->block = c->block;
+		o->has_block = true;
+	}
+	if (c->arch) {
+		o->arch = c->arch;
+		o->fe.gpu_arch = c->arch;
+	}
+}
+
+bool sm_config_excluded(const struct sm_config *c, const char *file)
+{
+	if (!c->exclude.n)
+		return false;
+	char real[PATH_MAX];
+	const char *rel = file;
+	if (c->dir && realpath(file, real)) {
+		size_t l = strlen(c->dir);
+		if (!strncmp(real, c->dir, l) && real[l] == '/')
+			rel = real + l + 1;
+	}
+	const char *base = strrchr(rel, '/');
+	base = base ? base + 1 : rel;
+	char prefix[PATH_MAX];
+	for (size_t i = 0; i < c->exclude.n; i++) {
+		const char *g = c->exclude.v[i];
+		bool has_slash = strchr(g, '/') != NULL;
+		if (!fnmatch(g, rel, 0) || !fnmatch(g, base, 0))
+			return true;
+		/* a leading directory: "a/b" for a glob with a slash, any
+		 * directory name for one without (as .gitignore) */
+		const char *start = rel;
+		for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/')) {
+			size_t l = (size_t)(s - rel);
+			if (l >= sizeof(prefix))
+				break;
+			memcpy(prefix, rel, l);
+			prefix[l] = 0;
+			if (!fnmatch(g, has_slash ? prefix : prefix + (start - rel), 0))
+				return true;
+			start = s + 1;
+		}
+	}
+	return false;
+}
+
+/* ---- reading ---- */
+
+struct reader {
+	const char *path;
+	yaml_document_t *doc;
+	struct sm_config *c;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct reader *R, const yaml_node_t *n, const char *fmt, const char *arg)
+{
+	char msg[512];
+	snprintf(msg, sizeof(msg), fmt, arg ? arg : "");
+	snprintf(R->err, R->errlen, "invalid config '%s': line %lu: %s", R->path,
+		 n ? (unsigned long)n->start_mark.line + 1 : 0ul, msg);
+	return -1;
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* A list of scalars, or one scalar (split at commas when split). */
+static int each_string(struct reader *R, yaml_node_t *n, const char *key, int (*fn)(struct reader *, yaml_node_t *, const char *))
+{
+	if (n->type == YAML_SCALAR_NODE)
+		return fn(R, n, scalar(n));
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail(R, n, "'%s' must be a list", key);
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		yaml_node_t *x = yaml_document_get_node(R->doc, *it);
+		if (!scalar(x))
+			return fail(R, x, "'%s' must be a list of strings", key);
+		if (fn(R, x, scalar(x)))
+			return -1;
+	}
+	return 0;
+}
+
+static int add_enable(struct reader *R, yaml_node_t *n, const char *s)
+{
+	char e[256];
+	return sm_config_rules(R->c, s, true, e, sizeof(e)) ? fail(R, n, "%s", e) : 0;
+}
+
+static int add_disable(struct reader *R, yaml_node_t *n, const char *s)
+{
+	char e[256];
+	return sm_config_rules(R->c, s, false, e, sizeof(e)) ? fail(R, n, "%s", e) : 0;
+}
+
+static int add_exclude(struct reader *R, yaml_node_t *n, const char *s)
+{
+	(void)n;
+	sm_paths_push(&R->c->exclude, s);
+	return 0;
+}
+
+static int add_flag(struct reader *R, yaml_node_t *n, const char *s)
+{
+	(void)n;
+	struct sm_paths *f = &R->c->flags;
+	const char *prev = f->n ? f->v[f->n - 1] : NULL;
+	char buf[PATH_MAX * 2];
+	/* relative include directories are against the config's directory */
+	if (prev && (!strcmp(prev, "-I") || !strcmp(prev, "-isystem")) && s[0] != '/') {
+		snprintf(buf, sizeof(buf), "%s/%s", R->c->dir, s);
+		s = buf;
+	} else if (!strncmp(s, "-I", 2) && s[2] && s[2] != '/') {
+		snprintf(buf, sizeof(buf), "-I%s/%s", R->c->dir, s + 2);
+		s = buf;
+	} else if (!strncmp(s, "-isystem", 8) && s[8] && s[8] != '/') {
+		snprintf(buf, sizeof(buf), "-isystem%s/%s", R->c->dir, s + 8);
+		s = buf;
+	}
+	sm_paths_push(f, s);
+	return 0;
+}
+
+static int read_block(struct reader *R, yaml_node_t *v)
+{
+	char buf[64] = "";
+	if (v->type == YAML_SCALAR_NODE) {
+		snprintf(buf, sizeof(buf), "%s", scalar(v));
+	} else if (v->type == YAML_SEQUENCE_NODE) {
+		for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+			const char *s = scalar(yaml_document_get_node(R->doc, *it));
+			if (!s)
+				return fail(R, v, "'block-dim' must be a list of numbers", NULL);
+			size_t l = strlen(buf);
+			snprintf(buf + l, sizeof(buf) - l, "%s%s", l ? "," : "", s);
+		}
+	}
+	if (sm_config_parse_block(buf, &R->c->block))
+		return fail(R, v, "invalid block-dim '%s': expected [X, Y, Z] with at most 1024 threads", buf);
+	R->c->has_block = true;
+	return 0;
+}
+
+static int read_root(struct reader *R, yaml_node_t *root)
+{
+	if (!root)
+		return 0; /* an empty file */
+	if (root->type == YAML_SCALAR_NODE && !*scalar(root))
+		return 0;
+	if (root->type != YAML_MAPPING_NODE)
+		return fail(R, root, "expected a mapping of settings at the top", NULL);
+	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(R->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(R->doc, p->value);
+		const char *key = scalar(k);
+		if (!key)
+			return fail(R, k, "keys must be strings", NULL);
+		if (!strcmp(key, "rules")) {
+			if (v->type != YAML_MAPPING_NODE)
+				return fail(R, v, "'rules' must map rule names to levels", NULL);
+			for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+				yaml_node_t *rk = yaml_document_get_node(R->doc, q->key);
+				yaml_node_t *rv = yaml_document_get_node(R->doc, q->value);
+				const char *rn = scalar(rk), *lv = scalar(rv);
+				int r = rn ? sm_rule_find(rn) : -1;
+				enum sm_level l;
+				if (r < 0)
+					return fail(R, rk, "unknown rule '%s' (see --list-rules)", rn);
+				if (!lv || sm_config_parse_level(lv, &l))
+					return fail(R, rv, "invalid level '%s': expected error, warning, note or none", lv);
+				R->c->levels[r] = l;
+				R->c->level_set[r] = true;
+			}
+		} else if (!strcmp(key, "enable")) {
+			if (each_string(R, v, key, add_enable))
+				return -1;
+		} else if (!strcmp(key, "disable")) {
+			if (each_string(R, v, key, add_disable))
+				return -1;
+		} else if (!strcmp(key, "exclude")) {
+			if (each_string(R, v, key, add_exclude))
+				return -1;
+		} else if (!strcmp(key, "flags")) {
+			if (v->type == YAML_SCALAR_NODE)
+				return fail(R, v, "'flags' must be a list of strings", NULL);
+			if (each_string(R, v, key, add_flag))
+				return -1;
+		} else if (!strcmp(key, "block-dim")) {
+			if (read_block(R, v))
+				return -1;
+		} else if (!strcmp(key, "arch")) {
+			const char *a = scalar(v);
+			if (!a || strncmp(a, "sm_", 3) || !a[3])
+				return fail(R, v, "invalid arch '%s': expected sm_NN", a);
+			free(R->c->arch);
+			R->c->arch = strdup(a);
+		} else if (!strcmp(key, "report-unused-suppressions")) {
+			const char *b = scalar(v);
+			if (b && (!strcmp(b, "true") || !strcmp(b, "yes") || !strcmp(b, "on")))
+				R->c->report_unused = 1;
+			else if (b && (!strcmp(b, "false") || !strcmp(b, "no") || !strcmp(b, "off")))
+				R->c->report_unused = 0;
+			else
+				return fail(R, v, "'report-unused-suppressions' must be true or false", NULL);
+		} else {
+			return fail(R, k, "unknown key '%s' (expected rules, enable, disable, block-dim, arch, exclude, flags, report-unused-suppressions)",
+				    key);
+		}
+	}
+	return 0;
+}
+
+int sm_config_load(const char *path, struct sm_config *c, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "cannot read config '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	char real[PATH_MAX];
+	free(c->path);
+	free(c->dir);
+	c->path = strdup(path);
+	if (realpath(path, real)) {
+		char *s = strrchr(real, '/');
+		if (s == real)
+			s[1] = 0;
+		else if (s)
+			*s = 0;
+		c->dir = strdup(real);
+	} else {
+		c->dir = getcwd(NULL, 0);
+	}
+	yaml_parser_t p;
+	yaml_document_t doc;
+	if (!yaml_parser_initialize(&p)) {
+		fclose(f);
+		snprintf(err, errlen, "out of memory reading config '%s'", path);
+		return -1;
+	}
+	yaml_parser_set_input_file(&p, f);
+	int rc = 0;
+	if (!yaml_parser_load(&p, &doc)) {
+		snprintf(err, errlen, "invalid config '%s': line %lu: %s", path, (unsigned long)p.problem_mark.line + 1,
+			 p.problem ? p.problem : "not YAML");
+		rc = -1;
+	} else {
+		struct reader R = { path, &doc, c, err, errlen };
+		rc = read_root(&R, yaml_document_get_root_node(&doc));
+		yaml_document_delete(&doc);
+	}
+	yaml_parser_delete(&p);
+	fclose(f);
+	return rc;
+}
+
+int sm_config_find(const char *file, char *out, size_t n)
+{
+	char dir[PATH_MAX];
+	if (!realpath(file, dir)) {
+		/* a missing file: start from the directory it names */
+		snprintf(dir, sizeof(dir), "%s", file);
+		char *s = strrchr(dir, '/');
+		if (s)
+			*s = 0;
+		else
+			snprintf(dir, sizeof(dir), ".");
+		char tmp[PATH_MAX];
+		if (!realpath(dir, tmp))
+			return 0;
+		snprintf(dir, sizeof(dir), "%s", tmp);
+	} else {
+		struct stat st;
+		char *s = strrchr(dir, '/');
+		if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode) && s) /* a file: its directory */
+			*(s == dir ? s + 1 : s) = 0;
+	}
+	for (;;) {
+		char probe[PATH_MAX + 32];
+		snprintf(probe, sizeof(probe), "%s/%s", strcmp(dir, "/") ? dir : "", SM_CONFIG_NAME);
+		if (access(probe, R_OK) == 0) {
+			snprintf(out, n, "%s", probe);
+			return 1;
+		}
+		char *s = strrchr(dir, '/');
+		if (!s || !strcmp(dir, "/"))
+			return 0;
+		*(s == dir ? s + 1 : s) = 0;
+	}
+}
+
+/* ---- dumping ---- */
+
+static int emit(yaml_emitter_t *e, yaml_event_t *ev)
+{
+	return yaml_emitter_emit(e, ev) ? 0 : -1;
+}
+
+static int scalar_ev(yaml_emitter_t *e, const char *s, bool plain)
+{
+	yaml_event_t ev;
+	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
+				     plain ? YAML_PLAIN_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+	return emit(e, &ev);
+}
+
+static int seq(yaml_emitter_t *e, const char *key, const struct sm_paths *v)
+{
+	yaml_event_t ev;
+	int rc = scalar_ev(e, key, true);
+	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_FLOW_SEQUENCE_STYLE);
+	rc |= emit(e, &ev);
+	for (size_t i = 0; v && i < v->n; i++)
+		rc |= scalar_ev(e, v->v[i], false);
+	yaml_sequence_end_event_initialize(&ev);
+	return rc | emit(e, &ev);
+}
+
+static int write_yaml(yaml_emitter_t *e, const struct sm_analysis_options *o, const struct sm_paths *exclude,
+		      const struct sm_paths *flags, bool report_unused)
+{
+	yaml_event_t ev;
+	int rc = 0;
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	rc |= emit(e, &ev);
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+	rc |= emit(e, &ev);
+	yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
+	rc |= emit(e, &ev);
+	rc |= scalar_ev(e, "rules", true);
+	yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
+	rc |= emit(e, &ev);
+	for (int r = 0; r < SM_RULE__COUNT; r++) {
+		rc |= scalar_ev(e, sm_rules[r].id, true);
+		rc |= scalar_ev(e, sm_level_name(o->levels[r]), true);
+	}
+	yaml_mapping_end_event_initialize(&ev);
+	rc |= emit(e, &ev);
+	if (o->has_block) {
+		char b[3][24];
+		snprintf(b[0], sizeof(b[0]), "%lld", (long long)o->block.x);
+		snprintf(b[1], sizeof(b[1]), "%lld", (long long)o->block.y);
+		snprintf(b[2], sizeof(b[2]), "%lld", (long long)o->block.z);
+		char *bv[3] = { b[0], b[1], b[2] };
+		struct sm_paths p = { bv, 3, 3 };
+		yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_FLOW_SEQUENCE_STYLE);
+		rc |= scalar_ev(e, "block-dim", true);
+		rc |= emit(e, &ev);
+		for (int i = 0; i < 3; i++)
+			rc |= scalar_ev(e, p.v[i], true);
+		yaml_sequence_end_event_initialize(&ev);
+		rc |= emit(e, &ev);
+	}
+	rc |= scalar_ev(e, "arch", true);
+	rc |= scalar_ev(e, o->arch ? o->arch : "sm_90", true);
+	rc |= seq(e, "exclude", exclude);
+	rc |= seq(e, "flags", flags);
+	rc |= scalar_ev(e, "report-unused-suppressions", true);
+	rc |= scalar_ev(e, report_unused ? "true" : "false", true);
+	yaml_mapping_end_event_initialize(&ev);
+	rc |= emit(e, &ev);
+	yaml_document_end_event_initialize(&ev, 1);
+	rc |= emit(e, &ev);
+	yaml_stream_end_event_initialize(&ev);
+	rc |= emit(e, &ev);
+	return rc;
+}
+
+int sm_config_dump(FILE *out, const char *source, const struct sm_analysis_options *o,
+		   const struct sm_paths *exclude, const struct sm_paths *flags, bool report_unused)
+{
+	fprintf(out, "# smemlint configuration in effect (%s%s)\n", source ? "from " : "no config file",
+		source ? source : "");
+	fflush(out);
+	yaml_emitter_t e;
+	if (!yaml_emitter_initialize(&e))
+		return -1;
+	yaml_emitter_set_output_file(&e, out);
+	yaml_emitter_set_unicode(&e, 1);
+	int rc = write_yaml(&e, o, exclude, flags, report_unused);
+	yaml_emitter_flush(&e);
+	yaml_emitter_delete(&e);
+	return rc || ferror(out) ? -1 : 0;
+}
+
+/* ---- the cache ---- */
+
+int sm_config_cache_lookup(struct sm_config_cache *cc, const char *file, const struct sm_config **out, char *err,
+			   size_t errlen)
+{
+	char path[PATH_MAX];
+	*out = NULL;
+	if (!sm_config_find(file, path, sizeof(path)))
+		return 0;
+	for (unsigned i = 0; i < cc->n; i++)
+		if (!strcmp(cc->v[i]->path, path)) {
+			*out = cc->v[i];
+			return 0;
+		}
+	struct sm_config *c = malloc(sizeof(*c));
+	if (!c) {
+		snprintf(err, errlen, "out of memory reading config '%s'", path);
+		return -1;
+	}
+	sm_config_init(c);
+	if (sm_config_load(path, c, err, errlen)) {
+		sm_config_free(c);
+		free(c);
+		return -1;
+	}
+	if (cc->n == cc->cap) {
+		unsigned nc = cc->cap ? cc->cap * 2 : 4;
+		struct sm_config **nv = realloc(cc->v, nc * sizeof(*nv));
+		if (!nv) {
+			sm_config_free(c);
+			free(c);
+			snprintf(err, errlen, "out of memory reading config '%s'", path);
+			return -1;
+		}
+		cc->v = nv;
+		cc->cap = nc;
+	}
+	cc->v[cc->n++] = c;
+	*out = c;
+	return 0;
+}
+
+void sm_config_cache_free(struct sm_config_cache *cc)
+{
+	for (unsigned i = 0; i < cc->n; i++) {
+		sm_config_free(cc->v[i]);
+		free(cc->v[i]);
+	}
+	free(cc->v);
+	memset(cc, 0, sizeof(*cc));
+}

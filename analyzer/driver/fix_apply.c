@@ -1,0 +1,151 @@
+/* fix_apply.c - --fix: apply padding fix-its to the analyzed file.
+ *
+ * The edits come from the findings of one sm_result, deduplicated (every
+ * conflicting access of an array carries the same declaration fix). The
+ * file must still hold exactly the text that was analyzed; the edited text
+ * is written through a temporary file in the same directory and renamed
+ * over the original, keeping its mode. Applying twice changes nothing: the
+ * second analysis finds no conflict and so no fix.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "driver/fix_apply.h"
+#include "engine/fix.h"
+#include "base/fsutil.h"
+
+struct edit {
+	size_t begin, end;
+	const char *text;
+	unsigned line, col;
+	const char *what;
+};
+
+static long offset_of(const char *t, size_t len, struct sm_pos p)
+{
+	size_t off = 0;
+	for (unsigned l = 1; l < p.line; l++) {
+		const char *nl = memchr(t + off, '\n', len - off);
+		if (!nl)
+			return -1;
+		off = (size_t)(nl - t) + 1;
+	}
+	off += p.col - 1;
+	return off <= len ? (long)off : -1;
+}
+
+static int cmp_edit(const void *a, const void *b)
+{
+	const struct edit *x = a, *y = b;
+	return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+struct wctx {
+	const char *text;
+	size_t len;
+	struct edit *e;
+	size_t n;
+};
+
+static int write_edited(FILE *f, void *arg)
+{
+	struct wctx *w = arg;
+	size_t pos = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		if (fwrite(w->text + pos, 1, w->e[i].begin - pos, f) != w->e[i].begin - pos)
+			return -1;
+		if (fputs(w->e[i].text, f) < 0)
+			return -1;
+		pos = w->e[i].end;
+	}
+	if (fwrite(w->text + pos, 1, w->len - pos, f) != w->len - pos)
+		return -1;
+	return 0;
+}
+
+int sm_apply_fixes(const struct sm_result *r, FILE *log, char *err, size_t errlen)
+{
+	struct edit *e = calloc(r->ndiags + 1, sizeof(*e));
+	if (!e) {
+		snprintf(err, errlen, "out of memory fixing '%s'", r->path);
+		return -1;
+	}
+	size_t n = 0;
+	for (unsigned i = 0; i < r->ndiags; i++) {
+		const struct sm_diag *d = &r->diags[i];
+		if (d->fix_refused) {
+			int seen = 0;
+			for (unsigned j = 0; j < i; j++)
+				if (r->diags[j].fix_refused && !strcmp(r->diags[j].fix_refused, d->fix_refused))
+					seen = 1;
+			if (!seen)
+				fprintf(log, "%s:%u:%u: not fixed: %s\n", r->path, d->range.begin.line, d->range.begin.col,
+					d->fix_refused);
+		}
+		if (!d->fix.text)
+			continue;
+		long b = offset_of(r->text, r->len, d->fix.range.begin);
+		long en = offset_of(r->text, r->len, d->fix.range.end);
+		if (b < 0 || en < b)
+			continue;
+		int dup = 0;
+		for (size_t k = 0; k < n; k++)
+			if (e[k].begin == (size_t)b && e[k].end == (size_t)en) {
+				dup = 1;
+				if (strcmp(e[k].text, d->fix.text)) {
+					snprintf(err, errlen, "conflicting fixes for '%s' at %u:%u; nothing changed", r->path,
+						 d->fix.range.begin.line, d->fix.range.begin.col);
+					free(e);
+					return -1;
+				}
+			}
+		if (dup)
+			continue;
+		e[n].begin = (size_t)b;
+		e[n].end = (size_t)en;
+		e[n].text = d->fix.text;
+		e[n].line = d->fix.range.begin.line;
+		e[n].col = d->fix.range.begin.col;
+		e[n].what = d->array;
+		n++;
+	}
+	if (n == 0) {
+		free(e);
+		return 0;
+	}
+	qsort(e, n, sizeof(*e), cmp_edit);
+	for (size_t k = 1; k < n; k++)
+		if (e[k].begin < e[k - 1].end) {
+			snprintf(err, errlen, "overlapping fixes in '%s'; nothing changed", r->path);
+			free(e);
+			return -1;
+		}
+	/* refuse a file that changed since it was read */
+	FILE *f = fopen(r->path, "rb");
+	int same = 0;
+	if (f) {
+		char *cur = malloc(r->len + 2);
+		if (cur) {
+			size_t got = fread(cur, 1, r->len + 1, f);
+			same = got == r->len && memcmp(cur, r->text, r->len) == 0;
+			free(cur);
+		}
+		fclose(f);
+	}
+	if (!same) {
+		snprintf(err, errlen, "'%s' changed since it was analyzed; not fixing it", r->path);
+		free(e);
+		return -1;
+	}
+	struct wctx w = { r->text, r->len, e, n };
+	if (sm_write_atomic(r->path, write_edited, &w, err, errlen)) {
+		free(e);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++)
+		fprintf(log, "%s:%u:%u: fixed: '%s' dimensions %.*s -> %s\n", r->path, e[k].line, e[k].col,
+			e[k].what ? e[k].what : "?", (int)(e[k].end - e[k].begin), r->text + e[k].begin, e[k].text);
+	free(e);
+	return (int)n;
+}

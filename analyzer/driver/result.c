@@ -1,0 +1,129 @@
+/* result.c - one file's findings, access records and input problems (see
+ * smemlint/result.h): the sink rules report into, and the total order
+ * reports are written in. */
+#include "smemlint/result.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/grow.h"
+#include "engine/analysis.h"
+
+void sm_result_init(struct sm_result *r, const char *path)
+{
+	memset(r, 0, sizeof(*r));
+	sm_arena_init(&r->arena, 0);
+	r->path = sm_arena_strdup(&r->arena, path);
+}
+
+void sm_result_free(struct sm_result *r)
+{
+	free(r->diags);
+	free(r->acc);
+	free(r->notes);
+	sm_arena_release(&r->arena);
+	memset(r, 0, sizeof(*r));
+}
+
+void sm_result_note(struct sm_result *r, enum sm_level level, struct sm_pos pos, const char *fmt, ...)
+{
+	if (SM_ALLOC_GROW(r->notes, r->nnotes + 1, r->cap_notes))
+		return;
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	struct sm_notification *n = &r->notes[r->nnotes++];
+	n->level = level;
+	n->pos = pos;
+	n->message = sm_arena_strdup(&r->arena, buf);
+	if (level == SM_LEVEL_ERROR)
+		r->input_error = true;
+}
+
+static void sink_report(struct sm_sink *sink, const struct sm_diag *d)
+{
+	struct sm_result *r = sink->ctx;
+	if (SM_ALLOC_GROW(r->diags, r->ndiags + 1, r->cap_diags))
+		return;
+	struct sm_arena *A = &r->arena;
+	struct sm_diag c = *d;
+	c.message = sm_arena_strdup(A, d->message);
+	c.note = sm_arena_strdup(A, d->note);
+	c.kernel = sm_arena_strdup(A, d->kernel);
+	c.array = sm_arena_strdup(A, d->array);
+	for (int i = 0; i < d->nrelated && i < SM_MAX_RELATED; i++)
+		c.related[i].message = sm_arena_strdup(A, d->related[i].message);
+	c.fix.text = sm_arena_strdup(A, d->fix.text);
+	c.fix_refused = sm_arena_strdup(A, d->fix_refused);
+	if (d->bank_addr) {
+		int64_t *b = sm_arena_alloc(A, SM_WARP * sizeof(int64_t));
+		if (b)
+			memcpy(b, d->bank_addr, SM_WARP * sizeof(int64_t));
+		c.bank_addr = b;
+	}
+	r->diags[r->ndiags++] = c;
+}
+
+struct sm_sink sm_result_sink(struct sm_result *r)
+{
+	struct sm_sink s = { sink_report, r };
+	return s;
+}
+
+static int cmp_pos(struct sm_pos a, struct sm_pos b)
+{
+	if (a.line != b.line)
+		return a.line < b.line ? -1 : 1;
+	if (a.col != b.col)
+		return a.col < b.col ? -1 : 1;
+	return 0;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_diag(const void *pa, const void *pb)
+{
+	const struct sm_diag *a = pa, *b = pb;
+	int c;
+	if ((c = cmp_pos(a->range.begin, b->range.begin)))
+		return c;
+	if (a->rule != b->rule)
+		return a->rule < b->rule ? -1 : 1;
+	if ((c = cmp_pos(a->range.end, b->range.end)))
+		return c;
+	if (a->access != b->access)
+		return a->access < b->access ? -1 : 1;
+	if ((c = cmp_str(a->kernel, b->kernel)))
+		return c;
+	if ((c = cmp_str(a->message, b->message)))
+		return c;
+	return cmp_str(a->note, b->note);
+}
+
+static int cmp_acc(const void *pa, const void *pb)
+{
+	const struct sm_access_record *a = pa, *b = pb;
+	int c;
+	if ((c = cmp_pos(a->range.begin, b->range.begin)))
+		return c;
+	if ((c = cmp_pos(a->range.end, b->range.end)))
+		return c;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return cmp_str(a->kernel, b->kernel);
+}
+
+void sm_result_sort(struct sm_result *r)
+{
+	if (r->ndiags > 1)
+		qsort(r->diags, r->ndiags, sizeof(*r->diags), cmp_diag);
+	if (r->nacc > 1)
+		qsort(r->acc, r->nacc, sizeof(*r->acc), cmp_acc);
+}

@@ -1,0 +1,32 @@
+/* emit.h - output formats. Each emitter writes all results, already in a
+ * deterministic order (files sorted, findings sorted), to a stream. */
+#ifndef SMEMLINT_EMIT_H
+#define SMEMLINT_EMIT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "smemlint/result.h"
+
+struct sm_emit_options {
+	bool color;          /* ANSI colours in text output */
+	bool show_banks;     /* text: lanes x banks map under each conflict */
+	bool all_accesses;   /* json: include "accesses" */
+	const char *version; /* sarif: the tool's version, or NULL */
+	const char *const *errors; /* input errors tied to no result (a path with
+	                            * no CUDA files): sarif notifications */
+	unsigned nerrors;
+};
+
+int sm_emit_text(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o);
+int sm_emit_json(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o);
+/* SARIF 2.1.0 (analyzer/emit_sarif.c): one run, rules from the registry,
+ * paths relative to the current directory as %SRCROOT%, UTF-16 columns. */
+int sm_emit_sarif(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o);
+/* GitHub Actions workflow commands (::warning file=...::message). */
+int sm_emit_github(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o);
+/* A self-contained HTML report with an SVG bank map per bank conflict. */
+int sm_emit_html(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o);
+
+
+#endif

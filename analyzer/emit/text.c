@@ -1,0 +1,83 @@
+/* emit_text.c - gcc-style text: "file:line:col: warning: message [rule]",
+ * then the source line and a caret range, then notes. */
+#include <string.h>
+
+#include "base/text.h"
+#include "emit/emit.h"
+#include "rules/rules.h"
+
+static void caret(FILE *out, const struct sm_result *r, struct sm_range rg)
+{
+	size_t len;
+	const char *s = sm_text_line(r->text, r->len, rg.begin.line, &len);
+	if (!s)
+		return;
+	fprintf(out, "  %.*s\n  ", (int)len, s);
+	unsigned b = rg.begin.col ? rg.begin.col - 1 : 0;
+	unsigned e = rg.end.line == rg.begin.line && rg.end.col > rg.begin.col ? rg.end.col - 1 : (unsigned)len;
+	for (unsigned i = 0; i < b && i < len; i++)
+		fputc(s[i] == '\t' ? '\t' : ' ', out);
+	fputc('^', out);
+	for (unsigned i = b + 1; i < e && i < len; i++)
+		fputc('~', out);
+	fputc('\n', out);
+}
+
+static void bank_map(FILE *out, const struct sm_diag *d)
+{
+	if (!d->bank_addr)
+		return;
+	fprintf(out, "  bank map of the worst warp (rows: lanes, columns: banks 0-31; digit = word, '.' = idle):\n");
+	fprintf(out, "          ");
+	for (int b = 0; b < 32; b++)
+		fputc(b % 10 == 0 ? '0' + (b / 10) : ' ', out);
+	fputc('\n', out);
+	for (int l = 0; l < 32; l++) {
+		if (!(d->bank_mask & (1u << l)))
+			continue;
+		char row[33];
+		memset(row, '.', 32);
+		row[32] = 0;
+		int64_t a = d->bank_addr[l];
+		unsigned words = d->width >= 16 ? 4 : d->width >= 8 ? 2 : 1;
+		for (unsigned k = 0; k < words; k++) {
+			int64_t w = (a >= 0 ? a / 4 : (a - 3) / 4) + (int64_t)k;
+			int bank = (int)(((w % 32) + 32) % 32);
+			int64_t row_of_word = w >= 0 ? w / 32 : (w - 31) / 32;
+			row[bank] = (char)('0' + (int)(((row_of_word % 10) + 10) % 10));
+		}
+		fprintf(out, "  lane %2d %s\n", l, row);
+	}
+}
+
+int sm_emit_text(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o)
+{
+	for (unsigned f = 0; f < n; f++) {
+		const struct sm_result *r = res[f];
+		for (unsigned i = 0; i < r->nnotes; i++) {
+			const struct sm_notification *nt = &r->notes[i];
+			const char *lv = nt->level >= SM_LEVEL_WARNING ? "error" : "note";
+			if (nt->pos.line)
+				fprintf(out, "%s:%u:%u: %s: %s\n", r->path, nt->pos.line, nt->pos.col, lv, nt->message);
+			else
+				fprintf(out, "smemlint: %s: %s\n", lv, nt->message);
+		}
+		for (unsigned i = 0; i < r->ndiags; i++) {
+			const struct sm_diag *d = &r->diags[i];
+			fprintf(out, "%s:%u:%u: %s: %s [%s]\n", r->path, d->range.begin.line, d->range.begin.col,
+				sm_level_name(d->level), d->message, sm_rules[d->rule].id);
+			caret(out, r, d->range);
+			if (o && o->show_banks && d->ways >= 2)
+				bank_map(out, d);
+			for (int k = 0; k < d->nrelated; k++)
+				fprintf(out, "%s:%u:%u: note: %s\n", r->path, d->related[k].range.begin.line,
+					d->related[k].range.begin.col, d->related[k].message);
+			if (d->note)
+				fprintf(out, "%s:%u:%u: note: %s\n", r->path, d->range.begin.line, d->range.begin.col, d->note);
+			if (d->fix.text)
+				fprintf(out, "fix-it:\"%s\":{%u:%u-%u:%u}:\"%s\"\n", r->path, d->fix.range.begin.line,
+					d->fix.range.begin.col, d->fix.range.end.line, d->fix.range.end.col, d->fix.text);
+		}
+	}
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,177 @@
+/* analysis.h - from IR to facts the rules read: resolved accesses and the
+ * bank engine. No libclang here.
+ *
+ * resolve: walks a kernel's statement tree with an environment of variable
+ * values and turns each access into a closed index tree over thread ids,
+ * loop induction variables and unknowns, plus the guards under which it
+ * runs. engine: evaluates those trees lane by lane for every warp of the
+ * block and every loop iteration, and counts shared-memory wavefronts.
+ */
+#ifndef SMEMLINT_ANALYSIS_H
+#define SMEMLINT_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "smemlint/arena.h"
+#include "smemlint/ir.h"
+#include "smemlint/options.h"
+
+#define SM_MAX_LOOPS 8
+
+/* A condition that must hold (or must not, when negate) for code to run. */
+struct sm_guard {
+	struct sm_expr *cond;
+	bool negate;
+	struct sm_range range;    /* the condition as written */
+	const struct sm_guard *next;
+};
+
+/* A loop induction variable: value at iteration k is init (op step)^k. */
+struct sm_iv {
+	struct sm_var *var;
+	struct sm_expr *init;     /* closed; may depend on the thread */
+	enum sm_op op;            /* ADD SUB MUL DIV SHL SHR */
+	struct sm_expr *step;     /* closed and loop invariant */
+};
+
+struct sm_loop {
+	struct sm_expr *cond;     /* closed, over this loop's LOOPVARs; NULL = true */
+	int depth;                /* 0 = outermost */
+	int niv;
+	struct sm_iv *ivs;
+	const struct sm_loop *parent;
+	struct sm_range range;
+};
+
+/* An access ready for the engine. */
+struct sm_raccess {
+	struct sm_access *src;        /* as written */
+	struct sm_kernel *kernel;
+	struct sm_array *array;       /* the array finally addressed */
+	const char *name;             /* the name the access uses (array or pointer) */
+	int nidx;
+	struct sm_expr *idx[SM_MAX_DIMS]; /* closed, in elements of array */
+	struct sm_expr *extra;        /* closed byte offset, or NULL */
+	unsigned width;               /* bytes per thread */
+	const struct sm_loop *loop;   /* innermost enclosing loop, or NULL */
+	const struct sm_guard *guards;/* all guards in force */
+	bool ok;                      /* false: could not be resolved */
+	const char *why;              /* when !ok: the reason */
+};
+
+/* A control statement or barrier as the walk saw it at its program point
+ * (for the barrier rules): IF/SWITCH with their closed condition, LOOP with
+ * its sm_loop (cond = loop->cond), BARRIER and the jumps. */
+struct sm_rstmt {
+	const struct sm_stmt *stmt;
+	struct sm_expr *cond;         /* closed condition, or NULL (always true) */
+	const struct sm_loop *loop;   /* LOOP: the loop itself; else the innermost enclosing one */
+	const struct sm_guard *guards;/* guards in force */
+};
+
+struct sm_kernel_model {
+	struct sm_kernel *kernel;
+	struct sm_raccess *acc;       /* in source order */
+	unsigned nacc;
+	struct sm_rstmt *stmts;       /* in walk order */
+	unsigned nstmts;
+};
+
+/* Resolve every access of k. Returns 0, or -1 if the arena is exhausted. */
+int sm_resolve_kernel(struct sm_kernel *k, struct sm_arena *A, struct sm_kernel_model *out);
+
+/* Does the closed expression depend on threadIdx (or a per-thread value)? */
+bool sm_expr_thread_dep(const struct sm_expr *e);
+
+/* ---- the bank model ---- */
+
+#define SM_BANKS 32
+
+/* One warp-wide request: what the hardware does with it. */
+struct sm_wave {
+	int wavefronts;   /* shared-memory wavefronts the request costs */
+	int ideal;        /* wavefronts a conflict-free request of this width costs */
+	int bank;         /* the most contended bank, -1 if none */
+	int lane_a;       /* two lanes that collide in that bank (-1 if none) */
+	int lane_b;
+};
+
+/* The pure bank model: addr[i] is lane i's byte address, mask the active
+ * lanes, width the bytes per lane (1, 2, 4, 8 or 16). */
+void sm_bank_wavefronts(const int64_t addr[SM_WARP], uint32_t mask, unsigned width, struct sm_wave *out);
+
+/* Per-evaluation inputs of the lane evaluator. */
+struct sm_eval_ctx {
+	int64_t tid[3];
+	struct sm_dim3 ntid;
+	int64_t iter[SM_MAX_LOOPS];   /* iteration of each enclosing loop */
+	unsigned seed;                /* picks the values of uniform unknowns */
+	int strict;                   /* uniform unknowns are errors (conditions) */
+	int err;                      /* set when the value is unknown */
+	unsigned budget;              /* nodes left to visit */
+};
+
+int64_t sm_eval(const struct sm_expr *e, struct sm_eval_ctx *c);
+
+/* Is loop L's condition true at the iterations in c (uniform unknowns make
+ * it undecidable)? 1 true, 0 false, -1 undecidable. */
+int sm_loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c);
+
+/* The degree of one access under one block shape. */
+struct sm_degree {
+	bool analyzed;
+	const char *why;              /* when !analyzed */
+	double worst;                 /* worst wavefronts/ideal over warps and iterations */
+	double mean;                  /* total wavefronts / total ideal */
+	int warp;                     /* warp of the worst request */
+	int lane_a, lane_b;           /* colliding lanes of the worst request */
+	int bank;
+	int64_t addr_a, addr_b;       /* their byte offsets in the array */
+	int nloops;                   /* loops whose counters the worst depends on */
+	const struct sm_iv *worst_iv; /* the induction variable that matters */
+	int64_t worst_iv_value;
+	bool iv_matters;              /* the degree varies with a loop counter */
+	bool truncated;               /* enumeration was capped */
+	uint32_t worst_mask;
+	int64_t worst_addr[SM_WARP];  /* for bank maps */
+	unsigned long requests;       /* warp requests evaluated */
+};
+
+/* The byte offset (within its array's storage) that one thread's execution
+ * of ra touches, for the thread and loop iterations in c (c->tid, c->ntid,
+ * c->iter indexed by loop depth, c->seed). Returns 1 with *addr set, 0 when
+ * the thread does not execute the access there (a guard or loop condition
+ * is false), -1 when the address cannot be computed. Undecidable guards are
+ * taken as true. dims: NULL, or extents overriding the declared ones. */
+int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr);
+
+/* A candidate layout of an array, for the fix search: other extents, the
+ * conflict-free offset form, or an XOR swizzle of the last index. */
+struct sm_layout {
+	const int64_t *dims;      /* extents overriding the declared ones, or NULL */
+	int offset_shift;         /* > 0: element e is stored at e + (e >> shift) */
+	int64_t swizzle_mask;     /* > 0: last index ^= (previous index & mask) */
+};
+
+void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *lay,
+			     struct sm_degree *out);
+
+/* Dims override: when non-NULL, flattening uses these extents instead of
+ * the array's declared ones (the padding search). */
+void sm_access_degree(const struct sm_raccess *ra, struct sm_dim3 block, const int64_t *dims_override,
+		      struct sm_arena *A, struct sm_degree *out);
+
+/* One access and the degree computed for it (what --all-accesses lists). */
+struct sm_access_result {
+	struct sm_degree deg;            /* worst over the kernel's block shapes */
+	struct sm_dim3 block;            /* the shape that gave deg */
+	bool block_assumed;
+};
+
+/* The block shapes a kernel is analyzed with; *assumed is set when none
+ * came from a launch, __launch_bounds__ or --block-dim. Returns the count. */
+int sm_kernel_blocks(const struct sm_kernel *k, const struct sm_analysis_options *opt,
+		     struct sm_dim3 *out, int max, bool *assumed);
+
+#endif

@@ -1,0 +1,691 @@
+/* bank.c - the shared-memory bank model and the lane evaluator.
+ *
+ * Model (sm_50 and later, checked on sm_90): 32 banks of 4 bytes. A warp's
+ * request of 1, 2 or 4 bytes per lane is served in one pass: each bank
+ * serves one distinct 4-byte word per wavefront, and lanes reading the same
+ * word share it (broadcast, multicast). 8-byte requests are split into two
+ * half-warp passes and 16-byte requests into four quarter-warp passes; the
+ * passes' wavefronts add up. The ideal is one wavefront per pass. The degree
+ * of a request is wavefronts / ideal, exactly what Nsight Compute reports as
+ * L1 Wavefronts Shared / L1 Wavefronts Shared Ideal.
+ */
+#include "engine/analysis.h"
+
+#include <limits.h>
+#include <string.h>
+
+static int64_t floordiv(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	if ((a % b != 0) && ((a < 0) != (b < 0)))
+		q--;
+	return q;
+}
+
+void sm_bank_wavefronts(const int64_t addr[SM_WARP], uint32_t mask, unsigned width, struct sm_wave *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->bank = -1;
+	out->lane_a = out->lane_b = -1;
+	unsigned phase_lanes = width >= 16 ? 8 : width >= 8 ? 16 : 32;
+	unsigned words = width >= 16 ? 4 : width >= 8 ? 2 : 1;
+	int best = 0;
+	for (unsigned p0 = 0; p0 < SM_WARP; p0 += phase_lanes) {
+		uint32_t pm = mask & (phase_lanes == 32 ? 0xffffffffu : (((1u << phase_lanes) - 1) << p0));
+		if (!pm)
+			continue;
+		/* distinct words per bank in this pass */
+		int64_t seen[SM_BANKS][2 * SM_WARP];
+		int nseen[SM_BANKS];
+		int first_lane[SM_BANKS][2];
+		memset(nseen, 0, sizeof(nseen));
+		int maxc = 0, maxb = -1;
+		for (unsigned l = p0; l < p0 + phase_lanes; l++) {
+			if (!(pm & (1u << l)))
+				continue;
+			int64_t w0 = floordiv(addr[l], 4);
+			unsigned nw = words;
+			if (width < 4 && floordiv(addr[l] + (int64_t)width - 1, 4) != w0)
+				nw = 2; /* a misaligned short straddles two words */
+			for (unsigned k = 0; k < nw; k++) {
+				int64_t w = w0 + (int64_t)k;
+				int b = (int)(((w % SM_BANKS) + SM_BANKS) % SM_BANKS);
+				int dup = 0;
+				for (int i = 0; i < nseen[b]; i++)
+					if (seen[b][i] == w) {
+						dup = 1;
+						break;
+					}
+				if (dup)
+					continue;
+				if (nseen[b] < (int)(sizeof(seen[b]) / sizeof(seen[b][0])))
+					seen[b][nseen[b]] = w;
+				if (nseen[b] < 2)
+					first_lane[b][nseen[b]] = (int)l;
+				nseen[b]++;
+				if (nseen[b] > maxc) {
+					maxc = nseen[b];
+					maxb = b;
+				}
+			}
+		}
+		out->wavefronts += maxc;
+		out->ideal += 1;
+		if (maxc > best) {
+			best = maxc;
+			out->bank = maxb;
+			if (maxc >= 2) {
+				out->lane_a = first_lane[maxb][0];
+				out->lane_b = first_lane[maxb][1];
+			}
+		}
+	}
+	/* a full request of 8 or 16 bytes has an ideal of 2 or 4 passes */
+}
+
+/* ---- the lane evaluator ---- */
+
+static int64_t wrap(int64_t v, unsigned bits, bool is_unsigned)
+{
+	if (bits == 0 || bits >= 64)
+		return v;
+	uint64_t m = (1ull << bits) - 1;
+	uint64_t u = (uint64_t)v & m;
+	if (is_unsigned)
+		return (int64_t)u;
+	if (u & (1ull << (bits - 1)))
+		return (int64_t)(u | ~m);
+	return (int64_t)u;
+}
+
+static int64_t opaque_value(unsigned seed, unsigned id)
+{
+	switch (seed) {
+	case 0: return 1;
+	case 1: return 32;
+	default: return 7 + (int64_t)(id % 61);
+	}
+}
+
+#define SM_EVAL_MAX_DEPTH 3000
+
+static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth);
+
+static int64_t apply_n(enum sm_op op, int64_t v, int64_t step, int64_t k, struct sm_eval_ctx *c)
+{
+	switch (op) {
+	case SM_OP_ADD: return v + step * k;
+	case SM_OP_SUB: return v - step * k;
+	case SM_OP_SHL:
+		if (step < 0 || step * k >= 62) { c->err = 1; return 0; }
+		return (int64_t)((uint64_t)v << (step * k));
+	case SM_OP_SHR:
+		if (step < 0) { c->err = 1; return 0; }
+		if (step * k >= 63) return v < 0 ? -1 : 0;
+		return v >> (step * k);
+	case SM_OP_MUL:
+		for (int64_t i = 0; i < k; i++) {
+			if (v != 0 && (v > INT64_MAX / 4 || v < INT64_MIN / 4 || step > 1024 || step < -1024)) {
+				c->err = 1;
+				return 0;
+			}
+			v *= step;
+		}
+		return v;
+	case SM_OP_DIV:
+		if (step == 0) { c->err = 1; return 0; }
+		for (int64_t i = 0; i < k && v != 0; i++)
+			v /= step;
+		return v;
+	default:
+		c->err = 1;
+		return 0;
+	}
+}
+
+static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
+{
+	if (!e || c->err) {
+		c->err = 1;
+		return 0;
+	}
+	if (depth > SM_EVAL_MAX_DEPTH || c->budget == 0) {
+		c->err = 1;
+		return 0;
+	}
+	c->budget--;
+	switch (e->kind) {
+	case SM_E_CONST:
+		return e->ival;
+	case SM_E_BUILTIN:
+		switch (e->builtin) {
+		case SM_B_TID: return c->tid[e->dim];
+		case SM_B_NTID: return e->dim == 0 ? c->ntid.x : e->dim == 1 ? c->ntid.y : c->ntid.z;
+		case SM_B_CTAID:
+		case SM_B_NCTAID:
+			if (c->strict) {
+				c->err = 1;
+				return 0;
+			}
+			return e->builtin == SM_B_CTAID ? opaque_value(c->seed, 1000 + (unsigned)e->dim) - 1
+							: opaque_value(c->seed, 2000 + (unsigned)e->dim);
+		case SM_B_LANE: return (c->tid[0] + c->tid[1] * c->ntid.x + c->tid[2] * c->ntid.x * c->ntid.y) % 32;
+		case SM_B_WARPSIZE: return 32;
+		}
+		return 0;
+	case SM_E_VAR:
+		/* a parameter: uniform and unknown */
+		if (c->strict) {
+			c->err = 1;
+			return 0;
+		}
+		return opaque_value(c->seed, e->var ? e->var->id + 3000 : 3000);
+	case SM_E_OPAQUE:
+		if (e->thread_dep || c->strict) {
+			c->err = 1;
+			return 0;
+		}
+		return opaque_value(c->seed, e->id);
+	case SM_E_LOOPEXIT: {
+		/* run the (uniform) loop to its end */
+		const struct sm_loop *L = e->loop;
+		if (!L || e->ival >= L->niv || L->depth >= SM_MAX_LOOPS || !L->cond) {
+			c->err = 1;
+			return 0;
+		}
+		struct sm_eval_ctx lc = *c;
+		lc.strict = 1;
+		for (int64_t k = 0; k < 4096 && !lc.err; k++) {
+			lc.iter[L->depth] = k;
+			int64_t v = eval(L->cond, &lc, depth + 1);
+			if (lc.err)
+				break;
+			if (!v) {
+				const struct sm_iv *iv = &L->ivs[e->ival];
+				lc.strict = c->strict;
+				int64_t init = eval(iv->init, &lc, depth + 1);
+				int64_t step = eval(iv->step, &lc, depth + 1);
+				if (lc.err)
+					break;
+				int64_t r = apply_n(iv->op, init, step, k, &lc);
+				c->budget = lc.budget;
+				if (lc.err)
+					break;
+				return r;
+			}
+		}
+		c->err = 1;
+		return 0;
+	}
+	case SM_E_LOOPVAR: {
+		const struct sm_loop *L = e->loop;
+		if (!L || e->ival >= L->niv || L->depth >= SM_MAX_LOOPS) {
+			c->err = 1;
+			return 0;
+		}
+		const struct sm_iv *iv = &L->ivs[e->ival];
+		int64_t init = eval(iv->init, c, depth + 1);
+		int64_t step = eval(iv->step, c, depth + 1);
+		if (c->err)
+			return 0;
+		return apply_n(iv->op, init, step, c->iter[L->depth], c);
+	}
+	case SM_E_UNARY: {
+		int64_t a = eval(e->a, c, depth + 1);
+		int64_t r;
+		switch (e->op) {
+		case SM_OP_NEG: r = (int64_t)(0 - (uint64_t)a); break;
+		case SM_OP_NOT: return !a;
+		case SM_OP_BITNOT: r = ~a; break;
+		case SM_OP_BREV: {
+			uint32_t x = (uint32_t)a, y = 0;
+			for (int i = 0; i < 32; i++)
+				y |= ((x >> i) & 1u) << (31 - i);
+			r = (int64_t)y;
+			break;
+		}
+		default: c->err = 1; return 0;
+		}
+		return wrap(r, e->bits, e->is_unsigned);
+	}
+	case SM_E_CAST:
+		return wrap(eval(e->a, c, depth + 1), e->bits, e->is_unsigned);
+	case SM_E_COND: {
+		int64_t k = eval(e->a, c, depth + 1);
+		if (c->err)
+			return 0;
+		return k ? eval(e->b, c, depth + 1) : eval(e->c, c, depth + 1);
+	}
+	case SM_E_BINARY: {
+		if (e->op == SM_OP_LAND || e->op == SM_OP_LOR) {
+			int64_t a = eval(e->a, c, depth + 1);
+			if (c->err)
+				return 0;
+			if (e->op == SM_OP_LAND && !a)
+				return 0;
+			if (e->op == SM_OP_LOR && a)
+				return 1;
+			return eval(e->b, c, depth + 1) != 0;
+		}
+		int64_t a = eval(e->a, c, depth + 1);
+		int64_t b = eval(e->b, c, depth + 1);
+		if (c->err)
+			return 0;
+		bool u = e->is_unsigned;
+		uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+		int64_t r;
+		switch (e->op) {
+		case SM_OP_ADD: r = (int64_t)(ua + ub); break;
+		case SM_OP_SUB: r = (int64_t)(ua - ub); break;
+		case SM_OP_MUL: r = (int64_t)(ua * ub); break;
+		case SM_OP_DIV:
+			if (b == 0 || (a == INT64_MIN && b == -1)) { c->err = 1; return 0; }
+			r = u ? (int64_t)(ua / ub) : a / b;
+			break;
+		case SM_OP_REM:
+			if (b == 0 || (a == INT64_MIN && b == -1)) { c->err = 1; return 0; }
+			r = u ? (int64_t)(ua % ub) : a % b;
+			break;
+		case SM_OP_SHL:
+			if (b < 0 || b >= 64) { c->err = 1; return 0; }
+			r = (int64_t)(ua << b);
+			break;
+		case SM_OP_SHR:
+			if (b < 0 || b >= 64) { c->err = 1; return 0; }
+			r = u ? (int64_t)(ua >> b) : a >> b;
+			break;
+		case SM_OP_AND: r = a & b; break;
+		case SM_OP_OR: r = a | b; break;
+		case SM_OP_XOR: r = a ^ b; break;
+		case SM_OP_LT: return u ? ua < ub : a < b;
+		case SM_OP_GT: return u ? ua > ub : a > b;
+		case SM_OP_LE: return u ? ua <= ub : a <= b;
+		case SM_OP_GE: return u ? ua >= ub : a >= b;
+		case SM_OP_EQ: return a == b;
+		case SM_OP_NE: return a != b;
+		case SM_OP_MIN: r = (u ? ua < ub : a < b) ? a : b; break;
+		case SM_OP_MAX: r = (u ? ua > ub : a > b) ? a : b; break;
+		default: c->err = 1; return 0;
+		}
+		return wrap(r, e->bits, u);
+	}
+	default:
+		c->err = 1;
+		return 0;
+	}
+}
+
+int64_t sm_eval(const struct sm_expr *e, struct sm_eval_ctx *c)
+{
+	return eval(e, c, 0);
+}
+
+/* ---- one access, one block shape ---- */
+
+#define SM_MAX_TUPLES 2048      /* loop-iteration tuples per warp */
+#define SM_MAX_ITER 1024        /* iterations of one decidable loop */
+#define SM_UNKNOWN_ITER_ADD 2   /* iterations tried when a bound is unknown */
+#define SM_UNKNOWN_ITER_MUL 12
+
+struct job {
+	const struct sm_raccess *ra;
+	const struct sm_layout *lay;
+	const struct sm_loop *loops[SM_MAX_LOOPS]; /* outermost first */
+	int nloops;
+	struct sm_dim3 block;
+	int64_t strides[SM_MAX_DIMS];
+	int warp;
+	int64_t nthreads;
+	unsigned seed;
+	struct sm_degree *out;
+	unsigned long total_wave, total_ideal;
+	unsigned tuples;
+	int err;
+	const char *why;
+	int64_t worst_iter[SM_MAX_LOOPS];
+	double worst;
+	double first;
+	bool varies;
+};
+
+static void lane_tid(const struct job *J, int64_t lin, int64_t tid[3])
+{
+	tid[0] = lin % J->block.x;
+	tid[1] = (lin / J->block.x) % J->block.y;
+	tid[2] = lin / (J->block.x * J->block.y);
+}
+
+static int guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c)
+{
+	c->strict = 1;
+	for (; g; g = g->next) {
+		c->err = 0;
+		c->budget = 100000;
+		int64_t v = sm_eval(g->cond, c);
+		if (c->err)
+			continue; /* undecidable: assume it holds */
+		if ((v != 0) == g->negate) {
+			c->strict = 0;
+			return 0;
+		}
+	}
+	c->strict = 0;
+	c->err = 0;
+	return 1;
+}
+
+/* Is the loop's condition true at its current iteration (for this lane)?
+ * Returns 1 true, 0 false, -1 undecidable. */
+int sm_loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c)
+{
+	if (!L->cond)
+		return -1;
+	c->err = 0;
+	c->budget = 100000;
+	c->strict = 1;
+	int64_t v = sm_eval(L->cond, c);
+	c->strict = 0;
+	if (c->err) {
+		c->err = 0;
+		return -1;
+	}
+	return v != 0;
+}
+
+static bool loop_is_mul(const struct sm_loop *L)
+{
+	for (int i = 0; i < L->niv; i++)
+		if (L->ivs[i].op != SM_OP_ADD && L->ivs[i].op != SM_OP_SUB)
+			return true;
+	return false;
+}
+
+int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr)
+{
+	if (!ra->ok || !ra->array)
+		return -1;
+	/* enclosing loops must run at the iterations in c->iter */
+	for (const struct sm_loop *L = ra->loop; L; L = L->parent)
+		if (sm_loop_cond(L, c) == 0)
+			return 0;
+	if (!guards_hold(ra->guards, c))
+		return 0;
+	int64_t elem = 0;
+	c->err = 0;
+	c->budget = 200000;
+	for (int k = 0; k < ra->nidx; k++) {
+		int64_t s = 1;
+		for (int j = k + 1; j < ra->array->ndims; j++) {
+			int64_t dj = dims ? dims[j] : ra->array->dims[j];
+			s *= dj > 0 ? dj : 1;
+		}
+		elem += sm_eval(ra->idx[k], c) * s;
+	}
+	int64_t a = elem * (int64_t)ra->array->elem_size;
+	if (ra->extra)
+		a += sm_eval(ra->extra, c);
+	if (c->err)
+		return -1;
+	*addr = a;
+	return 1;
+}
+
+static void leaf(struct job *J, struct sm_eval_ctx *base)
+{
+	int64_t addr[SM_WARP];
+	uint32_t mask = 0;
+	for (int l = 0; l < SM_WARP; l++) {
+		int64_t lin = (int64_t)J->warp * SM_WARP + l;
+		if (lin >= J->nthreads)
+			break;
+		struct sm_eval_ctx c = *base;
+		lane_tid(J, lin, c.tid);
+		int live = 1;
+		for (int d = 0; d < J->nloops && live; d++) {
+			if (sm_loop_cond(J->loops[d], &c) == 0)
+				live = 0;
+		}
+		if (!live || !guards_hold(J->ra->guards, &c))
+			continue;
+		int64_t elem = 0;
+		c.err = 0;
+		c.budget = 200000;
+		int64_t prev = 0;
+		for (int k = 0; k < J->ra->nidx; k++) {
+			int64_t v = sm_eval(J->ra->idx[k], &c);
+			if (J->lay && J->lay->swizzle_mask > 0 && k == J->ra->array->ndims - 1 && k > 0)
+				v ^= prev & J->lay->swizzle_mask;
+			prev = v;
+			elem += v * J->strides[k];
+		}
+		if (J->lay && J->lay->offset_shift > 0)
+			elem += elem >> J->lay->offset_shift;
+		int64_t a = elem * (int64_t)J->ra->array->elem_size;
+		if (J->ra->extra)
+			a += sm_eval(J->ra->extra, &c);
+		if (c.err) {
+			J->err = 1;
+			J->why = "the index depends on a value the analysis cannot compute";
+			return;
+		}
+		addr[l] = a;
+		mask |= 1u << l;
+	}
+	if (!mask)
+		return;
+	struct sm_wave w;
+	sm_bank_wavefronts(addr, mask, J->ra->width, &w);
+	J->total_wave += (unsigned long)w.wavefronts;
+	J->total_ideal += (unsigned long)w.ideal;
+	J->out->requests++;
+	double deg = w.ideal ? (double)w.wavefronts / w.ideal : 1.0;
+	if (J->first < 0)
+		J->first = deg;
+	else if (deg != J->first)
+		J->varies = true;
+	if (deg > J->worst) {
+		J->worst = deg;
+		J->out->warp = J->warp;
+		J->out->lane_a = w.lane_a;
+		J->out->lane_b = w.lane_b;
+		J->out->bank = w.bank;
+		J->out->addr_a = w.lane_a >= 0 ? addr[w.lane_a] : 0;
+		J->out->addr_b = w.lane_b >= 0 ? addr[w.lane_b] : 0;
+		J->out->worst_mask = mask;
+		memcpy(J->out->worst_addr, addr, sizeof(addr));
+		for (int d = 0; d < J->nloops; d++)
+			J->worst_iter[d] = base->iter[J->loops[d]->depth];
+	}
+}
+
+static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
+{
+	if (J->err)
+		return;
+	if (d == J->nloops) {
+		if (J->tuples >= SM_MAX_TUPLES) {
+			J->out->truncated = true;
+			return;
+		}
+		J->tuples++;
+		leaf(J, c);
+		return;
+	}
+	const struct sm_loop *L = J->loops[d];
+	int64_t cap = SM_MAX_ITER;
+	for (int64_t k = 0; k < cap && !J->err; k++) {
+		c->iter[L->depth] = k;
+		/* does any lane of this warp still run the loop? */
+		int any = 0, unknown = 0;
+		for (int l = 0; l < SM_WARP; l++) {
+			int64_t lin = (int64_t)J->warp * SM_WARP + l;
+			if (lin >= J->nthreads)
+				break;
+			struct sm_eval_ctx lc = *c;
+			lane_tid(J, lin, lc.tid);
+			int r = sm_loop_cond(L, &lc);
+			if (r == 1) {
+				any = 1;
+				break;
+			}
+			if (r < 0)
+				unknown = 1;
+		}
+		if (!any && !unknown)
+			break;
+		if (!any && unknown) {
+			int64_t ucap = loop_is_mul(L) ? SM_UNKNOWN_ITER_MUL : SM_UNKNOWN_ITER_ADD;
+			if (k >= ucap)
+				break;
+		}
+		if (J->tuples >= SM_MAX_TUPLES) {
+			J->out->truncated = true;
+			break;
+		}
+		enumerate(J, d + 1, c);
+	}
+}
+
+static void run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *lay, unsigned seed,
+		     struct sm_degree *out)
+{
+	struct job J;
+	const int64_t *dims = lay ? lay->dims : NULL;
+	memset(&J, 0, sizeof(J));
+	J.ra = ra;
+	J.lay = lay;
+	J.block = block;
+	J.out = out;
+	J.seed = seed;
+	J.first = -1;
+	const struct sm_loop *chain[SM_MAX_LOOPS];
+	int n = 0;
+	for (const struct sm_loop *L = ra->loop; L && n < SM_MAX_LOOPS; L = L->parent)
+		chain[n++] = L;
+	for (int i = 0; i < n; i++)
+		J.loops[i] = chain[n - 1 - i];
+	J.nloops = n;
+	const struct sm_array *arr = ra->array;
+	for (int k = 0; k < ra->nidx; k++) {
+		int64_t s = 1;
+		for (int j = k + 1; j < arr->ndims; j++) {
+			int64_t dj = dims ? dims[j] : arr->dims[j];
+			s *= dj > 0 ? dj : 1;
+		}
+		J.strides[k] = s;
+	}
+	J.nthreads = block.x * block.y * block.z;
+	int nwarps = (int)((J.nthreads + SM_WARP - 1) / SM_WARP);
+	out->worst = 0;
+	J.worst = 0;
+	for (int w = 0; w < nwarps && !J.err; w++) {
+		J.warp = w;
+		struct sm_eval_ctx c;
+		memset(&c, 0, sizeof(c));
+		c.ntid = block;
+		c.seed = seed;
+		J.tuples = 0;
+		enumerate(&J, 0, &c);
+	}
+	if (J.err) {
+		out->analyzed = false;
+		out->why = J.why;
+		return;
+	}
+	out->analyzed = true;
+	out->worst = J.worst > 0 ? J.worst : 1.0;
+	out->mean = J.total_ideal ? (double)J.total_wave / (double)J.total_ideal : 1.0;
+	out->nloops = n;
+	/* which loop counter does the worst depend on: report the innermost
+	 * loop whose iteration made a difference */
+	out->iv_matters = J.varies && n > 0;
+	if (out->iv_matters) {
+		for (int d = n - 1; d >= 0; d--) {
+			const struct sm_loop *L = J.loops[d];
+			if (L->niv > 0) {
+				struct sm_eval_ctx c;
+				memset(&c, 0, sizeof(c));
+				c.ntid = block;
+				c.seed = seed;
+				c.budget = 100000;
+				for (int i = 0; i < n; i++)
+					c.iter[J.loops[i]->depth] = J.worst_iter[i];
+				const struct sm_iv *iv = &L->ivs[0];
+				int64_t init = sm_eval(iv->init, &c);
+				int64_t step = sm_eval(iv->step, &c);
+				if (!c.err && !sm_expr_thread_dep(iv->init)) {
+					out->worst_iv = iv;
+					out->worst_iv_value = apply_n(iv->op, init, step, J.worst_iter[d], &c);
+					if (c.err)
+						out->worst_iv = NULL;
+					break;
+				}
+			}
+		}
+	}
+}
+
+static bool has_uniform_unknown(const struct sm_expr *e, int depth)
+{
+	if (!e || depth > 200)
+		return false;
+	if ((e->kind == SM_E_OPAQUE && !e->thread_dep) || e->kind == SM_E_VAR ||
+	    (e->kind == SM_E_BUILTIN && (e->builtin == SM_B_CTAID || e->builtin == SM_B_NCTAID)))
+		return true;
+	if ((e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT) && e->loop && e->ival < e->loop->niv) {
+		const struct sm_iv *iv = &e->loop->ivs[e->ival];
+		if (has_uniform_unknown(iv->init, depth + 1) || has_uniform_unknown(iv->step, depth + 1))
+			return true;
+	}
+	return has_uniform_unknown(e->a, depth + 1) || has_uniform_unknown(e->b, depth + 1) ||
+	       has_uniform_unknown(e->c, depth + 1);
+}
+
+void sm_access_degree(const struct sm_raccess *ra, struct sm_dim3 block, const int64_t *dims,
+		      struct sm_arena *A, struct sm_degree *out)
+{
+	(void)A;
+	struct sm_layout lay = { dims, 0, 0 };
+	sm_access_degree_layout(ra, block, &lay, out);
+}
+
+void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *dims,
+			     struct sm_degree *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->lane_a = out->lane_b = out->bank = -1;
+	if (!ra->ok || !ra->array) {
+		out->analyzed = false;
+		out->why = ra->why ? ra->why : "not resolved";
+		return;
+	}
+	if (ra->array->dims_overflow) {
+		out->analyzed = false;
+		out->why = "the array's size overflows";
+		return;
+	}
+	if (block.x <= 0 || block.y <= 0 || block.z <= 0 || block.x * block.y * block.z > 1024) {
+		out->analyzed = false;
+		out->why = "the block shape is not valid";
+		return;
+	}
+	bool unknowns = false;
+	for (int k = 0; k < ra->nidx; k++)
+		unknowns = unknowns || has_uniform_unknown(ra->idx[k], 0);
+	unknowns = unknowns || has_uniform_unknown(ra->extra, 0);
+	run_seed(ra, block, dims, 0, out);
+	if (!out->analyzed || !unknowns)
+		return;
+	/* the index involves uniform unknowns (parameters, blockIdx): the
+	 * degree must not depend on their values */
+	for (unsigned seed = 1; seed <= 2; seed++) {
+		struct sm_degree other;
+		memset(&other, 0, sizeof(other));
+		run_seed(ra, block, dims, seed, &other);
+		if (!other.analyzed || other.worst != out->worst) {
+			out->analyzed = false;
+			out->why = "the degree depends on a value known only at run time";
+			return;
+		}
+	}
+}

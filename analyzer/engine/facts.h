@@ -1,0 +1,68 @@
+/* facts.h - everything the rules may ask about one kernel, computed on
+ * first use and kept for the rest of the file.
+ *
+ * The driver resolves each kernel into a facts object (the resolved
+ * accesses and statements, and the block shapes it is analyzed with); the
+ * costly facts are filled in only when a rule (or --all-accesses) asks:
+ * the bank degree of every access, the races for each block shape, the
+ * divergent barriers. A rule that is disabled therefore costs nothing, and
+ * two rules asking for the same fact share one computation. The IR itself
+ * holds no cache. One facts object belongs to one worker (no locking). */
+#ifndef SMEMLINT_ENGINE_FACTS_H
+#define SMEMLINT_ENGINE_FACTS_H
+
+#include <stdbool.h>
+
+#include "base/limits.h"
+#include "engine/analysis.h"
+#include "engine/threaddep.h"
+#include "smemlint/arena.h"
+#include "smemlint/options.h"
+
+/* The races of one kernel for one block shape. */
+struct sm_race_set {
+	bool done;                    /* searched (ok or not) */
+	bool ok;                      /* false: the search ran out of memory */
+	struct sm_race *v;
+	unsigned n;
+};
+
+struct sm_kernel_facts {
+	struct sm_kernel_model model;  /* resolved accesses and statements */
+	bool resolved;                 /* false: resolution ran out of memory (partial model) */
+	const struct sm_analysis_options *opt;
+	struct sm_arena *arena;        /* the file's IR arena: facts live there */
+
+	/* block shapes: --block-dim, every constant launch shape, or the
+	 * stated assumption (sm_kernel_blocks) */
+	int nblocks;
+	bool assumed;                  /* no launch, __launch_bounds__ or flag gave them */
+	struct sm_dim3 blocks[SM_MAX_BLOCK_SHAPES];
+
+	/* on first use */
+	struct sm_access_result *degrees;     /* [model.nacc], worst over the shapes */
+	bool degrees_failed;
+	struct sm_race_set races[SM_MAX_BLOCK_SHAPES];
+	struct sm_divergence *divergence;     /* divergent block barriers */
+	int ndivergence;                      /* -1: not computed yet */
+};
+
+/* Resolve kernel k and fix its block shapes. Returns 0, or -1 when the
+ * arena ran out during resolution (the model is then partial, still
+ * usable). */
+int sm_kernel_facts_init(struct sm_kernel_facts *f, struct sm_kernel *k, const struct sm_analysis_options *opt,
+			 struct sm_arena *A);
+
+/* The degree of every access (model.acc order), worst over the block
+ * shapes; NULL when out of memory. */
+const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f);
+
+/* The races for block shape blocks[b]; NULL when the search ran out of
+ * memory. */
+const struct sm_race_set *sm_kernel_facts_races(struct sm_kernel_facts *f, int b);
+
+/* The divergent block barriers, in source order: the count, or -1 when
+ * out of memory (*out then NULL). */
+int sm_kernel_facts_divergence(struct sm_kernel_facts *f, const struct sm_divergence **out);
+
+#endif

@@ -1,0 +1,44 @@
+/* fix.h - fixes users can apply: minimal padding, the conflict-free offset
+ * form, verified XOR swizzles, and applying padding in place (--fix). */
+#ifndef SMEMLINT_FIX_H
+#define SMEMLINT_FIX_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "engine/analysis.h"
+
+enum sm_fix_kind { SM_FIX_NONE, SM_FIX_PAD, SM_FIX_OFFSET, SM_FIX_SWIZZLE };
+
+/* The best fix found for one array in one kernel. */
+struct sm_fix_plan {
+	enum sm_fix_kind kind;
+	int64_t pad;                      /* PAD: elements added to the last dimension */
+	int64_t new_dims[SM_MAX_DIMS];    /* PAD: the new extents */
+	int64_t swizzle_mask;             /* SWIZZLE: last ^= (previous & mask) */
+	double worst_before, worst_after; /* max degree over the array's accesses */
+	int conflicting;                  /* accesses with degree >= 2 before */
+	int fixed;                        /* of those, conflict-free after */
+	int64_t bytes_added;              /* per block */
+	int64_t static_before, static_after; /* static shared bytes of the kernel */
+	bool crosses_48k;                 /* static_after > 48 KB >= static_before */
+	int blocks_before, blocks_after;  /* resident blocks per SM on the arch */
+	const char *refuse;               /* why --fix will not apply a PAD, or NULL */
+	const char *decl;                 /* PAD: "float tile[32][33]" */
+	const char *dims_text;            /* PAD: replacement for array->dims_range */
+	const char *note;                 /* the whole suggestion, one line */
+};
+
+/* Search the fix for `arr` over every access of it in kernel model m, under
+ * the kernel's block shapes. text is the file's contents (for the spelled
+ * dimensions). Returns 0 with *out filled (kind NONE if nothing helps). */
+int sm_fix_search(const struct sm_kernel_model *m, const struct sm_array *arr, const struct sm_dim3 *blocks,
+		  int nblocks, const char *arch, const char *text, size_t len, struct sm_arena *A,
+		  struct sm_fix_plan *out);
+
+/* Resident blocks per SM for a block of `threads` threads using `smem`
+ * bytes of shared memory on `arch` (sm_NN), or -1 for an unknown arch. */
+int sm_resident_blocks(const char *arch, int64_t threads, int64_t smem);
+
+
+#endif

@@ -1,0 +1,294 @@
+/* padding.c - search the fix that removes an array's bank conflicts.
+ *
+ * For an array with a conflicting access, try padding its last declared
+ * dimension by 1..32 elements and re-evaluate EVERY access of the array in
+ * the kernel with the engine, under every block shape the kernel runs with.
+ * A pad is admissible only if no access gets worse and vector accesses stay
+ * aligned; the best one minimizes the worst degree, then the bytes added.
+ * When padding cannot reach conflict-free (1-D arrays, vector accesses that
+ * need alignment, dynamic shared memory), the conflict-free offset form
+ * e + (e >> 5) and XOR swizzles of the last index are tried, verified the
+ * same way. Nothing is suggested that the engine has not checked.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/fix.h"
+
+#define SM_MAX_PAD 32
+
+struct arch_limits {
+	const char *arch;
+	int64_t smem_per_sm;
+	int threads_per_sm;
+	int blocks_per_sm;
+};
+
+static const struct arch_limits archs[] = {
+	{ "sm_70", 96 * 1024, 2048, 32 },  { "sm_72", 96 * 1024, 2048, 32 },
+	{ "sm_75", 64 * 1024, 1024, 16 },  { "sm_80", 164 * 1024, 2048, 32 },
+	{ "sm_86", 100 * 1024, 1536, 16 }, { "sm_87", 164 * 1024, 2048, 32 },
+	{ "sm_89", 100 * 1024, 1536, 24 }, { "sm_90", 228 * 1024, 2048, 32 },
+	{ "sm_100", 228 * 1024, 2048, 32 }, { "sm_103", 228 * 1024, 2048, 32 },
+	{ "sm_120", 100 * 1024, 1536, 32 },
+};
+
+int sm_resident_blocks(const char *arch, int64_t threads, int64_t smem)
+{
+	const struct arch_limits *L = NULL;
+	for (unsigned i = 0; i < sizeof(archs) / sizeof(archs[0]); i++)
+		if (arch && !strncmp(arch, archs[i].arch, strlen(archs[i].arch)) &&
+		    (arch[strlen(archs[i].arch)] == 0 || arch[strlen(archs[i].arch)] == 'a'))
+			L = &archs[i];
+	if (!L || threads <= 0)
+		return -1;
+	int64_t b = L->blocks_per_sm;
+	int64_t bt = L->threads_per_sm / threads;
+	if (bt < b)
+		b = bt;
+	/* the driver reserves 1 KB of shared memory per resident block */
+	int64_t bs = L->smem_per_sm / (smem + 1024);
+	if (bs < b)
+		b = bs;
+	return (int)b;
+}
+
+static int64_t array_bytes(const struct sm_array *a, const int64_t *dims)
+{
+	if (a->is_dynamic || a->dims_overflow)
+		return 0;
+	int64_t n = a->elem_size;
+	for (int i = 0; i < a->ndims; i++)
+		n *= (dims ? dims[i] : a->dims[i]);
+	return n;
+}
+
+struct eval {
+	const struct sm_kernel_model *m;
+	const struct sm_array *arr;
+	const struct sm_dim3 *blocks;
+	int nb;
+};
+
+/* Worst degree of access i under the layout, over all block shapes;
+ * -1 when it cannot be analyzed. */
+static double access_worst(const struct eval *E, const struct sm_raccess *ra, const struct sm_layout *lay)
+{
+	double w = 0;
+	for (int b = 0; b < E->nb; b++) {
+		struct sm_degree d;
+		sm_access_degree_layout(ra, E->blocks[b], lay, &d);
+		if (!d.analyzed)
+			return -1;
+		if (d.worst > w)
+			w = d.worst;
+	}
+	return w;
+}
+
+/* Evaluate a layout: worst over accesses; fails (returns -1) if any access
+ * gets worse than before[]. */
+static double layout_worst(const struct eval *E, const double *before, const struct sm_layout *lay, int *fixed)
+{
+	double worst = 0;
+	int f = 0;
+	for (unsigned i = 0; i < E->m->nacc; i++) {
+		const struct sm_raccess *ra = &E->m->acc[i];
+		if (!ra->src || !ra->ok || ra->array != E->arr || before[i] < 0)
+			continue;
+		double w = access_worst(E, ra, lay);
+		if (w < 0 || w > before[i] + 1e-9)
+			return -1;
+		if (before[i] >= 2 - 1e-9 && w < 2 - 1e-9)
+			f++;
+		if (w > worst)
+			worst = w;
+	}
+	*fixed = f;
+	return worst;
+}
+
+/* The new dims text: the spelled last extent plus the pad, e.g.
+ * "[TILE][TILE]" -> "[TILE][TILE + 1]", "[32][32]" -> "[32][33]". */
+static const char *new_dims_text(const struct sm_array *arr, int64_t pad, const char *text, size_t len,
+				 struct sm_arena *A)
+{
+	struct sm_range r = arr->dims_range;
+	if (!text || !r.begin.line || r.begin.line != r.end.line)
+		return NULL;
+	const char *p = text, *end = text + len;
+	for (unsigned l = 1; l < r.begin.line && p < end; l++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return NULL;
+		p = nl + 1;
+	}
+	size_t b = r.begin.col - 1, e = r.end.col - 1;
+	if (p + e > end || b >= e)
+		return NULL;
+	const char *s = p + b;
+	size_t n = e - b;
+	/* find the last top-level '[' */
+	size_t last = n;
+	int depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '[') {
+			if (depth == 0)
+				last = i;
+			depth++;
+		} else if (s[i] == ']') {
+			depth--;
+		}
+	}
+	if (last >= n || s[n - 1] != ']')
+		return NULL;
+	const char *inner = s + last + 1;
+	size_t in = n - last - 2;
+	int all_digits = in > 0;
+	for (size_t i = 0; i < in; i++)
+		if (inner[i] < '0' || inner[i] > '9')
+			all_digits = 0;
+	if (all_digits)
+		return sm_arena_printf(A, "%.*s[%lld]", (int)last, s, (long long)(arr->dims[arr->ndims - 1] + pad));
+	return sm_arena_printf(A, "%.*s[%.*s + %lld]", (int)last, s, (int)in, inner, (long long)pad);
+}
+
+static const char *decl_text(const struct sm_array *arr, const int64_t *dims, struct sm_arena *A)
+{
+	char buf[256];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "%s %s", arr->elem_type, arr->name);
+	for (int i = 0; i < arr->ndims && n < sizeof(buf) - 24; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "[%lld]", (long long)dims[i]);
+	return sm_arena_strdup(A, buf);
+}
+
+int sm_fix_search(const struct sm_kernel_model *m, const struct sm_array *arr, const struct sm_dim3 *blocks,
+		  int nblocks, const char *arch, const char *text, size_t len, struct sm_arena *A,
+		  struct sm_fix_plan *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct eval E = { m, arr, blocks, nblocks };
+	double *before = sm_arena_alloc(A, (m->nacc + 1) * sizeof(double));
+	if (!before)
+		return -1;
+	unsigned max_width = arr->elem_size;
+	for (unsigned i = 0; i < m->nacc; i++) {
+		const struct sm_raccess *ra = &m->acc[i];
+		before[i] = -1;
+		if (!ra->src || !ra->ok || ra->array != arr)
+			continue;
+		before[i] = access_worst(&E, ra, NULL);
+		if (before[i] > out->worst_before)
+			out->worst_before = before[i];
+		if (before[i] >= 2 - 1e-9)
+			out->conflicting++;
+		if (ra->width > max_width)
+			max_width = ra->width;
+	}
+	if (out->conflicting == 0)
+		return 0;
+
+	/* the kernel's static shared memory and its threads */
+	int64_t stat = 0;
+	for (unsigned i = 0; i < m->kernel->narrays; i++)
+		stat += array_bytes(m->kernel->arrays[i], NULL);
+	if (arr->is_file_scope)
+		stat += array_bytes(arr, NULL);
+	int64_t threads = blocks[0].x * blocks[0].y * blocks[0].z;
+
+	double best = out->worst_before;
+	int best_fixed = 0;
+	/* 1. padding of the last dimension */
+	if (arr->ndims >= 2 && !arr->is_dynamic && !arr->dims_overflow) {
+		int64_t dims[SM_MAX_DIMS];
+		for (int64_t p = 1; p <= SM_MAX_PAD; p++) {
+			memcpy(dims, arr->dims, sizeof(dims));
+			dims[arr->ndims - 1] += p;
+			/* vector accesses need every row to stay aligned */
+			if ((dims[arr->ndims - 1] * (int64_t)arr->elem_size) % max_width)
+				continue;
+			struct sm_layout lay = { dims, 0, 0 };
+			int fixed = 0;
+			double w = layout_worst(&E, before, &lay, &fixed);
+			if (w < 0 || w >= best - 1e-9)
+				continue;
+			best = w;
+			best_fixed = fixed;
+			out->kind = SM_FIX_PAD;
+			out->pad = p;
+			memcpy(out->new_dims, dims, sizeof(dims));
+			if (w < 1 + 1e-9)
+				break;
+		}
+	}
+	/* 2. the offset form for 1-D arrays (and where padding fell short) */
+	if (best > 1 + 1e-9 && arr->ndims == 1 && arr->elem_size <= 4) {
+		struct sm_layout lay = { NULL, 5, 0 };
+		int fixed = 0;
+		double w = layout_worst(&E, before, &lay, &fixed);
+		if (w >= 0 && w < best - 1e-9) {
+			best = w;
+			best_fixed = fixed;
+			out->kind = SM_FIX_OFFSET;
+		}
+	}
+	/* 3. an XOR swizzle of the last index by the previous one */
+	if (best > 1 + 1e-9 && arr->ndims >= 2) {
+		int64_t last = arr->dims[arr->ndims - 1];
+		int64_t per128 = 128 / (arr->elem_size ? arr->elem_size : 4);
+		int64_t period = last < per128 ? last : per128;
+		if (period >= 2 && (period & (period - 1)) == 0 && last % period == 0) {
+			struct sm_layout lay = { NULL, 0, period - 1 };
+			int fixed = 0;
+			double w = layout_worst(&E, before, &lay, &fixed);
+			if (w >= 0 && w < best - 1e-9) {
+				best = w;
+				best_fixed = fixed;
+				out->kind = SM_FIX_SWIZZLE;
+				out->swizzle_mask = period - 1;
+			}
+		}
+	}
+	out->worst_after = best;
+	out->fixed = best_fixed;
+	if (out->kind == SM_FIX_NONE)
+		return 0;
+
+	const char *name = arr->name;
+	if (out->kind == SM_FIX_PAD) {
+		out->static_before = stat;
+		out->bytes_added = array_bytes(arr, out->new_dims) - array_bytes(arr, NULL);
+		out->static_after = stat + out->bytes_added;
+		out->crosses_48k = out->static_before <= 48 * 1024 && out->static_after > 48 * 1024;
+		out->blocks_before = sm_resident_blocks(arch, threads, out->static_before);
+		out->blocks_after = sm_resident_blocks(arch, threads, out->static_after);
+		out->decl = decl_text(arr, out->new_dims, A);
+		out->dims_text = new_dims_text(arr, out->pad, text, len, A);
+		if (arr->sizeof_taken)
+			out->refuse = sm_arena_printf(A, "sizeof is applied to '%s', so the code depends on its size", name);
+		else if (arr->address_taken)
+			out->refuse = sm_arena_printf(A, "a pointer into '%s' is formed, so the code may depend on its row size", name);
+		else if (arr->is_file_scope)
+			out->refuse = sm_arena_printf(A, "'%s' is declared at file scope and may be used by other kernels", name);
+		else if (!out->dims_text)
+			out->refuse = sm_arena_printf(A, "the dimensions of '%s' are not spelled on one line of this file", name);
+		const char *limits = "";
+		if (out->crosses_48k)
+			limits = "; this crosses the 48 KB static shared-memory limit";
+		else if (out->blocks_after >= 0 && out->blocks_after < out->blocks_before)
+			limits = sm_arena_printf(A, "; resident blocks per SM on %s drop from %d to %d", arch,
+						 out->blocks_before, out->blocks_after);
+		out->note = sm_arena_printf(A, "declare '%s' as `%s`: +%lld bytes per block (%lld -> %lld bytes of static shared memory); %d of %d conflicting accesses become conflict-free%s%s%s%s",
+					    name, out->decl, (long long)out->bytes_added, (long long)out->static_before,
+					    (long long)out->static_after, out->fixed, out->conflicting,
+					    best > 1 + 1e-9 ? sm_arena_printf(A, ", worst degree %.0f", best) : "", limits,
+					    out->refuse ? "; --fix will not apply it: " : "", out->refuse ? out->refuse : "");
+	} else if (out->kind == SM_FIX_OFFSET) {
+		out->note = sm_arena_printf(A, "index '%s' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): %d of %d conflicting accesses become conflict-free",
+					    name, out->fixed, out->conflicting);
+	} else {
+		out->note = sm_arena_printf(A, "swizzle '%s': write every access `%s[r][c]` as `%s[r][c ^ (r & %lld)]`: %d of %d conflicting accesses become conflict-free (verified)",
+					    name, name, name, (long long)out->swizzle_mask, out->fixed, out->conflicting);
+	}
+	return 0;
+}

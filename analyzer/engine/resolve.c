@@ -1,0 +1,736 @@
+/* resolve.c - symbolic execution of a kernel's statement tree.
+ *
+ * Walks the structured IR in program order with an environment mapping each
+ * variable to a closed expression (no SM_E_VAR). Straight-line assignments
+ * substitute; the two arms of an `if` merge into `cond ? a : b`; a variable
+ * updated once per iteration by a loop-invariant step (i += blockDim.x,
+ * s *= 2, d >>= 1) becomes an induction variable of its loop; anything
+ * else modified in a loop becomes an opaque value. Early exits (`if (c)
+ * return;`) guard the rest of their block with !c. Every access comes out
+ * with its closed index trees, its guards and its loop nest.
+ */
+#include "engine/analysis.h"
+
+#include <string.h>
+
+struct rs {
+	struct sm_arena *A;
+	struct sm_kernel *K;
+	struct sm_raccess *out;
+	unsigned nout;
+	unsigned opaque_id;
+	int failed;
+	struct sm_rstmt *st;     /* control statements and barriers, as walked */
+	unsigned nst, capst;
+};
+
+static void record_stmt(struct rs *R, const struct sm_stmt *s, struct sm_expr *cond, const struct sm_loop *loop,
+			const struct sm_guard *guards)
+{
+	if (R->nst == R->capst) {
+		unsigned nc = R->capst ? 2 * R->capst : 32;
+		struct sm_rstmt *n = sm_arena_alloc(R->A, nc * sizeof(*n));
+		if (!n) {
+			R->failed = 1;
+			return;
+		}
+		if (R->nst)
+			memcpy(n, R->st, R->nst * sizeof(*n));
+		R->st = n;
+		R->capst = nc;
+	}
+	struct sm_rstmt *r = &R->st[R->nst++];
+	r->stmt = s;
+	r->cond = cond;
+	r->loop = loop;
+	r->guards = guards;
+}
+
+typedef struct sm_expr **env_t;
+
+static env_t env_copy(struct rs *R, env_t e)
+{
+	env_t n = sm_arena_alloc(R->A, (R->K->nvars + 1) * sizeof(*n));
+	if (!n) {
+		R->failed = 1;
+		return e;
+	}
+	memcpy(n, e, R->K->nvars * sizeof(*n));
+	return n;
+}
+
+static struct sm_expr *opaque(struct rs *R, const char *name, bool dep)
+{
+	struct sm_expr *e = sm_arena_alloc(R->A, sizeof(*e));
+	if (!e) {
+		R->failed = 1;
+		return NULL;
+	}
+	e->kind = SM_E_OPAQUE;
+	e->name = name;
+	e->thread_dep = dep;
+	e->id = 100000 + ++R->opaque_id;
+	return e;
+}
+
+#define SM_RESOLVE_MAX_DEPTH 4000
+
+static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int depth);
+
+static struct sm_access *subst_place(struct rs *R, const struct sm_access *p, env_t env, int depth)
+{
+	struct sm_access *n = sm_arena_alloc(R->A, sizeof(*n));
+	if (!n) {
+		R->failed = 1;
+		return NULL;
+	}
+	*n = *p;
+	for (int i = 0; i < p->nidx; i++)
+		n->idx[i] = subst(R, p->idx[i], env, depth + 1);
+	n->extra = p->extra ? subst(R, p->extra, env, depth + 1) : NULL;
+	n->base = p->base ? subst(R, p->base, env, depth + 1) : NULL;
+	return n;
+}
+
+/* Replace variables by their values. Shares unchanged subtrees. */
+static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int depth)
+{
+	if (!e)
+		return NULL;
+	if (depth > SM_RESOLVE_MAX_DEPTH)
+		return opaque(R, "deeply nested expression", true);
+	switch (e->kind) {
+	case SM_E_OPAQUE:
+		if (e->place && e->thread_dep) {
+			/* a shared load (front end: place = the access): its
+			 * value is uniform when every thread reads one address */
+			struct sm_access *p = subst_place(R, e->place, env, depth);
+			bool dep = !p;
+			for (int i = 0; p && i < p->nidx; i++)
+				dep = dep || sm_expr_thread_dep(p->idx[i]);
+			dep = dep || (p && (sm_expr_thread_dep(p->extra) || sm_expr_thread_dep(p->base)));
+			if (!dep) {
+				struct sm_expr *n = opaque(R, e->name, false);
+				return n ? n : e;
+			}
+		}
+		return e;
+	case SM_E_CONST:
+	case SM_E_BUILTIN:
+	case SM_E_LOOPVAR:
+	case SM_E_LOOPEXIT:
+		return e;
+	case SM_E_VAR: {
+		struct sm_expr *v = e->var && e->var->id < R->K->nvars ? env[e->var->id] : NULL;
+		if (v)
+			return v;
+		if (e->var && e->var->kind == SM_V_PARAM)
+			return e; /* parameters stay symbolic: uniform unknowns */
+		return opaque(R, e->var ? e->var->name : "variable", true);
+	}
+	case SM_E_ADDR: {
+		struct sm_expr *n = sm_arena_alloc(R->A, sizeof(*n));
+		if (!n) {
+			R->failed = 1;
+			return e;
+		}
+		*n = *e;
+		n->place = subst_place(R, e->place, env, depth);
+		return n;
+	}
+	default: {
+		struct sm_expr *a = subst(R, e->a, env, depth + 1);
+		struct sm_expr *b = subst(R, e->b, env, depth + 1);
+		struct sm_expr *c = subst(R, e->c, env, depth + 1);
+		if (a == e->a && b == e->b && c == e->c)
+			return e;
+		struct sm_expr *n = sm_arena_alloc(R->A, sizeof(*n));
+		if (!n) {
+			R->failed = 1;
+			return e;
+		}
+		*n = *e;
+		n->a = a;
+		n->b = b;
+		n->c = c;
+		return n;
+	}
+	}
+}
+
+static struct sm_expr *mk_bin(struct rs *R, enum sm_op op, struct sm_expr *a, struct sm_expr *b)
+{
+	struct sm_expr *n = sm_arena_alloc(R->A, sizeof(*n));
+	if (!n) {
+		R->failed = 1;
+		return a;
+	}
+	n->kind = SM_E_BINARY;
+	n->op = op;
+	n->a = a;
+	n->b = b;
+	n->bits = 64;
+	n->is_ptr = a && a->is_ptr;
+	return n;
+}
+
+static struct sm_expr *mk_const(struct rs *R, int64_t v)
+{
+	struct sm_expr *n = sm_arena_alloc(R->A, sizeof(*n));
+	if (!n) {
+		R->failed = 1;
+		return NULL;
+	}
+	n->kind = SM_E_CONST;
+	n->ival = v;
+	return n;
+}
+
+bool sm_expr_thread_dep(const struct sm_expr *e)
+{
+	/* iterative over a small explicit stack to survive deep trees */
+	const struct sm_expr *stack[256];
+	int sp = 0;
+	if (e)
+		stack[sp++] = e;
+	unsigned budget = 200000;
+	while (sp > 0 && budget-- > 0) {
+		const struct sm_expr *x = stack[--sp];
+		switch (x->kind) {
+		case SM_E_BUILTIN:
+			if (x->builtin == SM_B_TID || x->builtin == SM_B_LANE)
+				return true;
+			break;
+		case SM_E_OPAQUE:
+			if (x->thread_dep)
+				return true;
+			break;
+		case SM_E_LOOPVAR:
+		case SM_E_LOOPEXIT:
+			if (x->loop && x->ival < x->loop->niv) {
+				const struct sm_iv *iv = &x->loop->ivs[x->ival];
+				if (sm_expr_thread_dep(iv->init) || sm_expr_thread_dep(iv->step))
+					return true;
+			}
+			break;
+		case SM_E_ADDR:
+			if (x->place) {
+				for (int i = 0; i < x->place->nidx; i++)
+					if (sm_expr_thread_dep(x->place->idx[i]))
+						return true;
+				if (sm_expr_thread_dep(x->place->extra))
+					return true;
+			}
+			break;
+		default:
+			break;
+		}
+		const struct sm_expr *k[3] = { x->a, x->b, x->c };
+		for (int i = 0; i < 3; i++)
+			if (k[i]) {
+				if (sp == 256)
+					return true; /* too deep to tell: assume it does */
+				stack[sp++] = k[i];
+			}
+	}
+	return sp > 0;
+}
+
+/* ---- pointer places ---- */
+
+struct place {
+	struct sm_array *array;
+	int nidx;
+	struct sm_expr *idx[SM_MAX_DIMS];
+	struct sm_expr *extra;
+};
+
+static int place_of(struct rs *R, struct sm_expr *e, struct place *p, int depth)
+{
+	if (!e || depth > 64)
+		return 0;
+	if (e->kind == SM_E_ADDR && e->place) {
+		const struct sm_access *pl = e->place;
+		if (pl->array) {
+			p->array = pl->array;
+			p->nidx = pl->nidx;
+			for (int i = 0; i < pl->nidx; i++)
+				p->idx[i] = pl->idx[i];
+			p->extra = pl->extra;
+			return 1;
+		}
+		if (pl->base && place_of(R, pl->base, p, depth + 1)) {
+			struct sm_expr *off = pl->nidx ? mk_bin(R, SM_OP_MUL, pl->idx[0], mk_const(R, pl->base_elem_size ? pl->base_elem_size : 1)) : NULL;
+			if (off)
+				p->extra = p->extra ? mk_bin(R, SM_OP_ADD, p->extra, off) : off;
+			if (pl->extra)
+				p->extra = p->extra ? mk_bin(R, SM_OP_ADD, p->extra, pl->extra) : pl->extra;
+			return 1;
+		}
+		return 0;
+	}
+	if (e->kind == SM_E_BINARY && e->is_ptr && (e->op == SM_OP_ADD || e->op == SM_OP_SUB)) {
+		if (!place_of(R, e->a, p, depth + 1))
+			return 0;
+		struct sm_expr *off = e->b;
+		if (e->op == SM_OP_SUB) {
+			struct sm_expr *neg = sm_arena_alloc(R->A, sizeof(*neg));
+			if (!neg)
+				return 0;
+			neg->kind = SM_E_UNARY;
+			neg->op = SM_OP_NEG;
+			neg->a = off;
+			neg->bits = 64;
+			off = neg;
+		}
+		p->extra = p->extra ? mk_bin(R, SM_OP_ADD, p->extra, off) : off;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- statement walk ---- */
+
+struct walk {
+	const struct sm_guard *guards;
+	const struct sm_loop *loop;
+	int loop_depth;
+};
+
+static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w);
+
+static bool stmt_exits(const struct sm_stmt *s)
+{
+	if (!s)
+		return false;
+	switch (s->kind) {
+	case SM_S_RETURN:
+	case SM_S_BREAK:
+	case SM_S_CONTINUE:
+	case SM_S_GOTO:
+		return true;
+	case SM_S_BLOCK:
+		return s->nkids > 0 && stmt_exits(s->kids[s->nkids - 1]);
+	case SM_S_IF:
+		return s->nkids >= 2 && stmt_exits(s->kids[0]) && stmt_exits(s->kids[1]);
+	default:
+		return false;
+	}
+}
+
+static const struct sm_guard *push_guard(struct rs *R, const struct sm_guard *g, struct sm_expr *cond,
+					 bool negate, struct sm_range range)
+{
+	if (!cond)
+		return g;
+	struct sm_guard *n = sm_arena_alloc(R->A, sizeof(*n));
+	if (!n) {
+		R->failed = 1;
+		return g;
+	}
+	n->cond = cond;
+	n->negate = negate;
+	n->range = range;
+	n->next = g;
+	return n;
+}
+
+static void record_access(struct rs *R, struct sm_access *a, env_t env, struct walk w)
+{
+	if (a->index >= R->K->naccesses)
+		return;
+	struct sm_raccess *ra = &R->out[a->index];
+	ra->src = a;
+	ra->kernel = R->K;
+	ra->width = a->width;
+	ra->loop = w.loop;
+	ra->guards = w.guards;
+	ra->ok = true;
+	ra->name = a->array ? a->array->name : (a->base && a->base->kind == SM_E_VAR && a->base->var) ? a->base->var->name : NULL;
+	if (a->array) {
+		ra->array = a->array;
+		ra->nidx = a->nidx;
+		for (int i = 0; i < a->nidx; i++)
+			ra->idx[i] = subst(R, a->idx[i], env, 0);
+		ra->extra = a->extra ? subst(R, a->extra, env, 0) : NULL;
+	} else {
+		struct place p;
+		memset(&p, 0, sizeof(p));
+		struct sm_expr *base = subst(R, a->base, env, 0);
+		if (!place_of(R, base, &p, 0)) {
+			ra->ok = false;
+			ra->why = "the pointer's target in shared memory is not known";
+			ra->array = NULL;
+			return;
+		}
+		ra->array = p.array;
+		if (!ra->name)
+			ra->name = p.array->name;
+		ra->nidx = p.nidx;
+		for (int i = 0; i < p.nidx; i++)
+			ra->idx[i] = p.idx[i];
+		struct sm_expr *x = p.extra;
+		if (a->nidx >= 1) {
+			struct sm_expr *i0 = subst(R, a->idx[0], env, 0);
+			struct sm_expr *off = mk_bin(R, SM_OP_MUL, i0, mk_const(R, a->base_elem_size ? a->base_elem_size : a->width));
+			x = x ? mk_bin(R, SM_OP_ADD, x, off) : off;
+		}
+		if (a->extra) {
+			struct sm_expr *m = subst(R, a->extra, env, 0);
+			x = x ? mk_bin(R, SM_OP_ADD, x, m) : m;
+		}
+		ra->extra = x;
+	}
+	R->nout = R->nout > a->index + 1 ? R->nout : a->index + 1;
+}
+
+/* Variables assigned anywhere inside s (including nested statements). */
+static void assigned_vars(const struct sm_stmt *s, unsigned char *set, unsigned nvars, int depth)
+{
+	if (!s || depth > 2000)
+		return;
+	if ((s->kind == SM_S_ASSIGN || s->kind == SM_S_DECL) && s->var && s->var->id < nvars)
+		set[s->var->id] = 1;
+	for (int i = 0; i < s->nkids; i++)
+		assigned_vars(s->kids[i], set, nvars, depth + 1);
+}
+
+/* The single top-level update of var v in a loop body/step: returns the
+ * statement if v is assigned exactly once, unconditionally. */
+static const struct sm_stmt *single_update(const struct sm_stmt *body, const struct sm_stmt *step,
+					   const struct sm_var *v, int *count)
+{
+	const struct sm_stmt *found = NULL;
+	const struct sm_stmt *roots[2] = { body, step };
+	for (int r = 0; r < 2; r++) {
+		const struct sm_stmt *s = roots[r];
+		if (!s)
+			continue;
+		const struct sm_stmt *const *list = (const struct sm_stmt *const *)&s;
+		int n = 1;
+		if (s->kind == SM_S_BLOCK) {
+			list = (const struct sm_stmt *const *)s->kids;
+			n = s->nkids;
+		}
+		for (int i = 0; i < n; i++) {
+			const struct sm_stmt *x = list[i];
+			if (x && x->kind == SM_S_ASSIGN && x->var == v) {
+				found = x;
+				(*count)++;
+			}
+		}
+	}
+	return found;
+}
+
+static bool refs_any(const struct sm_expr *e, const unsigned char *set, unsigned nvars, int depth)
+{
+	if (!e || depth > 500)
+		return e != NULL;
+	if (e->kind == SM_E_VAR)
+		return e->var && e->var->id < nvars && set[e->var->id];
+	if (e->kind == SM_E_ADDR)
+		return true;
+	return refs_any(e->a, set, nvars, depth + 1) || refs_any(e->b, set, nvars, depth + 1) ||
+	       refs_any(e->c, set, nvars, depth + 1);
+}
+
+/* Mark in dep[] the variables that an assignment inside s makes thread
+ * dependent: a thread-dependent value, or an assignment under a
+ * thread-dependent condition. */
+static void mark_dep(struct rs *R, const struct sm_stmt *s, env_t lenv, unsigned char *dep, bool under, int depth)
+{
+	if (!s || depth > 1000)
+		return;
+	if ((s->kind == SM_S_ASSIGN || s->kind == SM_S_DECL) && s->var && s->var->id < R->K->nvars) {
+		struct sm_expr *v = s->value ? subst(R, s->value, lenv, 0) : NULL;
+		if (under || !v || sm_expr_thread_dep(v))
+			dep[s->var->id] = 1;
+	}
+	bool u = under;
+	if ((s->kind == SM_S_IF || s->kind == SM_S_LOOP || s->kind == SM_S_SWITCH) && s->cond)
+		u = u || sm_expr_thread_dep(subst(R, s->cond, lenv, 0));
+	for (int i = 0; i < s->nkids; i++)
+		mark_dep(R, s->kids[i], lenv, dep, u, depth + 1);
+}
+
+static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
+{
+	struct sm_stmt *init = s->nkids > 0 ? s->kids[0] : NULL;
+	struct sm_stmt *body = s->nkids > 1 ? s->kids[1] : NULL;
+	struct sm_stmt *step = s->nkids > 2 ? s->kids[2] : NULL;
+	if (init)
+		walk(R, init, env, w);
+	unsigned nv = R->K->nvars;
+	unsigned char *mod = sm_arena_alloc(R->A, nv + 1);
+	if (!mod) {
+		R->failed = 1;
+		return;
+	}
+	assigned_vars(body, mod, nv, 0);
+	assigned_vars(step, mod, nv, 0);
+	struct sm_loop *L = sm_arena_alloc(R->A, sizeof(*L));
+	struct sm_iv *ivs = sm_arena_alloc(R->A, (nv + 1) * sizeof(*ivs));
+	if (!L || !ivs) {
+		R->failed = 1;
+		return;
+	}
+	L->parent = w.loop;
+	L->depth = w.loop_depth;
+	L->range = s->range;
+	L->ivs = ivs;
+	env_t lenv = env_copy(R, env);
+	for (unsigned i = 0; i < nv; i++) {
+		if (!mod[i])
+			continue;
+		struct sm_var *v = R->K->vars[i];
+		int count = 0;
+		const struct sm_stmt *u = single_update(body, step, v, &count);
+		bool is_iv = false;
+		if (u && count == 1 && env[i] && w.loop_depth < SM_MAX_LOOPS && u->value &&
+		    !refs_any(u->value, mod, nv, 0)) {
+			switch (u->op) {
+			case SM_OP_ADD: case SM_OP_SUB: case SM_OP_MUL:
+			case SM_OP_DIV: case SM_OP_SHL: case SM_OP_SHR:
+				is_iv = true;
+				break;
+			default:
+				break;
+			}
+		}
+		if (is_iv) {
+			struct sm_iv *iv = &ivs[L->niv];
+			iv->var = v;
+			iv->init = env[i];
+			iv->op = u->op;
+			iv->step = subst(R, u->value, env, 0);
+			struct sm_expr *lv = sm_arena_alloc(R->A, sizeof(*lv));
+			if (!lv) {
+				R->failed = 1;
+				return;
+			}
+			lv->kind = SM_E_LOOPVAR;
+			lv->loop = L;
+			lv->ival = L->niv;
+			lv->name = v->name;
+			lenv[i] = lv;
+			L->niv++;
+		} else {
+			lenv[i] = NULL; /* decided below */
+		}
+	}
+	/* the other modified variables: uniform or per thread? iterate to a
+	 * fixed point, starting from their values before the loop */
+	unsigned char *dep = sm_arena_alloc(R->A, nv + 1);
+	unsigned char *isiv = sm_arena_alloc(R->A, nv + 1);
+	if (!dep || !isiv) {
+		R->failed = 1;
+		return;
+	}
+	for (unsigned i = 0; i < nv; i++) {
+		isiv[i] = mod[i] && lenv[i] && lenv[i]->kind == SM_E_LOOPVAR && lenv[i]->loop == L;
+		if (mod[i] && !isiv[i])
+			dep[i] = !env[i] || sm_expr_thread_dep(env[i]);
+	}
+	for (int round = 0; round < 4; round++) {
+		env_t tenv = env_copy(R, lenv);
+		for (unsigned i = 0; i < nv; i++)
+			if (mod[i] && !isiv[i])
+				tenv[i] = opaque(R, R->K->vars[i]->name, dep[i]);
+		unsigned char before[1];
+		unsigned changed = 0;
+		(void)before;
+		unsigned char *nd = sm_arena_alloc(R->A, nv + 1);
+		if (!nd) {
+			R->failed = 1;
+			return;
+		}
+		memcpy(nd, dep, nv);
+		bool loop_dep = s->cond && sm_expr_thread_dep(subst(R, s->cond, tenv, 0));
+		mark_dep(R, body, tenv, nd, loop_dep, 0);
+		mark_dep(R, step, tenv, nd, loop_dep, 0);
+		for (unsigned i = 0; i < nv; i++)
+			if (mod[i] && !isiv[i] && nd[i] != dep[i]) {
+				dep[i] = nd[i];
+				changed++;
+			}
+		if (!changed)
+			break;
+	}
+	for (unsigned i = 0; i < nv; i++)
+		if (mod[i] && !isiv[i])
+			lenv[i] = opaque(R, R->K->vars[i]->name, dep[i]);
+	L->cond = s->cond ? subst(R, s->cond, lenv, 0) : NULL;
+	record_stmt(R, s, L->cond, L, w.guards);
+	struct walk inner = w;
+	inner.loop = L;
+	inner.loop_depth = w.loop_depth + 1;
+	if (w.loop_depth >= SM_MAX_LOOPS) {
+		/* too deep to enumerate: the loop's values are unknown */
+		inner.loop = w.loop;
+		inner.loop_depth = w.loop_depth;
+	}
+	/* The body sees induction variables through lenv; statements that
+	 * update them are skipped (their effect is the induction itself). */
+	env_t benv = env_copy(R, lenv);
+	if (body)
+		walk(R, body, benv, inner);
+	if (step)
+		walk(R, step, env_copy(R, lenv), inner);
+	/* after the loop: an induction variable holds its exit value, the
+	 * others an unknown (uniform or not, as decided above) */
+	for (unsigned i = 0; i < nv; i++) {
+		if (!mod[i])
+			continue;
+		if (isiv[i] && L->cond) {
+			struct sm_expr *x = sm_arena_alloc(R->A, sizeof(*x));
+			if (!x) {
+				R->failed = 1;
+				return;
+			}
+			*x = *lenv[i];
+			x->kind = SM_E_LOOPEXIT;
+			env[i] = x;
+		} else {
+			env[i] = opaque(R, R->K->vars[i]->name, isiv[i] ? true : dep[i]);
+		}
+	}
+}
+
+static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
+{
+	if (!s || R->failed)
+		return;
+	switch (s->kind) {
+	case SM_S_BLOCK: {
+		struct walk cur = w;
+		for (int i = 0; i < s->nkids; i++) {
+			struct sm_stmt *k = s->kids[i];
+			walk(R, k, env, cur);
+			if (k && k->kind == SM_S_IF && k->cond) {
+				bool then_exits = k->nkids > 0 && stmt_exits(k->kids[0]);
+				bool else_exits = k->nkids > 1 && stmt_exits(k->kids[1]);
+				if (then_exits && !else_exits)
+					cur.guards = push_guard(R, cur.guards, subst(R, k->cond, env, 0), true, k->cond->range);
+				else if (else_exits && !then_exits)
+					cur.guards = push_guard(R, cur.guards, subst(R, k->cond, env, 0), false, k->cond->range);
+			}
+		}
+		break;
+	}
+	case SM_S_DECL:
+		if (s->var && s->var->id < R->K->nvars)
+			env[s->var->id] = s->value ? subst(R, s->value, env, 0) : opaque(R, s->var->name, true);
+		break;
+	case SM_S_ASSIGN: {
+		if (!s->var || s->var->id >= R->K->nvars)
+			break;
+		struct sm_expr *v = subst(R, s->value, env, 0);
+		unsigned id = s->var->id;
+		if (s->op == SM_OP_ASSIGN) {
+			env[id] = v;
+		} else {
+			struct sm_expr *old = env[id] ? env[id] : opaque(R, s->var->name, true);
+			if (s->var->is_pointer && old && old->is_ptr) {
+				struct sm_expr *n = mk_bin(R, s->op, old, v);
+				n->is_ptr = true;
+				env[id] = n;
+			} else {
+				env[id] = mk_bin(R, s->op, old, v);
+			}
+		}
+		break;
+	}
+	case SM_S_IF: {
+		struct sm_expr *c = subst(R, s->cond, env, 0);
+		record_stmt(R, s, c, w.loop, w.guards);
+		env_t e1 = env_copy(R, env), e2 = env_copy(R, env);
+		struct walk w1 = w, w2 = w;
+		struct sm_range cr = s->cond ? s->cond->range : s->range;
+		w1.guards = push_guard(R, w.guards, c, false, cr);
+		w2.guards = push_guard(R, w.guards, c, true, cr);
+		struct sm_stmt *th = s->nkids > 0 ? s->kids[0] : NULL;
+		struct sm_stmt *el = s->nkids > 1 ? s->kids[1] : NULL;
+		walk(R, th, e1, w1);
+		walk(R, el, e2, w2);
+		bool x1 = stmt_exits(th), x2 = stmt_exits(el);
+		for (unsigned i = 0; i < R->K->nvars; i++) {
+			if (x1 && !x2)
+				env[i] = e2[i];
+			else if (x2 && !x1)
+				env[i] = e1[i];
+			else if (e1[i] != e2[i]) {
+				if (!e1[i] || !e2[i] || !c) {
+					env[i] = opaque(R, R->K->vars[i]->name, true);
+				} else {
+					struct sm_expr *m = sm_arena_alloc(R->A, sizeof(*m));
+					if (!m) {
+						R->failed = 1;
+						return;
+					}
+					m->kind = SM_E_COND;
+					m->a = c;
+					m->b = e1[i];
+					m->c = e2[i];
+					m->is_ptr = e1[i]->is_ptr && e2[i]->is_ptr;
+					env[i] = m;
+				}
+			}
+		}
+		break;
+	}
+	case SM_S_LOOP:
+		walk_loop(R, s, env, w);
+		break;
+	case SM_S_SWITCH: {
+		record_stmt(R, s, subst(R, s->cond, env, 0), w.loop, w.guards);
+		env_t e1 = env_copy(R, env);
+		if (s->nkids > 0)
+			walk(R, s->kids[0], e1, w);
+		for (unsigned i = 0; i < R->K->nvars; i++)
+			if (e1[i] != env[i])
+				env[i] = opaque(R, R->K->vars[i]->name, true);
+		break;
+	}
+	case SM_S_ACCESS:
+		if (s->access)
+			record_access(R, s->access, env, w);
+		break;
+	case SM_S_BARRIER:
+	case SM_S_RETURN:
+	case SM_S_BREAK:
+	case SM_S_CONTINUE:
+	case SM_S_GOTO:
+		record_stmt(R, s, NULL, w.loop, w.guards);
+		break;
+	default:
+		break;
+	}
+}
+
+int sm_resolve_kernel(struct sm_kernel *k, struct sm_arena *A, struct sm_kernel_model *out)
+{
+	struct rs R;
+	memset(&R, 0, sizeof(R));
+	R.A = A;
+	R.K = k;
+	memset(out, 0, sizeof(*out));
+	out->kernel = k;
+	R.out = sm_arena_alloc(A, (k->naccesses + 1) * sizeof(struct sm_raccess));
+	env_t env = sm_arena_alloc(A, (k->nvars + 1) * sizeof(*env));
+	if (!R.out || !env)
+		return -1;
+	struct walk w = { NULL, NULL, 0 };
+	walk(&R, k->body, env, w);
+	/* accesses never reached by the walk (dead code) stay !ok */
+	for (unsigned i = 0; i < k->naccesses; i++)
+		if (!R.out[i].src) {
+			R.out[i].ok = false;
+			R.out[i].why = "unreachable";
+		}
+	out->acc = R.out;
+	out->nacc = k->naccesses;
+	out->stmts = R.st;
+	out->nstmts = R.nst;
+	return R.failed ? -1 : 0;
+}

@@ -1,0 +1,1035 @@
+/* threaddep.c - thread dependence, barrier divergence and races (see
+ * threaddep.h). */
+#include "engine/threaddep.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- conditions at their program point ---- */
+
+const struct sm_rstmt *sm_rstmt_find(const struct sm_kernel_model *m, const struct sm_stmt *s)
+{
+	if (!m || !s)
+		return NULL;
+	for (unsigned i = 0; i < m->nstmts; i++)
+		if (m->stmts[i].stmt == s)
+			return &m->stmts[i];
+	return NULL;
+}
+
+bool sm_stmt_cond_thread_dep(const struct sm_kernel_model *m, const struct sm_stmt *s)
+{
+	const struct sm_rstmt *r = sm_rstmt_find(m, s);
+	if (!r)
+		return false;
+	return r->cond && sm_expr_thread_dep(r->cond);
+}
+
+/* ---- divergence ---- */
+
+struct dcause {
+	enum sm_div_kind kind;
+	const struct sm_stmt *cond;
+	const struct sm_stmt *jump;
+};
+
+struct dexits {
+	const struct dcause *ret;   /* return or goto: to the end of the kernel */
+	const struct dcause *brk;
+	const struct dcause *cont;
+};
+
+struct dw {
+	const struct sm_kernel_model *m;
+	struct sm_arena *A;
+	struct sm_divergence *bars;
+	const struct dcause **cause;
+	unsigned n, cap;
+	int failed;
+};
+
+static const struct dcause *mkcause(struct dw *W, enum sm_div_kind kind, const struct sm_stmt *cond,
+				    const struct sm_stmt *jump)
+{
+	struct dcause *c = sm_arena_alloc(W->A, sizeof(*c));
+	if (!c) {
+		W->failed = 1;
+		return NULL;
+	}
+	c->kind = kind;
+	c->cond = cond;
+	c->jump = jump;
+	return c;
+}
+
+static void add_barrier(struct dw *W, const struct sm_stmt *s, const struct dcause *c)
+{
+	if (W->n == W->cap) {
+		unsigned nc = W->cap ? 2 * W->cap : 16;
+		struct sm_divergence *nb = sm_arena_alloc(W->A, nc * sizeof(*nb));
+		const struct dcause **ncs = sm_arena_alloc(W->A, nc * sizeof(*ncs));
+		if (!nb || !ncs) {
+			W->failed = 1;
+			return;
+		}
+		if (W->n) {
+			memcpy(nb, W->bars, W->n * sizeof(*nb));
+			memcpy(ncs, W->cause, W->n * sizeof(*ncs));
+		}
+		W->bars = nb;
+		W->cause = ncs;
+		W->cap = nc;
+	}
+	memset(&W->bars[W->n], 0, sizeof(W->bars[0]));
+	W->bars[W->n].barrier = s;
+	W->cause[W->n] = c;
+	W->n++;
+}
+
+static void merge_exits(struct dexits *into, const struct dexits *x)
+{
+	if (!into->ret)
+		into->ret = x->ret;
+	if (!into->brk)
+		into->brk = x->brk;
+	if (!into->cont)
+		into->cont = x->cont;
+}
+
+/* Walk s reached under cause `in` (NULL: all threads); collect divergent
+ * jumps in ex. Returns the cause in force after s. */
+static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const struct dcause *in, struct dexits *ex,
+				  int depth)
+{
+	if (!s || W->failed || depth > 2000)
+		return in;
+	switch (s->kind) {
+	case SM_S_BLOCK: {
+		const struct dcause *cur = in;
+		for (int i = 0; i < s->nkids; i++) {
+			struct dexits kx = { 0 };
+			cur = dwalk(W, s->kids[i], cur, &kx, depth + 1);
+			merge_exits(ex, &kx);
+			if (!cur)
+				cur = kx.ret ? kx.ret : kx.brk ? kx.brk : kx.cont;
+		}
+		return cur;
+	}
+	case SM_S_IF: {
+		const struct dcause *inner = in;
+		if (sm_stmt_cond_thread_dep(W->m, s))
+			inner = mkcause(W, SM_DIV_IF, s, NULL);
+		for (int i = 0; i < s->nkids && i < 2; i++) {
+			struct dexits kx = { 0 };
+			dwalk(W, s->kids[i], inner, &kx, depth + 1);
+			merge_exits(ex, &kx);
+		}
+		return in;
+	}
+	case SM_S_SWITCH: {
+		const struct dcause *inner = in;
+		if (sm_stmt_cond_thread_dep(W->m, s))
+			inner = mkcause(W, SM_DIV_SWITCH, s, NULL);
+		struct dexits kx = { 0 };
+		if (s->nkids > 0)
+			dwalk(W, s->kids[0], inner, &kx, depth + 1);
+		kx.brk = NULL; /* a break leaves the switch only */
+		merge_exits(ex, &kx);
+		return in;
+	}
+	case SM_S_LOOP: {
+		const struct dcause *inner = in;
+		if (sm_stmt_cond_thread_dep(W->m, s))
+			inner = mkcause(W, SM_DIV_LOOP, s, NULL);
+		struct dexits kx = { 0 };
+		if (s->nkids > 0)
+			dwalk(W, s->kids[0], in, &kx, depth + 1);
+		unsigned start = W->n;
+		struct dexits bx = { 0 };
+		if (s->nkids > 1)
+			dwalk(W, s->kids[1], inner, &bx, depth + 1);
+		if (s->nkids > 2)
+			dwalk(W, s->kids[2], inner, &bx, depth + 1);
+		/* a thread-dependent break or return makes the trip count
+		 * thread dependent: every barrier of the loop diverges */
+		const struct dcause *leave = bx.brk ? bx.brk : bx.ret;
+		if (leave)
+			for (unsigned i = start; i < W->n; i++)
+				if (!W->cause[i]) {
+					W->cause[i] = leave;
+					W->bars[i].in_loop = true;
+				}
+		bx.brk = bx.cont = NULL;
+		merge_exits(ex, &kx);
+		merge_exits(ex, &bx);
+		return in;
+	}
+	case SM_S_RETURN:
+	case SM_S_GOTO:
+	case SM_S_BREAK:
+	case SM_S_CONTINUE: {
+		if (!in)
+			return in;
+		const struct dcause *c = mkcause(W, SM_DIV_EXIT, in->cond, s);
+		if (s->kind == SM_S_BREAK) {
+			if (!ex->brk)
+				ex->brk = c;
+		} else if (s->kind == SM_S_CONTINUE) {
+			if (!ex->cont)
+				ex->cont = c;
+		} else if (!ex->ret) {
+			ex->ret = c;
+		}
+		return in;
+	}
+	case SM_S_BARRIER:
+		if (s->barrier != SM_BAR_SYNCWARP)
+			add_barrier(W, s, in);
+		return in;
+	default:
+		for (int i = 0; i < s->nkids; i++)
+			in = dwalk(W, s->kids[i], in, ex, depth + 1);
+		return in;
+	}
+}
+
+int sm_divergent_barriers(const struct sm_kernel_model *m, struct sm_arena *A, struct sm_divergence **out)
+{
+	struct dw W;
+	memset(&W, 0, sizeof(W));
+	W.m = m;
+	W.A = A;
+	*out = NULL;
+	struct dexits ex = { 0 };
+	dwalk(&W, m->kernel ? m->kernel->body : NULL, NULL, &ex, 0);
+	if (W.failed)
+		return -1;
+	unsigned k = 0;
+	for (unsigned i = 0; i < W.n; i++) {
+		const struct dcause *c = W.cause[i];
+		if (!c)
+			continue;
+		struct sm_divergence d = W.bars[i];
+		d.kind = c->kind;
+		d.cond = c->cond;
+		d.jump = c->jump;
+		W.bars[k++] = d;
+	}
+	*out = W.bars;
+	return (int)k;
+}
+
+/* ---- the control-flow graph ---- */
+
+enum { CN_PLAIN, CN_ACCESS, CN_BARRIER, CN_SYNCWARP, CN_LATCH };
+
+struct cnode {
+	int succ[2];
+	int nsucc;
+	int kind;
+	int loop;     /* CN_LATCH: loop index */
+};
+
+struct cfg {
+	struct cnode *n;
+	int nn, cap;
+	int exit;
+	int failed;
+	unsigned nacc;
+	int *acc_node_of;                                /* per access */
+	int *acc_nloops;
+	int (*acc_loops)[SM_MAX_LOOPS + 1];           /* loop indexes, outer first */
+	int stack[SM_MAX_LOOPS + 1];
+	int depth;
+	int nloops, caploops;
+	int *loop_head, *loop_latch, *loop_parent;   /* per loop */
+	const struct sm_kernel_model *m;
+	struct sm_dim3 block;
+};
+
+static bool refs_loops(const struct sm_expr *e, int depth)
+{
+	if (!e || depth > 200)
+		return e != NULL;
+	if (e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT || e->kind == SM_E_ADDR)
+		return true;
+	return refs_loops(e->a, depth + 1) || refs_loops(e->b, depth + 1) || refs_loops(e->c, depth + 1);
+}
+
+/* Does loop s surely run its first iteration in every thread? (Its
+ * condition at iteration 0 is decidable and true for the whole block, and
+ * depends on no other loop's counter.) */
+static bool runs_once(const struct cfg *G, const struct sm_stmt *s)
+{
+	if (s->is_do_while || !s->cond)
+		return true;
+	const struct sm_rstmt *r = sm_rstmt_find(G->m, s);
+	if (!r || !r->loop || !r->loop->cond || r->loop->depth >= SM_MAX_LOOPS)
+		return false;
+	const struct sm_loop *L = r->loop;
+	for (int i = 0; i < L->niv; i++)
+		if (refs_loops(L->ivs[i].init, 0) || refs_loops(L->ivs[i].step, 0))
+			return false;
+	int64_t nt = G->block.x * G->block.y * G->block.z;
+	for (int64_t t = 0; t < nt; t++) {
+		struct sm_eval_ctx c;
+		memset(&c, 0, sizeof(c));
+		c.ntid = G->block;
+		c.tid[0] = t % G->block.x;
+		c.tid[1] = (t / G->block.x) % G->block.y;
+		c.tid[2] = t / (G->block.x * G->block.y);
+		c.strict = 1;
+		c.budget = 100000;
+		int64_t v = sm_eval(L->cond, &c);
+		if (c.err || !v)
+			return false;
+	}
+	return true;
+}
+
+static int cloop(struct cfg *G, int head, int latch)
+{
+	if (G->nloops == G->caploops) {
+		int nc = G->caploops ? 2 * G->caploops : 16;
+		int *h = realloc(G->loop_head, (size_t)nc * sizeof(int));
+		if (h)
+			G->loop_head = h;
+		int *l = realloc(G->loop_latch, (size_t)nc * sizeof(int));
+		if (l)
+			G->loop_latch = l;
+		int *p = realloc(G->loop_parent, (size_t)nc * sizeof(int));
+		if (p)
+			G->loop_parent = p;
+		if (!h || !l || !p) {
+			G->failed = 1;
+			return -1;
+		}
+		G->caploops = nc;
+	}
+	int li = G->nloops++;
+	G->loop_head[li] = head;
+	G->loop_latch[li] = latch;
+	G->loop_parent[li] = G->depth > 0 && G->depth <= SM_MAX_LOOPS + 1 ? G->stack[G->depth - 1] : -1;
+	return li;
+}
+
+static int cnew(struct cfg *G, int kind)
+{
+	if (G->nn == G->cap) {
+		int nc = G->cap ? 2 * G->cap : 64;
+		struct cnode *nn = realloc(G->n, (size_t)nc * sizeof(*nn));
+		if (!nn) {
+			G->failed = 1;
+			return -1;
+		}
+		G->n = nn;
+		G->cap = nc;
+	}
+	struct cnode *c = &G->n[G->nn];
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	c->loop = -1;
+	return G->nn++;
+}
+
+static void cedge(struct cfg *G, int from, int to)
+{
+	if (from < 0 || to < 0 || G->failed)
+		return;
+	struct cnode *c = &G->n[from];
+	if (c->nsucc < 2)
+		c->succ[c->nsucc++] = to;
+}
+
+/* Build the nodes of s, which continues at `next`. Returns s's entry. */
+static int cbuild(struct cfg *G, const struct sm_stmt *s, int next, int brk, int cont, int depth)
+{
+	if (!s || G->failed || depth > 2000)
+		return next;
+	switch (s->kind) {
+	case SM_S_BLOCK: {
+		int n = next;
+		for (int i = s->nkids - 1; i >= 0; i--)
+			n = cbuild(G, s->kids[i], n, brk, cont, depth + 1);
+		return n;
+	}
+	case SM_S_IF: {
+		int c = cnew(G, CN_PLAIN);
+		int t = cbuild(G, s->nkids > 0 ? s->kids[0] : NULL, next, brk, cont, depth + 1);
+		int e = cbuild(G, s->nkids > 1 ? s->kids[1] : NULL, next, brk, cont, depth + 1);
+		cedge(G, c, t);
+		if (e != t)
+			cedge(G, c, e);
+		return c;
+	}
+	case SM_S_SWITCH: {
+		int c = cnew(G, CN_PLAIN);
+		int b = cbuild(G, s->nkids > 0 ? s->kids[0] : NULL, next, next, cont, depth + 1);
+		cedge(G, c, b);
+		if (b != next)
+			cedge(G, c, next);
+		return c;
+	}
+	case SM_S_LOOP: {
+		int head = cnew(G, CN_PLAIN);
+		int latch = cnew(G, CN_LATCH);
+		int li = cloop(G, head, latch);
+		if (latch < 0 || li < 0)
+			return next;
+		G->n[latch].loop = li;
+		cedge(G, latch, head);
+		bool pushed = G->depth <= SM_MAX_LOOPS;
+		if (pushed)
+			G->stack[G->depth] = li;
+		G->depth++;
+		int step = cbuild(G, s->nkids > 2 ? s->kids[2] : NULL, latch, brk, cont, depth + 1);
+		int body = cbuild(G, s->nkids > 1 ? s->kids[1] : NULL, step, next, step, depth + 1);
+		G->depth--;
+		cedge(G, head, body);
+		if (s->cond)
+			cedge(G, head, next);
+		/* the first check: skipped when the loop surely runs once */
+		int first = cnew(G, CN_PLAIN);
+		cedge(G, first, body);
+		if (s->cond && !runs_once(G, s))
+			cedge(G, first, next);
+		int entry = first;
+		return cbuild(G, s->nkids > 0 ? s->kids[0] : NULL, entry, brk, cont, depth + 1);
+	}
+	case SM_S_RETURN:
+	case SM_S_GOTO: {
+		int c = cnew(G, CN_PLAIN);
+		cedge(G, c, G->exit);
+		return c;
+	}
+	case SM_S_BREAK: {
+		int c = cnew(G, CN_PLAIN);
+		cedge(G, c, brk >= 0 ? brk : G->exit);
+		return c;
+	}
+	case SM_S_CONTINUE: {
+		int c = cnew(G, CN_PLAIN);
+		cedge(G, c, cont >= 0 ? cont : G->exit);
+		return c;
+	}
+	case SM_S_BARRIER: {
+		int c = cnew(G, s->barrier == SM_BAR_SYNCWARP ? CN_SYNCWARP : CN_BARRIER);
+		cedge(G, c, next);
+		return c;
+	}
+	case SM_S_ACCESS: {
+		if (!s->access || s->access->index >= G->nacc)
+			return next;
+		int c = cnew(G, CN_ACCESS);
+		cedge(G, c, next);
+		unsigned ai = s->access->index;
+		G->acc_node_of[ai] = c;
+		int nl = G->depth < SM_MAX_LOOPS + 1 ? G->depth : SM_MAX_LOOPS + 1;
+		G->acc_nloops[ai] = nl;
+		for (int i = 0; i < nl; i++)
+			G->acc_loops[ai][i] = G->stack[i];
+		return c;
+	}
+	default: {
+		int n = next;
+		for (int i = s->nkids - 1; i >= 0; i--)
+			n = cbuild(G, s->kids[i], n, brk, cont, depth + 1);
+		return n;
+	}
+	}
+}
+
+/* Is there a path from node a (leaving it) to node b that meets no
+ * barrier (and, when warp, no __syncwarp) and no latch of a loop marked in
+ * closed[]? When phase_loop >= 0 the path must take that loop's latch (b in
+ * a later iteration of it) and that latch is open. */
+static bool reach(const struct cfg *G, int a, int b, const unsigned char *closed, int phase_loop, bool warp,
+		  unsigned char *seen, int *stack)
+{
+	memset(seen, 0, (size_t)G->nn * 2);
+	int sp = 0;
+	/* state = node * 2 + phase */
+	for (int i = 0; i < G->n[a].nsucc; i++)
+		stack[sp++] = G->n[a].succ[i] * 2;
+	while (sp > 0) {
+		int st = stack[--sp];
+		int v = st / 2, ph = st % 2;
+		const struct cnode *c = &G->n[v];
+		if (c->kind == CN_BARRIER || (warp && c->kind == CN_SYNCWARP))
+			continue;
+		if (c->kind == CN_LATCH) {
+			if (c->loop == phase_loop)
+				ph = 1;
+			else if (closed[c->loop])
+				continue;
+		}
+		st = v * 2 + ph;
+		if (seen[st])
+			continue;
+		seen[st] = 1;
+		if (v == b && ph == (phase_loop >= 0 ? 1 : 0))
+			return true;
+		for (int i = 0; i < c->nsucc; i++)
+			if (sp < G->nn * 2)
+				stack[sp++] = c->succ[i] * 2 + ph;
+	}
+	return false;
+}
+
+/* Can one iteration of loop li run with no barrier (a barrier-free path
+ * from its head back to it)? */
+static bool free_cycle(const struct cfg *G, int li, bool warp, unsigned char *closed, unsigned char *seen, int *stack)
+{
+	memset(closed, 0, (size_t)G->nloops);
+	for (int p = G->loop_parent[li]; p >= 0; p = G->loop_parent[p])
+		closed[p] = 1;
+	return reach(G, G->loop_head[li], G->loop_head[li], closed, li, warp, seen, stack);
+}
+
+/* ---- enumeration ---- */
+
+#define RACE_ITER_CAP 256      /* iterations of one loop with a known bound */
+#define RACE_UNKNOWN_ITER 3    /* iterations tried when the bound is unknown */
+#define RACE_LEAVES 4096       /* iteration tuples per pair and mode */
+#define RACE_EVALS 4000000ul   /* thread evaluations per pair and mode */
+#define RACE_SEED 2            /* the assignment of uniform unknowns searched */
+
+/* Assignments of uniform unknowns a witness must hold under (bank.c's
+ * seeds 0, 1 and 2 give them 1, 32 and assorted values): an overlap that
+ * depends on a parameter's value (a carve offset) is not reported. */
+static const unsigned race_seeds[] = { 0, 1, 2 };
+
+struct slot {
+	const struct sm_loop *L;
+	int side;                  /* 0 both equal, 1 a only, 2 b only, 3 a=k b=k+1 */
+	bool edge;                 /* side 1: a's last iteration only; side 2: b's first only */
+};
+
+struct ent {
+	int64_t addr;
+	int lin;
+};
+
+static void lin_tid(struct sm_dim3 b, int lin, int64_t tid[3])
+{
+	int64_t x = b.x > 0 ? b.x : 1, y = b.y > 0 ? b.y : 1;
+	tid[0] = lin % x;
+	tid[1] = (lin / x) % y;
+	tid[2] = lin / (x * y);
+}
+
+/* Thread addresses of one access at one iteration vector, shared by every
+ * pair the access takes part in (the search asks for the same vectors over
+ * and over). Bounded: past the limit, addresses are computed and not kept. */
+struct addr_vec {
+	unsigned acc;
+	unsigned seed;
+	int niter;
+	int64_t iter[SM_MAX_LOOPS];
+	int64_t *addr;             /* per thread */
+	signed char *st;           /* sm_access_addr's result per thread */
+	struct addr_vec *next;
+};
+
+struct addr_memo {
+	const struct sm_kernel_model *m;
+	struct sm_dim3 block;
+	int nthreads;
+	struct addr_vec *bucket[1024];
+	size_t bytes;
+	struct addr_vec scratch;   /* used when the memo is full */
+};
+
+#define RACE_MEMO_BYTES ((size_t)64 << 20)
+
+static void memo_free(struct addr_memo *M)
+{
+	for (int i = 0; i < 1024; i++) {
+		struct addr_vec *v = M->bucket[i];
+		while (v) {
+			struct addr_vec *n = v->next;
+			free(v->addr);
+			free(v->st);
+			free(v);
+			v = n;
+		}
+	}
+	free(M->scratch.addr);
+	free(M->scratch.st);
+}
+
+/* The addresses every thread of the block touches when running access ra
+ * at the iterations in c (its enclosing loops' entries of c->iter). */
+static const struct addr_vec *memo_get(struct addr_memo *M, const struct sm_raccess *ra, const struct sm_eval_ctx *c,
+				       unsigned long *evals)
+{
+	struct addr_vec key;
+	memset(&key, 0, sizeof(key));
+	key.acc = (unsigned)(ra - M->m->acc);
+	for (const struct sm_loop *L = ra->loop; L && key.niter < SM_MAX_LOOPS; L = L->parent)
+		key.iter[key.niter++] = c->iter[L->depth];
+	unsigned h = key.acc * 2654435761u;
+	for (int i = 0; i < key.niter; i++)
+		h = (h ^ (unsigned)key.iter[i]) * 16777619u;
+	h ^= c->seed * 40503u;
+	h &= 1023;
+	for (struct addr_vec *v = M->bucket[h]; v; v = v->next)
+		if (v->acc == key.acc && v->niter == key.niter && v->seed == c->seed &&
+		    !memcmp(v->iter, key.iter, (size_t)key.niter * sizeof(int64_t)))
+			return v;
+	size_t need = (size_t)M->nthreads * (sizeof(int64_t) + 1) + sizeof(struct addr_vec);
+	struct addr_vec *v = NULL;
+	if (M->bytes + need <= RACE_MEMO_BYTES)
+		v = calloc(1, sizeof(*v));
+	if (v) {
+		v->addr = malloc((size_t)M->nthreads * sizeof(int64_t));
+		v->st = malloc((size_t)M->nthreads);
+		if (!v->addr || !v->st) {
+			free(v->addr);
+			free(v->st);
+			free(v);
+			v = NULL;
+		}
+	}
+	if (!v) {
+		v = &M->scratch;
+		if (!v->addr) {
+			v->addr = malloc((size_t)M->nthreads * sizeof(int64_t));
+			v->st = malloc((size_t)M->nthreads);
+			if (!v->addr || !v->st)
+				return NULL;
+		}
+	} else {
+		*v = (struct addr_vec){ key.acc, c->seed, key.niter, { 0 }, v->addr, v->st, M->bucket[h] };
+		memcpy(v->iter, key.iter, sizeof(key.iter));
+		M->bucket[h] = v;
+		M->bytes += need;
+	}
+	for (int t = 0; t < M->nthreads; t++) {
+		struct sm_eval_ctx lc = *c;
+		lin_tid(M->block, t, lc.tid);
+		v->st[t] = (signed char)sm_access_addr(ra, NULL, &lc, &v->addr[t]);
+	}
+	*evals += (unsigned long)M->nthreads;
+	return v;
+}
+
+struct rjob {
+	struct addr_memo *memo;
+	const struct sm_raccess *ra, *rb;
+	struct sm_dim3 block;
+	int nthreads;
+	struct slot slots[2 * SM_MAX_LOOPS + 2];
+	int nslots;
+	int a_done;                /* slots [0, a_done) fix a's iterations */
+	struct sm_eval_ctx ca, cb;
+	struct ent *ea;            /* a's addresses, sorted */
+	int nea;
+	bool want_inter;           /* block mode: look for different warps */
+	bool found;
+	bool truncated;
+	unsigned leaves;
+	unsigned long evals;
+	int lin_a, lin_b;
+	int64_t addr;
+};
+
+
+static int cmp_ent(const void *pa, const void *pb)
+{
+	const struct ent *a = pa, *b = pb;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->lin - b->lin;
+}
+
+
+/* Does any thread run loop L at the iterations in c? 1 yes, 0 no, -1 unknown. */
+static int any_runs(struct rjob *J, const struct sm_loop *L, struct sm_eval_ctx *c)
+{
+	int unknown = 0;
+	for (int t = 0; t < J->nthreads; t++) {
+		struct sm_eval_ctx lc = *c;
+		lin_tid(J->block, t, lc.tid);
+		int r = sm_loop_cond(L, &lc);
+		J->evals++;
+		if (r == 1)
+			return 1;
+		if (r < 0)
+			unknown = 1;
+	}
+	return unknown ? -1 : 0;
+}
+
+/* Is this a's last iteration, for the thread in c, of every loop whose
+ * last iteration alone reaches b? */
+static bool a_at_edge(struct rjob *J, struct sm_eval_ctx *c)
+{
+	for (int s = 0; s < J->a_done; s++) {
+		const struct slot *S = &J->slots[s];
+		if (S->side != 1 || !S->edge)
+			continue;
+		int d = S->L->depth;
+		struct sm_eval_ctx lc = *c;
+		lc.iter[d] = c->iter[d] + 1;
+		if (sm_loop_cond(S->L, &lc) == 1)
+			return false;
+	}
+	return true;
+}
+
+static void compute_a(struct rjob *J)
+{
+	J->nea = 0;
+	const struct addr_vec *va = memo_get(J->memo, J->ra, &J->ca, &J->evals);
+	if (!va)
+		return;
+	for (int t = 0; t < J->nthreads; t++) {
+		if (va->st[t] != 1)
+			continue;
+		struct sm_eval_ctx c = J->ca;
+		lin_tid(J->block, t, c.tid);
+		if (a_at_edge(J, &c)) {
+			J->ea[J->nea].addr = va->addr[t];
+			J->ea[J->nea].lin = t;
+			J->nea++;
+		}
+	}
+	qsort(J->ea, (size_t)J->nea, sizeof(*J->ea), cmp_ent);
+}
+
+/* Do threads la (running a) and lb (running b) touch the same bytes at the
+ * current iterations under every assignment of the uniform unknowns? */
+static bool verify(struct rjob *J, int la, int lb)
+{
+	int64_t wa = J->ra->width ? J->ra->width : 1, wb = J->rb->width ? J->rb->width : 1;
+	for (size_t i = 0; i < sizeof(race_seeds) / sizeof(race_seeds[0]); i++) {
+		struct sm_eval_ctx c1 = J->ca, c2 = J->cb;
+		c1.seed = c2.seed = race_seeds[i];
+		lin_tid(J->block, la, c1.tid);
+		lin_tid(J->block, lb, c2.tid);
+		int64_t x, y;
+		if (sm_access_addr(J->ra, NULL, &c1, &x) != 1 || sm_access_addr(J->rb, NULL, &c2, &y) != 1)
+			return false;
+		if (!(x < y + wb && y < x + wa))
+			return false;
+	}
+	return true;
+}
+
+static void leaf(struct rjob *J)
+{
+	if (J->leaves >= RACE_LEAVES || J->evals >= RACE_EVALS) {
+		J->truncated = true;
+		return;
+	}
+	J->leaves++;
+	if (!J->nea)
+		return;
+	int64_t wa = J->ra->width ? J->ra->width : 1, wb = J->rb->width ? J->rb->width : 1;
+	const struct addr_vec *vb = memo_get(J->memo, J->rb, &J->cb, &J->evals);
+	if (!vb)
+		return;
+	for (int t = 0; t < J->nthreads && !J->found; t++) {
+		if (vb->st[t] != 1)
+			continue;
+		int64_t b = vb->addr[t];
+		/* a's entries with addr in (b - wa, b + wb) */
+		int lo = 0, hi = J->nea;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			if (J->ea[mid].addr <= b - wa)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		int tries = 0;
+		for (int i = lo; i < J->nea && J->ea[i].addr < b + wb && tries < 64; i++) {
+			int la = J->ea[i].lin;
+			if (la == t)
+				continue;
+			bool inter = la / SM_WARP != t / SM_WARP;
+			if (inter != J->want_inter)
+				continue;
+			tries++;
+			if (!verify(J, la, t))
+				continue;
+			J->found = true;
+			J->lin_a = la;
+			J->lin_b = t;
+			J->addr = J->ea[i].addr > b ? J->ea[i].addr : b;
+			break;
+		}
+	}
+}
+
+static void enumerate(struct rjob *J, int s)
+{
+	if (J->found || J->truncated)
+		return;
+	if (s == J->a_done)
+		compute_a(J);
+	if (s == J->nslots) {
+		leaf(J);
+		return;
+	}
+	const struct slot *S = &J->slots[s];
+	const struct sm_loop *L = S->L;
+	int d = L->depth;
+	int64_t cap = S->side == 2 && S->edge ? 1 : RACE_ITER_CAP;
+	for (int64_t k = 0; k < cap && !J->found && !J->truncated; k++) {
+		int r;
+		switch (S->side) {
+		case 0:
+			J->ca.iter[d] = J->cb.iter[d] = k;
+			r = any_runs(J, L, &J->ca);
+			break;
+		case 1:
+			J->ca.iter[d] = k;
+			r = any_runs(J, L, &J->ca);
+			break;
+		case 2:
+			J->cb.iter[d] = k;
+			r = any_runs(J, L, &J->cb);
+			break;
+		default:
+			J->ca.iter[d] = k;
+			J->cb.iter[d] = k + 1;
+			r = any_runs(J, L, &J->ca);
+			if (r != 0 && any_runs(J, L, &J->cb) == 0)
+				r = 0;
+			break;
+		}
+		if (r == 0)
+			break;
+		if (r < 0 && k >= RACE_UNKNOWN_ITER)
+			break;
+		enumerate(J, s + 1);
+	}
+}
+
+/* The loops of ra, outer first. */
+static int loop_chain(const struct sm_raccess *ra, const struct sm_loop **out)
+{
+	const struct sm_loop *tmp[SM_MAX_LOOPS + 1];
+	int n = 0;
+	for (const struct sm_loop *L = ra->loop; L && n < SM_MAX_LOOPS; L = L->parent)
+		tmp[n++] = L;
+	for (int i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	return n;
+}
+
+struct pairctx {
+	const struct cfg *G;
+	int a, b;                  /* access indexes */
+	const int *ca, *cb;        /* CFG loop chains */
+	const struct sm_loop **la, **lb;
+	int na, nb, nc;
+	unsigned char *closed, *seen;
+	int *stack;
+};
+
+/* The latches closed for mode d: the common loops at levels < d (all of
+ * them when d < 0), plus extra (>= 0). */
+static void close_for(struct pairctx *P, int d, int extra)
+{
+	memset(P->closed, 0, (size_t)P->G->nloops);
+	int lim = d >= 0 ? d : P->nc;
+	for (int i = 0; i < lim; i++)
+		P->closed[P->ca[i]] = 1;
+	if (extra >= 0)
+		P->closed[extra] = 1;
+}
+
+static bool pair_reach(struct pairctx *P, int d, int extra, bool warp)
+{
+	close_for(P, d, extra);
+	return reach(P->G, P->G->acc_node_of[P->a], P->G->acc_node_of[P->b], P->closed, d >= 0 ? P->ca[d] : -1, warp,
+		     P->seen, P->stack);
+}
+
+/* Search pair (a, b) in mode d (see reach). */
+static bool search(struct rjob *J, struct pairctx *P, int d, bool warp)
+{
+	J->nslots = 0;
+	int shared = d >= 0 ? d : P->nc;
+	for (int i = 0; i < shared; i++)
+		J->slots[J->nslots++] = (struct slot){ P->la[i], 0, false };
+	if (d >= 0)
+		J->slots[J->nslots++] = (struct slot){ P->la[d], 3, false };
+	int from = d >= 0 ? d + 1 : P->nc;
+	for (int i = from; i < P->na; i++) {
+		int li = P->ca[i];
+		bool edge = !free_cycle(P->G, li, warp, P->closed, P->seen, P->stack) && !pair_reach(P, d, li, warp);
+		J->slots[J->nslots++] = (struct slot){ P->la[i], 1, edge };
+	}
+	J->a_done = J->nslots;
+	for (int i = from; i < P->nb; i++) {
+		bool edge = !free_cycle(P->G, P->cb[i], warp, P->closed, P->seen, P->stack);
+		J->slots[J->nslots++] = (struct slot){ P->lb[i], 2, edge };
+	}
+	memset(J->ca.iter, 0, sizeof(J->ca.iter));
+	memset(J->cb.iter, 0, sizeof(J->cb.iter));
+	J->found = false;
+	J->leaves = 0;
+	J->evals = 0;
+	enumerate(J, 0);
+	return J->found;
+}
+
+static bool same_storage(const struct sm_array *x, const struct sm_array *y)
+{
+	return x == y || (x && y && x->is_dynamic && y->is_dynamic);
+}
+
+int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
+		    struct sm_race **out, unsigned *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	unsigned nacc = m->nacc;
+	if (!m->kernel || nacc == 0)
+		return 0;
+	int64_t nt = (block.x > 0 ? block.x : 1) * (block.y > 0 ? block.y : 1) * (block.z > 0 ? block.z : 1);
+	if (nt < 2 || nt > 1024)
+		return 0;
+	struct cfg G;
+	memset(&G, 0, sizeof(G));
+	G.nacc = nacc;
+	G.acc_node_of = malloc(nacc * sizeof(int));
+	G.acc_nloops = calloc(nacc, sizeof(int));
+	G.acc_loops = calloc(nacc, sizeof(*G.acc_loops));
+	struct ent *ea = malloc((size_t)nt * sizeof(*ea));
+	struct addr_memo *memo = calloc(1, sizeof(*memo));
+	unsigned char *seen = NULL, *closed = NULL;
+	int *stack = NULL;
+	unsigned cap = 0, n = 0;
+	struct sm_race *races = NULL;
+	int rc = 0;
+	if (!G.acc_node_of || !G.acc_nloops || !G.acc_loops || !ea || !memo) {
+		rc = -1;
+		goto done;
+	}
+	for (unsigned i = 0; i < nacc; i++)
+		G.acc_node_of[i] = -1;
+	memo->m = m;
+	memo->block = block;
+	memo->nthreads = (int)nt;
+	G.m = m;
+	G.block = block;
+	if (G.block.x < 1) G.block.x = 1;
+	if (G.block.y < 1) G.block.y = 1;
+	if (G.block.z < 1) G.block.z = 1;
+	G.exit = cnew(&G, CN_PLAIN);
+	cbuild(&G, m->kernel->body, G.exit, -1, -1, 0);
+	seen = malloc((size_t)G.nn * 2 + 1);
+	stack = malloc(((size_t)G.nn * 2 + 1) * sizeof(int));
+	closed = malloc((size_t)G.nloops + 1);
+	if (G.failed || !seen || !stack || !closed) {
+		rc = -1;
+		goto done;
+	}
+	for (unsigned b = 0; b < nacc; b++) {
+		const struct sm_raccess *rb = &m->acc[b];
+		if (!rb->ok || !rb->src || !rb->array || G.acc_node_of[b] < 0)
+			continue;
+		/* the nearest earlier access first: the clearest witness */
+		for (unsigned step = 0; step < nacc; step++) {
+			unsigned a = (b + nacc - 1 - step) % nacc;
+			const struct sm_raccess *ra = &m->acc[a];
+			if (!ra->ok || !ra->src || !ra->array || G.acc_node_of[a] < 0)
+				continue;
+			if (!same_storage(ra->array, rb->array))
+				continue;
+			int ka = ra->src->kind, kb = rb->src->kind;
+			if (ka == SM_ACC_LOAD && kb == SM_ACC_LOAD)
+				continue;
+			if (ka == SM_ACC_ATOMIC && kb == SM_ACC_ATOMIC)
+				continue;
+			const struct sm_loop *la[SM_MAX_LOOPS + 1], *lb[SM_MAX_LOOPS + 1];
+			int na = loop_chain(ra, la), nb = loop_chain(rb, lb);
+			if (na != G.acc_nloops[a] || nb != G.acc_nloops[b])
+				continue; /* nested deeper than the resolver follows */
+			int nc = 0;
+			while (nc < na && nc < nb && G.acc_loops[a][nc] == G.acc_loops[b][nc] && la[nc] == lb[nc])
+				nc++;
+			struct pairctx P = { &G, (int)a, (int)b, G.acc_loops[a], G.acc_loops[b], la, lb, na, nb, nc,
+					     closed, seen, stack };
+			struct rjob J;
+			memset(&J, 0, sizeof(J));
+			J.ra = ra;
+			J.rb = rb;
+			J.block = block;
+			J.nthreads = (int)nt;
+			J.ea = ea;
+			J.memo = memo;
+			J.ca.ntid = J.cb.ntid = block;
+			J.ca.seed = J.cb.seed = RACE_SEED;
+			bool hit = false, inter = false, cross = false, trunc = false;
+			/* block mode: different warps, no barrier on the way;
+			 * then warp mode: one warp, no barrier and no __syncwarp */
+			for (int mode = 0; mode < 2 && !hit; mode++) {
+				bool warp = mode == 1;
+				for (int d = -1; d < nc && !hit; d++) {
+					if (d < 0 && a == b)
+						continue;
+					if (!pair_reach(&P, d, -1, warp))
+						continue;
+					J.want_inter = !warp;
+					if (search(&J, &P, d, warp)) {
+						hit = true;
+						inter = !warp;
+						cross = d >= 0;
+					}
+					trunc |= J.truncated;
+				}
+			}
+			if (!hit)
+				continue;
+			if (n == cap) {
+				unsigned ncap = cap ? 2 * cap : 16;
+				struct sm_race *nr = sm_arena_alloc(A, ncap * sizeof(*nr));
+				if (!nr) {
+					rc = -1;
+					goto done;
+				}
+				if (n)
+					memcpy(nr, races, n * sizeof(*nr));
+				races = nr;
+				cap = ncap;
+			}
+			struct sm_race *R = &races[n++];
+			memset(R, 0, sizeof(*R));
+			R->a = a;
+			R->b = b;
+			R->kind = ka == SM_ACC_LOAD ? SM_RACE_WAR : kb == SM_ACC_LOAD ? SM_RACE_RAW : SM_RACE_WAW;
+			R->inter_warp = inter;
+			R->cross_iter = cross;
+			lin_tid(block, J.lin_a, R->tid_a);
+			lin_tid(block, J.lin_b, R->tid_b);
+			R->addr = J.addr;
+			R->truncated = trunc;
+		}
+	}
+	*out = races;
+	*nout = n;
+done:
+	free(seen);
+	free(stack);
+	free(closed);
+	free(G.n);
+	free(G.acc_node_of);
+	free(G.acc_nloops);
+	free(G.acc_loops);
+	free(G.loop_head);
+	free(G.loop_latch);
+	free(G.loop_parent);
+	free(ea);
+	if (memo) {
+		memo_free(memo);
+		free(memo);
+	}
+	return rc;
+}

@@ -1,0 +1,82 @@
+/* threaddep.h - thread dependence, barrier divergence and shared-memory
+ * races over a resolved kernel (the facts the barrier rules read).
+ *
+ * Thread dependence: a closed expression is thread dependent when it
+ * derives from threadIdx, the lane id, a load through a thread-dependent
+ * address, an atomic's result or clock() (sm_expr_thread_dep); the resolver
+ * records the closed condition of every if, loop and switch at its program
+ * point (sm_kernel_model.stmts), so a condition is judged with the values
+ * its variables hold there.
+ *
+ * Divergence: a block barrier is divergent when it runs under a
+ * thread-dependent if/switch/?:/&&/||, in a loop whose trip count is thread
+ * dependent (its condition, or a thread-dependent break/return inside it),
+ * or after a thread-dependent return/break/continue/goto.
+ *
+ * Races: a control-flow graph over the statement tree (accesses, barriers,
+ * __syncwarp, one latch node per loop for its back edge) says which pairs
+ * of accesses share a barrier interval and with which relation between
+ * their loop iterations; the block's threads and those iterations are then
+ * enumerated to find two different threads touching the same bytes.
+ * No libclang, no global state.
+ */
+#ifndef SMEMLINT_THREADDEP_H
+#define SMEMLINT_THREADDEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/analysis.h"
+#include "smemlint/arena.h"
+#include "smemlint/ir.h"
+
+/* The record of s (an IF, LOOP, SWITCH, BARRIER or jump) in m, or NULL. */
+const struct sm_rstmt *sm_rstmt_find(const struct sm_kernel_model *m, const struct sm_stmt *s);
+
+/* Is the condition of the IF/LOOP/SWITCH s thread dependent where it is
+ * evaluated? (A statement the resolver never reached counts as uniform.) */
+bool sm_stmt_cond_thread_dep(const struct sm_kernel_model *m, const struct sm_stmt *s);
+
+enum sm_div_kind {
+	SM_DIV_NONE,
+	SM_DIV_IF,      /* under a thread-dependent if, ?:, && or || */
+	SM_DIV_SWITCH,  /* under a thread-dependent switch */
+	SM_DIV_LOOP,    /* in a loop with a thread-dependent condition */
+	SM_DIV_EXIT,    /* after (or, in a loop, around) a thread-dependent jump */
+};
+
+struct sm_divergence {
+	const struct sm_stmt *barrier;
+	enum sm_div_kind kind;
+	const struct sm_stmt *cond;   /* the IF/SWITCH/LOOP with the thread-dependent condition */
+	const struct sm_stmt *jump;   /* SM_DIV_EXIT: the return/break/continue/goto */
+	bool in_loop;                 /* SM_DIV_EXIT: the jump leaves a loop around the barrier */
+};
+
+/* The divergent block barriers (__syncwarp excluded) of m's kernel, in
+ * source order. Returns how many, or -1 when out of memory. */
+int sm_divergent_barriers(const struct sm_kernel_model *m, struct sm_arena *A, struct sm_divergence **out);
+
+enum sm_race_kind { SM_RACE_RAW, SM_RACE_WAR, SM_RACE_WAW };
+
+struct sm_race {
+	unsigned a, b;                /* accesses (m->acc): a runs first, b after it */
+	enum sm_race_kind kind;
+	bool inter_warp;              /* the threads are in different warps */
+	bool cross_iter;              /* b runs in a later iteration of a loop around both */
+	int64_t tid_a[3], tid_b[3];   /* the thread running a, the one running b */
+	int64_t addr;                 /* a byte offset (in the root array) both touch */
+	bool truncated;               /* enumeration was capped: the search was partial */
+};
+
+/* The races of m's kernel for one block shape: for each ordered pair of
+ * accesses (a before b) on the same shared storage, at least one a write
+ * and not both atomic, one race when two different threads touch the same
+ * bytes with no block barrier on some path from a to b and at least one
+ * such pair of threads is in different warps (inter_warp), else when the
+ * path also has no __syncwarp and the threads share a warp (!inter_warp).
+ * Returns 0, or -1 when out of memory. */
+int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
+		    struct sm_race **out, unsigned *nout);
+
+#endif

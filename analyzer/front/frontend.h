@@ -1,0 +1,55 @@
+/* frontend.h - the wall around libclang.
+ *
+ * Nothing outside analyzer/frontend.c includes clang-c. The front end parses
+ * one file and converts it into the IR of ir.h, then disposes of the
+ * translation unit; all IR lives in the caller's arena.
+ */
+#ifndef SMEMLINT_FRONTEND_H
+#define SMEMLINT_FRONTEND_H
+
+#include <stddef.h>
+
+#include "smemlint/arena.h"
+#include "smemlint/ir.h"
+#include "smemlint/options.h"
+
+
+struct sm_frontend; /* one per worker thread: holds a CXIndex */
+
+struct sm_frontend *sm_frontend_new(void);
+void sm_frontend_free(struct sm_frontend *fe);
+
+/* Parse `path` whose contents are text[0..len) and convert it to IR in
+ * `arena`. Never returns NULL unless the arena is exhausted; parse problems
+ * are recorded as notes, and file->parse_failed is set when clang produced
+ * no AST at all. */
+struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path,
+				  const char *text, size_t len,
+				  const struct sm_frontend_options *opt,
+				  struct sm_arena *arena);
+
+/* The compiler flags the front end uses for a file, for `clang -fsyntax-only`
+ * comparisons and the header cache. Writes at most max entries into argv
+ * (strings owned by `arena`) and returns the count. */
+int sm_frontend_args(const struct sm_frontend_options *opt, const char **argv,
+		     int max, struct sm_arena *arena);
+
+/* Precompile the headers a parse with `opt` includes before the file (the
+ * toolkit's CUDA runtime wrapper, or the bundled header) into `out`, for
+ * opt->pch of later parses with the same flags. Returns 0, or -1 with a
+ * message in err (nothing usable at out). */
+int sm_frontend_build_pch(struct sm_frontend *fe, const struct sm_frontend_options *opt,
+			  const char *out, char *err, size_t errlen);
+
+/* 1 when the last sm_frontend_parse could not use opt->pch (stale, corrupt,
+ * built with other flags) and parsed without it instead. */
+int sm_frontend_pch_rejected(const struct sm_frontend *fe);
+
+/* libclang's version string, e.g. "Debian clang version 22.x" (in A). */
+const char *sm_frontend_clang_version(struct sm_arena *A);
+
+/* The bundled CUDA declarations used when no toolkit is found. */
+extern const char sm_cuda_stub_header[];
+#define SM_CUDA_STUB_PATH "/<smemlint>/smemlint_cuda.h"
+
+#endif

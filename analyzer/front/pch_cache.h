@@ -1,0 +1,50 @@
+/* pch_cache.h - the header cache: the CUDA headers precompiled once per
+ * distinct flag set and reused by every translation unit (-include-pch).
+ *
+ * Files live in $XDG_CACHE_HOME/smemlint (default ~/.cache/smemlint), one
+ * `pch-<key>.pch` per key. The key is a 128-bit hash of the libclang
+ * version, every flag the front end passes (architecture, toolkit path,
+ * user -D/-I/-std...), the working directory when a user include path is
+ * relative, and the identity (path, size, mtime) of every file under the
+ * toolkit's include/ directory.
+ *
+ * Concurrency: within a process, one thread builds a key while the others
+ * that need it wait; between processes, a PCH is written to a temporary
+ * file in the cache directory and renamed into place, so readers see a
+ * whole file or none. Readers verify by loading: clang checks the file's
+ * format, version and the size and mtime of every header it contains, and
+ * the front end falls back to a plain parse when it refuses
+ * (sm_frontend_pch_rejected); the cache then rebuilds the file once and
+ * gives up on that key for the rest of the run if it is refused again.
+ * Nothing here is global: the cache is an object the caller owns.
+ */
+#ifndef SMEMLINT_PCH_CACHE_H
+#define SMEMLINT_PCH_CACHE_H
+
+#include <stddef.h>
+
+#include "front/frontend.h"
+
+struct sm_pch_cache;
+
+/* dir: the cache directory, or NULL for the default location. Returns NULL
+ * when out of memory. */
+struct sm_pch_cache *sm_pch_cache_new(const char *dir);
+void sm_pch_cache_free(struct sm_pch_cache *c);
+
+/* The cache directory in use (NULL: no HOME, no cache). */
+const char *sm_pch_cache_dir(const struct sm_pch_cache *c);
+
+/* The precompiled header for parses with `opt` (opt->pch ignored), built
+ * with `fe` when missing. NULL without a toolkit (the bundled header is
+ * cheap to parse), when the flags cannot use one (a user
+ * -include, -imacros or -Xclang) or it cannot be built or written; the
+ * parse then simply goes without. Thread safe. The returned string lives
+ * as long as the cache. */
+const char *sm_pch_cache_get(struct sm_pch_cache *c, struct sm_frontend *fe, const struct sm_frontend_options *opt);
+
+/* Report that a parse refused `pch` (sm_frontend_pch_rejected): the next
+ * get rebuilds it (temporary file + rename), once per key and run. */
+void sm_pch_cache_reject(struct sm_pch_cache *c, const char *pch);
+
+#endif

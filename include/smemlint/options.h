@@ -1,0 +1,38 @@
+/* options.h - what shapes the analysis of one file (public): the front
+ * end's flags and toolkit, the block shape and architecture, and the level
+ * of every rule. A contract struct: the driver fills it (command line,
+ * .smemlint.yaml, compile database), every stage below reads it. */
+#ifndef SMEMLINT_OPTIONS_H
+#define SMEMLINT_OPTIONS_H
+
+#include "smemlint/stage.h"
+#if SM_STAGE < SM_STAGE_IR
+#error "smemlint/options.h belongs to the ir stage: analyzer/base may not include it"
+#endif
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "smemlint/diag.h"
+#include "smemlint/ir.h"
+#include "smemlint/rule_ids.h"
+
+struct sm_frontend_options {
+	const char *cuda_path;       /* toolkit root; NULL = bundled header */
+	const char *gpu_arch;        /* e.g. "sm_90" */
+	const char *const *args;     /* user flags (-I, -D, -std, ...) */
+	int nargs;
+	const char *pch;             /* precompiled header to reuse, or NULL */
+};
+
+struct sm_analysis_options {
+	struct sm_frontend_options fe;
+	struct sm_dim3 block;            /* --block-dim */
+	bool has_block;
+	const char *arch;                /* --arch, e.g. "sm_90" */
+	bool all_accesses;               /* record every access (--all-accesses) */
+	enum sm_level levels[SM_RULE__COUNT]; /* SM_LEVEL_NONE: rule disabled */
+	size_t ir_arena_limit;           /* bytes of IR per file; 0 = SM_IR_ARENA_LIMIT */
+};
+
+#endif

@@ -1,0 +1,63 @@
+/* result.h - what the analysis of one file produced (public): findings as
+ * values, the accesses it evaluated (--all-accesses), and the problems
+ * with the input itself. Each sm_result owns an arena holding everything
+ * it points to; sm_result_free releases it. */
+#ifndef SMEMLINT_RESULT_H
+#define SMEMLINT_RESULT_H
+
+#include "smemlint/stage.h"
+#if SM_STAGE < SM_STAGE_DRIVER
+#error "smemlint/result.h belongs to the driver stage: lower stages hand findings to a sink instead"
+#endif
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "smemlint/arena.h"
+#include "smemlint/diag.h"
+#include "smemlint/ir.h"
+
+struct sm_access_record {
+	struct sm_range range;
+	const char *kernel;
+	const char *array;
+	int kind;                        /* enum sm_access_kind */
+	unsigned width;
+	bool analyzed;
+	const char *why;
+	double worst, mean;
+};
+
+/* A problem with the input rather than the code: unreadable, binary, not
+ * parsed. level: SM_LEVEL_ERROR stops this file; WARNING does not. */
+struct sm_notification {
+	enum sm_level level;
+	struct sm_pos pos;               /* 0:0 when it concerns the whole file */
+	const char *message;
+};
+
+struct sm_result {
+	struct sm_arena arena;
+	const char *path;
+	const char *text;                /* the contents analyzed */
+	size_t len;
+	struct sm_diag *diags;
+	unsigned ndiags, cap_diags;
+	struct sm_access_record *acc;
+	unsigned nacc, cap_acc;
+	struct sm_notification *notes;
+	unsigned nnotes, cap_notes;
+	bool input_error;                /* the file could not be (fully) analyzed:
+	                                  * unreadable, binary, or clang errors */
+};
+
+void sm_result_init(struct sm_result *r, const char *path);
+void sm_result_free(struct sm_result *r);
+void sm_result_note(struct sm_result *r, enum sm_level level, struct sm_pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Sort findings by position, rule and message: a total order. */
+void sm_result_sort(struct sm_result *r);
+/* A sink that copies findings into r. */
+struct sm_sink sm_result_sink(struct sm_result *r);
+
+#endif

@@ -1,0 +1,98 @@
+/* messages.c - the words rules put in findings: source text quoted from
+ * the file, an element of an array, a thread (see messages.h). */
+#include "rules/messages.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *sm_source_text(const char *text, size_t len, struct sm_range r, struct sm_arena *A, size_t max)
+{
+	if (!text || r.begin.line == 0)
+		return "?";
+	size_t off = 0;
+	unsigned line = 1;
+	size_t b = (size_t)-1, e = (size_t)-1;
+	while (off <= len) {
+		if (line == r.begin.line && b == (size_t)-1)
+			b = off + (r.begin.col ? r.begin.col - 1 : 0);
+		if (line == r.end.line && e == (size_t)-1)
+			e = off + (r.end.col ? r.end.col - 1 : 0);
+		const char *nl = memchr(text + off, '\n', len - off);
+		if (!nl)
+			break;
+		off = (size_t)(nl - text) + 1;
+		line++;
+	}
+	if (b == (size_t)-1 || b > len)
+		return "?";
+	if (e == (size_t)-1 || e > len || e <= b)
+		return "?";
+	char buf[256];
+	size_t n = 0;
+	if (max > sizeof(buf) - 4)
+		max = sizeof(buf) - 4;
+	bool space = false, cut = false;
+	for (size_t i = b; i < e; i++) {
+		char ch = text[i];
+		if (ch == '\n' || ch == '\t' || ch == '\r' || ch == ' ') {
+			space = n > 0;
+			continue;
+		}
+		if (space) {
+			if (n >= max) {
+				cut = true;
+				break;
+			}
+			buf[n++] = ' ';
+			space = false;
+		}
+		if (n >= max) {
+			cut = true;
+			break;
+		}
+		buf[n++] = ch;
+	}
+	if (cut) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n] = 0;
+	return n ? sm_arena_strdup(A, buf) : "?";
+}
+
+const char *sm_element_name(const struct sm_array *a, const char *name, int64_t addr, struct sm_arena *A)
+{
+	char buf[200];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", name ? name : a->name);
+	int64_t es = a->elem_size ? a->elem_size : 1;
+	int64_t elem = addr / es;
+	int64_t rem = addr % es;
+	int nd = a->ndims > 0 ? a->ndims : 1;
+	int64_t idx[SM_MAX_DIMS] = { 0 };
+	int64_t e = elem;
+	for (int k = nd - 1; k >= 1; k--) {
+		int64_t dk = a->dims[k] > 0 ? a->dims[k] : 1;
+		idx[k] = e % dk;
+		e /= dk;
+	}
+	idx[0] = e;
+	if (a->ndims == 0 && elem == 0) {
+		/* a scalar */
+	} else {
+		for (int k = 0; k < nd && n < sizeof(buf) - 24; k++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "[%lld]", (long long)idx[k]);
+	}
+	if (rem && n < sizeof(buf) - 32)
+		snprintf(buf + n, sizeof(buf) - n, " (byte %lld)", (long long)rem);
+	return sm_arena_strdup(A, buf);
+}
+
+const char *sm_thread_name(const int64_t tid[3], struct sm_dim3 b, struct sm_arena *A)
+{
+	if (b.y <= 1 && b.z <= 1)
+		return sm_arena_printf(A, "thread %lld", (long long)tid[0]);
+	if (b.z <= 1)
+		return sm_arena_printf(A, "thread (%lld,%lld)", (long long)tid[0], (long long)tid[1]);
+	return sm_arena_printf(A, "thread (%lld,%lld,%lld)", (long long)tid[0], (long long)tid[1], (long long)tid[2]);
+}

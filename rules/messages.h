@@ -1,0 +1,26 @@
+/* messages.h - helpers that phrase findings (rules only): source text
+ * quoted from the file, array elements, threads, and the one builder of
+ * race findings shared by missing-barrier and warp-sync. */
+#ifndef SMEMLINT_RULES_MESSAGES_H
+#define SMEMLINT_RULES_MESSAGES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "smemlint/arena.h"
+#include "smemlint/ir.h"
+
+/* The source text of r in file text (one line, whitespace collapsed, at
+ * most max bytes with "..." when cut), or "?" when out of range. */
+const char *sm_source_text(const char *text, size_t len, struct sm_range r, struct sm_arena *A, size_t max);
+
+/* "s[3][4]": the element of array a holding byte offset addr. */
+const char *sm_element_name(const struct sm_array *a, const char *name, int64_t addr, struct sm_arena *A);
+
+/* "thread 5" or "thread (1,2,0)" for block shape b. */
+const char *sm_thread_name(const int64_t tid[3], struct sm_dim3 b, struct sm_arena *A);
+
+/* The assumption stated when no launch gave the block shape. */
+#define SM_BLOCK_ASSUMED_TEXT " (assumed: no launch site, __launch_bounds__ or --block-dim gives it)"
+
+#endif

@@ -1,0 +1,80 @@
+/* race_rule.c - the walk and the finding shared by the race rules (see
+ * race_rule.h). */
+#include "rules/race_rule.h"
+
+#include <string.h>
+
+#include "rules/messages.h"
+
+void sm_rule_each_race(const struct sm_rule_ctx *ctx, bool inter_warp, sm_race_fn fn, struct sm_sink *sink)
+{
+	for (unsigned k = 0; k < ctx->file->nkernels; k++) {
+		struct sm_kernel_facts *f = &ctx->facts[k];
+		const struct sm_kernel_model *m = &f->model;
+		if (!m->kernel || !m->nacc)
+			continue;
+		unsigned *done = sm_arena_alloc(ctx->scratch, (m->nacc + 1) * sizeof(unsigned));
+		unsigned ndone = 0;
+		if (!done)
+			return;
+		for (int bi = 0; bi < f->nblocks; bi++) {
+			const struct sm_race_set *s = sm_kernel_facts_races(f, bi);
+			if (!s)
+				continue;
+			for (unsigned i = 0; i < s->n; i++) {
+				const struct sm_race *r = &s->v[i];
+				if (r->inter_warp != inter_warp)
+					continue;
+				unsigned line = m->acc[r->b].src->range.begin.line;
+				bool dup = false;
+				for (unsigned j = 0; j < ndone; j++)
+					dup |= done[j] == line;
+				if (dup)
+					continue;
+				struct sm_race_visit v = { m, r, s->v, s->n, f->blocks[bi], f->assumed };
+				if (fn(ctx, &v, sink) && ndone < m->nacc)
+					done[ndone++] = line;
+			}
+		}
+	}
+}
+
+const char *sm_race_array_name(const struct sm_race_visit *v)
+{
+	const struct sm_raccess *rb = &v->m->acc[v->r->b];
+	return rb->name ? rb->name : rb->array->name;
+}
+
+void sm_race_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, const struct sm_race_words *w,
+		    struct sm_sink *sink)
+{
+	struct sm_arena *A = ctx->scratch;
+	const struct sm_kernel_model *m = v->m;
+	const struct sm_race *r = v->r;
+	const struct sm_raccess *ra = &m->acc[r->a], *rb = &m->acc[r->b];
+	const char *elem = sm_element_name(rb->array, rb->array->name, r->addr, A);
+	unsigned la = ra->src->range.begin.line;
+	const char *when = r->cross_iter ? " in the previous iteration" : "";
+	const char *verb = r->kind == SM_RACE_RAW ? "reads" : r->kind == SM_RACE_WAR ? "overwrites" : "writes";
+	const char *past = r->kind == SM_RACE_WAR ? "read" : "wrote";
+	const char *story = sm_arena_printf(A, "%s %s %s, which %s %s at line %u%s", w->later, verb, elem, w->earlier,
+					    past, la, when);
+	struct sm_diag g;
+	memset(&g, 0, sizeof(g));
+	g.rule = w->rule;
+	g.range = rb->src->range;
+	g.kernel = m->kernel->name;
+	g.array = sm_race_array_name(v);
+	g.access = rb->src->kind;
+	g.block = v->block;
+	g.block_assumed = v->assumed;
+	g.width = rb->width;
+	g.message = sm_arena_printf(A, "%s: %s%s", w->headline, story, w->tail);
+	g.note = w->note;
+	g.related[0].range = ra->src->range;
+	g.related[0].message = w->related;
+	g.related[1].range = rb->array->decl;
+	g.related[1].message = sm_arena_printf(A, "'%s' declared here", rb->array->name);
+	g.nrelated = 2;
+	sm_sink_report(sink, &g);
+}

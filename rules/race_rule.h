@@ -1,0 +1,51 @@
+/* race_rule.h - what missing-barrier and warp-sync share: one walk over
+ * every kernel's races (searched once per kernel and block shape, in the
+ * kernel's facts) and one builder of race findings. */
+#ifndef SMEMLINT_RULES_RACE_RULE_H
+#define SMEMLINT_RULES_RACE_RULE_H
+
+#include <stdbool.h>
+
+#include "rules/rules.h"
+
+/* One race handed to a rule by sm_rule_each_race(). */
+struct sm_race_visit {
+	const struct sm_kernel_model *m;
+	const struct sm_race *r;
+	const struct sm_race *all;    /* every race of this kernel and block shape */
+	unsigned nall;
+	struct sm_dim3 block;
+	bool assumed;                 /* the block shape was assumed */
+};
+
+/* Returns true when it reported a finding for v (its line is then done). */
+typedef bool (*sm_race_fn)(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, struct sm_sink *sink);
+
+/* For every kernel and block shape, hand the races whose inter_warp equals
+ * `inter_warp` to fn, at most one reported finding per source line of the
+ * later access. */
+void sm_rule_each_race(const struct sm_rule_ctx *ctx, bool inter_warp, sm_race_fn fn, struct sm_sink *sink);
+
+/* How a rule names the two parties of a race: "thread 5" / "lane 3 of
+ * warp 1" for the later access, and for the earlier one. */
+struct sm_race_words {
+	int rule;                     /* enum sm_rule_id */
+	const char *later;            /* who runs the later access */
+	const char *earlier;          /* who ran the earlier one */
+	const char *headline;         /* the message before ": <story>" */
+	const char *tail;             /* the message after the story (kernel, block) */
+	const char *note;             /* the fix */
+	const char *related;          /* related[0]'s message: the earlier access */
+};
+
+/* Build and report the finding of race v: the later access's location,
+ * kernel, array, block shape, "<later> reads <element>, which <earlier>
+ * wrote at line N" as the story, the earlier access as related[0] and the
+ * array's declaration as related[1]. */
+void sm_race_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, const struct sm_race_words *w,
+		    struct sm_sink *sink);
+
+/* The name the later access uses for its storage. */
+const char *sm_race_array_name(const struct sm_race_visit *v);
+
+#endif
