@@ -120,7 +120,7 @@ class CMakeIntegration(unittest.TestCase):
                   "lib/cmake/Smemlint/SmemlintConfig.cmake"):
             self.assertTrue(os.path.isfile(os.path.join(self.prefix, f)), f)
         with open(os.path.join(self.prefix, "share/smemlint/smemlint_cuda.h")) as a, \
-                open(os.path.join(ROOT, "analyzer/cuda_stub.h")) as b:
+                open(os.path.join(ROOT, "analyzer/front/cuda_stub.h")) as b:
             self.assertEqual(a.read(), b.read())
         v = subprocess.run([binary, "--version"], capture_output=True, text=True)
         self.assertEqual(v.returncode, 0)
