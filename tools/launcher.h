@@ -12,9 +12,4 @@
  * compiler cannot be run (127). */
 int sm_launcher_main(int argc, char **argv, int at);
 
-/* The target architecture an nvcc/clang flag value names: "sm_80" from
- * "sm_80", "compute_80" or "arch=compute_80,code=sm_80". Returns 1 with out
- * filled, 0 when it names none. Shared with -p's compile_commands.json. */
-int sm_arch_of(const char *s, char *out, size_t n);
-
 #endif

@@ -28,5 +28,18 @@ int sm_emit_github(FILE *out, struct sm_result *const *res, unsigned n, const st
 /* A self-contained HTML report with an SVG bank map per bank conflict. */
 int sm_emit_html(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o);
 
+/* One output format, as the command offers it. */
+struct sm_emitter {
+	const char *name;         /* the --format value */
+	const char *help;         /* what it is, for --help ("" when the name says it) */
+	int (*emit)(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o);
+	bool by_format;           /* chosen with --format (html has its own option) */
+};
+
+/* Every format, text first (the default); ends with a NULL name. */
+extern const struct sm_emitter sm_emitters[];
+
+/* The format called name, or NULL. */
+const struct sm_emitter *sm_emitter_find(const char *name);
 
 #endif

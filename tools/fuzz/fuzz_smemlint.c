@@ -16,8 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/analyze.h"
+#include "base/limits.h"
 #include "emit/emit.h"
+#include "smemlint/session.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -65,11 +66,11 @@ const char *__asan_default_options(void)
 	return "use_sigaltstack=0";
 }
 
-/* As the command does (tools/smemlint.c): libclang parses on the calling
- * thread, and that thread has a large stack. */
+/* As the command does: the session's process preconditions (libclang
+ * parses on the calling thread, and that thread has a large stack). */
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	setenv("LIBCLANG_NOTHREADS", "1", 0);
+	sm_session_process_init();
 	return 0;
 }
 
@@ -83,15 +84,14 @@ static void *run_one(void *arg)
 	const struct input *in = arg;
 	const uint8_t *data = in->data;
 	size_t size = in->size;
-	struct sm_frontend *fe = sm_frontend_new();
-	if (!fe)
+	struct sm_session *s = sm_session_new();
+	if (!s)
 		return NULL;
-	struct sm_analysis_options opt;
-	sm_analysis_options_init(&opt);
-	opt.all_accesses = true;
-	opt.ir_arena_limit = FUZZ_ARENA_LIMIT;
+	struct sm_session_options *so = sm_session_options(s);
+	so->analysis.all_accesses = true;
+	so->analysis.ir_arena_limit = FUZZ_ARENA_LIMIT;
 	struct sm_result r;
-	sm_analyze_buffer(fe, "fuzz.cu", (const char *)data, size, &opt, &r);
+	sm_session_analyze_buffer(s, "fuzz.cu", (const char *)data, size, &r);
 
 	struct sm_result *rp[1] = { &r };
 	struct sm_emit_options eo = { .show_banks = true, .all_accesses = true };
@@ -114,7 +114,7 @@ static void *run_one(void *arg)
 	}
 	free(buf);
 	sm_result_free(&r);
-	sm_frontend_free(fe);
+	sm_session_free(s);
 	return NULL;
 }
 
@@ -126,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pthread_attr_t attr;
 	pthread_t th;
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, (size_t)256 << 20);
+	pthread_attr_setstacksize(&attr, SM_WORKER_STACK);
 	if (pthread_create(&th, &attr, run_one, &in) == 0)
 		pthread_join(th, NULL);
 	else

@@ -1,0 +1,734 @@
+/* session.c - a lint run over many files (see smemlint/session.h).
+ *
+ * Models the run as a list of files, each with its own options, analyzed
+ * independently and reported in list order:
+ *   1. paths are expanded (directories walked, sorted), then sharded round
+ *      robin over that sorted list so that shards partition it;
+ *   2. each file's options are computed once, in file_options(): the
+ *      command line's base options, the file's config (.smemlint.yaml or
+ *      --config: levels, shape, arch, flags before the command line's),
+ *      the command line's rule choices again (they win), then the file's
+ *      compile_commands.json entry (its flags first, its architecture);
+ *      files the config excludes are dropped here;
+ *   3. workers (threads with large stacks, one front end each) or, with a
+ *      timeout, one child process per file analyze them; the header cache
+ *      (PCH) is asked for once per file and told when a parse refused it;
+ *   4. suppressions, the baseline (written, then filtered), --fix.
+ */
+#define _GNU_SOURCE
+#include "smemlint/session.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/fsutil.h"
+#include "base/limits.h"
+#include "driver/analyze.h"
+#include "driver/config.h"
+#include "driver/fix_apply.h"
+#include "driver/report.h"
+#include "driver/result_io.h"
+#include "front/compdb.h"
+#include "front/pch_cache.h"
+#include "front/toolkit.h"
+
+/* One file to analyze. */
+struct sm_file_job {
+	char *path;
+	const struct sm_config *cfg;     /* its config file, or NULL */
+	struct sm_analysis_options opt;  /* its options (file_options) */
+	const char **args;               /* opt.fe.args when merged (malloc'd), or NULL */
+};
+
+struct sm_session {
+	struct sm_session_options o;
+	struct sm_config cli;            /* the command line's rule choices */
+	struct sm_config fixed;          /* --config FILE */
+	struct sm_config_cache configs;  /* nearest .smemlint.yaml, each read once */
+	struct sm_baseline baseline;
+	struct sm_compdb db;
+	bool have_db;
+	char toolkit[PATH_MAX];
+	struct sm_pch_cache *cache;      /* NULL: --no-cache */
+
+	struct sm_file_job *files;
+	size_t nfiles;
+	struct sm_result *results;       /* [nfiles] */
+	struct sm_result **rp;           /* [nfiles]: what emitters take */
+	struct sm_paths errors;          /* input errors tied to no file */
+	int failures;                    /* errors of the run itself */
+
+	pthread_mutex_t lock;            /* the next file for a worker */
+	size_t next;
+};
+
+void sm_session_process_init(void)
+{
+	/* libclang parses on the calling thread (our workers' large stacks)
+	 * instead of a thread of its own with 8 MiB, which a few thousand
+	 * nested parentheses overflow; a write over `ulimit -f` fails with
+	 * EFBIG, reported and cleaned up, instead of killing the process
+	 * between temporary file and rename. */
+	setenv("LIBCLANG_NOTHREADS", "1", 0);
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+struct sm_session *sm_session_new(void)
+{
+	struct sm_session *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	sm_analysis_options_init(&s->o.analysis);
+	s->o.log = stderr;
+	sm_config_init(&s->cli);
+	sm_config_init(&s->fixed);
+	pthread_mutex_init(&s->lock, NULL);
+	return s;
+}
+
+static void free_run(struct sm_session *s)
+{
+	for (size_t i = 0; i < s->nfiles; i++) {
+		if (s->results)
+			sm_result_free(&s->results[i]);
+		free(s->files[i].path);
+		free(s->files[i].args);
+	}
+	free(s->files);
+	free(s->results);
+	free(s->rp);
+	s->files = NULL;
+	s->results = NULL;
+	s->rp = NULL;
+	s->nfiles = 0;
+}
+
+void sm_session_free(struct sm_session *s)
+{
+	if (!s)
+		return;
+	free_run(s);
+	sm_paths_free(&s->errors);
+	sm_config_free(&s->cli);
+	sm_config_free(&s->fixed);
+	sm_config_cache_free(&s->configs);
+	sm_baseline_free(&s->baseline);
+	sm_compdb_free(&s->db);
+	sm_pch_cache_free(s->cache);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+struct sm_session_options *sm_session_options(struct sm_session *s)
+{
+	return &s->o;
+}
+
+/* ---- the command line's choices ---- */
+
+int sm_session_rules(struct sm_session *s, const char *list, bool enable, char *err, size_t errlen)
+{
+	return sm_config_rules(&s->cli, list, enable, err, errlen);
+}
+
+int sm_session_severity(struct sm_session *s, const char *spec, char *err, size_t errlen)
+{
+	return sm_config_severity(&s->cli, spec, err, errlen);
+}
+
+int sm_session_block(struct sm_session *s, const char *spec, char *err, size_t errlen)
+{
+	struct sm_dim3 b;
+	if (sm_config_parse_block(spec, &b)) {
+		snprintf(err, errlen, "invalid block shape '%s': expected X[,Y[,Z]] with at most %d threads", spec,
+			 SM_MAX_BLOCK_THREADS);
+		return -1;
+	}
+	s->o.analysis.block = b;
+	s->o.analysis.has_block = true;
+	s->cli.block = b;
+	s->cli.has_block = true;
+	return 0;
+}
+
+int sm_session_arch(struct sm_session *s, const char *arch, char *err, size_t errlen)
+{
+	if (strncmp(arch, "sm_", 3) || !arch[3]) {
+		snprintf(err, errlen, "invalid architecture '%s': expected sm_NN", arch);
+		return -1;
+	}
+	char *copy = strdup(arch);
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	free(s->cli.arch);
+	s->cli.arch = copy;
+	s->o.analysis.arch = copy;
+	s->o.analysis.fe.gpu_arch = copy;
+	return 0;
+}
+
+void sm_session_report_unused(struct sm_session *s)
+{
+	s->cli.report_unused = 1;
+}
+
+/* ---- preparing ---- */
+
+static int load_fixed_config(struct sm_session *s, char *err, size_t errlen)
+{
+	if (!s->o.config_path || s->fixed.path)
+		return 0;
+	return sm_config_load(s->o.config_path, &s->fixed, err, errlen);
+}
+
+int sm_session_prepare(struct sm_session *s, char *err, size_t errlen)
+{
+	if (load_fixed_config(s, err, errlen))
+		return -1;
+	if (s->o.baseline && sm_baseline_load(s->o.baseline, &s->baseline, err, errlen))
+		return -1;
+	struct sm_frontend_options *fe = &s->o.analysis.fe;
+	if (s->o.no_cuda) {
+		fe->cuda_path = NULL;
+	} else if (s->o.cuda_path) {
+		if (!sm_toolkit_at(s->o.cuda_path)) {
+			snprintf(err, errlen, "no CUDA toolkit at '%s' (missing include/cuda_runtime.h)", s->o.cuda_path);
+			return -1;
+		}
+		fe->cuda_path = s->o.cuda_path;
+	} else {
+		fe->cuda_path = sm_toolkit_find(s->toolkit, sizeof(s->toolkit));
+	}
+	if (s->o.build_dir) {
+		if (sm_compdb_load(s->o.build_dir, &s->db, err, errlen))
+			return -1;
+		s->have_db = true;
+	}
+	return 0;
+}
+
+/* ---- each file's options, in one place ---- */
+
+/* The options for a file whose config is cfg (NULL: none): the command
+ * line's base options, the config, the command line's choices, the
+ * compile database entry. *args (to free) holds the merged flags:
+ * database flags, config flags, then the command line's. */
+static void file_options(const struct sm_session *s, const char *path, const struct sm_config *cfg,
+			 struct sm_analysis_options *out, const char ***args)
+{
+	const struct sm_analysis_options *base = &s->o.analysis;
+	*out = *base;
+	*args = NULL;
+	const struct sm_compdb_entry *e = s->have_db ? sm_compdb_find(&s->db, path) : NULL;
+	size_t ncfg = cfg ? cfg->flags.n : 0, ndb = e ? (size_t)e->cf.nflags : 0;
+	if (cfg)
+		sm_config_apply(cfg, out);
+	if (ncfg || ndb) {
+		*args = calloc(ndb + ncfg + (size_t)base->fe.nargs + 1, sizeof(char *));
+		if (*args) {
+			int n = 0;
+			for (size_t k = 0; k < ndb; k++)
+				(*args)[n++] = e->cf.flags[k];
+			for (size_t k = 0; k < ncfg; k++)
+				(*args)[n++] = cfg->flags.v[k];
+			for (int k = 0; k < base->fe.nargs; k++)
+				(*args)[n++] = base->fe.args[k];
+			out->fe.args = *args;
+			out->fe.nargs = n;
+		}
+	}
+	sm_config_apply(&s->cli, out);
+	if (e && e->cf.arch[0])
+		out->fe.gpu_arch = e->cf.arch;
+}
+
+static bool report_unused(const struct sm_session *s, const struct sm_config *cfg)
+{
+	return s->cli.report_unused >= 0 ? s->cli.report_unused : cfg && cfg->report_unused > 0;
+}
+
+int sm_session_dump_config(struct sm_session *s, const char *target, FILE *out, char *err, size_t errlen)
+{
+	if (load_fixed_config(s, err, errlen))
+		return -1;
+	struct sm_config found;
+	sm_config_init(&found);
+	const struct sm_config *cfg = s->o.config_path ? &s->fixed : NULL;
+	char path[PATH_MAX];
+	if (!cfg && sm_config_find(target, path, sizeof(path))) {
+		if (sm_config_load(path, &found, err, errlen)) {
+			sm_config_free(&found);
+			return -1;
+		}
+		cfg = &found;
+	}
+	struct sm_analysis_options o;
+	const char **args;
+	file_options(s, target, cfg, &o, &args);
+	struct sm_paths ex = { 0 }, fl = { 0 };
+	for (size_t k = 0; cfg && k < cfg->exclude.n; k++)
+		sm_paths_push(&ex, cfg->exclude.v[k]);
+	for (int k = 0; k < s->o.nexcludes; k++)
+		sm_paths_push(&ex, s->o.excludes[k]);
+	for (int k = 0; k < o.fe.nargs; k++)
+		sm_paths_push(&fl, o.fe.args[k]);
+	int rc = sm_config_dump(out, cfg ? cfg->path : NULL, &o, &ex, &fl, report_unused(s, cfg));
+	if (rc)
+		snprintf(err, errlen, "cannot write the configuration");
+	free(args);
+	sm_paths_free(&ex);
+	sm_paths_free(&fl);
+	sm_config_free(&found);
+	return rc ? -1 : 0;
+}
+
+/* ---- the file list ---- */
+
+/* Expand, shard, find each file's config and drop what it excludes. */
+static int collect_files(struct sm_session *s, const char *const *paths, size_t npaths, char *err, size_t errlen)
+{
+	struct sm_paths all = { 0 };
+	unsigned flags = s->o.no_gitignore ? SM_WALK_NO_GITIGNORE : 0;
+	for (size_t i = 0; i < npaths; i++) {
+		int n = sm_expand_path_ex(paths[i], s->o.excludes, s->o.nexcludes, flags, &all, err, errlen);
+		if (n < 0) {
+			sm_paths_push(&all, paths[i]); /* reported by the analyzer */
+		} else if (n == 0) {
+			snprintf(err, errlen, "no .cu or .cuh files under '%s'", paths[i]);
+			sm_paths_push(&s->errors, err);
+		}
+	}
+	s->files = calloc(all.n + 1, sizeof(*s->files));
+	if (!s->files) {
+		snprintf(err, errlen, "out of memory");
+		sm_paths_free(&all);
+		return -1;
+	}
+	for (size_t i = 0; i < all.n; i++) {
+		/* round robin over the expanded, sorted list: every shard sees
+		 * the same list, so the shards partition it */
+		bool mine = s->o.shard_n <= 1 || (long)(i % (size_t)s->o.shard_n) == s->o.shard_k - 1;
+		const struct sm_config *c = s->o.config_path ? &s->fixed : NULL;
+		if (mine && !s->o.config_path && sm_config_cache_lookup(&s->configs, all.v[i], &c, err, errlen)) {
+			for (size_t k = i; k < all.n; k++)
+				free(all.v[k]);
+			free(all.v);
+			return -1;
+		}
+		if (!mine || (c && sm_config_excluded(c, all.v[i]))) {
+			free(all.v[i]);
+			continue;
+		}
+		struct sm_file_job *f = &s->files[s->nfiles++];
+		f->path = all.v[i];
+		f->cfg = c;
+		file_options(s, f->path, c, &f->opt, &f->args);
+	}
+	free(all.v);
+	return 0;
+}
+
+/* ---- workers ---- */
+
+/* Analyze file i with front end fe (NULL: it could not be started). */
+static void analyze_one(struct sm_session *s, struct sm_frontend *fe, size_t i)
+{
+	const struct sm_file_job *f = &s->files[i];
+	struct sm_analysis_options o = f->opt;
+	if (!fe) {
+		sm_result_init(&s->results[i], f->path);
+		struct sm_pos p0 = { 0, 0 };
+		sm_result_note(&s->results[i], SM_LEVEL_ERROR, p0, "cannot start the parser for '%s'", f->path);
+	} else {
+		o.fe.pch = s->cache ? sm_pch_cache_get(s->cache, fe, &o.fe) : NULL;
+		sm_analyze_path(fe, f->path, &o, &s->results[i]);
+		if (o.fe.pch && sm_frontend_pch_rejected(fe))
+			sm_pch_cache_reject(s->cache, o.fe.pch);
+	}
+}
+
+static void *worker(void *arg)
+{
+	struct sm_session *s = arg;
+	struct sm_frontend *fe = sm_frontend_new();
+	for (;;) {
+		pthread_mutex_lock(&s->lock);
+		size_t i = s->next++;
+		pthread_mutex_unlock(&s->lock);
+		if (i >= s->nfiles)
+			break;
+		analyze_one(s, fe, i);
+	}
+	sm_frontend_free(fe);
+	return NULL;
+}
+
+static void run_threads(struct sm_session *s, int jobs)
+{
+	/* even for one job: libclang parses on this thread (see
+	 * sm_session_process_init), and deeply nested code needs more stack
+	 * than the main thread's */
+	pthread_t *th = calloc((size_t)jobs, sizeof(*th));
+	int started = 0;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, SM_WORKER_STACK);
+	for (int t = 0; th && t < jobs; t++)
+		if (pthread_create(&th[t], &attr, worker, s) == 0)
+			started++;
+	pthread_attr_destroy(&attr);
+	if (!started)
+		worker(s);
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	free(th);
+}
+
+/* ---- --timeout: one child process per file ----
+ *
+ * libclang cannot be interrupted from inside a thread, so with a timeout
+ * every file is analyzed in a forked child (at most `jobs` at a time) that
+ * sends its sm_result back through a pipe (result_io.h). The parent is
+ * single threaded while it forks, so the child inherits no held locks. A
+ * child past its deadline is killed with SIGKILL and the file reported as
+ * an error; a child that crashes is reported the same way. Memory and CPU
+ * of a runaway parse go with the child. */
+
+struct child {
+	pid_t pid;
+	int fd;
+	size_t idx;
+	char *buf;
+	size_t len, cap;
+	double deadline;
+	const char *pch;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#define PCH_REJECTED_EXIT 10
+
+static void child_main(struct sm_session *s, size_t i, const struct sm_analysis_options *o, int fd)
+{
+	const char *path = s->files[i].path;
+	struct sm_frontend *fe = sm_frontend_new();
+	struct sm_result r;
+	if (!fe) {
+		sm_result_init(&r, path);
+		struct sm_pos p0 = { 0, 0 };
+		sm_result_note(&r, SM_LEVEL_ERROR, p0, "cannot start the parser for '%s'", path);
+	} else {
+		sm_analyze_path(fe, path, o, &r);
+	}
+	FILE *f = fdopen(fd, "w");
+	int rc = !f || sm_result_write(f, &r) != 0 || fflush(f) != 0;
+	int rejected = o->fe.pch && fe && sm_frontend_pch_rejected(fe);
+	_exit(rc ? 3 : rejected ? PCH_REJECTED_EXIT : 0);
+}
+
+static int start_child(struct sm_session *s, struct sm_frontend *pfe, size_t i, struct child *c)
+{
+	struct sm_analysis_options o = s->files[i].opt;
+	o.fe.pch = s->cache ? sm_pch_cache_get(s->cache, pfe, &o.fe) : NULL;
+	int fds[2];
+	if (pipe(fds) != 0)
+		return -1;
+	fflush(NULL);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		child_main(s, i, &o, fds[1]);
+	}
+	close(fds[1]);
+	memset(c, 0, sizeof(*c));
+	c->pid = pid;
+	c->fd = fds[0];
+	c->idx = i;
+	c->deadline = now_s() + s->o.timeout;
+	c->pch = o.fe.pch;
+	return 0;
+}
+
+static void finish_child(struct sm_session *s, struct child *c, int status, bool timed_out)
+{
+	const char *path = s->files[c->idx].path;
+	struct sm_result *r = &s->results[c->idx];
+	struct sm_pos p0 = { 0, 0 };
+	if (timed_out) {
+		sm_result_init(r, path);
+		sm_result_note(r, SM_LEVEL_ERROR, p0,
+			       "analysis timed out: '%s' took longer than %g seconds (--timeout); it was not analyzed",
+			       path, s->o.timeout);
+	} else if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == PCH_REJECTED_EXIT) &&
+		   sm_result_read(c->buf, c->len, path, r) == 0) {
+		if (WEXITSTATUS(status) == PCH_REJECTED_EXIT)
+			sm_pch_cache_reject(s->cache, c->pch);
+	} else {
+		sm_result_init(r, path);
+		if (WIFSIGNALED(status))
+			sm_result_note(r, SM_LEVEL_ERROR, p0, "analysis crashed: '%s' was not analyzed (signal %d, %s)",
+				       path, WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			sm_result_note(r, SM_LEVEL_ERROR, p0, "analysis failed: '%s' was not analyzed (child exit %d)",
+				       path, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	free(c->buf);
+	c->buf = NULL;
+	c->pid = 0;
+}
+
+/* Read what child c sent; returns true at its end of file. */
+static bool drain_child(struct child *c, short revents)
+{
+	if (!(revents & (POLLIN | POLLHUP | POLLERR)))
+		return false;
+	if (c->len == c->cap) {
+		size_t nc = c->cap ? c->cap * 2 : 65536;
+		char *nb = realloc(c->buf, nc);
+		if (nb) {
+			c->buf = nb;
+			c->cap = nc;
+		}
+	}
+	ssize_t got = c->len < c->cap ? read(c->fd, c->buf + c->len, c->cap - c->len) : -1;
+	if (got > 0)
+		c->len += (size_t)got;
+	else if (got == 0 || (errno != EINTR && errno != EAGAIN))
+		return true;
+	return false;
+}
+
+static void reap(struct sm_session *s, struct child *c, bool timed_out)
+{
+	int status = 0;
+	if (timed_out)
+		kill(c->pid, SIGKILL);
+	close(c->fd);
+	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	finish_child(s, c, status, timed_out);
+}
+
+/* Start children in the free slots; returns how many run. */
+static int fill_slots(struct sm_session *s, struct sm_frontend *pfe, struct child *ch, int jobs, int running)
+{
+	for (int k = 0; k < jobs && s->next < s->nfiles; k++) {
+		if (ch[k].pid)
+			continue;
+		size_t i = s->next++;
+		if (start_child(s, pfe, i, &ch[k]) != 0) {
+			struct sm_pos p0 = { 0, 0 };
+			sm_result_init(&s->results[i], s->files[i].path);
+			sm_result_note(&s->results[i], SM_LEVEL_ERROR, p0, "cannot start a process to analyze '%s': %s",
+				       s->files[i].path, strerror(errno));
+		} else {
+			running++;
+		}
+	}
+	return running;
+}
+
+static void run_forked(struct sm_session *s, int jobs)
+{
+	struct child *ch = calloc((size_t)jobs, sizeof(*ch));
+	struct pollfd *pf = calloc((size_t)jobs, sizeof(*pf));
+	struct sm_frontend *pfe = s->cache ? sm_frontend_new() : NULL; /* builds PCHs */
+	int running = 0;
+	if (!ch || !pf)
+		jobs = 0;
+	while ((running = fill_slots(s, pfe, ch, jobs, running)) > 0) {
+		double t = now_s(), wait = 1e9;
+		int np = 0;
+		for (int k = 0; k < jobs; k++) {
+			if (!ch[k].pid)
+				continue;
+			pf[np++] = (struct pollfd){ .fd = ch[k].fd, .events = POLLIN };
+			if (ch[k].deadline - t < wait)
+				wait = ch[k].deadline - t;
+		}
+		int ms = wait <= 0 ? 0 : wait > 1000 ? 1000 : (int)(wait * 1000) + 1;
+		if (poll(pf, (nfds_t)np, ms) < 0 && errno != EINTR)
+			break;
+		t = now_s();
+		for (int k = 0, p = 0; k < jobs; k++) {
+			if (!ch[k].pid)
+				continue;
+			bool eof = drain_child(&ch[k], pf[p++].revents);
+			if (eof || t >= ch[k].deadline) {
+				reap(s, &ch[k], !eof);
+				running--;
+			}
+		}
+	}
+	sm_frontend_free(pfe);
+	free(ch);
+	free(pf);
+}
+
+/* ---- after the analysis: suppressions, baseline, --fix ---- */
+
+static void post_process(struct sm_session *s)
+{
+	char err[PATH_MAX + 256];
+	for (size_t i = 0; i < s->nfiles; i++) {
+		s->rp[i] = &s->results[i];
+		sm_result_suppress(&s->results[i], report_unused(s, s->files[i].cfg), s->files[i].opt.levels);
+	}
+	if (s->o.write_baseline &&
+	    sm_baseline_write(s->o.write_baseline, s->rp, (unsigned)s->nfiles, err, sizeof(err))) {
+		fprintf(s->o.log, "smemlint: %s\n", err);
+		s->failures++;
+	}
+	for (size_t i = 0; s->o.baseline && i < s->nfiles; i++)
+		sm_result_filter_baseline(&s->results[i], &s->baseline);
+	for (size_t i = 0; i < s->errors.n; i++)
+		fprintf(s->o.log, "smemlint: error: %s\n", s->errors.v[i]);
+	/* changes go to the log so that stdout stays the report */
+	for (size_t i = 0; s->o.fix && i < s->nfiles; i++) {
+		if (s->results[i].input_error)
+			continue;
+		if (sm_apply_fixes(&s->results[i], s->o.log, err, sizeof(err)) < 0) {
+			fprintf(s->o.log, "smemlint: error: %s\n", err);
+			s->failures++;
+		}
+	}
+}
+
+static int job_count(const struct sm_session *s)
+{
+	int jobs = s->o.jobs;
+	if (jobs <= 0) {
+		long nc = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = nc > 0 ? (int)nc : 1;
+	}
+	if ((size_t)jobs > s->nfiles)
+		jobs = (int)(s->nfiles ? s->nfiles : 1);
+	return jobs;
+}
+
+int sm_session_run(struct sm_session *s, const char *const *paths, size_t npaths, char *err, size_t errlen)
+{
+	free_run(s);
+	if (collect_files(s, paths, npaths, err, errlen))
+		return -1;
+	s->results = calloc(s->nfiles + 1, sizeof(*s->results));
+	s->rp = calloc(s->nfiles + 1, sizeof(*s->rp));
+	if (!s->results || !s->rp) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (!s->cache && !s->o.no_cache && !getenv("SMEMLINT_NO_CACHE"))
+		s->cache = sm_pch_cache_new(NULL);
+	s->next = 0;
+	if (s->o.timeout > 0)
+		run_forked(s, job_count(s));
+	else
+		run_threads(s, job_count(s));
+	post_process(s);
+	return 0;
+}
+
+int sm_session_print_clang_args(struct sm_session *s, const char *const *paths, size_t npaths, FILE *out,
+				char *err, size_t errlen)
+{
+	free_run(s);
+	if (collect_files(s, paths, npaths, err, errlen))
+		return -1;
+	json_t *arr = json_array();
+	for (size_t i = 0; i < s->nfiles; i++) {
+		struct sm_analysis_options o = s->files[i].opt;
+		o.fe.pch = NULL;
+		struct sm_arena A;
+		sm_arena_init(&A, 0);
+		const char *argv[SM_MAX_CLANG_ARGS];
+		int argc = sm_frontend_args(&o.fe, argv, SM_MAX_CLANG_ARGS, &A);
+		json_t *a = json_array();
+		for (int k = 0; k < argc; k++)
+			json_array_append_new(a, json_string(argv[k]));
+		json_array_append_new(arr, json_pack("{s:s, s:o}", "file", s->files[i].path, "arguments", a));
+		sm_arena_release(&A);
+	}
+	int rc = json_dumpf(arr, out, JSON_INDENT(1)) != 0;
+	fputc('\n', out);
+	json_decref(arr);
+	if (rc)
+		snprintf(err, errlen, "cannot write the compile flags");
+	return rc ? -1 : 0;
+}
+
+/* ---- results ---- */
+
+struct sm_result *const *sm_session_results(const struct sm_session *s, unsigned *n)
+{
+	*n = (unsigned)s->nfiles;
+	return s->rp;
+}
+
+const char *const *sm_session_errors(const struct sm_session *s, unsigned *n)
+{
+	*n = (unsigned)s->errors.n;
+	return (const char *const *)s->errors.v;
+}
+
+void sm_session_fail(struct sm_session *s)
+{
+	s->failures++;
+}
+
+int sm_session_exit_status(const struct sm_session *s)
+{
+	size_t findings = 0, input_errors = s->errors.n + (size_t)s->failures;
+	for (size_t i = 0; s->results && i < s->nfiles; i++) {
+		findings += s->results[i].ndiags;
+		input_errors += s->results[i].input_error;
+	}
+	if (input_errors)
+		return 2;
+	if (s->o.write_baseline)
+		return 0; /* writing a baseline accepts the findings it records */
+	return findings ? 1 : 0;
+}
+
+int sm_session_analyze_buffer(struct sm_session *s, const char *path, const char *text, size_t len,
+			      struct sm_result *r)
+{
+	struct sm_frontend *fe = sm_frontend_new();
+	if (!fe) {
+		sm_result_init(r, path);
+		struct sm_pos p0 = { 0, 0 };
+		sm_result_note(r, SM_LEVEL_ERROR, p0, "cannot start the parser for '%s'", path);
+		return -1;
+	}
+	struct sm_analysis_options o = s->o.analysis;
+	sm_config_apply(&s->cli, &o);
+	int rc = sm_analyze_buffer(fe, path, text, len, &o, r);
+	sm_frontend_free(fe);
+	return rc;
+}
