@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "driver/config.h"
 #include "emit/emit.h"
 #include "launcher.h"
+#include "options.h"
 #include "rules/explain.h"
 #include "smemlint/session.h"
 
@@ -45,17 +47,10 @@ struct cli {
 	char err[PATH_MAX + 256];
 };
 
-/* A handler returns 0 to go on, or 1 to stop with c->status. */
-typedef int (*cli_handler)(struct cli *c, const char *val);
-
-struct cli_option {
-	const char *name;       /* "--format", "-o" */
-	const char *alias;      /* another spelling ("--output"), or NULL */
-	const char *value;      /* what the value is called in --help; NULL: a flag */
-	cli_handler handle;
-	const char *help;       /* NULL: not listed in --help */
-	const char *spelled;    /* the --help column when not "name value" */
-};
+#define SESSION_STR(n, v, f, h) SM_OPT_STR(1, struct sm_session_options, n, v, f, h)
+#define SESSION_BOOL(n, f, h) SM_OPT_BOOL(1, struct sm_session_options, n, f, h)
+#define OWN_STR(n, v, f, h) SM_OPT_STR(0, struct cli, n, v, f, h)
+#define OWN_BOOL(n, f, h) SM_OPT_BOOL(0, struct cli, n, f, h)
 
 static int usage_error(struct cli *c, const char *fmt, const char *val)
 {
@@ -72,6 +67,7 @@ static int fail(struct cli *c)
 	return usage_error(c, "%s", c->err);
 }
 
+/* a handler that ends the command with status */
 static int exit_with(struct cli *c, int status)
 {
 	c->status = status;
@@ -82,18 +78,20 @@ static void print_help(FILE *f);
 
 /* ---- handlers ---- */
 
-static int h_help(struct cli *c, const char *v) { print_help(stdout); return exit_with(c, 0); }
-static int h_version(struct cli *c, const char *v) { printf("smemlint %s\n", SMEMLINT_VERSION); return exit_with(c, 0); }
+static int h_help(void *ctx, const char *v) { struct cli *c = ctx; print_help(stdout); return exit_with(c, 0); }
+static int h_version(void *ctx, const char *v) { struct cli *c = ctx; printf("smemlint %s\n", SMEMLINT_VERSION); return exit_with(c, 0); }
 
-static int h_list_rules(struct cli *c, const char *v)
+static int h_list_rules(void *ctx, const char *v)
 {
+	struct cli *c = ctx;
 	for (int r = 0; r < SM_RULE__COUNT; r++)
 		printf("%-20s %-8s %s\n", sm_rules[r].id, sm_level_name(sm_rules[r].level), sm_rules[r].summary);
 	return exit_with(c, 0);
 }
 
-static int h_explain(struct cli *c, const char *v)
+static int h_explain(void *ctx, const char *v)
 {
+	struct cli *c = ctx;
 	int r = sm_rule_find(v);
 	if (r < 0)
 		return usage_error(c, "unknown rule '%s' (see --list-rules)", v);
@@ -119,8 +117,9 @@ static void format_list(char *out, size_t n, bool with_help)
 	}
 }
 
-static int h_format(struct cli *c, const char *v)
+static int h_format(void *ctx, const char *v)
 {
+	struct cli *c = ctx;
 	const struct sm_emitter *e = sm_emitter_find(v);
 	if (!e || !e->by_format) {
 		char names[256], msg[320];
@@ -132,37 +131,25 @@ static int h_format(struct cli *c, const char *v)
 	return 0;
 }
 
-static int h_output(struct cli *c, const char *v) { c->out_path = v; return 0; }
-static int h_html(struct cli *c, const char *v) { c->html_path = v; return 0; }
-static int h_block(struct cli *c, const char *v) { return sm_session_block(c->s, v, c->err, sizeof(c->err)) ? fail(c) : 0; }
-static int h_arch(struct cli *c, const char *v) { return sm_session_arch(c->s, v, c->err, sizeof(c->err)) ? fail(c) : 0; }
-static int h_cuda_path(struct cli *c, const char *v) { c->so->cuda_path = v; return 0; }
-static int h_no_cuda(struct cli *c, const char *v) { c->so->no_cuda = true; return 0; }
-static int h_build_dir(struct cli *c, const char *v) { c->so->build_dir = v; return 0; }
-static int h_enable(struct cli *c, const char *v) { return sm_session_rules(c->s, v, true, c->err, sizeof(c->err)) ? fail(c) : 0; }
-static int h_disable(struct cli *c, const char *v) { return sm_session_rules(c->s, v, false, c->err, sizeof(c->err)) ? fail(c) : 0; }
-static int h_severity(struct cli *c, const char *v) { return sm_session_severity(c->s, v, c->err, sizeof(c->err)) ? fail(c) : 0; }
-static int h_config(struct cli *c, const char *v) { c->so->config_path = v; return 0; }
-static int h_dump_config(struct cli *c, const char *v) { c->dump_config = true; return 0; }
-static int h_report_unused(struct cli *c, const char *v) { sm_session_report_unused(c->s); return 0; }
-static int h_baseline(struct cli *c, const char *v) { c->so->baseline = v; return 0; }
-static int h_write_baseline(struct cli *c, const char *v) { c->so->write_baseline = v; return 0; }
-static int h_exclude(struct cli *c, const char *v) { c->excludes[c->so->nexcludes++] = v; return 0; }
-static int h_no_cache(struct cli *c, const char *v) { c->so->no_cache = true; return 0; }
-static int h_no_gitignore(struct cli *c, const char *v) { c->so->no_gitignore = true; return 0; }
-static int h_print_args(struct cli *c, const char *v) { c->print_args = true; return 0; }
-static int h_fix(struct cli *c, const char *v) { c->so->fix = true; return 0; }
-static int h_show_banks(struct cli *c, const char *v) { c->eo.show_banks = true; return 0; }
+static int h_block(void *ctx, const char *v) { struct cli *c = ctx; return sm_session_block(c->s, v, c->err, sizeof(c->err)) ? fail(c) : 0; }
+static int h_arch(void *ctx, const char *v) { struct cli *c = ctx; return sm_session_arch(c->s, v, c->err, sizeof(c->err)) ? fail(c) : 0; }
+static int h_enable(void *ctx, const char *v) { struct cli *c = ctx; return sm_session_rules(c->s, v, true, c->err, sizeof(c->err)) ? fail(c) : 0; }
+static int h_disable(void *ctx, const char *v) { struct cli *c = ctx; return sm_session_rules(c->s, v, false, c->err, sizeof(c->err)) ? fail(c) : 0; }
+static int h_severity(void *ctx, const char *v) { struct cli *c = ctx; return sm_session_severity(c->s, v, c->err, sizeof(c->err)) ? fail(c) : 0; }
+static int h_report_unused(void *ctx, const char *v) { struct cli *c = ctx; sm_session_report_unused(c->s); return 0; }
+static int h_exclude(void *ctx, const char *v) { struct cli *c = ctx; c->excludes[c->so->nexcludes++] = v; return 0; }
 
-static int h_all_accesses(struct cli *c, const char *v)
+static int h_all_accesses(void *ctx, const char *v)
 {
+	struct cli *c = ctx;
 	c->so->analysis.all_accesses = true;
 	c->eo.all_accesses = true;
 	return 0;
 }
 
-static int h_jobs(struct cli *c, const char *v)
+static int h_jobs(void *ctx, const char *v)
 {
+	struct cli *c = ctx;
 	char *end;
 	long j = strtol(v, &end, 10);
 	if (*end || j < 1 || j > SM_MAX_JOBS)
@@ -171,8 +158,9 @@ static int h_jobs(struct cli *c, const char *v)
 	return 0;
 }
 
-static int h_shard(struct cli *c, const char *v)
+static int h_shard(void *ctx, const char *v)
 {
+	struct cli *c = ctx;
 	char *end;
 	errno = 0;
 	long k = strtol(v, &end, 10), n = 0;
@@ -185,8 +173,9 @@ static int h_shard(struct cli *c, const char *v)
 	return 0;
 }
 
-static int h_timeout(struct cli *c, const char *v)
+static int h_timeout(void *ctx, const char *v)
 {
+	struct cli *c = ctx;
 	char *end;
 	errno = 0;
 	double t = strtod(v, &end);
@@ -196,11 +185,12 @@ static int h_timeout(struct cli *c, const char *v)
 	return 0;
 }
 
-static int h_launcher(struct cli *c, const char *v) { return exit_with(c, sm_launcher_main(c->argc, c->argv, c->i)); }
+static int h_launcher(void *ctx, const char *v) { struct cli *c = ctx; return exit_with(c, sm_launcher_main(c->argc, c->argv, c->i)); }
 
 /* "--": the rest are compiler flags */
-static int h_flags(struct cli *c, const char *v)
+static int h_flags(void *ctx, const char *v)
 {
+	struct cli *c = ctx;
 	struct sm_analysis_options *a = &c->so->analysis;
 	for (c->i++; c->i < c->argc; c->i++)
 		c->flags[a->fe.nargs++] = c->argv[c->i];
@@ -208,160 +198,79 @@ static int h_flags(struct cli *c, const char *v)
 	return 0;
 }
 
-static const struct cli_option options[] = {
-	{ "--format", NULL, "FMT", h_format, "", "--format=FMT" },
-	{ "-o", "--output", "FILE", h_output, "write the report to FILE (atomically)", NULL },
-	{ "--html", NULL, "FILE", h_html, "also write a self-contained HTML report with bank maps", NULL },
-	{ "--block-dim", NULL, "X[,Y[,Z]]", h_block, "analyze every kernel with this block shape", NULL },
-	{ "--arch", NULL, "sm_NN", h_arch, "target architecture (default sm_90)", NULL },
-	{ "--cuda-path", NULL, "DIR", h_cuda_path,
-	  "CUDA toolkit to parse with (default: $CUDA_PATH,\n/usr/local/cuda, or nvcc on PATH)", NULL },
-	{ "--no-cuda", NULL, NULL, h_no_cuda, "parse with smemlint's bundled CUDA declarations", NULL },
-	{ "-p", NULL, "BUILD_DIR", h_build_dir, "read compile flags from BUILD_DIR/compile_commands.json", NULL },
-	{ "--enable", NULL, "RULE[,..]", h_enable, "enable rules (all are enabled by default)", NULL },
-	{ "--disable", NULL, "RULE[,..]", h_disable, "disable rules", NULL },
-	{ "--severity", NULL, "RULE=LEVEL[,..]", h_severity,
-	  "set a rule's level: error, warning, note or none", NULL },
-	{ "--config", NULL, "FILE", h_config, "use this config instead of the nearest .smemlint.yaml", NULL },
-	{ "--dump-config", NULL, NULL, h_dump_config, "print the configuration in effect (YAML) and exit", NULL },
-	{ "--report-unused-suppressions", NULL, NULL, h_report_unused,
-	  "report inline suppressions that matched nothing", NULL },
-	{ "--baseline", NULL, "FILE", h_baseline, "report only findings whose fingerprint is not in FILE", NULL },
-	{ "--write-baseline", NULL, "FILE", h_write_baseline, "write the fingerprints of the findings to FILE", NULL },
-	{ "--exclude", NULL, "GLOB", h_exclude, "skip matching files and directories (repeatable)", NULL },
-	{ "-j", NULL, "N", h_jobs, "analyze N files in parallel (default: number of cores)", NULL },
-	{ "--shard", NULL, "K/N", h_shard, "analyze only the K-th of N shares of the files (1 <= K <= N)", NULL },
-	{ "--timeout", NULL, "SECONDS", h_timeout,
-	  "give up on a file after SECONDS (each file then runs in\na child process); it is reported as an error",
-	  NULL },
-	{ "--no-cache", NULL, NULL, h_no_cache, "do not use or write the precompiled CUDA header cache", NULL },
-	{ "--no-gitignore", NULL, NULL, h_no_gitignore, "walk directories without skipping what git ignores", NULL },
-	{ "--show-banks", NULL, NULL, h_show_banks, "text: print a lanes x banks map under each conflict", NULL },
-	{ "--fix", NULL, NULL, h_fix, "apply padding fixes to the files in place", NULL },
-	{ "--all-accesses", NULL, NULL, h_all_accesses, "json: list every shared access with its degree", NULL },
-	{ "--print-clang-args", NULL, NULL, h_print_args, NULL, NULL },
-	{ "--list-rules", NULL, NULL, h_list_rules, "list the rules and exit", NULL },
-	{ "--explain", NULL, "RULE", h_explain, "what a rule reports, an example, and the fix", NULL },
-	{ "--launcher", NULL, NULL, h_launcher,
-	  "lint the .cu files of a compile command, then run it\n(for CMAKE_CUDA_COMPILER_LAUNCHER)",
-	  "--launcher -- CC ARGS..." },
-	{ "--version", NULL, NULL, h_version, "print the version and exit", NULL },
-	{ "-h", "--help", NULL, h_help, "this help", "-h, --help" },
-	{ "--", NULL, NULL, h_flags, NULL, NULL },
+static void format_help(char *buf, size_t n) { format_list(buf, n, true); }
+
+static const struct sm_opt options[] = {
+	{ .name = "--format", .value = "FMT", .fn = h_format, .help = "", .spelled = "--format=FMT", .help_fn = format_help },
+	{ .name = "-o", .alias = "--output", .value = "FILE", .kind = SM_OPT_STR, .field = offsetof(struct cli, out_path),
+	  .help = "write the report to FILE (atomically)" },
+	OWN_STR("--html", "FILE", html_path, "also write a self-contained HTML report with bank maps"),
+	SM_OPT_CALL("--block-dim", "X[,Y[,Z]]", h_block, "analyze every kernel with this block shape"),
+	SM_OPT_CALL("--arch", "sm_NN", h_arch, "target architecture (default sm_90)"),
+	SESSION_STR("--cuda-path", "DIR", cuda_path,
+			"CUDA toolkit to parse with (default: $CUDA_PATH,\n/usr/local/cuda, or nvcc on PATH)"),
+	SESSION_BOOL("--no-cuda", no_cuda, "parse with smemlint's bundled CUDA declarations"),
+	SESSION_STR("-p", "BUILD_DIR", build_dir, "read compile flags from BUILD_DIR/compile_commands.json"),
+	SM_OPT_CALL("--enable", "RULE[,..]", h_enable, "enable rules (all are enabled by default)"),
+	SM_OPT_CALL("--disable", "RULE[,..]", h_disable, "disable rules"),
+	SM_OPT_CALL("--severity", "RULE=LEVEL[,..]", h_severity, "set a rule's level: error, warning, note or none"),
+	SESSION_STR("--config", "FILE", config_path, "use this config instead of the nearest .smemlint.yaml"),
+	OWN_BOOL("--dump-config", dump_config, "print the configuration in effect (YAML) and exit"),
+	SM_OPT_CALL("--report-unused-suppressions", NULL, h_report_unused,
+		 "report inline suppressions that matched nothing"),
+	SESSION_STR("--baseline", "FILE", baseline, "report only findings whose fingerprint is not in FILE"),
+	SESSION_STR("--write-baseline", "FILE", write_baseline, "write the fingerprints of the findings to FILE"),
+	SM_OPT_CALL("--exclude", "GLOB", h_exclude, "skip matching files and directories (repeatable)"),
+	{ .name = "-j", .value = "N", .fn = h_jobs, .attached = true,
+	  .help = "analyze N files in parallel (default: number of cores)" },
+	SM_OPT_CALL("--shard", "K/N", h_shard, "analyze only the K-th of N shares of the files (1 <= K <= N)"),
+	SM_OPT_CALL("--timeout", "SECONDS", h_timeout,
+		 "give up on a file after SECONDS (each file then runs in\na child process); it is reported as an error"),
+	SESSION_BOOL("--no-cache", no_cache, "do not use or write the precompiled CUDA header cache"),
+	SESSION_BOOL("--no-gitignore", no_gitignore, "walk directories without skipping what git ignores"),
+	OWN_BOOL("--show-banks", eo.show_banks, "text: print a lanes x banks map under each conflict"),
+	SESSION_BOOL("--fix", fix, "apply padding fixes to the files in place"),
+	SM_OPT_CALL("--all-accesses", NULL, h_all_accesses, "json: list every shared access with its degree"),
+	OWN_BOOL("--print-clang-args", print_args, NULL),
+	SM_OPT_CALL("--list-rules", NULL, h_list_rules, "list the rules and exit"),
+	SM_OPT_CALL("--explain", "RULE", h_explain, "what a rule reports, an example, and the fix"),
+	{ .name = "--launcher", .fn = h_launcher, .spelled = "--launcher -- CC ARGS...",
+	  .help = "lint the .cu files of a compile command, then run it\n(for CMAKE_CUDA_COMPILER_LAUNCHER)" },
+	SM_OPT_CALL("--version", NULL, h_version, "print the version and exit"),
+	{ .name = "-h", .alias = "--help", .fn = h_help, .help = "this help", .spelled = "-h, --help" },
+	SM_OPT_CALL("--", NULL, h_flags, NULL),
 };
 
-/* ---- --help, from the table ---- */
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
 
-#define HELP_COLUMN 24
-#define HELP_WIDTH 79
-
-/* A help text from column `col` on: its lines ('\n') at HELP_COLUMN, and
- * when wrap, words past HELP_WIDTH on a new line too. */
-static void print_help_text(FILE *f, const char *text, int col, bool wrap)
-{
-	bool first = true;
-	for (const char *p = text; *p;) {
-		size_t wl = strcspn(p, " \n");
-		if (!first && (*p == '\n' || (wrap && col + 1 + (int)wl > HELP_WIDTH))) {
-			fprintf(f, "\n%*s", HELP_COLUMN, "");
-			col = HELP_COLUMN;
-			first = true;
-			if (*p == '\n' || *p == ' ')
-				p++;
-			continue;
-		}
-		if (*p == ' ' || *p == '\n') {
-			p++;
-			continue;
-		}
-		if (!first) {
-			fputc(' ', f);
-			col++;
-		}
-		fprintf(f, "%.*s", (int)wl, p);
-		col += (int)wl;
-		p += wl;
-		first = false;
-	}
-	fputc('\n', f);
-}
+/* ---- --help and parsing, from the table ---- */
 
 static void print_help(FILE *f)
 {
 	fprintf(f, "usage: smemlint [options] PATH... [-- COMPILER-FLAGS...]\n\n"
 		   "Static analysis of CUDA shared-memory accesses: bank conflicts and barriers.\n"
 		   "PATH is a .cu/.cuh file or a directory (searched recursively).\n\noptions:\n");
-	for (size_t k = 0; k < sizeof(options) / sizeof(options[0]); k++) {
-		const struct cli_option *o = &options[k];
-		if (!o->help)
-			continue;
-		char left[96], fmts[512];
-		const char *help = o->help;
-		if (o->spelled)
-			snprintf(left, sizeof(left), "  %s", o->spelled);
-		else
-			snprintf(left, sizeof(left), "  %s%s%s", o->name, o->value ? " " : "", o->value ? o->value : "");
-		if (o->handle == h_format) {
-			format_list(fmts, sizeof(fmts), true);
-			help = fmts;
-		}
-		int col = (int)strlen(left);
-		fputs(left, f);
-		int pad = col < HELP_COLUMN ? HELP_COLUMN - col : 2;
-		fprintf(f, "%*s", pad, "");
-		print_help_text(f, help, col + pad, help == fmts);
-	}
+	sm_opt_help(f, options, NOPTIONS);
 	fprintf(f, "\nexit status: 0 no findings, 1 findings, 2 usage or input error\n");
-}
-
-/* ---- parsing ---- */
-
-/* The value of option o at argument a: "--name VALUE" or "--name=VALUE"
- * (and "-jN"). Returns 1 with *val set, 0 when a is not o, -1 when o's
- * value is missing. */
-static int match(struct cli *c, const struct cli_option *o, const char *a, const char **val)
-{
-	const char *names[2] = { o->name, o->alias };
-	for (int k = 0; k < 2 && names[k]; k++) {
-		size_t n = strlen(names[k]);
-		if (strncmp(a, names[k], n))
-			continue;
-		if (!a[n] && !o->value)
-			return 1;
-		if (!o->value)
-			continue;
-		if (!a[n]) {
-			if (c->i + 1 >= c->argc)
-				return -1;
-			*val = c->argv[++c->i];
-			return 1;
-		}
-		if (a[n] == '=' || (o->handle == h_jobs && names[k][1] != '-')) {
-			*val = a + n + (a[n] == '=');
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /* Returns 0 to run, or 1 to exit with c->status. */
 static int parse(struct cli *c)
 {
+	void *const targets[2] = { c, c->so };
 	for (c->i = 1; c->i < c->argc; c->i++) {
 		const char *a = c->argv[c->i], *val = NULL;
+		const struct sm_opt *o = NULL;
 		if (a[0] != '-' || !a[1]) {
 			sm_paths_push(&c->inputs, a);
 			continue;
 		}
-		size_t k, n = sizeof(options) / sizeof(options[0]);
-		int m = 0;
-		for (k = 0; k < n && !(m = match(c, &options[k], a, &val)); k++)
-			;
+		int m = sm_opt_match(options, NOPTIONS, c->argc, c->argv, &c->i, &o, &val);
 		if (m < 0)
 			return usage_error(c, "option '%s' needs a value (see --help)", a);
-		if (k == n)
+		if (m == 0)
 			return usage_error(c, "unknown option '%s' (see --help)", a);
-		if (options[k].handle(c, val))
+		if (sm_opt_apply(o, targets, c, val))
 			return 1;
 	}
 	return 0;
