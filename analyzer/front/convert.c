@@ -1,0 +1,234 @@
+/* convert.c - the pieces every part of the conversion uses.
+ *
+ * Growable arrays of pointers in the arena (the statements of a block, the
+ * kernels and arrays of a file), hash maps from cursors to the IR objects
+ * made for them, and the ways of looking at a cursor that the expression,
+ * declaration, statement and kernel converters share: its position in the
+ * main file, its first children, its tokens, its value as a constant.
+ * cv_emit appends a statement to the block being built (fe.block), which
+ * is how conversion keeps evaluation order.
+ */
+#include "front/convert.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------- small growable arrays in the arena ---------- */
+
+void cv_vec_push(struct sm_arena *A, struct vec *x, void *p)
+{
+	if (x->n == x->cap) {
+		unsigned cap = x->cap ? x->cap * 2 : 8;
+		void **nv = sm_arena_alloc(A, cap * sizeof(void *));
+		if (!nv)
+			return;
+		if (x->n)
+			memcpy(nv, x->v, x->n * sizeof(void *));
+		x->v = nv;
+		x->cap = cap;
+	}
+	x->v[x->n++] = p;
+}
+
+/* ---------- cursor maps ---------- */
+
+void cv_cmap_free(struct cmap *m)
+{
+	free(m->e);
+	memset(m, 0, sizeof(*m));
+}
+
+void *cv_cmap_get(const struct cmap *m, CXCursor k)
+{
+	if (!m->cap)
+		return NULL;
+	unsigned h = clang_hashCursor(k) & (m->cap - 1);
+	for (;;) {
+		struct cmap_ent *e = &m->e[h];
+		if (!e->used)
+			return NULL;
+		if (clang_equalCursors(e->key, k))
+			return e->val;
+		h = (h + 1) & (m->cap - 1);
+	}
+}
+
+int cv_cmap_put(struct cmap *m, CXCursor k, void *v)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		unsigned ncap = m->cap ? m->cap * 2 : 64;
+		struct cmap_ent *ne = calloc(ncap, sizeof(*ne));
+		if (!ne)
+			return -1;
+		for (unsigned i = 0; i < m->cap; i++) {
+			if (!m->e[i].used)
+				continue;
+			unsigned h = clang_hashCursor(m->e[i].key) & (ncap - 1);
+			while (ne[h].used)
+				h = (h + 1) & (ncap - 1);
+			ne[h] = m->e[i];
+		}
+		free(m->e);
+		m->e = ne;
+		m->cap = ncap;
+	}
+	unsigned h = clang_hashCursor(k) & (m->cap - 1);
+	while (m->e[h].used) {
+		if (clang_equalCursors(m->e[h].key, k)) {
+			m->e[h].val = v;
+			return 0;
+		}
+		h = (h + 1) & (m->cap - 1);
+	}
+	m->e[h].key = k;
+	m->e[h].val = v;
+	m->e[h].used = 1;
+	m->n++;
+	return 0;
+}
+
+/* ---------- cursors, positions, tokens ---------- */
+
+struct sm_pos cv_pos_of(CXSourceLocation loc)
+{
+	unsigned line = 0, col = 0;
+	clang_getExpansionLocation(loc, NULL, &line, &col, NULL);
+	struct sm_pos p = { line, col };
+	return p;
+}
+
+struct sm_range cv_range_of(CXCursor c)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	struct sm_range out;
+	out.begin = cv_pos_of(clang_getRangeStart(r));
+	out.end = cv_pos_of(clang_getRangeEnd(r));
+	return out;
+}
+
+char *cv_cx_str(struct sm_arena *A, CXString s)
+{
+	const char *c = clang_getCString(s);
+	char *r = sm_arena_strdup(A, c ? c : "");
+	clang_disposeString(s);
+	/* never NULL: when the arena is exhausted (recorded there, and the
+	 * results are marked partial) callers still get a string to compare */
+	return r ? r : (char *)"";
+}
+
+static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct kids *k = d;
+	if (k->n < 8)
+		k->c[k->n] = c;
+	k->n++;
+	return CXChildVisit_Continue;
+}
+
+struct kids cv_kids_of(CXCursor c)
+{
+	struct kids k;
+	k.n = 0;
+	clang_visitChildren(c, kids_visit, &k);
+	return k;
+}
+
+/* Skip implicit casts, parens and other single-child wrappers. */
+CXCursor cv_strip(CXCursor c)
+{
+	for (int guard = 0; guard < 64; guard++) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
+		    k != CXCursor_CStyleCastExpr && k != CXCursor_CXXStaticCastExpr &&
+		    k != CXCursor_CXXFunctionalCastExpr)
+			return c;
+		struct kids ks = cv_kids_of(c);
+		/* casts may carry a TypeRef child before the operand */
+		CXCursor next = clang_getNullCursor();
+		int nexpr = 0;
+		for (int i = 0; i < ks.n && i < 8; i++)
+			if (clang_isExpression(clang_getCursorKind(ks.c[i]))) {
+				next = ks.c[i];
+				nexpr++;
+			}
+		if (nexpr != 1)
+			return c;
+		c = next;
+	}
+	return c;
+}
+
+/* ---------- the block being built ---------- */
+
+void cv_emit(struct fe *S, struct sm_stmt *s)
+{
+	if (s && S->block)
+		cv_vec_push(S->A, S->block, s);
+}
+
+struct sm_stmt *cv_mk_stmt(struct fe *S, enum sm_stmt_kind k, CXCursor c)
+{
+	struct sm_stmt *s = sm_arena_alloc(S->A, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->kind = k;
+	if (!clang_Cursor_isNull(c))
+		s->range = cv_range_of(c);
+	return s;
+}
+
+/* ---------- tokens, constants ---------- */
+
+/* The cursor's extent as a range of the file text it expands from: an
+ * extent that begins inside a macro (__global__, __shared__) tokenizes to
+ * nothing otherwise. */
+CXSourceRange cv_file_extent(struct fe *S, CXCursor c)
+{
+	CXSourceRange ext = clang_getCursorExtent(c);
+	CXFile f1 = NULL, f2 = NULL;
+	unsigned l1, c1, l2, c2;
+	clang_getExpansionLocation(clang_getRangeStart(ext), &f1, &l1, &c1, NULL);
+	clang_getExpansionLocation(clang_getRangeEnd(ext), &f2, &l2, &c2, NULL);
+	if (!f1 || !f2 || !clang_File_isEqual(f1, f2))
+		return ext;
+	return clang_getRange(clang_getLocation(S->tu, f1, l1, c1), clang_getLocation(S->tu, f2, l2, c2));
+}
+
+struct toks cv_tokens_of(struct fe *S, CXCursor c)
+{
+	struct toks t = { 0 };
+	CXToken *tk = NULL;
+	unsigned n = 0;
+	clang_tokenize(S->tu, cv_file_extent(S, c), &tk, &n);
+	if (!n)
+		return t;
+	t.s = sm_arena_alloc(S->A, n * sizeof(char *));
+	t.pos = sm_arena_alloc(S->A, n * sizeof(struct sm_pos));
+	if (t.s && t.pos) {
+		for (unsigned i = 0; i < n; i++) {
+			t.s[i] = cv_cx_str(S->A, clang_getTokenSpelling(S->tu, tk[i]));
+			t.pos[i] = cv_pos_of(clang_getTokenLocation(S->tu, tk[i]));
+		}
+		t.n = n;
+	}
+	clang_disposeTokens(S->tu, tk, n);
+	return t;
+}
+
+int cv_try_eval_int(CXCursor c, int64_t *out)
+{
+	CXEvalResult r = clang_Cursor_Evaluate(c);
+	if (!r)
+		return 0;
+	int ok = 0;
+	if (clang_EvalResult_getKind(r) == CXEval_Int) {
+		if (clang_EvalResult_isUnsignedInt(r))
+			*out = (int64_t)clang_EvalResult_getAsUnsigned(r);
+		else
+			*out = clang_EvalResult_getAsLongLong(r);
+		ok = 1;
+	}
+	clang_EvalResult_dispose(r);
+	return ok;
+}

@@ -1,0 +1,137 @@
+/* convert.h - converting a translation unit into the IR (private to front/).
+ *
+ * Conversion is syntax directed: statements become sm_stmt, integer
+ * expressions become sm_expr, and shared-memory subscripts become ACCESS
+ * statements emitted in evaluation order into the current block. Anything
+ * the model does not cover becomes an OPAQUE value rather than a guess.
+ *
+ * One struct fe carries the state of one file's conversion; the work is
+ * split by what it models:
+ *   convert.c         arrays, cursor maps, positions, tokens, constants
+ *   convert_expr.c    expressions, shared-memory places and accesses
+ *   convert_decl.c    shared arrays, variables, local declarations
+ *   convert_stmt.c    statements
+ *   convert_kernel.c  kernels, launches, the walk over the translation unit
+ * frontend.c parses and calls cv_convert_tu. What the files share has the
+ * cv_ prefix and is declared here; everything else is static in its file.
+ * Nothing here is installed or seen outside front/.
+ */
+#ifndef SMEMLINT_FRONT_CONVERT_H
+#define SMEMLINT_FRONT_CONVERT_H
+
+#include <stdint.h>
+
+#include <clang-c/Index.h>
+
+#include "smemlint/arena.h"
+#include "smemlint/ir.h"
+
+/* ---------- small growable arrays in the arena ---------- */
+
+struct vec {
+	void **v;
+	unsigned n, cap;
+};
+
+void cv_vec_push(struct sm_arena *A, struct vec *x, void *p);
+
+/* ---------- cursor maps ---------- */
+
+struct cmap_ent {
+	CXCursor key;
+	void *val;
+	int used;
+};
+
+struct cmap {
+	struct cmap_ent *e;
+	unsigned cap, n;
+};
+
+void cv_cmap_free(struct cmap *m);
+void *cv_cmap_get(const struct cmap *m, CXCursor k);
+int cv_cmap_put(struct cmap *m, CXCursor k, void *v);
+
+/* ---------- conversion state ---------- */
+
+struct fe {
+	CXTranslationUnit tu;
+	CXFile main_file;
+	struct sm_arena *A;
+	struct sm_file *F;
+	struct cmap arrays;     /* VarDecl cursor -> sm_array */
+	struct cmap vars;       /* VarDecl/ParmDecl cursor -> sm_var (per kernel) */
+	struct cmap kernels;    /* FunctionDecl/template cursor -> sm_kernel */
+	struct vec all_arrays;
+	struct vec all_kernels;
+	struct sm_kernel *K;    /* kernel being converted */
+	struct vec kvars;
+	struct vec karrays;
+	struct vec *block;      /* statements of the block being built */
+	unsigned nopaque;
+	unsigned naccess;
+	int depth;              /* recursion guard */
+	int too_deep;
+	uintptr_t stack_floor;  /* recursion stops below this address */
+};
+
+#define SM_FE_MAX_DEPTH 2000
+
+/* Parse result to IR: fills F (kernels, arrays, notes) from tu, whose main
+ * file is `path`; all of it in A. The caller disposes of tu. */
+void cv_convert_tu(CXTranslationUnit tu, const char *path, struct sm_file *F, struct sm_arena *A);
+
+/* ---------- cursors, positions, tokens (convert.c) ---------- */
+
+struct kids {
+	CXCursor c[8];
+	int n;      /* total children (may exceed 8) */
+};
+
+/* The tokens of a cursor's extent, as strings in the arena. */
+struct toks {
+	char **s;
+	struct sm_pos *pos;
+	unsigned n;
+};
+
+struct sm_pos cv_pos_of(CXSourceLocation loc);
+struct sm_range cv_range_of(CXCursor c);
+/* A CXString copied into the arena and disposed of; never NULL. */
+char *cv_cx_str(struct sm_arena *A, CXString s);
+/* The first 8 children of c, and how many there are in all. */
+struct kids cv_kids_of(CXCursor c);
+/* Skip implicit casts, parens and other single-child wrappers. */
+CXCursor cv_strip(CXCursor c);
+/* The cursor's extent as a range of the file text it expands from. */
+CXSourceRange cv_file_extent(struct fe *S, CXCursor c);
+struct toks cv_tokens_of(struct fe *S, CXCursor c);
+/* 1 and *out when clang evaluates c to an integer constant. */
+int cv_try_eval_int(CXCursor c, int64_t *out);
+
+/* Append s to the block being built (S->block), if there is one. */
+void cv_emit(struct fe *S, struct sm_stmt *s);
+struct sm_stmt *cv_mk_stmt(struct fe *S, enum sm_stmt_kind k, CXCursor c);
+
+/* ---------- expressions (convert_expr.c) ---------- */
+
+/* Convert c, emitting the accesses and assignments it makes into the
+ * current block; never recurses deeper than SM_FE_MAX_DEPTH. */
+struct sm_expr *cv_conv_expr(struct fe *S, CXCursor c);
+/* The shared array a declaration cursor declares, or NULL. */
+struct sm_array *cv_array_of_decl(struct fe *S, CXCursor decl);
+
+/* ---------- declarations (convert_decl.c) ---------- */
+
+int cv_has_attr(CXCursor c, enum CXCursorKind attr);
+struct sm_array *cv_make_array(struct fe *S, CXCursor decl, int file_scope);
+struct sm_var *cv_make_var(struct fe *S, CXCursor decl, enum sm_var_kind kind);
+void cv_conv_vardecl(struct fe *S, CXCursor d);
+
+/* ---------- statements (convert_stmt.c) ---------- */
+
+struct sm_stmt *cv_conv_block(struct fe *S, CXCursor c);
+/* Convert the statement c into the current block. */
+void cv_conv_stmt_into(struct fe *S, CXCursor c);
+
+#endif

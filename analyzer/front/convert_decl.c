@@ -1,0 +1,228 @@
+/* convert_decl.c - declarations: shared arrays and variables.
+ *
+ * A __shared__ variable (at file scope or in a function) becomes an
+ * sm_array: its dimensions (looking through typedefs), whether it is
+ * dynamic (extern __shared__ x[]), its element type, size, alignment and
+ * fields, and where its "[..]" is spelled. Parameters and local variables
+ * become sm_var (pointers remember their pointee size and whether they
+ * point into shared memory); a local declaration becomes a DECL statement
+ * with its converted initializer. The cursor maps of the conversion state
+ * find the array or variable a reference names.
+ */
+#include "front/convert.h"
+
+#include <string.h>
+
+struct field_ctx {
+	struct fe *S;
+	struct vec fields;
+};
+
+static enum CXVisitorResult field_visit(CXCursor c, CXClientData d)
+{
+	struct field_ctx *fc = d;
+	struct sm_field *f = sm_arena_alloc(fc->S->A, sizeof(*f));
+	if (!f)
+		return CXVisit_Break;
+	f->name = cv_cx_str(fc->S->A, clang_getCursorSpelling(c));
+	long long off = clang_Cursor_getOffsetOfField(c);
+	long long sz = clang_Type_getSizeOf(clang_getCursorType(c));
+	f->offset = off > 0 ? (unsigned)(off / 8) : 0;
+	f->size = sz > 0 ? (unsigned)sz : 0;
+	cv_vec_push(fc->S->A, &fc->fields, f);
+	return CXVisit_Continue;
+}
+
+/* Find the "[..][..]" token range after the declared name. */
+static struct sm_range dims_range(struct fe *S, CXCursor decl, const char *name)
+{
+	struct sm_range r = { { 0, 0 }, { 0, 0 } };
+	CXToken *tk = NULL;
+	unsigned n = 0;
+	clang_tokenize(S->tu, cv_file_extent(S, decl), &tk, &n);
+	int seen_name = 0, depth = 0;
+	for (unsigned i = 0; i < n; i++) {
+		CXString s = clang_getTokenSpelling(S->tu, tk[i]);
+		const char *t = clang_getCString(s);
+		if (!seen_name) {
+			if (t && !strcmp(t, name))
+				seen_name = 1;
+		} else if (t && !strcmp(t, "[")) {
+			if (depth == 0 && r.begin.line == 0)
+				r.begin = cv_pos_of(clang_getTokenLocation(S->tu, tk[i]));
+			depth++;
+		} else if (t && !strcmp(t, "]")) {
+			depth--;
+			if (depth == 0) {
+				CXSourceRange tr = clang_getTokenExtent(S->tu, tk[i]);
+				r.end = cv_pos_of(clang_getRangeEnd(tr));
+			}
+		} else if (depth == 0 && r.begin.line) {
+			clang_disposeString(s);
+			break;
+		}
+		clang_disposeString(s);
+	}
+	clang_disposeTokens(S->tu, tk, n);
+	return r;
+}
+
+struct sm_array *cv_make_array(struct fe *S, CXCursor decl, int file_scope)
+{
+	struct sm_array *a = sm_arena_alloc(S->A, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->name = cv_cx_str(S->A, clang_getCursorSpelling(decl));
+	a->decl = cv_range_of(decl);
+	a->is_file_scope = file_scope;
+	CXType t = clang_getCursorType(decl);
+	CXType ct = clang_getCanonicalType(t);
+	CXType et = t;
+	int nd = 0;
+	unsigned __int128 total = 1;
+	for (;;) {
+		CXType cc = clang_getCanonicalType(et);
+		if (cc.kind == CXType_ConstantArray) {
+			long long n = clang_getArraySize(cc);
+			if (nd < SM_MAX_DIMS)
+				a->dims[nd] = n;
+			nd++;
+			if (n <= 0)
+				a->dims_overflow = a->dims_overflow || n < 0;
+			else
+				total *= (unsigned long long)n;
+			if (total > ((unsigned __int128)1 << 63))
+				a->dims_overflow = 1;
+			et = clang_getArrayElementType(et);
+		} else if (cc.kind == CXType_IncompleteArray) {
+			if (nd < SM_MAX_DIMS)
+				a->dims[nd] = 0;
+			nd++;
+			a->is_dynamic = 1;
+			et = clang_getArrayElementType(et);
+		} else if (et.kind == CXType_Elaborated || et.kind == CXType_Typedef) {
+			/* keep the spelled type but look through for arrays */
+			CXType nt = clang_Type_getNamedType(et);
+			if (nt.kind == CXType_Invalid || nt.kind == et.kind) {
+				if (cc.kind == CXType_ConstantArray || cc.kind == CXType_IncompleteArray)
+					et = cc;
+				else
+					break;
+			} else {
+				et = nt;
+			}
+		} else {
+			break;
+		}
+	}
+	(void)ct;
+	if (nd > SM_MAX_DIMS) {
+		a->ndims = SM_MAX_DIMS;
+		a->dims_overflow = 1;
+	} else {
+		a->ndims = nd;
+	}
+	if (cv_has_attr(decl, CXCursor_UnexposedAttr) && clang_getCursorLinkage(decl) == CXLinkage_External && nd && a->dims[0] == 0)
+		a->is_dynamic = 1;
+	a->elem_type = cv_cx_str(S->A, clang_getTypeSpelling(clang_getUnqualifiedType(et)));
+	CXType ec = clang_getCanonicalType(et);
+	long long sz = clang_Type_getSizeOf(ec);
+	long long al = clang_Type_getAlignOf(ec);
+	a->elem_size = sz > 0 ? (unsigned)sz : 1;
+	a->elem_align = al > 0 ? (unsigned)al : 1;
+	if (sz > 0 && total * (unsigned long long)sz > ((unsigned __int128)1 << 63))
+		a->dims_overflow = 1;
+	if (ec.kind == CXType_Record) {
+		struct field_ctx fc = { S, { 0 } };
+		clang_Type_visitFields(ec, field_visit, &fc);
+		a->fields = sm_arena_alloc(S->A, (fc.fields.n + 1) * sizeof(struct sm_field));
+		if (a->fields) {
+			for (unsigned i = 0; i < fc.fields.n; i++)
+				a->fields[i] = *(struct sm_field *)fc.fields.v[i];
+			a->nfields = (int)fc.fields.n;
+		}
+	}
+	a->dims_range = dims_range(S, decl, a->name);
+	a->index = S->all_arrays.n;
+	cv_vec_push(S->A, &S->all_arrays, a);
+	cv_cmap_put(&S->arrays, clang_getCanonicalCursor(decl), a);
+	return a;
+}
+
+struct attr_find {
+	enum CXCursorKind kind;
+	int found;
+};
+
+static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct attr_find *af = d;
+	if (clang_getCursorKind(c) == af->kind) {
+		af->found = 1;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+int cv_has_attr(CXCursor c, enum CXCursorKind attr)
+{
+	struct attr_find af = { attr, 0 };
+	clang_visitChildren(c, attr_visit, &af);
+	return af.found;
+}
+
+struct sm_var *cv_make_var(struct fe *S, CXCursor decl, enum sm_var_kind kind)
+{
+	struct sm_var *v = sm_arena_alloc(S->A, sizeof(*v));
+	if (!v)
+		return NULL;
+	v->name = cv_cx_str(S->A, clang_getCursorSpelling(decl));
+	v->kind = kind;
+	CXType t = clang_getCanonicalType(clang_getCursorType(decl));
+	v->is_pointer = t.kind == CXType_Pointer;
+	v->is_const = clang_isConstQualifiedType(clang_getCursorType(decl));
+	if (v->is_pointer) {
+		long long s = clang_Type_getSizeOf(clang_getPointeeType(t));
+		v->pointee_size = s > 0 ? (unsigned)s : 1;
+	}
+	v->decl = cv_range_of(decl);
+	v->id = S->kvars.n;
+	cv_vec_push(S->A, &S->kvars, v);
+	cv_cmap_put(&S->vars, decl, v);
+	return v;
+}
+
+void cv_conv_vardecl(struct fe *S, CXCursor d)
+{
+	if (cv_has_attr(d, CXCursor_CUDASharedAttr)) {
+		struct sm_array *a = cv_make_array(S, d, 0);
+		if (a)
+			cv_vec_push(S->A, &S->karrays, a);
+		return;
+	}
+	struct sm_var *v = cv_make_var(S, d, SM_V_LOCAL);
+	if (!v)
+		return;
+	/* the initializer is the last expression child */
+	struct kids ks = cv_kids_of(d);
+	CXCursor init = clang_getNullCursor();
+	for (int i = 0; i < ks.n && i < 8; i++)
+		if (clang_isExpression(clang_getCursorKind(ks.c[i])))
+			init = ks.c[i];
+	struct sm_expr *val = NULL;
+	CXType vt = clang_getCanonicalType(clang_getCursorType(d));
+	if (!clang_Cursor_isNull(init)) {
+		val = cv_conv_expr(S, init);
+		if (vt.kind == CXType_ConstantArray || vt.kind == CXType_Record)
+			val = NULL; /* local arrays and structs: not modelled */
+	}
+	if (v->is_pointer && val && val->is_ptr)
+		v->points_shared = 1;
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_DECL, d);
+	if (s) {
+		s->var = v;
+		s->value = val;
+		cv_emit(S, s);
+	}
+}

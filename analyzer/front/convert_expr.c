@@ -1,0 +1,991 @@
+/* convert_expr.c - expressions: libclang expressions to sm_expr.
+ *
+ * Integer expressions become sm_expr trees with the width and signedness
+ * of their C type; threadIdx/blockDim/blockIdx/gridDim members become
+ * builtins; pointers into shared memory are followed through variables,
+ * &x and p + n, with pointer arithmetic scaled to bytes.
+ *
+ * An lvalue that designates shared memory (a "place": array or pointer
+ * base, subscripts, field offset) is read or written by an ACCESS
+ * statement, emitted into the current block in evaluation order; the value
+ * read is an OPAQUE per-thread load. Assignments to local variables become
+ * ASSIGN statements. Calls are modelled by name: barriers
+ * (__syncthreads and friends, cooperative groups' sync), atomics,
+ * min/max, __mul24, __brev, thread_rank; any other call is an OPAQUE_CALL.
+ * The right operand of && and || and the arms of ?: run conditionally, so
+ * the accesses in them are wrapped in an IF.
+ *
+ * Anything the model does not cover becomes an OPAQUE value rather than a
+ * guess. Recursion is bounded by depth and by the stack (cv_conv_expr).
+ */
+#include "front/convert.h"
+#include "base/stack.h"
+
+#include <string.h>
+
+static int type_is_unsigned(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	switch (t.kind) {
+	case CXType_UInt: case CXType_ULong: case CXType_ULongLong:
+	case CXType_UShort: case CXType_UChar: case CXType_Char_U: case CXType_Bool:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int type_is_integer(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return (t.kind >= CXType_Bool && t.kind <= CXType_Int128 && t.kind != CXType_Char16 && t.kind != CXType_Char32) ||
+	       t.kind == CXType_Enum;
+}
+
+static unsigned type_bits(CXType t)
+{
+	long long s = clang_Type_getSizeOf(clang_getCanonicalType(t));
+	return s > 0 && s <= 8 ? (unsigned)(s * 8) : 64;
+}
+
+static struct sm_expr *mk(struct fe *S, enum sm_expr_kind k, CXCursor c)
+{
+	struct sm_expr *e = sm_arena_alloc(S->A, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->kind = k;
+	if (!clang_Cursor_isNull(c))
+		e->range = cv_range_of(c);
+	return e;
+}
+
+static struct sm_expr *mk_const(struct fe *S, int64_t v)
+{
+	struct sm_expr *e = mk(S, SM_E_CONST, clang_getNullCursor());
+	if (e)
+		e->ival = v;
+	return e;
+}
+
+static struct sm_expr *mk_opaque(struct fe *S, CXCursor c, const char *name, int thread_dep)
+{
+	struct sm_expr *e = mk(S, SM_E_OPAQUE, c);
+	if (!e)
+		return NULL;
+	e->name = name ? sm_arena_strdup(S->A, name) : "value";
+	e->thread_dep = thread_dep;
+	e->id = ++S->nopaque;
+	return e;
+}
+
+static struct sm_expr *mk_bin(struct fe *S, enum sm_op op, struct sm_expr *a, struct sm_expr *b, CXCursor c)
+{
+	struct sm_expr *e = mk(S, SM_E_BINARY, c);
+	if (!e)
+		return NULL;
+	e->op = op;
+	e->a = a;
+	e->b = b;
+	e->bits = 64;
+	if (!clang_Cursor_isNull(c)) {
+		CXType t = clang_getCursorType(c);
+		if (type_is_integer(t)) {
+			e->bits = type_bits(t);
+			e->is_unsigned = type_is_unsigned(t);
+		}
+	}
+	return e;
+}
+
+static enum sm_op binop_of(struct fe *S, CXCursor c, int *is_assign, int *ok)
+{
+	*ok = 1;
+	*is_assign = 0;
+	enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
+	switch (k) {
+	case CXBinaryOperator_Mul: return SM_OP_MUL;
+	case CXBinaryOperator_Div: return SM_OP_DIV;
+	case CXBinaryOperator_Rem: return SM_OP_REM;
+	case CXBinaryOperator_Add: return SM_OP_ADD;
+	case CXBinaryOperator_Sub: return SM_OP_SUB;
+	case CXBinaryOperator_Shl: return SM_OP_SHL;
+	case CXBinaryOperator_Shr: return SM_OP_SHR;
+	case CXBinaryOperator_LT: return SM_OP_LT;
+	case CXBinaryOperator_GT: return SM_OP_GT;
+	case CXBinaryOperator_LE: return SM_OP_LE;
+	case CXBinaryOperator_GE: return SM_OP_GE;
+	case CXBinaryOperator_EQ: return SM_OP_EQ;
+	case CXBinaryOperator_NE: return SM_OP_NE;
+	case CXBinaryOperator_And: return SM_OP_AND;
+	case CXBinaryOperator_Xor: return SM_OP_XOR;
+	case CXBinaryOperator_Or: return SM_OP_OR;
+	case CXBinaryOperator_LAnd: return SM_OP_LAND;
+	case CXBinaryOperator_LOr: return SM_OP_LOR;
+	case CXBinaryOperator_Assign: *is_assign = 1; return SM_OP_ASSIGN;
+	case CXBinaryOperator_MulAssign: *is_assign = 1; return SM_OP_MUL;
+	case CXBinaryOperator_DivAssign: *is_assign = 1; return SM_OP_DIV;
+	case CXBinaryOperator_RemAssign: *is_assign = 1; return SM_OP_REM;
+	case CXBinaryOperator_AddAssign: *is_assign = 1; return SM_OP_ADD;
+	case CXBinaryOperator_SubAssign: *is_assign = 1; return SM_OP_SUB;
+	case CXBinaryOperator_ShlAssign: *is_assign = 1; return SM_OP_SHL;
+	case CXBinaryOperator_ShrAssign: *is_assign = 1; return SM_OP_SHR;
+	case CXBinaryOperator_AndAssign: *is_assign = 1; return SM_OP_AND;
+	case CXBinaryOperator_XorAssign: *is_assign = 1; return SM_OP_XOR;
+	case CXBinaryOperator_OrAssign: *is_assign = 1; return SM_OP_OR;
+	default: *ok = 0; return SM_OP_ADD;
+	}
+}
+
+/* Which unary operator: returns one of '-', '!', '~', '+', '*', '&', 'i'
+ * (pre/post increment), 'd' (decrement), or 0. */
+static int unop_of(struct fe *S, CXCursor c)
+{
+	(void)S;
+	switch (clang_getCursorUnaryOperatorKind(c)) {
+	case CXUnaryOperator_PostInc: case CXUnaryOperator_PreInc: return 'i';
+	case CXUnaryOperator_PostDec: case CXUnaryOperator_PreDec: return 'd';
+	case CXUnaryOperator_AddrOf: return '&';
+	case CXUnaryOperator_Deref: return '*';
+	case CXUnaryOperator_Plus: return '+';
+	case CXUnaryOperator_Minus: return '-';
+	case CXUnaryOperator_Not: return '~';
+	case CXUnaryOperator_LNot: return '!';
+	default: return 0;
+	}
+}
+
+static struct sm_var *var_of(struct fe *S, CXCursor decl)
+{
+	return cv_cmap_get(&S->vars, decl);
+}
+
+struct sm_array *cv_array_of_decl(struct fe *S, CXCursor decl)
+{
+	return cv_cmap_get(&S->arrays, clang_getCanonicalCursor(decl));
+}
+
+/* Is this (stripped) expression a pointer into shared memory that we can
+ * follow: a shared array name, a local pointer variable, &x, or p + n? */
+static int is_shared_ptr_expr(struct fe *S, CXCursor c);
+
+/* A place: the shared location an lvalue designates. Fills acc (array or
+ * base, idx, extra, member) without emitting anything. Returns 0 if the
+ * lvalue is not in shared memory. */
+static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
+{
+	c = cv_strip(c);
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		struct sm_array *arr = cv_array_of_decl(S, d);
+		if (arr) {
+			acc->array = arr;
+			return 1;
+		}
+		return 0;
+	}
+	if (k == CXCursor_ArraySubscriptExpr) {
+		struct kids ks = cv_kids_of(c);
+		if (ks.n != 2)
+			return 0;
+		CXCursor base = cv_strip(ks.c[0]);
+		/* multi-dimensional: the base is itself a subscript of an array */
+		CXType bt = clang_getCursorType(base);
+		int base_is_array = clang_getCanonicalType(bt).kind == CXType_ConstantArray ||
+				    clang_getCanonicalType(bt).kind == CXType_IncompleteArray;
+		if (base_is_array) {
+			if (!conv_place(S, base, acc))
+				return 0;
+		} else {
+			/* pointer base */
+			if (!is_shared_ptr_expr(S, base))
+				return 0;
+			acc->base = cv_conv_expr(S, base);
+			acc->array = NULL;
+			acc->nidx = 0;
+		}
+		if (acc->nidx >= SM_MAX_DIMS)
+			return 0;
+		acc->idx[acc->nidx++] = cv_conv_expr(S, ks.c[1]);
+		return 1;
+	}
+	if (k == CXCursor_MemberRefExpr) {
+		struct kids ks = cv_kids_of(c);
+		if (ks.n != 1)
+			return 0;
+		CXCursor base = cv_strip(ks.c[0]);
+		CXCursor field = clang_getCursorReferenced(c);
+		if (clang_getCursorKind(field) != CXCursor_FieldDecl)
+			return 0;
+		int arrow = 0;
+		struct toks t = cv_tokens_of(S, c);
+		for (unsigned i = 0; i < t.n; i++)
+			if (!strcmp(t.s[i], "->"))
+				arrow = 1;
+		if (arrow) {
+			if (!is_shared_ptr_expr(S, base))
+				return 0;
+			acc->base = cv_conv_expr(S, base);
+			acc->idx[0] = mk_const(S, 0);
+			acc->nidx = 1;
+		} else if (!conv_place(S, base, acc)) {
+			return 0;
+		}
+		long long off = clang_Cursor_getOffsetOfField(field);
+		if (off < 0)
+			return 0;
+		struct sm_expr *o = mk_const(S, off / 8);
+		acc->extra = acc->extra ? mk_bin(S, SM_OP_ADD, acc->extra, o, clang_getNullCursor()) : o;
+		acc->member = cv_cx_str(S->A, clang_getCursorSpelling(field));
+		return 1;
+	}
+	if (k == CXCursor_UnaryOperator && unop_of(S, c) == '*') {
+		struct kids ks = cv_kids_of(c);
+		if (ks.n != 1 || !is_shared_ptr_expr(S, cv_strip(ks.c[0])))
+			return 0;
+		acc->base = cv_conv_expr(S, cv_strip(ks.c[0]));
+		acc->idx[0] = mk_const(S, 0);
+		acc->nidx = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int is_shared_ptr_expr(struct fe *S, CXCursor c)
+{
+	c = cv_strip(c);
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		if (cv_array_of_decl(S, d))
+			return 1;
+		struct sm_var *v = var_of(S, d);
+		return v && v->is_pointer && v->points_shared;
+	}
+	if (k == CXCursor_UnaryOperator && unop_of(S, c) == '&') {
+		struct kids ks = cv_kids_of(c);
+		if (ks.n != 1)
+			return 0;
+		/* &a[i]: a place in shared memory (converted later for real) */
+		CXCursor in = cv_strip(ks.c[0]);
+		for (int guard = 0; guard < 16; guard++) {
+			enum CXCursorKind ik = clang_getCursorKind(in);
+			if (ik == CXCursor_ArraySubscriptExpr || ik == CXCursor_MemberRefExpr) {
+				struct kids k2 = cv_kids_of(in);
+				if (k2.n < 1)
+					return 0;
+				in = cv_strip(k2.c[0]);
+				continue;
+			}
+			break;
+		}
+		return is_shared_ptr_expr(S, in);
+	}
+	if (k == CXCursor_BinaryOperator) {
+		struct kids ks = cv_kids_of(c);
+		return ks.n == 2 && (is_shared_ptr_expr(S, ks.c[0]) || is_shared_ptr_expr(S, ks.c[1]));
+	}
+	if (k == CXCursor_ArraySubscriptExpr) {
+		/* tile[ty] of a 2D array decays to a pointer to its row */
+		CXType t = clang_getCanonicalType(clang_getCursorType(c));
+		if (t.kind == CXType_ConstantArray) {
+			struct kids ks = cv_kids_of(c);
+			return ks.n == 2 && is_shared_ptr_expr(S, ks.c[0]);
+		}
+	}
+	return 0;
+}
+
+static unsigned access_width(CXCursor c)
+{
+	long long s = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(c)));
+	if (s <= 0)
+		return 4;
+	if (s >= 16)
+		return 16;
+	if (s > 8)
+		return 4; /* a 12-byte struct copy is split into words */
+	if (s > 4)
+		return 8;
+	return (unsigned)s;
+}
+
+static int cursor_is_volatile(CXCursor c)
+{
+	return clang_isVolatileQualifiedType(clang_getCursorType(c));
+}
+
+/* Emit an access statement for the shared lvalue c, if it is one. */
+static struct sm_access *emit_access(struct fe *S, CXCursor c, enum sm_access_kind kind)
+{
+	struct sm_access tmp;
+	memset(&tmp, 0, sizeof(tmp));
+	if (!conv_place(S, c, &tmp))
+		return NULL;
+	struct sm_access *a = sm_arena_alloc(S->A, sizeof(*a));
+	if (!a)
+		return NULL;
+	*a = tmp;
+	a->kind = kind;
+	a->width = access_width(c);
+	a->is_volatile = cursor_is_volatile(c);
+	a->range = cv_range_of(c);
+	a->index = S->naccess++;
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);
+	if (s) {
+		s->access = a;
+		cv_emit(S, s);
+	}
+	return a;
+}
+
+/* The value of a shared lvalue read: unknown, per thread. */
+static struct sm_expr *load_value(struct fe *S, CXCursor c, struct sm_access *a)
+{
+	struct sm_expr *e = mk_opaque(S, c, a && a->array ? a->array->name : "shared load", 1);
+	if (e)
+		e->place = a; /* resolve: a load through a uniform address is uniform */
+	return e;
+}
+
+static int is_shared_lvalue(struct fe *S, CXCursor c)
+{
+	struct sm_access tmp;
+	memset(&tmp, 0, sizeof(tmp));
+	/* conv_place converts subscripts as a side effect; to keep the
+	 * emitted statement order right it is only called for real once. */
+	c = cv_strip(c);
+	enum CXCursorKind k = clang_getCursorKind(c);
+	for (int guard = 0; guard < 16; guard++) {
+		if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr ||
+		    (k == CXCursor_UnaryOperator && unop_of(S, c) == '*')) {
+			struct kids ks = cv_kids_of(c);
+			if (ks.n < 1)
+				return 0;
+			CXCursor base = cv_strip(ks.c[0]);
+			CXType bt = clang_getCanonicalType(clang_getCursorType(base));
+			if (bt.kind == CXType_Pointer || k == CXCursor_UnaryOperator)
+				return is_shared_ptr_expr(S, base);
+			c = base;
+			k = clang_getCursorKind(c);
+			continue;
+		}
+		break;
+	}
+	if (k == CXCursor_DeclRefExpr)
+		return cv_array_of_decl(S, clang_getCursorReferenced(c)) != NULL;
+	return 0;
+}
+
+static const char *call_name(struct fe *S, CXCursor c)
+{
+	return cv_cx_str(S->A, clang_getCursorSpelling(c));
+}
+
+static struct sm_var *assign_target(struct fe *S, CXCursor lhs)
+{
+	lhs = cv_strip(lhs);
+	if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr)
+		return NULL;
+	return var_of(S, clang_getCursorReferenced(lhs));
+}
+
+static void emit_assign(struct fe *S, struct sm_var *v, enum sm_op op, struct sm_expr *val, CXCursor c)
+{
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ASSIGN, c);
+	if (!s)
+		return;
+	s->var = v;
+	s->op = op;
+	s->value = val;
+	cv_emit(S, s);
+	if (v->is_pointer && val && val->is_ptr)
+		v->points_shared = 1;
+}
+
+static struct sm_expr *conv_call(struct fe *S, CXCursor c)
+{
+	const char *name = call_name(S, c);
+	CXCursor args[8];
+	int nargs = 0;
+	int nk = clang_Cursor_getNumArguments(c);
+	for (int i = 0; i < nk && i < 8; i++)
+		args[nargs++] = clang_Cursor_getArgument(c, (unsigned)i);
+
+	if (!strcmp(name, "__syncthreads") || !strcmp(name, "__syncthreads_count") ||
+	    !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or") ||
+	    !strcmp(name, "__syncwarp") || !strcmp(name, "sync") ||
+	    !strcmp(name, "__barrier_sync") || !strcmp(name, "barrier_sync")) {
+		enum sm_barrier_kind bk = SM_BAR_SYNCTHREADS;
+		if (!strcmp(name, "__syncwarp"))
+			bk = SM_BAR_SYNCWARP;
+		else if (!strcmp(name, "sync")) {
+			/* cooperative_groups: block.sync() or cg::sync(block) */
+			CXCursor ref = clang_getCursorReferenced(c);
+			CXCursor parent = clang_getCursorSemanticParent(ref);
+			const char *pn = cv_cx_str(S->A, clang_getCursorSpelling(parent));
+			int is_block = strstr(pn, "thread_block") != NULL;
+			for (int i = 0; i < nargs && !is_block; i++) {
+				const char *tn = cv_cx_str(S->A, clang_getTypeSpelling(clang_getCursorType(args[i])));
+				is_block = strstr(tn, "thread_block") != NULL;
+			}
+			if (!is_block) {
+				/* grid or tile sync: not a block barrier we model */
+				struct kids k2 = cv_kids_of(c);
+				if (k2.n > 0) {
+					/* member call on an object: look at its type */
+					CXCursor obj = k2.c[0];
+					struct kids k3 = cv_kids_of(obj);
+					if (k3.n > 0) {
+						const char *tn = cv_cx_str(S->A, clang_getTypeSpelling(clang_getCursorType(k3.c[0])));
+						is_block = strstr(tn, "thread_block") != NULL && !strstr(tn, "tile");
+					}
+				}
+			}
+			if (!is_block)
+				return mk_opaque(S, c, name, 0);
+			bk = SM_BAR_CG_SYNC;
+		} else if (strcmp(name, "__syncthreads") != 0)
+			bk = SM_BAR_SYNCTHREADS_OP;
+		for (int i = 0; i < nargs; i++)
+			(void)cv_conv_expr(S, args[i]);
+		struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, c);
+		if (s) {
+			s->barrier = bk;
+			cv_emit(S, s);
+		}
+		/* _count/_and/_or return a block-uniform value */
+		return mk_opaque(S, c, name, 0);
+	}
+	if (!strncmp(name, "atomic", 6)) {
+		struct sm_expr *val = NULL;
+		for (int i = 1; i < nargs; i++)
+			(void)cv_conv_expr(S, args[i]);
+		if (nargs >= 1) {
+			CXCursor p = cv_strip(args[0]);
+			if (clang_getCursorKind(p) == CXCursor_UnaryOperator && unop_of(S, p) == '&') {
+				struct kids k2 = cv_kids_of(p);
+				if (k2.n == 1)
+					(void)emit_access(S, k2.c[0], SM_ACC_ATOMIC);
+			} else if (is_shared_ptr_expr(S, p)) {
+				struct sm_access tmp;
+				memset(&tmp, 0, sizeof(tmp));
+				struct sm_access *a = sm_arena_alloc(S->A, sizeof(*a));
+				struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);
+				if (a && s) {
+					a->kind = SM_ACC_ATOMIC;
+					a->base = cv_conv_expr(S, p);
+					a->idx[0] = mk_const(S, 0);
+					a->nidx = 1;
+					a->width = 4;
+					a->range = cv_range_of(c);
+					a->index = S->naccess++;
+					s->access = a;
+					cv_emit(S, s);
+				}
+			} else {
+				(void)cv_conv_expr(S, args[0]);
+			}
+		}
+		val = mk_opaque(S, c, name, 1);
+		return val;
+	}
+	if ((!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "umin") ||
+	     !strcmp(name, "umax") || !strcmp(name, "std::min") || !strcmp(name, "std::max")) && nargs == 2) {
+		struct sm_expr *a = cv_conv_expr(S, args[0]);
+		struct sm_expr *b = cv_conv_expr(S, args[1]);
+		return mk_bin(S, name[1] == 'i' || name[2] == 'i' ? SM_OP_MIN : SM_OP_MAX, a, b, c);
+	}
+	if (!strcmp(name, "__mul24") || !strcmp(name, "__umul24")) {
+		if (nargs == 2)
+			return mk_bin(S, SM_OP_MUL, cv_conv_expr(S, args[0]), cv_conv_expr(S, args[1]), c);
+	}
+	if (!strcmp(name, "dim3") || !strcmp(name, "thread_rank")) {
+		if (!strcmp(name, "thread_rank")) {
+			/* block.thread_rank() = linear thread id */
+			struct sm_expr *tx = mk(S, SM_E_BUILTIN, c), *ty = mk(S, SM_E_BUILTIN, c), *tz = mk(S, SM_E_BUILTIN, c);
+			struct sm_expr *nx = mk(S, SM_E_BUILTIN, c), *ny = mk(S, SM_E_BUILTIN, c);
+			if (!tx || !ty || !tz || !nx || !ny)
+				return NULL;
+			tx->builtin = ty->builtin = tz->builtin = SM_B_TID;
+			nx->builtin = ny->builtin = SM_B_NTID;
+			ty->dim = 1; tz->dim = 2; ny->dim = 1;
+			return mk_bin(S, SM_OP_ADD, tx,
+				      mk_bin(S, SM_OP_MUL, nx, mk_bin(S, SM_OP_ADD, ty, mk_bin(S, SM_OP_MUL, ny, tz, clang_getNullCursor()), clang_getNullCursor()), clang_getNullCursor()),
+				      clang_getNullCursor());
+		}
+	}
+	if (!strcmp(name, "__brev") && nargs == 1) {
+		struct sm_expr *e = mk(S, SM_E_UNARY, c);
+		if (e) {
+			e->op = SM_OP_BREV;
+			e->a = cv_conv_expr(S, args[0]);
+			e->bits = 32;
+			e->is_unsigned = 1;
+		}
+		return e;
+	}
+	/* a class-type assignment s[i] = v or s[i] += v is operator=/+= */
+	if (!strncmp(name, "operator", 8) && nargs >= 1 && is_shared_lvalue(S, args[0])) {
+		int is_assign = !strcmp(name, "operator=");
+		int is_compound = strlen(name) >= 10 && name[strlen(name) - 1] == '=' &&
+				  strcmp(name, "operator==") && strcmp(name, "operator!=") &&
+				  strcmp(name, "operator<=") && strcmp(name, "operator>=");
+		for (int i = 1; i < nargs; i++)
+			(void)cv_conv_expr(S, args[i]);
+		if (is_assign || is_compound) {
+			if (is_compound)
+				(void)emit_access(S, args[0], SM_ACC_LOAD);
+			(void)emit_access(S, args[0], SM_ACC_STORE);
+			return mk_opaque(S, c, name, 1);
+		}
+	}
+	/* any other call: evaluate the arguments (they may read shared memory),
+	 * the result is unknown. A class-type shared element passed by value or
+	 * reference (a copy constructor, an operator) is read. */
+	int dep = 0;
+	for (int i = 0; i < nargs; i++) {
+		CXCursor ai = cv_strip(args[i]);
+		CXType at = clang_getCanonicalType(clang_getCursorType(ai));
+		if (at.kind == CXType_Record && is_shared_lvalue(S, ai))
+			(void)emit_access(S, ai, SM_ACC_LOAD);
+		else
+			(void)cv_conv_expr(S, args[i]);
+		dep = 1;
+	}
+	if (!strcmp(name, "clock") || !strcmp(name, "clock64") || !strncmp(name, "__shfl", 6) ||
+	    !strncmp(name, "__ballot", 8) || !strcmp(name, "__activemask") || !strcmp(name, "__lane_id"))
+		dep = 1;
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_OPAQUE_CALL, c);
+	cv_emit(S, s);
+	return mk_opaque(S, c, name, dep);
+}
+
+static struct sm_expr *builtin_member(struct fe *S, CXCursor c)
+{
+	struct kids ks = cv_kids_of(c);
+	if (ks.n != 1 || clang_getCursorKind(ks.c[0]) != CXCursor_DeclRefExpr)
+		return NULL;
+	const char *b = cv_cx_str(S->A, clang_getCursorSpelling(ks.c[0]));
+	enum sm_builtin which;
+	if (!strcmp(b, "threadIdx"))
+		which = SM_B_TID;
+	else if (!strcmp(b, "blockDim"))
+		which = SM_B_NTID;
+	else if (!strcmp(b, "blockIdx"))
+		which = SM_B_CTAID;
+	else if (!strcmp(b, "gridDim"))
+		which = SM_B_NCTAID;
+	else
+		return NULL;
+	/* the member is the token after `threadIdx .` where the expression is
+	 * spelled, which for `#define TX threadIdx.x` is inside the macro */
+	CXSourceRange ext = clang_getCursorExtent(c);
+	CXFile f1 = NULL;
+	unsigned l1, c1;
+	clang_getSpellingLocation(clang_getRangeStart(ext), &f1, &l1, &c1, NULL);
+	const char *m = NULL;
+	if (f1) {
+		CXToken *tk = NULL;
+		unsigned n = 0;
+		clang_tokenize(S->tu, clang_getRange(clang_getLocation(S->tu, f1, l1, c1), clang_getLocation(S->tu, f1, l1 + 1, 1)),
+			       &tk, &n);
+		if (n >= 3)
+			m = cv_cx_str(S->A, clang_getTokenSpelling(S->tu, tk[2]));
+		clang_disposeTokens(S->tu, tk, n);
+	}
+	if (!m) {
+		struct toks t = cv_tokens_of(S, c);
+		if (!t.n)
+			return NULL;
+		m = t.s[t.n - 1];
+	}
+	int dim = !strcmp(m, "x") ? 0 : !strcmp(m, "y") ? 1 : !strcmp(m, "z") ? 2 : -1;
+	if (dim < 0)
+		return NULL;
+	struct sm_expr *e = mk(S, SM_E_BUILTIN, c);
+	if (e) {
+		e->builtin = which;
+		e->dim = dim;
+	}
+	return e;
+}
+
+static enum CXChildVisitResult sizeof_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct fe *S = d;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		struct sm_array *a = cv_array_of_decl(S, clang_getCursorReferenced(c));
+		if (a)
+			a->sizeof_taken = true;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* sizeof(tile) or sizeof(tile[0]): the code depends on the array's size */
+static void mark_sizeof(struct fe *S, CXCursor c)
+{
+	clang_visitChildren(c, sizeof_visit, S);
+}
+
+static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	int64_t v;
+	switch (k) {
+	case CXCursor_IntegerLiteral:
+	case CXCursor_CharacterLiteral:
+	case CXCursor_CXXBoolLiteralExpr:
+	case CXCursor_UnaryExpr: /* sizeof, alignof */
+		mark_sizeof(S, c);
+		if (cv_try_eval_int(c, &v))
+			return mk_const(S, v);
+		return mk_opaque(S, c, "constant", 0);
+	case CXCursor_FloatingLiteral:
+		return mk_opaque(S, c, "floating constant", 0);
+	case CXCursor_UnexposedExpr:
+	case CXCursor_ParenExpr:
+	case CXCursor_CStyleCastExpr:
+	case CXCursor_CXXStaticCastExpr:
+	case CXCursor_CXXFunctionalCastExpr: {
+		struct kids ks = cv_kids_of(c);
+		CXCursor inner = clang_getNullCursor();
+		int ne = 0;
+		for (int i = 0; i < ks.n && i < 8; i++)
+			if (clang_isExpression(clang_getCursorKind(ks.c[i]))) {
+				inner = ks.c[i];
+				ne++;
+			}
+		if (ne != 1) {
+			if (cv_try_eval_int(c, &v))
+				return mk_const(S, v);
+			for (int i = 0; i < ks.n && i < 8; i++)
+				if (clang_isExpression(clang_getCursorKind(ks.c[i])))
+					(void)cv_conv_expr(S, ks.c[i]);
+			return mk_opaque(S, c, "expression", 1);
+		}
+		/* an lvalue-to-rvalue read of a shared location is a load */
+		if (k == CXCursor_UnexposedExpr && is_shared_lvalue(S, inner)) {
+			CXType it = clang_getCanonicalType(clang_getCursorType(inner));
+			if (it.kind != CXType_ConstantArray && it.kind != CXType_IncompleteArray &&
+			    it.kind != CXType_Pointer) {
+				struct sm_access *a = emit_access(S, inner, SM_ACC_LOAD);
+				return load_value(S, c, a);
+			}
+		}
+		struct sm_expr *e = cv_conv_expr(S, inner);
+		CXType t = clang_getCursorType(c);
+		if (e && e->kind != SM_E_ADDR && !e->is_ptr && type_is_integer(t) &&
+		    (k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr ||
+		     k == CXCursor_CXXFunctionalCastExpr || type_bits(t) < 64)) {
+			struct sm_expr *cst = mk(S, SM_E_CAST, c);
+			if (cst) {
+				cst->a = e;
+				cst->bits = type_bits(t);
+				cst->is_unsigned = type_is_unsigned(t);
+			}
+			return cst;
+		}
+		if (e && clang_getCanonicalType(t).kind == CXType_Pointer && (e->kind == SM_E_ADDR || e->is_ptr)) {
+			/* (float*)&ints[n]: a carve; the element size changes */
+			struct sm_expr *w = mk(S, SM_E_CAST, c);
+			if (w) {
+				*w = *e;
+				w->range = cv_range_of(c);
+			}
+			return w;
+		}
+		return e;
+	}
+	case CXCursor_DeclRefExpr: {
+		CXCursor d = clang_getCursorReferenced(c);
+		enum CXCursorKind dk = clang_getCursorKind(d);
+		if (dk == CXCursor_EnumConstantDecl)
+			return mk_const(S, clang_getEnumConstantDeclValue(d));
+		struct sm_array *arr = cv_array_of_decl(S, d);
+		if (arr) {
+			/* an array name decays to a pointer to its first element */
+			arr->address_taken = true;
+			struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
+			struct sm_expr *e = mk(S, SM_E_ADDR, c);
+			if (!pl || !e)
+				return NULL;
+			pl->array = arr;
+			e->place = pl;
+			e->is_ptr = 1;
+			return e;
+		}
+		struct sm_var *var = var_of(S, d);
+		if (var) {
+			struct sm_expr *e = mk(S, SM_E_VAR, c);
+			if (e) {
+				e->var = var;
+				e->name = var->name;
+				e->is_ptr = var->is_pointer && var->points_shared;
+			}
+			return e;
+		}
+		if (cv_try_eval_int(c, &v))
+			return mk_const(S, v);
+		const char *n = cv_cx_str(S->A, clang_getCursorSpelling(c));
+		if (!strcmp(n, "warpSize"))
+			return mk_const(S, 32);
+		/* a global, a function name, ...: uniform and unknown */
+		return mk_opaque(S, c, n, 0);
+	}
+	case CXCursor_MemberRefExpr: {
+		struct sm_expr *b = builtin_member(S, c);
+		if (b)
+			return b;
+		if (is_shared_lvalue(S, c)) {
+			struct sm_access *a = emit_access(S, c, SM_ACC_LOAD);
+			return load_value(S, c, a);
+		}
+		struct kids ks = cv_kids_of(c);
+		for (int i = 0; i < ks.n && i < 8; i++)
+			(void)cv_conv_expr(S, ks.c[i]);
+		return mk_opaque(S, c, "member", 1);
+	}
+	case CXCursor_ArraySubscriptExpr: {
+		/* reached only for non-load contexts (arrays of arrays decaying,
+		 * or non-shared arrays): a shared row pointer or an unknown. */
+		if (is_shared_ptr_expr(S, c)) {
+			struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
+			struct sm_expr *e = mk(S, SM_E_ADDR, c);
+			if (!pl || !e || !conv_place(S, c, pl))
+				return mk_opaque(S, c, "row", 1);
+			if (pl->array)
+				pl->array->address_taken = true;
+			e->place = pl;
+			e->is_ptr = 1;
+			return e;
+		}
+		struct kids ks = cv_kids_of(c);
+		for (int i = 0; i < ks.n && i < 8; i++)
+			(void)cv_conv_expr(S, ks.c[i]);
+		/* a load from global or local memory: per thread */
+		return mk_opaque(S, c, "memory load", 1);
+	}
+	case CXCursor_UnaryOperator: {
+		struct kids ks = cv_kids_of(c);
+		if (ks.n != 1)
+			return mk_opaque(S, c, "expression", 1);
+		int op = unop_of(S, c);
+		if (op == '&') {
+			CXCursor in = cv_strip(ks.c[0]);
+			if (is_shared_ptr_expr(S, c)) {
+				struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
+				struct sm_expr *e = mk(S, SM_E_ADDR, c);
+				if (!pl || !e)
+					return NULL;
+				if (!conv_place(S, in, pl))
+					return mk_opaque(S, c, "address", 0);
+				if (pl->array)
+					pl->array->address_taken = true;
+				e->place = pl;
+				e->is_ptr = 1;
+				return e;
+			}
+			(void)cv_conv_expr(S, in);
+			return mk_opaque(S, c, "address", 0);
+		}
+		if (op == '*') {
+			if (is_shared_lvalue(S, c)) {
+				struct sm_access *a = emit_access(S, c, SM_ACC_LOAD);
+				return load_value(S, c, a);
+			}
+			(void)cv_conv_expr(S, ks.c[0]);
+			return mk_opaque(S, c, "memory load", 1);
+		}
+		if (op == 'i' || op == 'd') {
+			CXCursor tgt = cv_strip(ks.c[0]);
+			struct sm_var *var = assign_target(S, tgt);
+			if (var) {
+				struct sm_expr *e = mk(S, SM_E_VAR, tgt);
+				if (e)
+					e->var = var;
+				emit_assign(S, var, op == 'i' ? SM_OP_ADD : SM_OP_SUB, mk_const(S, 1), c);
+				return e;
+			}
+			if (is_shared_lvalue(S, tgt)) {
+				/* ++s[i]: a load and a store of the same element; the
+				 * subscripts are converted once per access */
+				struct sm_access *a = emit_access(S, tgt, SM_ACC_LOAD);
+				(void)emit_access(S, tgt, SM_ACC_STORE);
+				return load_value(S, c, a);
+			}
+			(void)cv_conv_expr(S, tgt);
+			return mk_opaque(S, c, "increment", 1);
+		}
+		struct sm_expr *a = cv_conv_expr(S, ks.c[0]);
+		if (op == '+')
+			return a;
+		struct sm_expr *e = mk(S, SM_E_UNARY, c);
+		if (!e)
+			return NULL;
+		e->op = op == '-' ? SM_OP_NEG : op == '!' ? SM_OP_NOT : SM_OP_BITNOT;
+		e->a = a;
+		CXType t = clang_getCursorType(c);
+		e->bits = type_is_integer(t) ? type_bits(t) : 64;
+		e->is_unsigned = type_is_unsigned(t);
+		return e;
+	}
+	case CXCursor_BinaryOperator:
+	case CXCursor_CompoundAssignOperator: {
+		struct kids ks = cv_kids_of(c);
+		if (ks.n != 2)
+			return mk_opaque(S, c, "expression", 1);
+		int is_assign, ok;
+		enum sm_op op = binop_of(S, c, &is_assign, &ok);
+		if (!ok) {
+			/* comma, pointer-to-member, ...: evaluate both for effects */
+			(void)cv_conv_expr(S, ks.c[0]);
+			return cv_conv_expr(S, ks.c[1]);
+		}
+		if (is_assign) {
+			CXCursor lhs = cv_strip(ks.c[0]);
+			struct sm_expr *rhs = cv_conv_expr(S, ks.c[1]);
+			struct sm_var *var = assign_target(S, lhs);
+			if (var) {
+				if (var->is_pointer && op != SM_OP_ASSIGN && rhs) {
+					/* p += n: scale to bytes */
+					rhs = mk_bin(S, SM_OP_MUL, rhs, mk_const(S, var->pointee_size ? var->pointee_size : 1), clang_getNullCursor());
+					if (rhs)
+						rhs->is_ptr = 0;
+				}
+				emit_assign(S, var, op, rhs, c);
+				struct sm_expr *e = mk(S, SM_E_VAR, lhs);
+				if (e)
+					e->var = var;
+				return e;
+			}
+			if (is_shared_lvalue(S, lhs)) {
+				if (op != SM_OP_ASSIGN)
+					(void)emit_access(S, lhs, SM_ACC_LOAD);
+				(void)emit_access(S, lhs, SM_ACC_STORE);
+				return rhs;
+			}
+			(void)cv_conv_expr(S, lhs);
+			return rhs;
+		}
+		if (op == SM_OP_LAND || op == SM_OP_LOR) {
+			struct sm_expr *a = cv_conv_expr(S, ks.c[0]);
+			/* the right operand runs only when the left allows it */
+			struct vec body = { 0 };
+			struct vec *saved = S->block;
+			S->block = &body;
+			struct sm_expr *b = cv_conv_expr(S, ks.c[1]);
+			S->block = saved;
+			if (body.n) {
+				struct sm_stmt *iff = cv_mk_stmt(S, SM_S_IF, c);
+				struct sm_stmt *blk = cv_mk_stmt(S, SM_S_BLOCK, ks.c[1]);
+				if (iff && blk) {
+					blk->kids = (struct sm_stmt **)body.v;
+					blk->nkids = (int)body.n;
+					iff->cond = op == SM_OP_LAND ? a : NULL;
+					if (op == SM_OP_LOR) {
+						struct sm_expr *na = mk(S, SM_E_UNARY, ks.c[0]);
+						if (na) {
+							na->op = SM_OP_NOT;
+							na->a = a;
+						}
+						iff->cond = na;
+					}
+					iff->kids = sm_arena_alloc(S->A, 2 * sizeof(*iff->kids));
+					if (iff->kids) {
+						iff->kids[0] = blk;
+						iff->nkids = 2;
+					}
+					cv_emit(S, iff);
+				}
+			}
+			return mk_bin(S, op, a, b, c);
+		}
+		struct sm_expr *a = cv_conv_expr(S, ks.c[0]);
+		struct sm_expr *b = cv_conv_expr(S, ks.c[1]);
+		if ((op == SM_OP_ADD || op == SM_OP_SUB) && a && b && (a->is_ptr || b->is_ptr)) {
+			/* pointer arithmetic: scale the integer side to bytes */
+			struct sm_expr *p = a->is_ptr ? a : b, *n = a->is_ptr ? b : a;
+			CXType pt = clang_getCanonicalType(clang_getCursorType(c));
+			long long sz = clang_Type_getSizeOf(clang_getPointeeType(pt));
+			struct sm_expr *scaled = mk_bin(S, SM_OP_MUL, n, mk_const(S, sz > 0 ? sz : 1), clang_getNullCursor());
+			struct sm_expr *e = mk_bin(S, op, p, scaled, c);
+			if (e) {
+				e->is_ptr = 1;
+				e->bits = 64;
+			}
+			return e;
+		}
+		return mk_bin(S, op, a, b, c);
+	}
+	case CXCursor_ConditionalOperator: {
+		struct kids ks = cv_kids_of(c);
+		if (ks.n != 3)
+			return mk_opaque(S, c, "expression", 1);
+		struct sm_expr *cond = cv_conv_expr(S, ks.c[0]);
+		struct sm_expr *br[2];
+		struct sm_stmt *blocks[2] = { NULL, NULL };
+		int any = 0;
+		for (int i = 0; i < 2; i++) {
+			struct vec body = { 0 };
+			struct vec *saved = S->block;
+			S->block = &body;
+			br[i] = cv_conv_expr(S, ks.c[1 + i]);
+			S->block = saved;
+			if (body.n) {
+				blocks[i] = cv_mk_stmt(S, SM_S_BLOCK, ks.c[1 + i]);
+				if (blocks[i]) {
+					blocks[i]->kids = (struct sm_stmt **)body.v;
+					blocks[i]->nkids = (int)body.n;
+				}
+				any = 1;
+			}
+		}
+		if (any) {
+			struct sm_stmt *iff = cv_mk_stmt(S, SM_S_IF, c);
+			if (iff) {
+				iff->cond = cond;
+				iff->kids = sm_arena_alloc(S->A, 2 * sizeof(*iff->kids));
+				if (iff->kids) {
+					iff->kids[0] = blocks[0];
+					iff->kids[1] = blocks[1];
+					iff->nkids = 2;
+				}
+				cv_emit(S, iff);
+			}
+		}
+		struct sm_expr *e = mk(S, SM_E_COND, c);
+		if (e) {
+			e->a = cond;
+			e->b = br[0];
+			e->c = br[1];
+			e->is_ptr = br[0] && br[0]->is_ptr;
+		}
+		return e;
+	}
+	case CXCursor_CallExpr:
+		return conv_call(S, c);
+	default: {
+		if (cv_try_eval_int(c, &v))
+			return mk_const(S, v);
+		struct kids ks = cv_kids_of(c);
+		for (int i = 0; i < ks.n && i < 8; i++)
+			if (clang_isExpression(clang_getCursorKind(ks.c[i])))
+				(void)cv_conv_expr(S, ks.c[i]);
+		return mk_opaque(S, c, "expression", 1);
+	}
+	}
+}
+
+struct sm_expr *cv_conv_expr(struct fe *S, CXCursor c)
+{
+	if (S->depth >= SM_FE_MAX_DEPTH || sm_stack_exhausted(S->stack_floor)) {
+		S->too_deep = 1;
+		return mk_opaque(S, c, "deeply nested expression", 1);
+	}
+	S->depth++;
+	struct sm_expr *e = conv_expr_inner(S, c);
+	S->depth--;
+	return e;
+}

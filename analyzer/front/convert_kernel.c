@@ -1,0 +1,401 @@
+/* convert_kernel.c - kernels, launches, and the walk over a translation unit.
+ *
+ * cv_convert_tu visits the top-level declarations of the main file (into
+ * namespaces and extern "C"): file-scope __shared__ arrays, __global__ and
+ * __device__ function definitions, each converted into an sm_kernel (its
+ * parameters, body and __launch_bounds__), and the host code in which
+ * kernel<<<grid, block, smem>>>(...) launches are found. A launch records
+ * the block size and dynamic shared memory when they evaluate to
+ * constants; a launched specialization of a kernel template in the main
+ * file is converted on its own, named with its template arguments. The
+ * errors clang reported become the file's notes.
+ */
+#include "front/convert.h"
+#include "base/stack.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int in_main_file(struct fe *S, CXCursor c)
+{
+	CXFile f = NULL;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+	return f && clang_File_isEqual(f, S->main_file);
+}
+
+static enum CXChildVisitResult body_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
+		*(CXCursor *)d = c;
+	return CXChildVisit_Continue;
+}
+
+static int64_t launch_bounds_of(struct fe *S, CXCursor fn)
+{
+	struct toks t = cv_tokens_of(S, fn);
+	for (unsigned i = 0; i + 2 < t.n; i++) {
+		if (!strcmp(t.s[i], "{"))
+			break;
+		if (!strcmp(t.s[i], "__launch_bounds__") && !strcmp(t.s[i + 1], "(")) {
+			const char *v = t.s[i + 2];
+			if (isdigit((unsigned char)v[0]))
+				return strtoll(v, NULL, 0);
+			/* a macro: find its #define in the file text */
+			const char *p = S->F->text;
+			size_t vl = strlen(v);
+			while (p && (p = strstr(p, "#define")) != NULL) {
+				const char *q = p + 7;
+				while (*q == ' ' || *q == '\t')
+					q++;
+				if (!strncmp(q, v, vl) && (q[vl] == ' ' || q[vl] == '\t')) {
+					q += vl;
+					while (*q == ' ' || *q == '\t' || *q == '(')
+						q++;
+					if (isdigit((unsigned char)*q))
+						return strtoll(q, NULL, 0);
+				}
+				p += 7;
+			}
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char *tmpl_args)
+{
+	struct sm_kernel *K = sm_arena_alloc(S->A, sizeof(*K));
+	if (!K)
+		return NULL;
+	const char *base = cv_cx_str(S->A, clang_getCursorSpelling(fn));
+	K->name = tmpl_args ? sm_arena_printf(S->A, "%s%s", base, tmpl_args) : base;
+	K->template_args = tmpl_args;
+	K->kind = cv_has_attr(fn, CXCursor_CUDAGlobalAttr) ? SM_F_KERNEL : SM_F_DEVICE;
+	K->range = cv_range_of(fn);
+	K->launch_bounds = launch_bounds_of(S, fn);
+	S->K = K;
+	memset(&S->kvars, 0, sizeof(S->kvars));
+	memset(&S->karrays, 0, sizeof(S->karrays));
+	cv_cmap_free(&S->vars);
+	S->naccess = 0;
+	int n = clang_Cursor_getNumArguments(fn);
+	for (int i = 0; i < n; i++)
+		(void)cv_make_var(S, clang_Cursor_getArgument(fn, (unsigned)i), SM_V_PARAM);
+	/* the body: the function's compound statement child (after any
+	 * number of parameters and attributes) */
+	CXCursor body = clang_getNullCursor();
+	clang_visitChildren(fn, body_visit, &body);
+	if (!clang_Cursor_isNull(body))
+		K->body = cv_conv_block(S, body);
+	K->vars = (struct sm_var **)S->kvars.v;
+	K->nvars = S->kvars.n;
+	K->arrays = (struct sm_array **)S->karrays.v;
+	K->narrays = S->karrays.n;
+	K->naccesses = S->naccess;
+	cv_vec_push(S->A, &S->all_kernels, K);
+	S->K = NULL;
+	return K;
+}
+
+/* Evaluate a dim3-valued launch argument: dim3(a,b,c), an integer, or a
+ * variable initialised with one of those. */
+static int eval_dim3(struct fe *S, CXCursor c, struct sm_dim3 *out, int depth)
+{
+	if (depth > 4)
+		return 0;
+	c = cv_strip(c);
+	out->x = out->y = out->z = 1;
+	int64_t v;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_CallExpr || k == CXCursor_UnexposedExpr) {
+		int n = clang_Cursor_getNumArguments(c);
+		if (n <= 0) {
+			struct kids ks = cv_kids_of(c);
+			int got = 0;
+			int64_t vals[3] = { 1, 1, 1 };
+			for (int i = 0; i < ks.n && i < 8; i++) {
+				if (!clang_isExpression(clang_getCursorKind(ks.c[i])))
+					continue;
+				if (got == 0 && ks.n == 1) {
+					struct sm_dim3 inner;
+					if (eval_dim3(S, ks.c[i], &inner, depth + 1)) {
+						*out = inner;
+						return 1;
+					}
+				}
+				if (got < 3 && cv_try_eval_int(ks.c[i], &vals[got]))
+					got++;
+				else
+					return 0;
+			}
+			if (!got)
+				return cv_try_eval_int(c, &out->x);
+			out->x = vals[0];
+			out->y = vals[1];
+			out->z = vals[2];
+			return 1;
+		}
+		int64_t vals[3] = { 1, 1, 1 };
+		for (int i = 0; i < n && i < 3; i++) {
+			CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+			if (0)
+				continue;
+			if (n == 1) {
+				struct sm_dim3 inner;
+				if (eval_dim3(S, a, &inner, depth + 1)) {
+					*out = inner;
+					return 1;
+				}
+			}
+			if (!cv_try_eval_int(a, &vals[i])) {
+				/* a default argument shows as an unexposed expr */
+				if (clang_getCursorKind(a) == CXCursor_UnexposedExpr && cv_kids_of(a).n == 0)
+					continue;
+				return 0;
+			}
+		}
+		out->x = vals[0];
+		out->y = vals[1];
+		out->z = vals[2];
+		return 1;
+	}
+	if (cv_try_eval_int(c, &v)) {
+		out->x = v;
+		return 1;
+	}
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		if (clang_getCursorKind(d) == CXCursor_VarDecl) {
+			if (cv_try_eval_int(d, &v)) {
+				out->x = v;
+				return 1;
+			}
+			struct kids ks = cv_kids_of(d);
+			for (int i = ks.n - 1; i >= 0 && i < 8; i--)
+				if (clang_isExpression(clang_getCursorKind(ks.c[i])))
+					return eval_dim3(S, ks.c[i], out, depth + 1);
+			/* dim3 b(16, 16): a constructor call child */
+		}
+	}
+	return 0;
+}
+
+struct launch_ctx {
+	struct fe *S;
+	struct vec specs; /* template specializations to convert */
+	struct vec launches; /* pending: struct pending_launch */
+};
+
+struct pending_launch {
+	CXCursor kernel; /* referenced decl (maybe a specialization) */
+	struct sm_launch L;
+};
+
+static int is_config_call(struct fe *S, CXCursor c)
+{
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return 0;
+	const char *n = cv_cx_str(S->A, clang_getCursorSpelling(c));
+	return !strcmp(n, "__cudaPushCallConfiguration") || !strcmp(n, "cudaConfigureCall");
+}
+
+static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct launch_ctx *lc = d;
+	struct fe *S = lc->S;
+	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+		struct kids ks = cv_kids_of(c);
+		int cfg = -1;
+		for (int i = 0; i < ks.n && i < 8; i++)
+			if (is_config_call(S, cv_strip(ks.c[i])))
+				cfg = i;
+		if (cfg >= 0 && in_main_file(S, c)) {
+			CXCursor callee = clang_getCursorReferenced(c);
+			struct pending_launch *pl = sm_arena_alloc(S->A, sizeof(*pl));
+			if (pl) {
+				pl->kernel = callee;
+				pl->L.range = cv_range_of(c);
+				CXCursor conf = cv_strip(ks.c[cfg]);
+				int na = clang_Cursor_getNumArguments(conf);
+				pl->L.dyn_smem = -1;
+				if (na >= 2)
+					pl->L.block_known = eval_dim3(S, clang_Cursor_getArgument(conf, 1), &pl->L.block, 0) &&
+							    pl->L.block.x > 0 && pl->L.block.y > 0 && pl->L.block.z > 0;
+				if (na >= 3) {
+					int64_t v;
+					if (cv_try_eval_int(clang_Cursor_getArgument(conf, 2), &v))
+						pl->L.dyn_smem = v;
+				} else {
+					pl->L.dyn_smem = 0;
+				}
+				cv_vec_push(S->A, &lc->launches, pl);
+			}
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct launch_ctx *lc = d;
+	struct fe *S = lc->S;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl) {
+		clang_visitChildren(c, top_visit, d);
+		return CXChildVisit_Continue;
+	}
+	if (!in_main_file(S, c))
+		return CXChildVisit_Continue;
+	if (k == CXCursor_VarDecl && cv_has_attr(c, CXCursor_CUDASharedAttr)) {
+		if (!cv_array_of_decl(S, c))
+			(void)cv_make_array(S, c, 1);
+		return CXChildVisit_Continue;
+	}
+	if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod) && clang_isCursorDefinition(c)) {
+		if (cv_has_attr(c, CXCursor_CUDAGlobalAttr) || cv_has_attr(c, CXCursor_CUDADeviceAttr)) {
+			struct sm_kernel *K = convert_function(S, c, NULL);
+			if (K)
+				cv_cmap_put(&S->kernels, clang_getCanonicalCursor(c), K);
+		}
+		if (!cv_has_attr(c, CXCursor_CUDAGlobalAttr) && !cv_has_attr(c, CXCursor_CUDADeviceAttr))
+			clang_visitChildren(c, launch_visit, d);
+		else if (cv_has_attr(c, CXCursor_CUDAHostAttr))
+			clang_visitChildren(c, launch_visit, d);
+		return CXChildVisit_Continue;
+	}
+	return CXChildVisit_Continue;
+}
+
+static const char *template_args_text(struct fe *S, CXCursor spec)
+{
+	int n = clang_Cursor_getNumTemplateArguments(spec);
+	if (n <= 0)
+		return NULL;
+	char buf[256];
+	size_t len = 0;
+	buf[len++] = '<';
+	for (int i = 0; i < n && len < sizeof(buf) - 40; i++) {
+		if (i)
+			buf[len++] = ',';
+		enum CXTemplateArgumentKind ak = clang_Cursor_getTemplateArgumentKind(spec, (unsigned)i);
+		if (ak == CXTemplateArgumentKind_Integral) {
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%lld",
+						clang_Cursor_getTemplateArgumentValue(spec, (unsigned)i));
+		} else if (ak == CXTemplateArgumentKind_Type) {
+			CXString s = clang_getTypeSpelling(clang_Cursor_getTemplateArgumentType(spec, (unsigned)i));
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s", clang_getCString(s));
+			clang_disposeString(s);
+		} else {
+			buf[len++] = '?';
+		}
+		if (len >= sizeof(buf) - 40)
+			break;
+	}
+	if (len < sizeof(buf) - 1)
+		buf[len++] = '>';
+	buf[len] = 0;
+	return sm_arena_strdup(S->A, buf);
+}
+
+static void collect_notes(struct fe *S)
+{
+	unsigned n = clang_getNumDiagnostics(S->tu);
+	struct vec notes = { 0 };
+	for (unsigned i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(S->tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		if (sev >= CXDiagnostic_Error) {
+			struct sm_note *note = sm_arena_alloc(S->A, sizeof(*note));
+			if (note) {
+				CXFile f = NULL;
+				unsigned line = 0, col = 0;
+				clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, &col, NULL);
+				note->level = 2;
+				if (f && clang_File_isEqual(f, S->main_file)) {
+					note->pos.line = line;
+					note->pos.col = col;
+					note->message = cv_cx_str(S->A, clang_getDiagnosticSpelling(d));
+				} else {
+					const char *fn = f ? cv_cx_str(S->A, clang_getFileName(f)) : NULL;
+					const char *msg = cv_cx_str(S->A, clang_getDiagnosticSpelling(d));
+					note->message = fn ? sm_arena_printf(S->A, "%s (in %s:%u)", msg, fn, line) : msg;
+				}
+				cv_vec_push(S->A, &notes, note);
+			}
+		}
+		clang_disposeDiagnostic(d);
+		if (notes.n >= 50)
+			break;
+	}
+	S->F->notes = sm_arena_alloc(S->A, (notes.n + 1) * sizeof(struct sm_note));
+	if (S->F->notes) {
+		for (unsigned i = 0; i < notes.n; i++)
+			S->F->notes[i] = *(struct sm_note *)notes.v[i];
+		S->F->nnotes = notes.n;
+	}
+}
+
+void cv_convert_tu(CXTranslationUnit tu, const char *path, struct sm_file *F, struct sm_arena *A)
+{
+	struct fe S;
+	memset(&S, 0, sizeof(S));
+	S.tu = tu;
+	S.A = A;
+	S.F = F;
+	S.main_file = clang_getFile(tu, path);
+	S.stack_floor = sm_stack_floor((size_t)1 << 20);
+	collect_notes(&S);
+
+	struct launch_ctx lc;
+	memset(&lc, 0, sizeof(lc));
+	lc.S = &S;
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visit, &lc);
+
+	/* attach launches; convert template specializations that are launched */
+	for (unsigned i = 0; i < lc.launches.n; i++) {
+		struct pending_launch *pl = lc.launches.v[i];
+		CXCursor canon = clang_getCanonicalCursor(pl->kernel);
+		struct sm_kernel *K = cv_cmap_get(&S.kernels, canon);
+		if (!K) {
+			CXCursor tmpl = clang_getSpecializedCursorTemplate(pl->kernel);
+			if (clang_Cursor_isNull(tmpl) || !in_main_file(&S, tmpl))
+				continue;
+			if (!cv_has_attr(pl->kernel, CXCursor_CUDAGlobalAttr))
+				continue;
+			K = convert_function(&S, pl->kernel, template_args_text(&S, pl->kernel));
+			if (!K)
+				continue;
+			cv_cmap_put(&S.kernels, canon, K);
+		}
+		struct sm_launch *nl = sm_arena_alloc(A, (K->nlaunches + 1) * sizeof(*nl));
+		if (!nl)
+			continue;
+		if (K->nlaunches)
+			memcpy(nl, K->launches, K->nlaunches * sizeof(*nl));
+		nl[K->nlaunches] = pl->L;
+		K->launches = nl;
+		K->nlaunches++;
+	}
+	F->kernels = (struct sm_kernel **)S.all_kernels.v;
+	F->nkernels = S.all_kernels.n;
+	F->arrays = (struct sm_array **)S.all_arrays.v;
+	F->narrays = S.all_arrays.n;
+	if (S.too_deep && F->nnotes < 50) {
+		struct sm_note *nn = sm_arena_alloc(A, (F->nnotes + 1) * sizeof(*nn));
+		if (nn) {
+			memcpy(nn, F->notes, F->nnotes * sizeof(*nn));
+			nn[F->nnotes].level = 1;
+			nn[F->nnotes].message = "expression nesting too deep: the innermost part was not analyzed";
+			F->notes = nn;
+			F->nnotes++;
+		}
+	}
+	cv_cmap_free(&S.arrays);
+	cv_cmap_free(&S.vars);
+	cv_cmap_free(&S.kernels);
+}

@@ -1,0 +1,301 @@
+/* convert_stmt.c - statements: libclang statements to the sm_stmt tree.
+ *
+ * Blocks, declarations, if, switch, return, break, continue and goto map
+ * one to one. Loops become LOOP with three kids (init, body, step): the
+ * parts of a for header are told apart by where its two ';' are, and the
+ * accesses in a loop condition, which run on every iteration, are put at
+ * the top of the body (at the end of it for do-while). Inline asm that
+ * names bar.sync / barrier.* is a barrier. Expression statements are
+ * converted for their effects (convert_expr.c); any other statement
+ * wrapper (#pragma unroll's AttributedStmt) is walked in order.
+ */
+#include "front/convert.h"
+#include "base/stack.h"
+
+#include <string.h>
+
+static int pos_lt(struct sm_pos a, struct sm_pos b)
+{
+	return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+static struct sm_stmt *conv_stmt(struct fe *S, CXCursor c)
+{
+	struct vec body = { 0 };
+	struct vec *saved = S->block;
+	S->block = &body;
+	cv_conv_stmt_into(S, c);
+	S->block = saved;
+	if (body.n == 1)
+		return body.v[0];
+	struct sm_stmt *b = cv_mk_stmt(S, SM_S_BLOCK, c);
+	if (b) {
+		b->kids = (struct sm_stmt **)body.v;
+		b->nkids = (int)body.n;
+	}
+	return b;
+}
+
+static enum CXChildVisitResult block_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	cv_conv_stmt_into(d, c);
+	return CXChildVisit_Continue;
+}
+
+struct sm_stmt *cv_conv_block(struct fe *S, CXCursor c)
+{
+	struct vec body = { 0 };
+	struct vec *saved = S->block;
+	S->block = &body;
+	clang_visitChildren(c, block_visit, S);
+	S->block = saved;
+	struct sm_stmt *b = cv_mk_stmt(S, SM_S_BLOCK, c);
+	if (b) {
+		b->kids = (struct sm_stmt **)body.v;
+		b->nkids = (int)body.n;
+	}
+	return b;
+}
+
+static struct sm_stmt **kids2(struct fe *S, struct sm_stmt *a, struct sm_stmt *b, struct sm_stmt *c)
+{
+	struct sm_stmt **k = sm_arena_alloc(S->A, 3 * sizeof(*k));
+	if (k) {
+		k[0] = a;
+		k[1] = b;
+		k[2] = c;
+	}
+	return k;
+}
+
+/* The condition of if/while: converted into the current block (its
+ * accesses happen before the branch). */
+static void conv_for(struct fe *S, CXCursor c)
+{
+	struct kids ks = cv_kids_of(c);
+	if (ks.n < 1 || ks.n > 8)
+		return;
+	CXCursor body = ks.c[ks.n - 1];
+	/* find the two ';' of the header to classify init/cond/inc */
+	struct toks t = cv_tokens_of(S, c);
+	struct sm_pos semi[2] = { { 0, 0 }, { 0, 0 } };
+	int ns = 0, depth = 0;
+	for (unsigned i = 0; i < t.n && ns < 2; i++) {
+		if (!strcmp(t.s[i], "(")) depth++;
+		else if (!strcmp(t.s[i], ")")) depth--;
+		else if (!strcmp(t.s[i], ";") && depth == 1) semi[ns++] = t.pos[i];
+	}
+	CXCursor init = clang_getNullCursor(), cond = clang_getNullCursor(), inc = clang_getNullCursor();
+	for (int i = 0; i < ks.n - 1; i++) {
+		struct sm_range r = cv_range_of(ks.c[i]);
+		if (ns == 2 && pos_lt(r.begin, semi[0]))
+			init = ks.c[i];
+		else if (ns == 2 && pos_lt(r.begin, semi[1]))
+			cond = ks.c[i];
+		else
+			inc = ks.c[i];
+	}
+	struct sm_stmt *loop = cv_mk_stmt(S, SM_S_LOOP, c);
+	if (!loop)
+		return;
+	struct sm_stmt *sinit = NULL, *sbody, *sstep = NULL;
+	if (!clang_Cursor_isNull(init))
+		sinit = conv_stmt(S, init);
+	/* accesses in the condition run every iteration: put them at the top
+	 * of the body as well */
+	struct vec condv = { 0 };
+	struct vec *saved = S->block;
+	S->block = &condv;
+	if (!clang_Cursor_isNull(cond))
+		loop->cond = cv_conv_expr(S, cond);
+	S->block = saved;
+	sbody = clang_getCursorKind(body) == CXCursor_CompoundStmt ? cv_conv_block(S, body) : conv_stmt(S, body);
+	if (condv.n && sbody) {
+		struct sm_stmt *nb = cv_mk_stmt(S, SM_S_BLOCK, body);
+		struct vec all = { 0 };
+		for (unsigned i = 0; i < condv.n; i++)
+			cv_vec_push(S->A, &all, condv.v[i]);
+		cv_vec_push(S->A, &all, sbody);
+		if (nb) {
+			nb->kids = (struct sm_stmt **)all.v;
+			nb->nkids = (int)all.n;
+			sbody = nb;
+		}
+	}
+	if (!clang_Cursor_isNull(inc))
+		sstep = conv_stmt(S, inc);
+	loop->kids = kids2(S, sinit, sbody, sstep);
+	loop->nkids = 3;
+	cv_emit(S, loop);
+}
+
+static void conv_while(struct fe *S, CXCursor c, int is_do)
+{
+	struct kids ks = cv_kids_of(c);
+	if (ks.n != 2)
+		return;
+	CXCursor cond = is_do ? ks.c[1] : ks.c[0];
+	CXCursor body = is_do ? ks.c[0] : ks.c[1];
+	struct sm_stmt *loop = cv_mk_stmt(S, SM_S_LOOP, c);
+	if (!loop)
+		return;
+	loop->is_do_while = is_do;
+	struct vec condv = { 0 };
+	struct vec *saved = S->block;
+	S->block = &condv;
+	if (clang_getCursorKind(cond) == CXCursor_VarDecl) {
+		cv_conv_vardecl(S, cond);
+	} else {
+		loop->cond = cv_conv_expr(S, cond);
+	}
+	S->block = saved;
+	struct sm_stmt *sbody = conv_stmt(S, body);
+	if (condv.n) {
+		struct vec all = { 0 };
+		if (!is_do)
+			for (unsigned i = 0; i < condv.n; i++)
+				cv_vec_push(S->A, &all, condv.v[i]);
+		cv_vec_push(S->A, &all, sbody);
+		if (is_do)
+			for (unsigned i = 0; i < condv.n; i++)
+				cv_vec_push(S->A, &all, condv.v[i]);
+		struct sm_stmt *nb = cv_mk_stmt(S, SM_S_BLOCK, body);
+		if (nb) {
+			nb->kids = (struct sm_stmt **)all.v;
+			nb->nkids = (int)all.n;
+			sbody = nb;
+		}
+	}
+	loop->kids = kids2(S, NULL, sbody, NULL);
+	loop->nkids = 3;
+	cv_emit(S, loop);
+}
+
+static int asm_is_barrier(struct fe *S, CXCursor c)
+{
+	struct toks t = cv_tokens_of(S, c);
+	for (unsigned i = 0; i < t.n; i++)
+		if (t.s[i][0] == '"' && (strstr(t.s[i], "bar.sync") || strstr(t.s[i], "barrier.sync") ||
+					 strstr(t.s[i], "bar.red") || strstr(t.s[i], "barrier.cta")))
+			return 1;
+	return 0;
+}
+
+static enum CXChildVisitResult decl_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	if (clang_getCursorKind(c) == CXCursor_VarDecl)
+		cv_conv_vardecl(d, c);
+	return CXChildVisit_Continue;
+}
+
+void cv_conv_stmt_into(struct fe *S, CXCursor c)
+{
+	if (S->depth >= SM_FE_MAX_DEPTH || sm_stack_exhausted(S->stack_floor)) {
+		S->too_deep = 1;
+		return;
+	}
+	S->depth++;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	switch (k) {
+	case CXCursor_CompoundStmt:
+		cv_emit(S, cv_conv_block(S, c));
+		break;
+	case CXCursor_DeclStmt:
+		/* every declarator, in order: int a = .., b = .., ... */
+		clang_visitChildren(c, decl_visit, S);
+		break;
+	case CXCursor_IfStmt: {
+		struct kids ks = cv_kids_of(c);
+		if (ks.n < 2 || ks.n > 4)
+			break;
+		int i = 0;
+		if (ks.n == 4 || clang_getCursorKind(ks.c[0]) == CXCursor_DeclStmt ||
+		    clang_getCursorKind(ks.c[0]) == CXCursor_VarDecl) {
+			if (clang_getCursorKind(ks.c[0]) == CXCursor_VarDecl)
+				cv_conv_vardecl(S, ks.c[0]);
+			else
+				cv_conv_stmt_into(S, ks.c[0]);
+			i = 1;
+		}
+		struct sm_stmt *s = cv_mk_stmt(S, SM_S_IF, c);
+		if (!s)
+			break;
+		s->cond = cv_conv_expr(S, ks.c[i]);
+		struct sm_stmt *th = i + 1 < ks.n ? conv_stmt(S, ks.c[i + 1]) : NULL;
+		struct sm_stmt *el = i + 2 < ks.n ? conv_stmt(S, ks.c[i + 2]) : NULL;
+		s->kids = kids2(S, th, el, NULL);
+		s->nkids = 2;
+		cv_emit(S, s);
+		break;
+	}
+	case CXCursor_ForStmt:
+		conv_for(S, c);
+		break;
+	case CXCursor_WhileStmt:
+		conv_while(S, c, 0);
+		break;
+	case CXCursor_DoStmt:
+		conv_while(S, c, 1);
+		break;
+	case CXCursor_SwitchStmt: {
+		struct kids ks = cv_kids_of(c);
+		if (ks.n < 2)
+			break;
+		struct sm_stmt *s = cv_mk_stmt(S, SM_S_SWITCH, c);
+		if (!s)
+			break;
+		s->cond = cv_conv_expr(S, ks.c[ks.n - 2]);
+		s->kids = kids2(S, conv_stmt(S, ks.c[ks.n - 1]), NULL, NULL);
+		s->nkids = 1;
+		cv_emit(S, s);
+		break;
+	}
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt:
+	case CXCursor_LabelStmt: {
+		struct kids ks = cv_kids_of(c);
+		if (ks.n >= 1)
+			cv_conv_stmt_into(S, ks.c[ks.n - 1]);
+		break;
+	}
+	case CXCursor_ReturnStmt: {
+		struct kids ks = cv_kids_of(c);
+		if (ks.n == 1)
+			(void)cv_conv_expr(S, ks.c[0]);
+		cv_emit(S, cv_mk_stmt(S, SM_S_RETURN, c));
+		break;
+	}
+	case CXCursor_BreakStmt:
+		cv_emit(S, cv_mk_stmt(S, SM_S_BREAK, c));
+		break;
+	case CXCursor_ContinueStmt:
+		cv_emit(S, cv_mk_stmt(S, SM_S_CONTINUE, c));
+		break;
+	case CXCursor_GotoStmt:
+	case CXCursor_IndirectGotoStmt:
+		cv_emit(S, cv_mk_stmt(S, SM_S_GOTO, c));
+		break;
+	case CXCursor_GCCAsmStmt:
+		if (asm_is_barrier(S, c)) {
+			struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, c);
+			if (s) {
+				s->barrier = SM_BAR_ASM;
+				cv_emit(S, s);
+			}
+		}
+		break;
+	case CXCursor_NullStmt:
+		break;
+	default:
+		if (clang_isExpression(k))
+			(void)cv_conv_expr(S, c);
+		else if (clang_isStatement(k))
+			/* AttributedStmt (#pragma unroll), other wrappers: their
+			 * children are statements in order */
+			clang_visitChildren(c, block_visit, S);
+		break;
+	}
+	S->depth--;
+}
