@@ -203,11 +203,7 @@ static void scan(struct sm_result *r, struct supps *out)
 				e++;
 			e = e + 2 <= n ? e + 2 : n;
 			directives(r, t + i, e - i, line, (unsigned)(i - bol) + 1, blank(t + bol, i - bol), out);
-			for (size_t k = i; k < e; k++)
-				if (t[k] == '\n') {
-					line++;
-					bol = k + 1;
-				}
+			sm_text_advance(t, i, e, &line, &bol);
 			i = e - 1;
 		} else if (c == 'R' && i + 1 < n && t[i + 1] == '"' && (i == 0 || !is_ident(t[i - 1]))) {
 			/* raw string R"delim( ... )delim" */
@@ -225,11 +221,7 @@ static void scan(struct sm_result *r, struct supps *out)
 			while (e + dl + 2 <= n && memcmp(t + e, close, dl + 2))
 				e++;
 			e = e + dl + 2 <= n ? e + dl + 2 : n;
-			for (size_t k = i; k < e; k++)
-				if (t[k] == '\n') {
-					line++;
-					bol = k + 1;
-				}
+			sm_text_advance(t, i, e, &line, &bol);
 			i = e - 1;
 		} else if (c == '"' || (c == '\'' && (i == 0 || !is_ident(t[i - 1]) || t[i - 1] == 'u' ||
 						  t[i - 1] == 'U' || t[i - 1] == 'L'))) {

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "engine/fix.h"
 
 #define SM_MAX_PAD 32
@@ -114,20 +115,12 @@ static const char *new_dims_text(const struct sm_array *arr, int64_t pad, const 
 				 struct sm_arena *A)
 {
 	struct sm_range r = arr->dims_range;
-	if (!text || !r.begin.line || r.begin.line != r.end.line)
+	if (r.begin.line != r.end.line)
 		return NULL;
-	const char *p = text, *end = text + len;
-	for (unsigned l = 1; l < r.begin.line && p < end; l++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			return NULL;
-		p = nl + 1;
-	}
-	size_t b = r.begin.col - 1, e = r.end.col - 1;
-	if (p + e > end || b >= e)
+	size_t n;
+	const char *s = sm_text_span(text, len, r.begin.line, r.begin.col, r.end.line, r.end.col, &n);
+	if (!s)
 		return NULL;
-	const char *s = p + b;
-	size_t n = e - b;
 	/* find the last top-level '[' */
 	size_t last = n;
 	int depth = 0;
