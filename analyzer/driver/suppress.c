@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/text.h"
 #include "driver/report.h"
 #include "rules/rules.h"
@@ -29,14 +30,8 @@ struct supps {
 
 static void push(struct supps *s, const struct supp *x)
 {
-	if (s->n == s->cap) {
-		unsigned nc = s->cap ? s->cap * 2 : 8;
-		struct supp *nv = realloc(s->v, nc * sizeof(*nv));
-		if (!nv)
-			return;
-		s->v = nv;
-		s->cap = nc;
-	}
+	if (SM_ALLOC_GROW(s->v, s->n + 1, s->cap))
+		return; /* out of memory: the directive is dropped */
 	s->v[s->n++] = *x;
 }
 
