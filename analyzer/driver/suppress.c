@@ -40,6 +40,15 @@ static bool is_ident(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/* The first `close` in s[0..n) when it comes before the end of the line,
+ * else NULL: a directive's rule list must close on its own line. */
+static const char *close_on_line(const char *s, size_t n, char close)
+{
+	const char *e = memchr(s, close, n);
+	const char *nl = memchr(s, '\n', n);
+	return e && !(nl && nl < e) ? e : NULL;
+}
+
 /* Parse "a, b ,c" in s[0..n) into a rule mask. prefix: entries must start
  * with it to concern smemlint ("smemlint-" for NOLINT), "*" means all. */
 static uint64_t rule_list(struct sm_result *r, unsigned line, unsigned col, const char *s, size_t n,
@@ -119,9 +128,8 @@ static void directives(struct sm_result *r, const char *c, size_t n, unsigned li
 			 * comment): the next line; after code: its own line */
 			s.first = s.last = own_line || lstart ? line + 1 : line;
 			if (j < n && c[j] == '[') {
-				const char *close = memchr(c + j, ']', n - j);
-				const char *nl = memchr(c + j, '\n', n - j);
-				if (!close || (nl && nl < close))
+				const char *close = close_on_line(c + j, n - j, ']');
+				if (!close)
 					continue;
 				bool ours = false;
 				s.rules = rule_list(r, line, s.col, c + j + 1, (size_t)(close - (c + j + 1)), NULL, &ours);
@@ -145,9 +153,8 @@ static void directives(struct sm_result *r, const char *c, size_t n, unsigned li
 				continue; /* NOLINTBEGIN/END and other words */
 			s.first = s.last = next ? line + 1 : line;
 			if (j < n && c[j] == '(') {
-				const char *close = memchr(c + j, ')', n - j);
-				const char *nl = memchr(c + j, '\n', n - j);
-				if (!close || (nl && nl < close))
+				const char *close = close_on_line(c + j, n - j, ')');
+				if (!close)
 					continue;
 				bool ours = false;
 				s.rules = rule_list(r, line, s.col, c + j + 1, (size_t)(close - (c + j + 1)), "smemlint-",

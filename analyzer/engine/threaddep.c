@@ -64,6 +64,14 @@ static const struct dcause *mkcause(struct dw *W, enum sm_div_kind kind, const s
 	return c;
 }
 
+/* The cause a statement's own condition adds to in: none when the
+ * condition is uniform. */
+static const struct dcause *cond_cause(struct dw *W, const struct sm_stmt *s, enum sm_div_kind kind,
+				       const struct dcause *in)
+{
+	return sm_stmt_cond_thread_dep(W->m, s) ? mkcause(W, kind, s, NULL) : in;
+}
+
 static void add_barrier(struct dw *W, const struct sm_stmt *s, const struct dcause *c)
 {
 	if (W->n == W->cap) {
@@ -118,9 +126,7 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 		return cur;
 	}
 	case SM_S_IF: {
-		const struct dcause *inner = in;
-		if (sm_stmt_cond_thread_dep(W->m, s))
-			inner = mkcause(W, SM_DIV_IF, s, NULL);
+		const struct dcause *inner = cond_cause(W, s, SM_DIV_IF, in);
 		for (int i = 0; i < s->nkids && i < 2; i++) {
 			struct dexits kx = { 0 };
 			dwalk(W, s->kids[i], inner, &kx, depth + 1);
@@ -129,9 +135,7 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 		return in;
 	}
 	case SM_S_SWITCH: {
-		const struct dcause *inner = in;
-		if (sm_stmt_cond_thread_dep(W->m, s))
-			inner = mkcause(W, SM_DIV_SWITCH, s, NULL);
+		const struct dcause *inner = cond_cause(W, s, SM_DIV_SWITCH, in);
 		struct dexits kx = { 0 };
 		if (s->nkids > 0)
 			dwalk(W, s->kids[0], inner, &kx, depth + 1);
@@ -140,9 +144,7 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 		return in;
 	}
 	case SM_S_LOOP: {
-		const struct dcause *inner = in;
-		if (sm_stmt_cond_thread_dep(W->m, s))
-			inner = mkcause(W, SM_DIV_LOOP, s, NULL);
+		const struct dcause *inner = cond_cause(W, s, SM_DIV_LOOP, in);
 		struct dexits kx = { 0 };
 		if (s->nkids > 0)
 			dwalk(W, s->kids[0], in, &kx, depth + 1);
