@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "engine/fix.h"
 #include "rules/messages.h"
 #include "rules/rules.h"
@@ -41,18 +42,11 @@ static const char *array_type(struct sm_arena *A, const struct sm_array *a)
 
 static const char *src_text(const struct sm_file *F, struct sm_range r, struct sm_arena *A)
 {
-	if (!F->text || !r.begin.line || r.begin.line != r.end.line || r.end.col <= r.begin.col)
+	if (r.begin.line != r.end.line)
 		return NULL;
-	const char *p = F->text, *end = F->text + F->text_len;
-	for (unsigned l = 1; l < r.begin.line && p < end; l++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			return NULL;
-		p = nl + 1;
-	}
-	if (p + r.end.col - 1 > end)
-		return NULL;
-	return sm_arena_strndup(A, p + r.begin.col - 1, r.end.col - r.begin.col);
+	size_t n;
+	const char *s = sm_text_span(F->text, F->text_len, r.begin.line, r.begin.col, r.end.line, r.end.col, &n);
+	return s ? sm_arena_strndup(A, s, n) : NULL;
 }
 
 /* The swizzled spelling of one access: a[i][j] -> a[i][j ^ ((i) & mask)]. */

@@ -2,6 +2,10 @@
  * per rule of registry.def (tests/test_ci.py checks that every rule has one). */
 #include "rules/explain.h"
 
+#include <string.h>
+
+#include "base/text.h"
+
 static const struct sm_rule_doc docs[SM_RULE__COUNT] = {
 	[SM_RULE_BANK_CONFLICT] = {
 		"BankConflict",
@@ -82,13 +86,9 @@ int sm_rule_explain(FILE *out, int r, int markdown)
 	} else {
 		fprintf(out, "%s (default: %s): %s\n\n%s\n\nExample:\n\n", sm_rules[r].id,
 			sm_level_name(sm_rules[r].level), sm_rules[r].summary, d->meaning);
-		for (const char *p = d->example; *p;) {
-			const char *nl = p;
-			while (*nl && *nl != '\n')
-				nl++;
-			fprintf(out, "    %.*s\n", (int)(nl - p), p);
-			p = *nl ? nl + 1 : nl;
-		}
+		size_t pos = 0, n, len = strlen(d->example);
+		for (const char *l; (l = sm_text_next_line(d->example, len, &pos, &n));)
+			fprintf(out, "    %.*s\n", (int)n, l);
 		fprintf(out, "\nFix: %s\n", d->fix);
 	}
 	return ferror(out) ? -1 : 0;

@@ -1,6 +1,7 @@
 /* messages.c - the words rules put in findings: source text quoted from
  * the file, an element of an array, a thread (see messages.h). */
 #include "rules/messages.h"
+#include "base/text.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,31 +11,19 @@ const char *sm_source_text(const char *text, size_t len, struct sm_range r, stru
 {
 	if (!text || r.begin.line == 0)
 		return "?";
-	size_t off = 0;
-	unsigned line = 1;
-	size_t b = (size_t)-1, e = (size_t)-1;
-	while (off <= len) {
-		if (line == r.begin.line && b == (size_t)-1)
-			b = off + (r.begin.col ? r.begin.col - 1 : 0);
-		if (line == r.end.line && e == (size_t)-1)
-			e = off + (r.end.col ? r.end.col - 1 : 0);
-		const char *nl = memchr(text + off, '\n', len - off);
-		if (!nl)
-			break;
-		off = (size_t)(nl - text) + 1;
-		line++;
-	}
-	if (b == (size_t)-1 || b > len)
-		return "?";
-	if (e == (size_t)-1 || e > len || e <= b)
+	/* a column 0 stands for the line's start */
+	size_t slen;
+	const char *src = sm_text_span(text, len, r.begin.line, r.begin.col ? r.begin.col : 1, r.end.line,
+				       r.end.col ? r.end.col : 1, &slen);
+	if (!src)
 		return "?";
 	char buf[256];
 	size_t n = 0;
 	if (max > sizeof(buf) - 4)
 		max = sizeof(buf) - 4;
 	bool space = false, cut = false;
-	for (size_t i = b; i < e; i++) {
-		char ch = text[i];
+	for (size_t i = 0; i < slen; i++) {
+		char ch = src[i];
 		if (ch == '\n' || ch == '\t' || ch == '\r' || ch == ' ') {
 			space = n > 0;
 			continue;

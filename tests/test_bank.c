@@ -1,55 +1,13 @@
 /* test_bank.c - table-driven Check tests of the bank model (as minmea's
  * tests): (element size, stride, block dims, access width) -> degree.
- * Builds IR by hand; never links libclang. */
+ * Builds IR with tests/ir_builder.c; never links libclang. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/analysis.h"
+#include "ir_builder.h"
 
-static struct sm_arena A;
-
-static struct sm_expr *K(int64_t v)
-{
-	struct sm_expr *e = sm_arena_alloc(&A, sizeof(*e));
-	e->kind = SM_E_CONST;
-	e->ival = v;
-	return e;
-}
-
-static struct sm_expr *T(int dim)
-{
-	struct sm_expr *e = sm_arena_alloc(&A, sizeof(*e));
-	e->kind = SM_E_BUILTIN;
-	e->builtin = SM_B_TID;
-	e->dim = dim;
-	return e;
-}
-
-static struct sm_expr *B(enum sm_op op, struct sm_expr *a, struct sm_expr *b)
-{
-	struct sm_expr *e = sm_arena_alloc(&A, sizeof(*e));
-	e->kind = SM_E_BINARY;
-	e->op = op;
-	e->a = a;
-	e->b = b;
-	e->bits = 64;
-	return e;
-}
-
-static struct sm_array *arr(unsigned elem, int64_t d0, int64_t d1)
-{
-	struct sm_array *a = sm_arena_alloc(&A, sizeof(*a));
-	a->name = "s";
-	a->elem_type = "t";
-	a->elem_size = elem;
-	a->ndims = d1 ? 2 : 1;
-	a->dims[0] = d0;
-	a->dims[1] = d1;
-	return a;
-}
-
-static double degree1(struct sm_array *a, struct sm_expr *i0, struct sm_expr *i1, unsigned width,
+static double degree1(struct sm_irb *b, struct sm_array *a, struct sm_expr *i0, struct sm_expr *i1, unsigned width,
 		      struct sm_dim3 block, const struct sm_guard *g)
 {
 	struct sm_raccess ra;
@@ -62,7 +20,7 @@ static double degree1(struct sm_array *a, struct sm_expr *i0, struct sm_expr *i1
 	ra.width = width;
 	ra.guards = g;
 	struct sm_degree d;
-	sm_access_degree(&ra, block, NULL, &A, &d);
+	sm_access_degree(&ra, block, NULL, &b->A, &d);
 	ck_assert_msg(d.analyzed, "not analyzed: %s", d.why ? d.why : "?");
 	return d.worst;
 }
@@ -105,15 +63,16 @@ static const struct {
 
 START_TEST(test_stride)
 {
-	sm_arena_init(&A, 0);
+	struct sm_irb b;
+	sm_irb_init(&b);
 	int i = _i;
-	struct sm_array *a = arr(stride_table[i].elem, 1 << 16, 0);
-	double d = degree1(a, B(SM_OP_MUL, T(0), K(stride_table[i].stride)), NULL, stride_table[i].width,
-			   stride_table[i].block, NULL);
+	struct sm_array *a = sm_irb_array(&b, "t", stride_table[i].elem, 1 << 16, 0);
+	double d = degree1(&b, a, OP(&b, SM_OP_MUL, T(&b, 0), K(&b, stride_table[i].stride)), NULL,
+			   stride_table[i].width, stride_table[i].block, NULL);
 	ck_assert_msg(d == stride_table[i].degree, "row %d: elem %u stride %lld width %u: got %.2f want %.2f", i,
 		      stride_table[i].elem, (long long)stride_table[i].stride, stride_table[i].width, d,
 		      stride_table[i].degree);
-	sm_arena_release(&A);
+	sm_irb_release(&b);
 }
 END_TEST
 
@@ -135,25 +94,28 @@ static const struct {
 
 START_TEST(test_tile)
 {
-	sm_arena_init(&A, 0);
+	struct sm_irb b;
+	sm_irb_init(&b);
 	int i = _i;
-	struct sm_array *a = arr(4, 64, tile_table[i].width_dim);
-	struct sm_expr *r = tile_table[i].row_is_x ? T(0) : T(1);
-	struct sm_expr *c = tile_table[i].row_is_x ? T(1) : T(0);
-	double d = degree1(a, r, c, 4, tile_table[i].block, NULL);
+	struct sm_array *a = sm_irb_array(&b, "t", 4, 64, tile_table[i].width_dim);
+	struct sm_expr *r = tile_table[i].row_is_x ? T(&b, 0) : T(&b, 1);
+	struct sm_expr *c = tile_table[i].row_is_x ? T(&b, 1) : T(&b, 0);
+	double d = degree1(&b, a, r, c, 4, tile_table[i].block, NULL);
 	ck_assert_msg(d == tile_table[i].degree, "row %d: got %.2f want %.2f", i, d, tile_table[i].degree);
-	sm_arena_release(&A);
+	sm_irb_release(&b);
 }
 END_TEST
 
 START_TEST(test_guard_active_lanes)
 {
 	/* if (tid < 8) s[32*tid]: only 8 lanes active -> 8-way */
-	sm_arena_init(&A, 0);
-	struct sm_guard g = { B(SM_OP_LT, T(0), K(8)), false, { { 0, 0 }, { 0, 0 } }, NULL };
-	double d = degree1(arr(4, 4096, 0), B(SM_OP_MUL, T(0), K(32)), NULL, 4, (struct sm_dim3){ 32, 1, 1 }, &g);
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_guard g = { OP(&b, SM_OP_LT, T(&b, 0), K(&b, 8)), false, { { 0, 0 }, { 0, 0 } }, NULL };
+	double d = degree1(&b, sm_irb_array(&b, "t", 4, 4096, 0), OP(&b, SM_OP_MUL, T(&b, 0), K(&b, 32)), NULL, 4,
+			   (struct sm_dim3){ 32, 1, 1 }, &g);
 	ck_assert(d == 8);
-	sm_arena_release(&A);
+	sm_irb_release(&b);
 }
 END_TEST
 

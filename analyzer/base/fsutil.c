@@ -1,6 +1,7 @@
 /* util.c - atomic writes and source-tree walking. */
 #define _GNU_SOURCE
 #include "base/fsutil.h"
+#include "base/grow.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -72,14 +73,8 @@ int sm_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *c
 
 void sm_paths_push(struct sm_paths *p, const char *s)
 {
-	if (p->n == p->cap) {
-		size_t nc = p->cap ? p->cap * 2 : 16;
-		char **nv = realloc(p->v, nc * sizeof(*nv));
-		if (!nv)
-			return;
-		p->v = nv;
-		p->cap = nc;
-	}
+	if (SM_ALLOC_GROW(p->v, p->n + 1, p->cap))
+		return;
 	char *d = strdup(s);
 	if (d)
 		p->v[p->n++] = d;
@@ -173,15 +168,9 @@ static int git_ignored_run(const char *root, int collapse_dirs, struct sm_paths 
 	size_t len = 0, cap = 4096;
 	char *buf = malloc(cap);
 	for (;;) {
-		if (buf && len == cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-			} else {
-				buf = nb;
-				cap *= 2;
-			}
+		if (buf && len == cap && SM_ALLOC_GROW(buf, len + 1, cap)) {
+			free(buf);
+			buf = NULL; /* out of memory: drain the pipe, then fail */
 		}
 		char sink[4096];
 		ssize_t k = buf ? read(fds[0], buf + len, cap - len) : read(fds[0], sink, sizeof(sink));

@@ -1,26 +1,78 @@
-/* text.c - the one walker over a file's lines (see text.h). */
+/* text.c - the one walker over a file's lines (see text.h). Every
+ * question about lines and columns comes down to line_start() or to
+ * sm_text_next_line(), so there is one definition of where a line begins
+ * and ends. */
 #include "base/text.h"
 
 #include <string.h>
 
+/* The offset where line `line` begins, or SM_TEXT_NPOS. */
+static size_t line_start(const char *text, size_t textlen, unsigned line)
+{
+	if (!text || line == 0)
+		return SM_TEXT_NPOS;
+	size_t off = 0;
+	for (unsigned l = 1; l < line; l++) {
+		const char *nl = memchr(text + off, '\n', textlen - off);
+		if (!nl)
+			return SM_TEXT_NPOS;
+		off = (size_t)(nl - text) + 1;
+	}
+	return off;
+}
+
 const char *sm_text_line(const char *text, size_t textlen, unsigned line, size_t *len)
 {
 	*len = 0;
-	if (!text || line == 0)
+	size_t pos = line_start(text, textlen, line);
+	if (pos == SM_TEXT_NPOS)
 		return NULL;
-	const char *p = text, *end = text + textlen;
-	for (unsigned l = 1; l < line && p < end; l++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			return NULL;
-		p = nl + 1;
-	}
-	if (p >= end)
+	return sm_text_next_line(text, textlen, &pos, len);
+}
+
+size_t sm_text_offset(const char *text, size_t textlen, unsigned line, unsigned col)
+{
+	size_t off = line_start(text, textlen, line);
+	if (off == SM_TEXT_NPOS || col == 0 || (size_t)col - 1 > textlen - off)
+		return SM_TEXT_NPOS;
+	return off + col - 1;
+}
+
+const char *sm_text_span(const char *text, size_t textlen, unsigned line1, unsigned col1, unsigned line2,
+			 unsigned col2, size_t *len)
+{
+	*len = 0;
+	size_t b = sm_text_offset(text, textlen, line1, col1);
+	size_t e = sm_text_offset(text, textlen, line2, col2);
+	if (b == SM_TEXT_NPOS || e == SM_TEXT_NPOS || e <= b)
 		return NULL;
+	*len = e - b;
+	return text + b;
+}
+
+const char *sm_text_next_line(const char *text, size_t textlen, size_t *pos, size_t *len)
+{
+	*len = 0;
+	if (!text || *pos >= textlen)
+		return NULL;
+	const char *p = text + *pos, *end = text + textlen;
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 	size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+	*pos = nl ? (size_t)(nl - text) + 1 : textlen;
 	if (n && p[n - 1] == '\r')
 		n--;
 	*len = n;
 	return p;
+}
+
+void sm_text_advance(const char *text, size_t from, size_t to, unsigned *line, size_t *bol)
+{
+	while (from < to) {
+		const char *nl = memchr(text + from, '\n', to - from);
+		if (!nl)
+			return;
+		(*line)++;
+		from = (size_t)(nl - text) + 1;
+		*bol = from;
+	}
 }

@@ -1,13 +1,52 @@
-/* text.h - source text by line: what every report, suppression and fix
- * needs from the contents of an analyzed file. No allocation. */
+/* text.h - source text by line: what every report, suppression, rule and
+ * fix needs from the contents of an analyzed file. No allocation.
+ *
+ * Lines and columns are 1-based and count bytes, as libclang reports them;
+ * a line ends at '\n'. The one walker over a file's lines lives in text.c:
+ * code elsewhere asks for a line, an offset or a span here rather than
+ * counting newlines itself. */
 #ifndef SMEMLINT_BASE_TEXT_H
 #define SMEMLINT_BASE_TEXT_H
 
 #include <stddef.h>
 
+/* "no such position": what sm_text_offset returns for one not in the text */
+#define SM_TEXT_NPOS ((size_t)-1)
+
 /* The text of line `line` (1-based) of text[0..textlen), without its
  * newline (nor a '\r' before it); *len is set to its length. NULL (and
  * *len 0) when the line does not exist. */
 const char *sm_text_line(const char *text, size_t textlen, unsigned line, size_t *len);
+
+/* The byte offset of line:col in text[0..textlen): the start of the line
+ * plus col - 1 (which may run on past the end of that line). SM_TEXT_NPOS
+ * when line or col is 0, the line does not exist, or the offset lies past
+ * textlen. The empty line after a final newline exists (its col 1 is
+ * textlen). */
+size_t sm_text_offset(const char *text, size_t textlen, unsigned line, unsigned col);
+
+/* The text from line1:col1 up to (not including) line2:col2, as a pointer
+ * into text; *len is set to its length. NULL (and *len 0) when either
+ * position is not in the text (see sm_text_offset) or the span is empty. */
+const char *sm_text_span(const char *text, size_t textlen, unsigned line1, unsigned col1, unsigned line2,
+			 unsigned col2, size_t *len);
+
+/* Iterate over the lines of text[0..textlen): *pos is the offset where the
+ * next line starts (0 at first). Returns that line, without its newline
+ * (nor a '\r' before it), sets *len to its length and moves *pos past it;
+ * NULL at the end. A last line without a newline counts; nothing after a
+ * final newline does.
+ *
+ *	size_t pos = 0, n;
+ *	for (const char *l; (l = sm_text_next_line(t, tlen, &pos, &n));)
+ *		...
+ */
+const char *sm_text_next_line(const char *text, size_t textlen, size_t *pos, size_t *len);
+
+/* Carry a line count over text[from..to): *line grows by one per newline
+ * there, and *bol (the offset where the current line begins) becomes the
+ * offset after the last one. For lexers that step over several lines at
+ * once (block comments, raw strings). */
+void sm_text_advance(const char *text, size_t from, size_t to, unsigned *line, size_t *bol);
 
 #endif

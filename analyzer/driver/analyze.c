@@ -77,15 +77,12 @@ int sm_analyze_path(struct sm_frontend *fe, const char *path, const struct sm_an
 		sm_result_note(r, SM_LEVEL_ERROR, p0, "out of memory reading '%s'", path);
 		return -1;
 	}
+	size_t alloc = cap + 1; /* buf's size: cap bytes to read into, one more for a NUL */
 	for (;;) {
 		if (n == cap) {
-			if (cap >= SM_MAX_FILE_BYTES + 1)
+			if (cap >= SM_MAX_FILE_BYTES + 1 || SM_ALLOC_GROW(buf, n + 2, alloc))
 				break;
-			cap *= 2;
-			char *nb = realloc(buf, cap + 1);
-			if (!nb)
-				break;
-			buf = nb;
+			cap = alloc - 1;
 		}
 		size_t got = fread(buf + n, 1, cap - n, f);
 		if (got == 0)

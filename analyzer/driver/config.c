@@ -2,6 +2,7 @@
  * command line shares with it (see config.h). */
 #define _GNU_SOURCE
 #include "driver/config.h"
+#include "base/grow.h"
 
 #include "rules/rules.h"
 
@@ -554,17 +555,11 @@ int sm_config_cache_lookup(struct sm_config_cache *cc, const char *file, const s
 		free(c);
 		return -1;
 	}
-	if (cc->n == cc->cap) {
-		unsigned nc = cc->cap ? cc->cap * 2 : 4;
-		struct sm_config **nv = realloc(cc->v, nc * sizeof(*nv));
-		if (!nv) {
-			sm_config_free(c);
-			free(c);
-			snprintf(err, errlen, "out of memory reading config '%s'", path);
-			return -1;
-		}
-		cc->v = nv;
-		cc->cap = nc;
+	if (SM_ALLOC_GROW(cc->v, cc->n + 1, cc->cap)) {
+		sm_config_free(c);
+		free(c);
+		snprintf(err, errlen, "out of memory reading config '%s'", path);
+		return -1;
 	}
 	cc->v[cc->n++] = c;
 	*out = c;

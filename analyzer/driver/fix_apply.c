@@ -14,6 +14,7 @@
 #include "driver/fix_apply.h"
 #include "engine/fix.h"
 #include "base/fsutil.h"
+#include "base/text.h"
 
 struct edit {
 	size_t begin, end;
@@ -21,19 +22,6 @@ struct edit {
 	unsigned line, col;
 	const char *what;
 };
-
-static long offset_of(const char *t, size_t len, struct sm_pos p)
-{
-	size_t off = 0;
-	for (unsigned l = 1; l < p.line; l++) {
-		const char *nl = memchr(t + off, '\n', len - off);
-		if (!nl)
-			return -1;
-		off = (size_t)(nl - t) + 1;
-	}
-	off += p.col - 1;
-	return off <= len ? (long)off : -1;
-}
 
 static int cmp_edit(const void *a, const void *b)
 {
@@ -85,13 +73,13 @@ int sm_apply_fixes(const struct sm_result *r, FILE *log, char *err, size_t errle
 		}
 		if (!d->fix.text)
 			continue;
-		long b = offset_of(r->text, r->len, d->fix.range.begin);
-		long en = offset_of(r->text, r->len, d->fix.range.end);
-		if (b < 0 || en < b)
+		size_t b = sm_text_offset(r->text, r->len, d->fix.range.begin.line, d->fix.range.begin.col);
+		size_t en = sm_text_offset(r->text, r->len, d->fix.range.end.line, d->fix.range.end.col);
+		if (b == SM_TEXT_NPOS || en == SM_TEXT_NPOS || en < b)
 			continue;
 		int dup = 0;
 		for (size_t k = 0; k < n; k++)
-			if (e[k].begin == (size_t)b && e[k].end == (size_t)en) {
+			if (e[k].begin == b && e[k].end == en) {
 				dup = 1;
 				if (strcmp(e[k].text, d->fix.text)) {
 					snprintf(err, errlen, "conflicting fixes for '%s' at %u:%u; nothing changed", r->path,
@@ -102,8 +90,8 @@ int sm_apply_fixes(const struct sm_result *r, FILE *log, char *err, size_t errle
 			}
 		if (dup)
 			continue;
-		e[n].begin = (size_t)b;
-		e[n].end = (size_t)en;
+		e[n].begin = b;
+		e[n].end = en;
 		e[n].text = d->fix.text;
 		e[n].line = d->fix.range.begin.line;
 		e[n].col = d->fix.range.begin.col;

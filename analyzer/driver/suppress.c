@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/text.h"
 #include "driver/report.h"
 #include "rules/rules.h"
@@ -29,20 +30,23 @@ struct supps {
 
 static void push(struct supps *s, const struct supp *x)
 {
-	if (s->n == s->cap) {
-		unsigned nc = s->cap ? s->cap * 2 : 8;
-		struct supp *nv = realloc(s->v, nc * sizeof(*nv));
-		if (!nv)
-			return;
-		s->v = nv;
-		s->cap = nc;
-	}
+	if (SM_ALLOC_GROW(s->v, s->n + 1, s->cap))
+		return; /* out of memory: the directive is dropped */
 	s->v[s->n++] = *x;
 }
 
 static bool is_ident(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The first `close` in s[0..n) when it comes before the end of the line,
+ * else NULL: a directive's rule list must close on its own line. */
+static const char *close_on_line(const char *s, size_t n, char close)
+{
+	const char *e = memchr(s, close, n);
+	const char *nl = memchr(s, '\n', n);
+	return e && !(nl && nl < e) ? e : NULL;
 }
 
 /* Parse "a, b ,c" in s[0..n) into a rule mask. prefix: entries must start
@@ -124,9 +128,8 @@ static void directives(struct sm_result *r, const char *c, size_t n, unsigned li
 			 * comment): the next line; after code: its own line */
 			s.first = s.last = own_line || lstart ? line + 1 : line;
 			if (j < n && c[j] == '[') {
-				const char *close = memchr(c + j, ']', n - j);
-				const char *nl = memchr(c + j, '\n', n - j);
-				if (!close || (nl && nl < close))
+				const char *close = close_on_line(c + j, n - j, ']');
+				if (!close)
 					continue;
 				bool ours = false;
 				s.rules = rule_list(r, line, s.col, c + j + 1, (size_t)(close - (c + j + 1)), NULL, &ours);
@@ -150,9 +153,8 @@ static void directives(struct sm_result *r, const char *c, size_t n, unsigned li
 				continue; /* NOLINTBEGIN/END and other words */
 			s.first = s.last = next ? line + 1 : line;
 			if (j < n && c[j] == '(') {
-				const char *close = memchr(c + j, ')', n - j);
-				const char *nl = memchr(c + j, '\n', n - j);
-				if (!close || (nl && nl < close))
+				const char *close = close_on_line(c + j, n - j, ')');
+				if (!close)
 					continue;
 				bool ours = false;
 				s.rules = rule_list(r, line, s.col, c + j + 1, (size_t)(close - (c + j + 1)), "smemlint-",
@@ -203,11 +205,7 @@ static void scan(struct sm_result *r, struct supps *out)
 				e++;
 			e = e + 2 <= n ? e + 2 : n;
 			directives(r, t + i, e - i, line, (unsigned)(i - bol) + 1, blank(t + bol, i - bol), out);
-			for (size_t k = i; k < e; k++)
-				if (t[k] == '\n') {
-					line++;
-					bol = k + 1;
-				}
+			sm_text_advance(t, i, e, &line, &bol);
 			i = e - 1;
 		} else if (c == 'R' && i + 1 < n && t[i + 1] == '"' && (i == 0 || !is_ident(t[i - 1]))) {
 			/* raw string R"delim( ... )delim" */
@@ -225,11 +223,7 @@ static void scan(struct sm_result *r, struct supps *out)
 			while (e + dl + 2 <= n && memcmp(t + e, close, dl + 2))
 				e++;
 			e = e + dl + 2 <= n ? e + dl + 2 : n;
-			for (size_t k = i; k < e; k++)
-				if (t[k] == '\n') {
-					line++;
-					bol = k + 1;
-				}
+			sm_text_advance(t, i, e, &line, &bol);
 			i = e - 1;
 		} else if (c == '"' || (c == '\'' && (i == 0 || !is_ident(t[i - 1]) || t[i - 1] == 'u' ||
 						  t[i - 1] == 'U' || t[i - 1] == 'L'))) {

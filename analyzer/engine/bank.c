@@ -348,11 +348,18 @@ struct job {
 	bool varies;
 };
 
-static void lane_tid(const struct job *J, int64_t lin, int64_t tid[3])
+/* *c = base evaluated by lane l of J's warp (its thread id set); false
+ * when the lane lies past the block's last thread, as do all later ones. */
+static bool lane_ctx(const struct job *J, int l, const struct sm_eval_ctx *base, struct sm_eval_ctx *c)
 {
-	tid[0] = lin % J->block.x;
-	tid[1] = (lin / J->block.x) % J->block.y;
-	tid[2] = lin / (J->block.x * J->block.y);
+	int64_t lin = (int64_t)J->warp * SM_WARP + l;
+	if (lin >= J->nthreads)
+		return false;
+	*c = *base;
+	c->tid[0] = lin % J->block.x;
+	c->tid[1] = (lin / J->block.x) % J->block.y;
+	c->tid[2] = lin / (J->block.x * J->block.y);
+	return true;
 }
 
 static int guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c)
@@ -435,11 +442,9 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 	int64_t addr[SM_WARP];
 	uint32_t mask = 0;
 	for (int l = 0; l < SM_WARP; l++) {
-		int64_t lin = (int64_t)J->warp * SM_WARP + l;
-		if (lin >= J->nthreads)
+		struct sm_eval_ctx c;
+		if (!lane_ctx(J, l, base, &c))
 			break;
-		struct sm_eval_ctx c = *base;
-		lane_tid(J, lin, c.tid);
 		int live = 1;
 		for (int d = 0; d < J->nloops && live; d++) {
 			if (sm_loop_cond(J->loops[d], &c) == 0)
@@ -518,11 +523,9 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 		/* does any lane of this warp still run the loop? */
 		int any = 0, unknown = 0;
 		for (int l = 0; l < SM_WARP; l++) {
-			int64_t lin = (int64_t)J->warp * SM_WARP + l;
-			if (lin >= J->nthreads)
+			struct sm_eval_ctx lc;
+			if (!lane_ctx(J, l, c, &lc))
 				break;
-			struct sm_eval_ctx lc = *c;
-			lane_tid(J, lin, lc.tid);
 			int r = sm_loop_cond(L, &lc);
 			if (r == 1) {
 				any = 1;

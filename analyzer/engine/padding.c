@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "engine/fix.h"
 
 #define SM_MAX_PAD 32
@@ -108,26 +109,32 @@ static double layout_worst(const struct eval *E, const double *before, const str
 	return worst;
 }
 
+/* Does layout lay beat *best (the worst degree so far) without making any
+ * access worse? Then it becomes the best, fixing *best_fixed accesses. */
+static bool try_layout(const struct eval *E, const double *before, const struct sm_layout *lay, double *best,
+		       int *best_fixed)
+{
+	int fixed = 0;
+	double w = layout_worst(E, before, lay, &fixed);
+	if (w < 0 || w >= *best - 1e-9)
+		return false;
+	*best = w;
+	*best_fixed = fixed;
+	return true;
+}
+
 /* The new dims text: the spelled last extent plus the pad, e.g.
  * "[TILE][TILE]" -> "[TILE][TILE + 1]", "[32][32]" -> "[32][33]". */
 static const char *new_dims_text(const struct sm_array *arr, int64_t pad, const char *text, size_t len,
 				 struct sm_arena *A)
 {
 	struct sm_range r = arr->dims_range;
-	if (!text || !r.begin.line || r.begin.line != r.end.line)
+	if (r.begin.line != r.end.line)
 		return NULL;
-	const char *p = text, *end = text + len;
-	for (unsigned l = 1; l < r.begin.line && p < end; l++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			return NULL;
-		p = nl + 1;
-	}
-	size_t b = r.begin.col - 1, e = r.end.col - 1;
-	if (p + e > end || b >= e)
+	size_t n;
+	const char *s = sm_text_span(text, len, r.begin.line, r.begin.col, r.end.line, r.end.col, &n);
+	if (!s)
 		return NULL;
-	const char *s = p + b;
-	size_t n = e - b;
 	/* find the last top-level '[' */
 	size_t last = n;
 	int depth = 0;
@@ -208,29 +215,20 @@ int sm_fix_search(const struct sm_kernel_model *m, const struct sm_array *arr, c
 			if ((dims[arr->ndims - 1] * (int64_t)arr->elem_size) % max_width)
 				continue;
 			struct sm_layout lay = { dims, 0, 0 };
-			int fixed = 0;
-			double w = layout_worst(&E, before, &lay, &fixed);
-			if (w < 0 || w >= best - 1e-9)
+			if (!try_layout(&E, before, &lay, &best, &best_fixed))
 				continue;
-			best = w;
-			best_fixed = fixed;
 			out->kind = SM_FIX_PAD;
 			out->pad = p;
 			memcpy(out->new_dims, dims, sizeof(dims));
-			if (w < 1 + 1e-9)
+			if (best < 1 + 1e-9)
 				break;
 		}
 	}
 	/* 2. the offset form for 1-D arrays (and where padding fell short) */
 	if (best > 1 + 1e-9 && arr->ndims == 1 && arr->elem_size <= 4) {
 		struct sm_layout lay = { NULL, 5, 0 };
-		int fixed = 0;
-		double w = layout_worst(&E, before, &lay, &fixed);
-		if (w >= 0 && w < best - 1e-9) {
-			best = w;
-			best_fixed = fixed;
+		if (try_layout(&E, before, &lay, &best, &best_fixed))
 			out->kind = SM_FIX_OFFSET;
-		}
 	}
 	/* 3. an XOR swizzle of the last index by the previous one */
 	if (best > 1 + 1e-9 && arr->ndims >= 2) {
@@ -239,11 +237,7 @@ int sm_fix_search(const struct sm_kernel_model *m, const struct sm_array *arr, c
 		int64_t period = last < per128 ? last : per128;
 		if (period >= 2 && (period & (period - 1)) == 0 && last % period == 0) {
 			struct sm_layout lay = { NULL, 0, period - 1 };
-			int fixed = 0;
-			double w = layout_worst(&E, before, &lay, &fixed);
-			if (w >= 0 && w < best - 1e-9) {
-				best = w;
-				best_fixed = fixed;
+			if (try_layout(&E, before, &lay, &best, &best_fixed)) {
 				out->kind = SM_FIX_SWIZZLE;
 				out->swizzle_mask = period - 1;
 			}

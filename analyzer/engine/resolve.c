@@ -24,16 +24,24 @@ struct rs {
 	unsigned nst, capst;
 };
 
+/* sm_arena_alloc (zeroed) that marks the walk failed when memory runs
+ * out; callers then give up on the node and return what they can. */
+static void *rs_alloc(struct rs *R, size_t n)
+{
+	void *p = sm_arena_alloc(R->A, n);
+	if (!p)
+		R->failed = 1;
+	return p;
+}
+
 static void record_stmt(struct rs *R, const struct sm_stmt *s, struct sm_expr *cond, const struct sm_loop *loop,
 			const struct sm_guard *guards)
 {
 	if (R->nst == R->capst) {
 		unsigned nc = R->capst ? 2 * R->capst : 32;
-		struct sm_rstmt *n = sm_arena_alloc(R->A, nc * sizeof(*n));
-		if (!n) {
-			R->failed = 1;
+		struct sm_rstmt *n = rs_alloc(R, nc * sizeof(*n));
+		if (!n)
 			return;
-		}
 		if (R->nst)
 			memcpy(n, R->st, R->nst * sizeof(*n));
 		R->st = n;
@@ -50,22 +58,18 @@ typedef struct sm_expr **env_t;
 
 static env_t env_copy(struct rs *R, env_t e)
 {
-	env_t n = sm_arena_alloc(R->A, (R->K->nvars + 1) * sizeof(*n));
-	if (!n) {
-		R->failed = 1;
+	env_t n = rs_alloc(R, (R->K->nvars + 1) * sizeof(*n));
+	if (!n)
 		return e;
-	}
 	memcpy(n, e, R->K->nvars * sizeof(*n));
 	return n;
 }
 
 static struct sm_expr *opaque(struct rs *R, const char *name, bool dep)
 {
-	struct sm_expr *e = sm_arena_alloc(R->A, sizeof(*e));
-	if (!e) {
-		R->failed = 1;
+	struct sm_expr *e = rs_alloc(R, sizeof(*e));
+	if (!e)
 		return NULL;
-	}
 	e->kind = SM_E_OPAQUE;
 	e->name = name;
 	e->thread_dep = dep;
@@ -79,11 +83,9 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 
 static struct sm_access *subst_place(struct rs *R, const struct sm_access *p, env_t env, int depth)
 {
-	struct sm_access *n = sm_arena_alloc(R->A, sizeof(*n));
-	if (!n) {
-		R->failed = 1;
+	struct sm_access *n = rs_alloc(R, sizeof(*n));
+	if (!n)
 		return NULL;
-	}
 	*n = *p;
 	for (int i = 0; i < p->nidx; i++)
 		n->idx[i] = subst(R, p->idx[i], env, depth + 1);
@@ -129,11 +131,9 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 		return opaque(R, e->var ? e->var->name : "variable", true);
 	}
 	case SM_E_ADDR: {
-		struct sm_expr *n = sm_arena_alloc(R->A, sizeof(*n));
-		if (!n) {
-			R->failed = 1;
+		struct sm_expr *n = rs_alloc(R, sizeof(*n));
+		if (!n)
 			return e;
-		}
 		*n = *e;
 		n->place = subst_place(R, e->place, env, depth);
 		return n;
@@ -144,11 +144,9 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 		struct sm_expr *c = subst(R, e->c, env, depth + 1);
 		if (a == e->a && b == e->b && c == e->c)
 			return e;
-		struct sm_expr *n = sm_arena_alloc(R->A, sizeof(*n));
-		if (!n) {
-			R->failed = 1;
+		struct sm_expr *n = rs_alloc(R, sizeof(*n));
+		if (!n)
 			return e;
-		}
 		*n = *e;
 		n->a = a;
 		n->b = b;
@@ -160,11 +158,9 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 
 static struct sm_expr *mk_bin(struct rs *R, enum sm_op op, struct sm_expr *a, struct sm_expr *b)
 {
-	struct sm_expr *n = sm_arena_alloc(R->A, sizeof(*n));
-	if (!n) {
-		R->failed = 1;
+	struct sm_expr *n = rs_alloc(R, sizeof(*n));
+	if (!n)
 		return a;
-	}
 	n->kind = SM_E_BINARY;
 	n->op = op;
 	n->a = a;
@@ -176,11 +172,9 @@ static struct sm_expr *mk_bin(struct rs *R, enum sm_op op, struct sm_expr *a, st
 
 static struct sm_expr *mk_const(struct rs *R, int64_t v)
 {
-	struct sm_expr *n = sm_arena_alloc(R->A, sizeof(*n));
-	if (!n) {
-		R->failed = 1;
+	struct sm_expr *n = rs_alloc(R, sizeof(*n));
+	if (!n)
 		return NULL;
-	}
 	n->kind = SM_E_CONST;
 	n->ival = v;
 	return n;
@@ -323,11 +317,9 @@ static const struct sm_guard *push_guard(struct rs *R, const struct sm_guard *g,
 {
 	if (!cond)
 		return g;
-	struct sm_guard *n = sm_arena_alloc(R->A, sizeof(*n));
-	if (!n) {
-		R->failed = 1;
+	struct sm_guard *n = rs_alloc(R, sizeof(*n));
+	if (!n)
 		return g;
-	}
 	n->cond = cond;
 	n->negate = negate;
 	n->range = range;
@@ -462,19 +454,15 @@ static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 	if (init)
 		walk(R, init, env, w);
 	unsigned nv = R->K->nvars;
-	unsigned char *mod = sm_arena_alloc(R->A, nv + 1);
-	if (!mod) {
-		R->failed = 1;
+	unsigned char *mod = rs_alloc(R, nv + 1);
+	if (!mod)
 		return;
-	}
 	assigned_vars(body, mod, nv, 0);
 	assigned_vars(step, mod, nv, 0);
-	struct sm_loop *L = sm_arena_alloc(R->A, sizeof(*L));
-	struct sm_iv *ivs = sm_arena_alloc(R->A, (nv + 1) * sizeof(*ivs));
-	if (!L || !ivs) {
-		R->failed = 1;
+	struct sm_loop *L = rs_alloc(R, sizeof(*L));
+	struct sm_iv *ivs = rs_alloc(R, (nv + 1) * sizeof(*ivs));
+	if (!L || !ivs)
 		return;
-	}
 	L->parent = w.loop;
 	L->depth = w.loop_depth;
 	L->range = s->range;
@@ -504,11 +492,9 @@ static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 			iv->init = env[i];
 			iv->op = u->op;
 			iv->step = subst(R, u->value, env, 0);
-			struct sm_expr *lv = sm_arena_alloc(R->A, sizeof(*lv));
-			if (!lv) {
-				R->failed = 1;
+			struct sm_expr *lv = rs_alloc(R, sizeof(*lv));
+			if (!lv)
 				return;
-			}
 			lv->kind = SM_E_LOOPVAR;
 			lv->loop = L;
 			lv->ival = L->niv;
@@ -521,12 +507,10 @@ static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 	}
 	/* the other modified variables: uniform or per thread? iterate to a
 	 * fixed point, starting from their values before the loop */
-	unsigned char *dep = sm_arena_alloc(R->A, nv + 1);
-	unsigned char *isiv = sm_arena_alloc(R->A, nv + 1);
-	if (!dep || !isiv) {
-		R->failed = 1;
+	unsigned char *dep = rs_alloc(R, nv + 1);
+	unsigned char *isiv = rs_alloc(R, nv + 1);
+	if (!dep || !isiv)
 		return;
-	}
 	for (unsigned i = 0; i < nv; i++) {
 		isiv[i] = mod[i] && lenv[i] && lenv[i]->kind == SM_E_LOOPVAR && lenv[i]->loop == L;
 		if (mod[i] && !isiv[i])
@@ -540,11 +524,9 @@ static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 		unsigned char before[1];
 		unsigned changed = 0;
 		(void)before;
-		unsigned char *nd = sm_arena_alloc(R->A, nv + 1);
-		if (!nd) {
-			R->failed = 1;
+		unsigned char *nd = rs_alloc(R, nv + 1);
+		if (!nd)
 			return;
-		}
 		memcpy(nd, dep, nv);
 		bool loop_dep = s->cond && sm_expr_thread_dep(subst(R, s->cond, tenv, 0));
 		mark_dep(R, body, tenv, nd, loop_dep, 0);
@@ -583,11 +565,9 @@ static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 		if (!mod[i])
 			continue;
 		if (isiv[i] && L->cond) {
-			struct sm_expr *x = sm_arena_alloc(R->A, sizeof(*x));
-			if (!x) {
-				R->failed = 1;
+			struct sm_expr *x = rs_alloc(R, sizeof(*x));
+			if (!x)
 				return;
-			}
 			*x = *lenv[i];
 			x->kind = SM_E_LOOPEXIT;
 			env[i] = x;
@@ -663,11 +643,9 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 				if (!e1[i] || !e2[i] || !c) {
 					env[i] = opaque(R, R->K->vars[i]->name, true);
 				} else {
-					struct sm_expr *m = sm_arena_alloc(R->A, sizeof(*m));
-					if (!m) {
-						R->failed = 1;
+					struct sm_expr *m = rs_alloc(R, sizeof(*m));
+					if (!m)
 						return;
-					}
 					m->kind = SM_E_COND;
 					m->a = c;
 					m->b = e1[i];

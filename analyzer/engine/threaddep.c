@@ -1,6 +1,7 @@
 /* threaddep.c - thread dependence, barrier divergence and races (see
  * threaddep.h). */
 #include "engine/threaddep.h"
+#include "base/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,14 @@ static const struct dcause *mkcause(struct dw *W, enum sm_div_kind kind, const s
 	return c;
 }
 
+/* The cause a statement's own condition adds to in: none when the
+ * condition is uniform. */
+static const struct dcause *cond_cause(struct dw *W, const struct sm_stmt *s, enum sm_div_kind kind,
+				       const struct dcause *in)
+{
+	return sm_stmt_cond_thread_dep(W->m, s) ? mkcause(W, kind, s, NULL) : in;
+}
+
 static void add_barrier(struct dw *W, const struct sm_stmt *s, const struct dcause *c)
 {
 	if (W->n == W->cap) {
@@ -117,9 +126,7 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 		return cur;
 	}
 	case SM_S_IF: {
-		const struct dcause *inner = in;
-		if (sm_stmt_cond_thread_dep(W->m, s))
-			inner = mkcause(W, SM_DIV_IF, s, NULL);
+		const struct dcause *inner = cond_cause(W, s, SM_DIV_IF, in);
 		for (int i = 0; i < s->nkids && i < 2; i++) {
 			struct dexits kx = { 0 };
 			dwalk(W, s->kids[i], inner, &kx, depth + 1);
@@ -128,9 +135,7 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 		return in;
 	}
 	case SM_S_SWITCH: {
-		const struct dcause *inner = in;
-		if (sm_stmt_cond_thread_dep(W->m, s))
-			inner = mkcause(W, SM_DIV_SWITCH, s, NULL);
+		const struct dcause *inner = cond_cause(W, s, SM_DIV_SWITCH, in);
 		struct dexits kx = { 0 };
 		if (s->nkids > 0)
 			dwalk(W, s->kids[0], inner, &kx, depth + 1);
@@ -139,9 +144,7 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 		return in;
 	}
 	case SM_S_LOOP: {
-		const struct dcause *inner = in;
-		if (sm_stmt_cond_thread_dep(W->m, s))
-			inner = mkcause(W, SM_DIV_LOOP, s, NULL);
+		const struct dcause *inner = cond_cause(W, s, SM_DIV_LOOP, in);
 		struct dexits kx = { 0 };
 		if (s->nkids > 0)
 			dwalk(W, s->kids[0], in, &kx, depth + 1);
@@ -231,9 +234,17 @@ struct cnode {
 	int loop;     /* CN_LATCH: loop index */
 };
 
+/* One loop of the graph. */
+struct cloop {
+	int head;     /* the node its iterations start at */
+	int latch;    /* its CN_LATCH node */
+	int parent;   /* the enclosing loop, or -1 */
+};
+
 struct cfg {
 	struct cnode *n;
-	int nn, cap;
+	int nn;                                          /* nodes in n */
+	unsigned cap;                                    /* n's capacity */
 	int exit;
 	int failed;
 	unsigned nacc;
@@ -242,8 +253,9 @@ struct cfg {
 	int (*acc_loops)[SM_MAX_LOOPS + 1];           /* loop indexes, outer first */
 	int stack[SM_MAX_LOOPS + 1];
 	int depth;
-	int nloops, caploops;
-	int *loop_head, *loop_latch, *loop_parent;   /* per loop */
+	int nloops;                                      /* loops in loops */
+	unsigned caploops;                               /* loops' capacity */
+	struct cloop *loops;                             /* per loop */
 	const struct sm_kernel_model *m;
 	struct sm_dim3 block;
 };
@@ -290,41 +302,22 @@ static bool runs_once(const struct cfg *G, const struct sm_stmt *s)
 
 static int cloop(struct cfg *G, int head, int latch)
 {
-	if (G->nloops == G->caploops) {
-		int nc = G->caploops ? 2 * G->caploops : 16;
-		int *h = realloc(G->loop_head, (size_t)nc * sizeof(int));
-		if (h)
-			G->loop_head = h;
-		int *l = realloc(G->loop_latch, (size_t)nc * sizeof(int));
-		if (l)
-			G->loop_latch = l;
-		int *p = realloc(G->loop_parent, (size_t)nc * sizeof(int));
-		if (p)
-			G->loop_parent = p;
-		if (!h || !l || !p) {
-			G->failed = 1;
-			return -1;
-		}
-		G->caploops = nc;
+	if (SM_ALLOC_GROW(G->loops, (size_t)G->nloops + 1, G->caploops)) {
+		G->failed = 1;
+		return -1;
 	}
 	int li = G->nloops++;
-	G->loop_head[li] = head;
-	G->loop_latch[li] = latch;
-	G->loop_parent[li] = G->depth > 0 && G->depth <= SM_MAX_LOOPS + 1 ? G->stack[G->depth - 1] : -1;
+	G->loops[li].head = head;
+	G->loops[li].latch = latch;
+	G->loops[li].parent = G->depth > 0 && G->depth <= SM_MAX_LOOPS + 1 ? G->stack[G->depth - 1] : -1;
 	return li;
 }
 
 static int cnew(struct cfg *G, int kind)
 {
-	if (G->nn == G->cap) {
-		int nc = G->cap ? 2 * G->cap : 64;
-		struct cnode *nn = realloc(G->n, (size_t)nc * sizeof(*nn));
-		if (!nn) {
-			G->failed = 1;
-			return -1;
-		}
-		G->n = nn;
-		G->cap = nc;
+	if (SM_ALLOC_GROW(G->n, (size_t)G->nn + 1, G->cap)) {
+		G->failed = 1;
+		return -1;
 	}
 	struct cnode *c = &G->n[G->nn];
 	memset(c, 0, sizeof(*c));
@@ -482,9 +475,9 @@ static bool reach(const struct cfg *G, int a, int b, const unsigned char *closed
 static bool free_cycle(const struct cfg *G, int li, bool warp, unsigned char *closed, unsigned char *seen, int *stack)
 {
 	memset(closed, 0, (size_t)G->nloops);
-	for (int p = G->loop_parent[li]; p >= 0; p = G->loop_parent[p])
+	for (int p = G->loops[li].parent; p >= 0; p = G->loops[p].parent)
 		closed[p] = 1;
-	return reach(G, G->loop_head[li], G->loop_head[li], closed, li, warp, seen, stack);
+	return reach(G, G->loops[li].head, G->loops[li].head, closed, li, warp, seen, stack);
 }
 
 /* ---- enumeration ---- */
@@ -1023,9 +1016,7 @@ done:
 	free(G.acc_node_of);
 	free(G.acc_nloops);
 	free(G.acc_loops);
-	free(G.loop_head);
-	free(G.loop_latch);
-	free(G.loop_parent);
+	free(G.loops);
 	free(ea);
 	if (memo) {
 		memo_free(memo);

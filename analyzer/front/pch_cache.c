@@ -15,6 +15,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "smemlint/arena.h"
 
 enum { PCH_BUILDING, PCH_READY, PCH_STALE, PCH_FAILED };
@@ -35,10 +36,10 @@ struct sm_pch_cache {
 	char *dir;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	struct pch_entry **e;
-	size_t n, cap;
-	struct toolkit_id *tk;
-	size_t ntk;
+	struct pch_entry **e;    /* the headers built or being built */
+	size_t n, cap;           /* entries in e, its capacity */
+	struct toolkit_id *tk;   /* toolkits whose include tree was hashed */
+	size_t ntk, captk;       /* entries in tk, its capacity */
 };
 
 /* ---- hashing: FNV-1a 64, two streams make a 128-bit key ---- */
@@ -213,9 +214,7 @@ static uint64_t toolkit_id_locked(struct sm_pch_cache *c, const char *root)
 	char inc[PATH_MAX];
 	snprintf(inc, sizeof(inc), "%s/include", root);
 	uint64_t h = tree_id(inc, 0);
-	struct toolkit_id *nv = realloc(c->tk, (c->ntk + 1) * sizeof(*nv));
-	if (nv) {
-		c->tk = nv;
+	if (!SM_ALLOC_GROW(c->tk, c->ntk + 1, c->captk)) {
 		c->tk[c->ntk].root = strdup(root);
 		c->tk[c->ntk].h = h;
 		if (c->tk[c->ntk].root)
@@ -321,15 +320,7 @@ const char *sm_pch_cache_get(struct sm_pch_cache *c, struct sm_frontend *fe, con
 		snprintf(path, sizeof(path), "%s/pch-%s.pch", c->dir, key);
 		if (e)
 			e->path = strdup(path);
-		if (c->n == c->cap) {
-			size_t nc = c->cap ? c->cap * 2 : 8;
-			struct pch_entry **nv = realloc(c->e, nc * sizeof(*nv));
-			if (nv) {
-				c->e = nv;
-				c->cap = nc;
-			}
-		}
-		if (!e || !e->path || c->n == c->cap) {
+		if (!e || !e->path || SM_ALLOC_GROW(c->e, c->n + 1, c->cap)) {
 			if (e)
 				free(e->path);
 			free(e);
