@@ -27,21 +27,59 @@ void sm_result_free(struct sm_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-void sm_result_note(struct sm_result *r, enum sm_level level, struct sm_pos pos, const char *fmt, ...)
+void sm_result_add_note(struct sm_result *r, const struct sm_notification *n)
 {
 	if (SM_ALLOC_GROW(r->notes, r->nnotes + 1, r->cap_notes))
 		return;
+	struct sm_notification *c = &r->notes[r->nnotes++];
+	*c = *n;
+	c->message = sm_arena_strdup(&r->arena, n->message ? n->message : "");
+	if (n->level == SM_LEVEL_ERROR)
+		r->input_error = true;
+}
+
+static void add_vnote(struct sm_result *r, enum sm_problem_id problem, enum sm_level level, struct sm_pos pos,
+		      const char *fmt, va_list ap)
+{
 	char buf[1024];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	struct sm_notification n = { level, problem, pos, buf };
+	sm_result_add_note(r, &n);
+}
+
+void sm_result_problem(struct sm_result *r, enum sm_problem_id problem, struct sm_pos pos, const char *fmt, ...)
+{
+	if ((unsigned)problem >= SM_PROBLEM__COUNT)
+		problem = SM_PROBLEM_ANALYSIS_FAILED;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	add_vnote(r, problem, sm_problems[problem].level, pos, fmt, ap);
 	va_end(ap);
-	struct sm_notification *n = &r->notes[r->nnotes++];
-	n->level = level;
-	n->pos = pos;
-	n->message = sm_arena_strdup(&r->arena, buf);
-	if (level == SM_LEVEL_ERROR)
-		r->input_error = true;
+}
+
+/* TO BE REMOVED with sm_result_note: the problems of the messages that
+ * tools/smemlint.c still reports through it. */
+static const struct {
+	const char *prefix;
+	enum sm_problem_id problem;
+} legacy_problems[] = {
+	{ "cannot start the parser", SM_PROBLEM_CANNOT_START_PARSER },
+	{ "cannot start a process", SM_PROBLEM_CANNOT_START_PROCESS },
+	{ "analysis timed out", SM_PROBLEM_TIMED_OUT },
+	{ "analysis crashed", SM_PROBLEM_ANALYSIS_CRASHED },
+	{ "analysis failed", SM_PROBLEM_ANALYSIS_FAILED },
+};
+
+void sm_result_note(struct sm_result *r, enum sm_level level, struct sm_pos pos, const char *fmt, ...)
+{
+	enum sm_problem_id problem = SM_PROBLEM_ANALYSIS_FAILED;
+	for (size_t i = 0; i < sizeof(legacy_problems) / sizeof(legacy_problems[0]); i++)
+		if (!strncmp(fmt, legacy_problems[i].prefix, strlen(legacy_problems[i].prefix)))
+			problem = legacy_problems[i].problem;
+	va_list ap;
+	va_start(ap, fmt);
+	add_vnote(r, problem, level, pos, fmt, ap);
+	va_end(ap);
 }
 
 static void sink_report(struct sm_sink *sink, const struct sm_diag *d)
