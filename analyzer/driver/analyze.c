@@ -29,7 +29,7 @@ void sm_analysis_options_init(struct sm_analysis_options *o)
 
 static int looks_binary(const char *t, size_t n)
 {
-	size_t lim = n < 65536 ? n : 65536;
+	size_t lim = n < SM_BINARY_SNIFF_BYTES ? n : SM_BINARY_SNIFF_BYTES;
 	return memchr(t, 0, lim) != NULL;
 }
 

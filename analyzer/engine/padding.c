@@ -15,7 +15,6 @@
 
 #include "engine/fix.h"
 
-#define SM_MAX_PAD 32
 
 struct arch_limits {
 	const char *arch;
