@@ -139,6 +139,18 @@ class Sarif(unittest.TestCase):
         text = "\n".join(n["message"]["text"] for n in errs)
         for needle in ("bin.cu", "missing.cu", "notcuda.txt", "empty"):
             self.assertIn(needle, text)
+        # each notification names its input problem (smemlint/problems.def),
+        # listed among the driver's notification descriptors
+        descs = doc["runs"][0]["tool"]["driver"]["notifications"]
+        for n in inv["toolExecutionNotifications"]:
+            ref = n["descriptor"]
+            self.assertEqual(descs[ref["index"]]["id"], ref["id"])
+        ids = {}
+        for n in errs:
+            loc = n.get("locations", [{}])[0].get("physicalLocation", {}).get("artifactLocation", {}).get("uri")
+            ids[loc] = n["descriptor"]["id"]
+        self.assertEqual(ids, {"bin.cu": "binary-file", "missing.cu": "cannot-read",
+                               "notcuda.txt": "not-cuda-source", None: "no-cuda-files"})
         uris = {n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for n in errs if "locations" in n}
         self.assertTrue({"bin.cu", "missing.cu", "notcuda.txt"} <= uris)
         self.assertEqual(len(doc["runs"][0]["results"]), 1, "the good file is still reported")
@@ -350,8 +362,8 @@ class Suppressions(unittest.TestCase):
             # 6, 8, 9, 11, 16, 17 suppressed; 12 (another tool), 13 (another
             # rule), 15 (in a string), 18 (unknown rule) reported
             self.assertEqual(lines, [12, 13, 15, 18])
-            self.assertTrue(any("unknown rule 'nosuch'" in n["message"] and n.get("line") == 18
-                                for n in doc["notifications"]))
+            self.assertTrue(any(n["id"] == "unknown-suppression-rule" and "'nosuch'" in n["message"] and
+                                n.get("line") == 18 for n in doc["notifications"]), doc["notifications"])
             doc = json.loads(run("--format=json", "--report-unused-suppressions", "s.cu", cwd=d).stdout)
             unused = sorted((r["line"], r["column"]) for r in doc["results"] if r["rule"] == "unused-suppression")
             # 13: ignore[warp-sync] matched nothing; 14: the access is fine.

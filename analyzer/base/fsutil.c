@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "base/fsutil.h"
 #include "base/grow.h"
+#include "base/limits.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -223,8 +224,8 @@ static int is_ignored(const struct sm_paths *ign, const char *rel, int is_dir)
 }
 
 struct visited {
-	dev_t dev[256];
-	ino_t ino[256];
+	dev_t dev[SM_MAX_DIR_DEPTH];
+	ino_t ino[SM_MAX_DIR_DEPTH];
 	int n;
 	struct sm_paths ignored;  /* git-ignored paths relative to the root */
 	size_t root_len;          /* strlen of the root plus its '/' */
@@ -238,7 +239,7 @@ static int walk_dir(const char *dir, const char *const *ex, int nex, struct sm_p
 	for (int i = 0; i < seen->n; i++)
 		if (seen->dev[i] == st.st_dev && seen->ino[i] == st.st_ino)
 			return 0; /* a symlink loop back to an ancestor */
-	if (seen->n >= 256)
+	if (seen->n >= SM_MAX_DIR_DEPTH)
 		return 0;
 	seen->dev[seen->n] = st.st_dev;
 	seen->ino[seen->n] = st.st_ino;

@@ -1,11 +1,22 @@
 /* limits.h - every cap smemlint puts on its input and its work, in one
  * place (as SQLite's sqliteLimit.h): the value, why that value, and what
  * happens past it. The README's Limits table is checked against this file
- * by a test (tests/test_limits.py). */
+ * by a test (tests/test_limits.py): each macro here is a row there with the
+ * same value, and each row there is a macro here.
+ *
+ * Design: a cap is a macro here, never a literal at its use, so that the
+ * README, the tests and the code agree on one number. Shapes of public
+ * structs stay with the structs (SM_MAX_DIMS in smemlint/ir.h,
+ * SM_MAX_RELATED in smemlint/diag.h), and facts about the hardware are not
+ * caps (SM_WARP, SM_BANKS). A change of value here changes behaviour: the
+ * golden tests say where. */
 #ifndef SMEMLINT_BASE_LIMITS_H
 #define SMEMLINT_BASE_LIMITS_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+/* ---- input ---- */
 
 /* Largest source file read, in bytes. 16 MiB is far above any hand-written
  * CUDA file (generated ones reach a few MiB) and keeps a stray binary or
@@ -13,11 +24,79 @@
  * file-too-large and is not analyzed; the others still are. */
 #define SM_MAX_FILE_BYTES (16u * 1024 * 1024)
 
+/* Bytes at the start of a file searched for a NUL byte, the sign of a
+ * binary file. 64 KiB finds the NULs of any object file or image early
+ * and costs nothing on sources. Past it: a NUL further in is not looked
+ * for; the file goes to clang, which skips NUL characters. */
+#define SM_BINARY_SNIFF_BYTES 65536
+
+/* Threads of one block: CUDA's limit on every GPU smemlint models. Past it:
+ * --block-dim and block-dim: in .smemlint.yaml are errors; a larger
+ * __launch_bounds__ is ignored (the shape is assumed); accesses under a
+ * larger launch shape are not analyzed ("the block shape is not valid")
+ * and no race is searched for. */
+#define SM_MAX_BLOCK_THREADS 1024
+
+/* Directories one walk descends through (the ancestors it remembers to
+ * detect symlink loops). 256 is far deeper than any source tree. Past it:
+ * the deeper directories are skipped (a path with no other CUDA file gets
+ * no-cuda-files). */
+#define SM_MAX_DIR_DEPTH 256
+
+/* Arguments of one clang command line: smemlint's own (about 15) plus the
+ * user's flags (after --, from compile_commands.json or .smemlint.yaml).
+ * Past it: the further flags are dropped (sm_frontend_args fills at most
+ * this many). Used by analyzer/front (frontend.c, pch_cache.c) and
+ * tools/smemlint.c (--print-clang-args). */
+#define SM_MAX_CLANG_ARGS 128
+
+/* clang diagnostics (errors) kept per file. 50 shows the first errors,
+ * which explain the rest. Past it: the others are dropped (clang itself
+ * stops at 20 errors unless told otherwise); the expression-nesting note
+ * is not added past it either. */
+#define SM_MAX_PARSE_NOTES 50
+
+/* ---- memory ---- */
+
 /* Bytes of IR (the arena of one translation unit) before the analysis of a
  * file stops. 1 GiB leaves room for kernels of thousands of statements on
  * a 2-core, 8 GiB CI runner with two workers. Past it: the file's results
- * are partial (input problem partial-results). */
+ * are partial (input problem partial-results), or, when the parse itself
+ * did not fit, the file is not analyzed (out-of-memory). */
 #define SM_IR_ARENA_LIMIT ((size_t)1 << 30)
+
+/* Bytes of thread addresses the race search keeps per kernel and block
+ * shape (the same iteration vectors are asked for over and over). 64 MiB
+ * holds 8 million addresses: every iteration of the corpus's kernels.
+ * Past it: addresses are computed again each time, slower, same result. */
+#define SM_RACE_MEMO_BYTES ((size_t)64 << 20)
+
+/* Stack of each worker thread: libclang's parser and the front end recurse
+ * once per nesting level (up to a few KiB each, more under AddressSanitizer);
+ * 256 MiB of address space holds 70,000 nested unary operators. Past it:
+ * clang's parser overflows the stack (SIGSEGV; with --timeout the file is
+ * reported as analysis-crashed and the others go on). Used by
+ * tools/smemlint.c. */
+#define SM_WORKER_STACK ((size_t)256 << 20)
+
+/* Stack the front end leaves unused below its recursion: it stops
+ * descending where less than this is left (and at SM_FE_MAX_DEPTH). 1 MiB
+ * is room for libclang's calls from the deepest level. Past it: the rest
+ * of the expression is opaque (input problem nesting-too-deep). */
+#define SM_STACK_RESERVE ((size_t)1 << 20)
+
+/* Stack a recursive walk may use when its thread's stack bounds are
+ * unknown (no pthread_getattr_np answer): the floor is this far below the
+ * caller. 1 MiB is a small part of the 8 MiB of a default thread. Past
+ * it: as SM_STACK_RESERVE. */
+#define SM_STACK_FALLBACK ((size_t)1 << 20)
+
+/* Free space (and `ulimit -f` room) required to build a precompiled
+ * header: libclang aborts the whole process when a PCH write fails, and a
+ * PCH is ~10 MiB. Below it: no PCH is built; files parse without one. */
+#define SM_PCH_ROOM ((uint64_t)256 << 20)
+
+/* ---- work ---- */
 
 /* Distinct block shapes a kernel is analyzed with (launch sites with
  * different constant shapes). Eight covers every kernel of the corpus and
@@ -25,32 +104,131 @@
  * it: the first eight launch shapes in source order are used. */
 #define SM_MAX_BLOCK_SHAPES 8
 
-/* Threads in a block shape given with --block-dim or block-dim:, as CUDA
- * allows on every architecture smemlint models. Past it: a usage error. */
-#define SM_MAX_BLOCK_THREADS 1024
+/* Nested loops around an access whose iterations are enumerated (the IR
+ * keeps one iteration counter per level). 8 is deeper than any kernel
+ * seen. Past it: the deeper loops' counters are unknown values, and
+ * accesses indexed by them are reported as not analyzed. */
+#define SM_MAX_LOOPS 8
 
-/* Stack of each worker thread: libclang's parser and the front end recurse
- * once per nesting level (up to a few KiB each, more under
- * AddressSanitizer); 256 MiB of address space holds 70,000 nested unary
- * operators. Past it: recursion stops at the stack floor (base/stack.h)
- * and the file's results are partial. */
-#define SM_WORKER_STACK ((size_t)256 << 20)
+/* Loop-iteration tuples evaluated per warp for one access (the product of
+ * the iterations of its loops). 2048 samples nested loops well at a few
+ * milliseconds per access. Past it: the degree is that of the tuples
+ * evaluated. */
+#define SM_MAX_TUPLES 2048
 
-/* Arguments the front end passes to clang for one file (toolkit, target,
- * the user's -I/-D/-std flags). Past it: the rest are dropped. */
-#define SM_MAX_CLANG_ARGS 128
+/* Iterations of one loop with a decidable bound enumerated for the bank
+ * model. 1024 iterations show the pattern of an affine index many times
+ * over (its bank pattern repeats within 32). Past it: later iterations are
+ * not evaluated. */
+#define SM_MAX_ITER 1024
 
-/* Files analyzed in parallel (-j). More workers than this only add
- * memory: each holds a front end and one file's IR. Past it: a usage
- * error. */
+/* Iterations tried when a loop's bound is unknown (a parameter): 2 for an
+ * additive counter (the pattern is the same each iteration), 12 for a
+ * multiplicative one (strides grow: i *= 2 reaches 2^11). Past them: the
+ * loop is assumed to have stopped. */
+#define SM_UNKNOWN_ITER_ADD 2
+#define SM_UNKNOWN_ITER_MUL 12
+
+/* Iterations run to find a uniform loop's exit value (a counter read after
+ * its loop). 4096 covers loops over a shared tile. Past it: the value is
+ * unknown, and what depends on it is not analyzed. */
+#define SM_LOOP_EXIT_MAX_ITER 4096
+
+/* Expression nodes the lane evaluator visits for one condition (a guard,
+ * a loop condition) and for one access address. Enough for the 10,000-
+ * node trees of generated code, small enough that a pathological tree
+ * costs milliseconds. Past them: the value is unknown (a condition is
+ * undecidable, an address not analyzed). */
+#define SM_EVAL_BUDGET_COND 100000
+#define SM_EVAL_BUDGET_ACCESS 200000
+
+/* The race search, per pair of accesses and search mode: iterations of a
+ * loop with a known bound, iterations tried when the bound is unknown,
+ * iteration tuples, thread evaluations, and candidate partner threads
+ * verified per thread. Sized so a kernel's search takes well under a
+ * second. Past them: the search stops; a race found is reported with
+ * "(search capped)", and none found means none reported. */
+#define SM_RACE_ITER_CAP 256
+#define SM_RACE_UNKNOWN_ITER 3
+#define SM_RACE_LEAVES 4096
+#define SM_RACE_EVALS 4000000ul
+#define SM_RACE_TRIES 64
+
+/* Padding amounts (elements added to the last dimension) the --fix search
+ * tries: 1 to 32, one full turn of the 32 banks. Past it: larger paddings
+ * are not tried (the other fixes, such as the offset index form, still
+ * are). */
+#define SM_MAX_PAD 32
+
+/* ---- recursion: depth of the walks over the IR and clang's tree ----
+ * Each walk recurses once per level on the worker's stack
+ * (SM_WORKER_STACK); the caps keep deep generated code (10,000-deep
+ * expressions and statement chains in tests/test_hostile.py) from
+ * exhausting it. Each comment says what happens past the cap. */
+
+/* Front end, clang's tree to IR (analyzer/front/frontend.c). Past it: the
+ * rest of the expression is opaque (input problem nesting-too-deep). */
+#define SM_FE_MAX_DEPTH 2000
+/* Front end: casts and parentheses stripped around one operand, and
+ * subscripts or member accesses followed to find an access's array. Past
+ * them: the operand is taken as it is (not recognized as a shared array). */
+#define SM_FE_STRIP_CHAIN 64
+#define SM_FE_PLACE_CHAIN 16
+
+/* Resolver: substituting variable values into an index. Past it: that part
+ * of the index is unknown (the access is not analyzed). */
+#define SM_RESOLVE_MAX_DEPTH 4000
+/* Resolver: statement depth searched for the variables a loop assigns.
+ * Past it: deeper assignments are not seen. */
+#define SM_RESOLVE_STMT_DEPTH 2000
+/* Resolver: statements searched for thread-dependent assignments. Past it:
+ * deeper ones are not marked. */
+#define SM_RESOLVE_DEP_DEPTH 1000
+/* Resolver: expression searched for references to assigned variables.
+ * Past it: assumed to refer to one (the safe answer). */
+#define SM_RESOLVE_REFS_DEPTH 500
+/* Resolver: pointers followed back to the array they point into. Past it:
+ * the pointer's array is unknown (its accesses are not analyzed). */
+#define SM_RESOLVE_PLACE_DEPTH 64
+/* Resolver: the explicit stack and the node budget of the thread
+ * dependence test. Past them: the value is taken as thread dependent (the
+ * safe answer). */
+#define SM_THREAD_DEP_STACK 256
+#define SM_THREAD_DEP_BUDGET 200000
+
+/* Lane evaluator: expression depth. Past it: the value is unknown. */
+#define SM_EVAL_MAX_DEPTH 3000
+
+/* Scans of one expression (uses of a threadIdx dimension, uniform
+ * unknowns, loop counters) and of a statement tree (uses of a threadIdx
+ * dimension, to pick the assumed block shape). Past them: the deeper part
+ * is not searched; a loop counter is assumed to be there (the safe
+ * answer), a dimension or uniform unknown is not. */
+#define SM_SCAN_EXPR_DEPTH 200
+#define SM_SCAN_STMT_DEPTH 500
+
+/* Barrier divergence and the race search's control-flow graph: statement
+ * depth. Past it: deeper statements are left out of the graph. */
+#define SM_CFG_MAX_DEPTH 2000
+
+/* Header cache: directory depth of a toolkit's include tree hashed for its
+ * identity (guards against symlink loops). Past it: deeper files do not
+ * count towards the identity. */
+#define SM_PCH_TREE_DEPTH 16
+
+/* ---- command line (tools/smemlint.c) ---- */
+
+/* -j: worker threads (or child processes with --timeout). 256 is more
+ * cores than a build machine has. Past it: a usage error. */
 #define SM_MAX_JOBS 256
 
-/* Shares a tree can be split into (--shard K/N): far more CI jobs than any
- * matrix runs. Past it: a usage error. */
+/* --shard K/N: the largest N. 100,000 shards of one file each is more
+ * than any CI matrix. Past it: a usage error. */
 #define SM_MAX_SHARDS 100000
 
-/* Longest --timeout, in seconds (about 11.6 days): anything longer is a
- * typo. Past it: a usage error. */
+/* --timeout: the longest limit, in seconds. 1e6 s (11.6 days) is no
+ * limit for any real run; a larger value is taken for a mistake. Past it:
+ * a usage error. */
 #define SM_MAX_TIMEOUT_S 1e6
 
 #endif

@@ -1,6 +1,7 @@
 /* stack.c - the stack floor for recursive walks (see stack.h). */
 #define _GNU_SOURCE
 #include "base/stack.h"
+#include "base/limits.h"
 
 #include <pthread.h>
 
@@ -17,7 +18,7 @@ uintptr_t sm_stack_floor(size_t reserve)
 	}
 	uintptr_t low = (uintptr_t)lo;
 	if (!lo || cur <= low || cur - low > ((size_t)1 << 36)) /* unknown */
-		return cur > ((uintptr_t)1 << 20) ? cur - ((uintptr_t)1 << 20) : 0;
+		return cur > (uintptr_t)SM_STACK_FALLBACK ? cur - (uintptr_t)SM_STACK_FALLBACK : 0;
 	size_t left = cur - low;
 	if (reserve > left / 4)
 		reserve = left / 4;

@@ -29,7 +29,7 @@ void sm_analysis_options_init(struct sm_analysis_options *o)
 
 static int looks_binary(const char *t, size_t n)
 {
-	size_t lim = n < 65536 ? n : 65536;
+	size_t lim = n < SM_BINARY_SNIFF_BYTES ? n : SM_BINARY_SNIFF_BYTES;
 	return memchr(t, 0, lim) != NULL;
 }
 
@@ -49,32 +49,32 @@ int sm_analyze_path(struct sm_frontend *fe, const char *path, const struct sm_an
 	struct sm_pos p0 = { 0, 0 };
 	struct stat st;
 	if (stat(path, &st) != 0) {
-		sm_result_note(r, SM_LEVEL_ERROR, p0, "cannot read '%s': %s", path, strerror(errno));
+		sm_result_problem(r, SM_PROBLEM_CANNOT_READ, p0, "cannot read '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		sm_result_note(r, SM_LEVEL_ERROR, p0, "'%s' is a directory", path);
+		sm_result_problem(r, SM_PROBLEM_NOT_REGULAR_FILE, p0, "'%s' is a directory", path);
 		return -1;
 	}
 	if (!has_cuda_ext(path)) {
-		sm_result_note(r, SM_LEVEL_ERROR, p0, "not a CUDA source file: '%s' (expected .cu or .cuh)", path);
+		sm_result_problem(r, SM_PROBLEM_NOT_CUDA_SOURCE, p0, "not a CUDA source file: '%s' (expected .cu or .cuh)", path);
 		return -1;
 	}
 	if (st.st_size > (off_t)SM_MAX_FILE_BYTES) {
-		sm_result_note(r, SM_LEVEL_ERROR, p0, "file too large: '%s' is %lld bytes (limit %u)", path,
+		sm_result_problem(r, SM_PROBLEM_FILE_TOO_LARGE, p0, "file too large: '%s' is %lld bytes (limit %u)", path,
 			       (long long)st.st_size, SM_MAX_FILE_BYTES);
 		return -1;
 	}
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		sm_result_note(r, SM_LEVEL_ERROR, p0, "cannot read '%s': %s", path, strerror(errno));
+		sm_result_problem(r, SM_PROBLEM_CANNOT_READ, p0, "cannot read '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	size_t cap = (size_t)st.st_size + 1, n = 0;
 	char *buf = malloc(cap + 1);
 	if (!buf) {
 		fclose(f);
-		sm_result_note(r, SM_LEVEL_ERROR, p0, "out of memory reading '%s'", path);
+		sm_result_problem(r, SM_PROBLEM_OUT_OF_MEMORY, p0, "out of memory reading '%s'", path);
 		return -1;
 	}
 	size_t alloc = cap + 1; /* buf's size: cap bytes to read into, one more for a NUL */
@@ -93,7 +93,7 @@ int sm_analyze_path(struct sm_frontend *fe, const char *path, const struct sm_an
 	fclose(f);
 	if (rerr) {
 		free(buf);
-		sm_result_note(r, SM_LEVEL_ERROR, p0, "cannot read '%s': read error", path);
+		sm_result_problem(r, SM_PROBLEM_CANNOT_READ, p0, "cannot read '%s': read error", path);
 		return -1;
 	}
 	/* keep the result's path; analyze the buffer */
@@ -139,7 +139,7 @@ static void run_rules(const struct sm_file *F, const struct sm_analysis_options 
 	for (unsigned i = 0; i < F->nkernels; i++) {
 		struct sm_kernel *K = F->kernels[i];
 		if (sm_kernel_facts_init(&facts[i], K, opt, A) != 0)
-			sm_result_note(r, SM_LEVEL_WARNING, K->range.begin,
+			sm_result_problem(r, SM_PROBLEM_KERNEL_TOO_LARGE, K->range.begin,
 				       "kernel '%s' is too large to analyze completely", K->name);
 		if (opt->all_accesses)
 			record_accesses(&facts[i], r);
@@ -156,6 +156,13 @@ static void run_rules(const struct sm_file *F, const struct sm_analysis_options 
 	}
 }
 
+/* The problem of a front-end note: clang's errors (level 2) are
+ * parse-error; the front end's only lesser note is its own nesting cap. */
+static enum sm_problem_id front_problem(const struct sm_note *n)
+{
+	return n->level >= 2 ? SM_PROBLEM_PARSE_ERROR : SM_PROBLEM_NESTING_TOO_DEEP;
+}
+
 int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text, size_t len,
 		      const struct sm_analysis_options *opt, struct sm_result *r)
 {
@@ -163,7 +170,7 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 	struct sm_pos p0 = { 0, 0 };
 	char *copy = sm_arena_alloc(&r->arena, len + 1);
 	if (!copy) {
-		sm_result_note(r, SM_LEVEL_ERROR, p0, "out of memory reading '%s'", path);
+		sm_result_problem(r, SM_PROBLEM_OUT_OF_MEMORY, p0, "out of memory reading '%s'", path);
 		return -1;
 	}
 	memcpy(copy, text, len);
@@ -171,7 +178,7 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 	r->text = copy;
 	r->len = len;
 	if (looks_binary(copy, len)) {
-		sm_result_note(r, SM_LEVEL_ERROR, p0, "binary file: '%s' contains NUL bytes", path);
+		sm_result_problem(r, SM_PROBLEM_BINARY_FILE, p0, "binary file: '%s' contains NUL bytes", path);
 		return -1;
 	}
 	struct sm_arena A;
@@ -180,25 +187,25 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 	struct sm_file *F = sm_frontend_parse(fe, path, copy, len, &opt->fe, &A);
 	if (!F) {
 		sm_arena_release(&A);
-		sm_result_note(r, SM_LEVEL_ERROR, p0, "out of memory analyzing '%s' (limit %zu KiB)", path, limit >> 10);
+		sm_result_problem(r, SM_PROBLEM_OUT_OF_MEMORY, p0, "out of memory analyzing '%s' (limit %zu KiB)", path, limit >> 10);
 		return -1;
 	}
 	/* clang's errors: reported, and they fail the run (exit 2), but what
 	 * parsed is still analyzed */
 	for (unsigned i = 0; i < F->nnotes; i++) {
 		const struct sm_note *n = &F->notes[i];
-		sm_result_note(r, n->level >= 2 ? SM_LEVEL_WARNING : SM_LEVEL_NOTE, n->pos, "%s", n->message);
+		sm_result_problem(r, front_problem(n), n->pos, "%s", n->message);
 		if (n->level >= 2)
 			r->input_error = true;
 	}
 	if (F->parse_failed) {
-		sm_result_note(r, SM_LEVEL_ERROR, p0, "cannot parse '%s'", path);
+		sm_result_problem(r, SM_PROBLEM_CANNOT_PARSE, p0, "cannot parse '%s'", path);
 		sm_arena_release(&A);
 		return -1;
 	}
 	run_rules(F, opt, &A, r);
 	if (sm_arena_failed(&A))
-		sm_result_note(r, SM_LEVEL_WARNING, p0, "'%s' needed more than %zu %s to analyze; results are partial",
+		sm_result_problem(r, SM_PROBLEM_PARTIAL_RESULTS, p0, "'%s' needed more than %zu %s to analyze; results are partial",
 			       path, limit >= (1u << 20) ? limit >> 20 : limit >> 10, limit >= (1u << 20) ? "MiB" : "KiB");
 	sm_arena_release(&A);
 	sm_result_sort(r);

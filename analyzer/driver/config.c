@@ -4,6 +4,7 @@
 #include "driver/config.h"
 #include "base/grow.h"
 
+#include "base/limits.h"
 #include "rules/rules.h"
 
 #include <errno.h>
@@ -47,6 +48,8 @@ int sm_config_parse_level(const char *s, enum sm_level *out)
 	return -1;
 }
 
+_Static_assert(SM_MAX_BLOCK_THREADS == 1024, "the block-dim messages say 1024 threads");
+
 int sm_config_parse_block(const char *s, struct sm_dim3 *d)
 {
 	long long v[3] = { 1, 1, 1 };
@@ -58,7 +61,7 @@ int sm_config_parse_block(const char *s, struct sm_dim3 *d)
 		char *end;
 		errno = 0;
 		long long x = strtoll(p, &end, 10);
-		if (end == p || errno || x <= 0 || x > 1024)
+		if (end == p || errno || x <= 0 || x > SM_MAX_BLOCK_THREADS)
 			return -1;
 		v[n++] = x;
 		p = end;
@@ -69,7 +72,7 @@ int sm_config_parse_block(const char *s, struct sm_dim3 *d)
 		else if (*p)
 			return -1;
 	}
-	if (*p || n == 0 || v[0] * v[1] * v[2] > 1024)
+	if (*p || n == 0 || v[0] * v[1] * v[2] > SM_MAX_BLOCK_THREADS)
 		return -1;
 	d->x = v[0];
 	d->y = v[1];

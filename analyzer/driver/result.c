@@ -27,21 +27,34 @@ void sm_result_free(struct sm_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-void sm_result_note(struct sm_result *r, enum sm_level level, struct sm_pos pos, const char *fmt, ...)
+void sm_result_add_note(struct sm_result *r, const struct sm_notification *n)
 {
 	if (SM_ALLOC_GROW(r->notes, r->nnotes + 1, r->cap_notes))
 		return;
+	struct sm_notification *c = &r->notes[r->nnotes++];
+	*c = *n;
+	c->message = sm_arena_strdup(&r->arena, n->message ? n->message : "");
+	if (n->level == SM_LEVEL_ERROR)
+		r->input_error = true;
+}
+
+static void add_vnote(struct sm_result *r, enum sm_problem_id problem, enum sm_level level, struct sm_pos pos,
+		      const char *fmt, va_list ap)
+{
 	char buf[1024];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	struct sm_notification n = { level, problem, pos, buf };
+	sm_result_add_note(r, &n);
+}
+
+void sm_result_problem(struct sm_result *r, enum sm_problem_id problem, struct sm_pos pos, const char *fmt, ...)
+{
+	if ((unsigned)problem >= SM_PROBLEM__COUNT)
+		problem = SM_PROBLEM_ANALYSIS_FAILED;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	add_vnote(r, problem, sm_problems[problem].level, pos, fmt, ap);
 	va_end(ap);
-	struct sm_notification *n = &r->notes[r->nnotes++];
-	n->level = level;
-	n->pos = pos;
-	n->message = sm_arena_strdup(&r->arena, buf);
-	if (level == SM_LEVEL_ERROR)
-		r->input_error = true;
 }
 
 static void sink_report(struct sm_sink *sink, const struct sm_diag *d)

@@ -4,8 +4,9 @@
  * The format is private to one smemlint binary talking to its own fork:
  * fixed-size records copied as bytes, every pointer replaced by the data
  * it points to. The reader rebuilds the result through sm_result_sink and
- * sm_result_note, which copy exactly what they copy for an in-process
- * analysis, so the two paths give the same result.
+ * sm_result_add_note, which copy exactly what they copy for an in-process
+ * analysis, so the two paths give the same result. A notification's
+ * record carries its level and problem id as they are.
  */
 #include "driver/result_io.h"
 
@@ -18,8 +19,9 @@
 _Static_assert(sizeof(struct sm_diag) == 256, "struct sm_diag changed: update analyzer/result_io.c");
 _Static_assert(sizeof(struct sm_access_record) == 72, "struct sm_access_record changed: update analyzer/result_io.c");
 _Static_assert(sizeof(struct sm_notification) == 24, "struct sm_notification changed: update analyzer/result_io.c");
+_Static_assert(sizeof(enum sm_problem_id) == 4, "the problem id travels in the notification record");
 
-#define MAGIC 0x736d6c31u /* "sml1" */
+#define MAGIC 0x736d6c32u /* "sml2": notifications carry their problem id */
 
 static int w_bytes(FILE *f, const void *p, size_t n)
 {
@@ -141,8 +143,11 @@ int sm_result_read(const char *buf, size_t len, const char *path, struct sm_resu
 		struct sm_notification n;
 		r_bytes(&R, &n, sizeof(n));
 		const char *m = r_str(&R, &tmp);
+		if ((unsigned)n.problem >= SM_PROBLEM__COUNT || (unsigned)n.level > SM_LEVEL_ERROR)
+			R.bad = 1;
+		n.message = m;
 		if (!R.bad)
-			sm_result_note(r, n.level, n.pos, "%s", m ? m : "");
+			sm_result_add_note(r, &n);
 	}
 	bool input_error = r_u32(&R) != 0;
 	uint32_t nd = r_u32(&R);

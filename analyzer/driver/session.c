@@ -351,7 +351,7 @@ static void analyze_one(struct sm_session *s, struct sm_frontend *fe, size_t i)
 	if (!fe) {
 		sm_result_init(&s->results[i], f->path);
 		struct sm_pos p0 = { 0, 0 };
-		sm_result_note(&s->results[i], SM_LEVEL_ERROR, p0, "cannot start the parser for '%s'", f->path);
+		sm_result_problem(&s->results[i], SM_PROBLEM_CANNOT_START_PARSER, p0, "cannot start the parser for '%s'", f->path);
 	} else {
 		o.fe.pch = s->cache ? sm_pch_cache_get(s->cache, fe, &o.fe) : NULL;
 		sm_analyze_path(fe, f->path, &o, &s->results[i]);
@@ -434,7 +434,7 @@ static void child_main(struct sm_session *s, size_t i, const struct sm_analysis_
 	if (!fe) {
 		sm_result_init(&r, path);
 		struct sm_pos p0 = { 0, 0 };
-		sm_result_note(&r, SM_LEVEL_ERROR, p0, "cannot start the parser for '%s'", path);
+		sm_result_problem(&r, SM_PROBLEM_CANNOT_START_PARSER, p0, "cannot start the parser for '%s'", path);
 	} else {
 		sm_analyze_path(fe, path, o, &r);
 	}
@@ -483,7 +483,7 @@ static void finish_child(struct sm_session *s, struct child *c, int status, bool
 	struct sm_pos p0 = { 0, 0 };
 	if (timed_out) {
 		sm_result_init(r, path);
-		sm_result_note(r, SM_LEVEL_ERROR, p0,
+		sm_result_problem(r, SM_PROBLEM_TIMED_OUT, p0,
 			       "analysis timed out: '%s' took longer than %g seconds (--timeout); it was not analyzed",
 			       path, s->o.timeout);
 	} else if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == PCH_REJECTED_EXIT) &&
@@ -493,10 +493,10 @@ static void finish_child(struct sm_session *s, struct child *c, int status, bool
 	} else {
 		sm_result_init(r, path);
 		if (WIFSIGNALED(status))
-			sm_result_note(r, SM_LEVEL_ERROR, p0, "analysis crashed: '%s' was not analyzed (signal %d, %s)",
+			sm_result_problem(r, SM_PROBLEM_ANALYSIS_CRASHED, p0, "analysis crashed: '%s' was not analyzed (signal %d, %s)",
 				       path, WTERMSIG(status), strsignal(WTERMSIG(status)));
 		else
-			sm_result_note(r, SM_LEVEL_ERROR, p0, "analysis failed: '%s' was not analyzed (child exit %d)",
+			sm_result_problem(r, SM_PROBLEM_ANALYSIS_FAILED, p0, "analysis failed: '%s' was not analyzed (child exit %d)",
 				       path, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	}
 	free(c->buf);
@@ -546,7 +546,7 @@ static int fill_slots(struct sm_session *s, struct sm_frontend *pfe, struct chil
 		if (start_child(s, pfe, i, &ch[k]) != 0) {
 			struct sm_pos p0 = { 0, 0 };
 			sm_result_init(&s->results[i], s->files[i].path);
-			sm_result_note(&s->results[i], SM_LEVEL_ERROR, p0, "cannot start a process to analyze '%s': %s",
+			sm_result_problem(&s->results[i], SM_PROBLEM_CANNOT_START_PROCESS, p0, "cannot start a process to analyze '%s': %s",
 				       s->files[i].path, strerror(errno));
 		} else {
 			running++;
@@ -723,7 +723,7 @@ int sm_session_analyze_buffer(struct sm_session *s, const char *path, const char
 	if (!fe) {
 		sm_result_init(r, path);
 		struct sm_pos p0 = { 0, 0 };
-		sm_result_note(r, SM_LEVEL_ERROR, p0, "cannot start the parser for '%s'", path);
+		sm_result_problem(r, SM_PROBLEM_CANNOT_START_PARSER, p0, "cannot start the parser for '%s'", path);
 		return -1;
 	}
 	struct sm_analysis_options o = s->o.analysis;

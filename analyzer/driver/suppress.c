@@ -90,7 +90,7 @@ static uint64_t rule_list(struct sm_result *r, unsigned line, unsigned col, cons
 		int rule = sm_rule_find(id);
 		if (rule < 0) {
 			struct sm_pos p = { line, col };
-			sm_result_note(r, SM_LEVEL_WARNING, p, "unknown rule '%s' in suppression (see --list-rules)", id);
+			sm_result_problem(r, SM_PROBLEM_UNKNOWN_SUPPRESSION_RULE, p, "unknown rule '%s' in suppression (see --list-rules)", id);
 			continue;
 		}
 		mask |= 1ull << rule;

@@ -15,6 +15,8 @@ struct sm_emit_options {
 	const char *version; /* sarif: the tool's version, or NULL */
 	const char *const *errors; /* input errors tied to no result (a path with
 	                            * no CUDA files): sarif notifications */
+	const enum sm_problem_id *error_ids; /* the problem of each of errors[];
+	                            * NULL: every one is SM_PROBLEM_NO_CUDA_FILES */
 	unsigned nerrors;
 };
 

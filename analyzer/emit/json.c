@@ -1,5 +1,6 @@
 /* emit_json.c - one JSON document for the whole run, built with jansson:
- * {"results": [...], "notifications": [...], "accesses": [...]}.
+ * {"results": [...], "notifications": [...], "accesses": [...]}. A
+ * notification's "id" is its input problem (smemlint/problems.def).
  * Field names of results are a contract: later versions add, never rename. */
 #include <jansson.h>
 #include <math.h>
@@ -121,6 +122,7 @@ int sm_emit_json(FILE *out, struct sm_result *const *res, unsigned n, const stru
 		for (unsigned i = 0; i < r->nnotes; i++) {
 			const struct sm_notification *nt = &r->notes[i];
 			json_t *j = json_object();
+			json_object_set_new(j, "id", json_string(sm_problems[nt->problem].id));
 			json_object_set_new(j, "file", jstr(r->path));
 			json_object_set_new(j, "level", json_string(nt->level == SM_LEVEL_ERROR ? "error" : "note"));
 			if (nt->pos.line) {

@@ -1,7 +1,9 @@
 /* emit_sarif.c - SARIF 2.1.0, built with jansson (see emit.h). One run:
- * the driver with every rule of the registry, one invocation whose
- * notifications are the input problems, and the results with UTF-16
- * regions, related locations, fixes and stable partial fingerprints. */
+ * the driver with every rule of the registry and every input problem
+ * (notification descriptors), one invocation whose notifications are the
+ * input problems met, each referring to its descriptor, and the results
+ * with UTF-16 regions, related locations, fixes and stable partial
+ * fingerprints. */
 #define _GNU_SOURCE
 #include <jansson.h>
 #include <limits.h>
@@ -122,6 +124,19 @@ static json_t *driver(const struct sm_emit_options *o)
 		json_array_append_new(rules, x);
 	}
 	json_object_set_new(d, "rules", rules);
+	/* the input problems, which toolExecutionNotifications refer to by
+	 * id and index (reportingDescriptorReference) */
+	json_t *problems = json_array();
+	for (int i = 0; i < SM_PROBLEM__COUNT; i++) {
+		json_t *x = json_object();
+		json_object_set_new(x, "id", json_string(sm_problems[i].id));
+		json_object_set_new(x, "shortDescription", text_msg(sm_problems[i].summary));
+		json_t *dc = json_object();
+		json_object_set_new(dc, "level", json_string(sarif_level(sm_problems[i].level)));
+		json_object_set_new(x, "defaultConfiguration", dc);
+		json_array_append_new(problems, x);
+	}
+	json_object_set_new(d, "notifications", problems);
 	return d;
 }
 
@@ -211,6 +226,10 @@ static json_t *notification(const struct sm_result *r, const struct sm_notificat
 	json_t *j = json_object();
 	json_object_set_new(j, "level", json_string(sarif_level(nt->level)));
 	json_object_set_new(j, "message", text_msg(nt->message));
+	json_t *desc = json_object();
+	json_object_set_new(desc, "id", json_string(sm_problems[nt->problem].id));
+	json_object_set_new(desc, "index", json_integer(nt->problem));
+	json_object_set_new(j, "descriptor", desc);
 	if (r) {
 		json_t *locs = json_array(), *loc = json_object();
 		struct sm_range rg = { nt->pos, { 0, 0 } };
@@ -245,7 +264,8 @@ int sm_emit_sarif(FILE *out, struct sm_result *const *res, unsigned n, const str
 			ok = false;
 	}
 	for (unsigned i = 0; o && i < o->nerrors; i++) {
-		struct sm_notification nt = { SM_LEVEL_ERROR, { 0, 0 }, o->errors[i] };
+		enum sm_problem_id p = o->error_ids ? o->error_ids[i] : SM_PROBLEM_NO_CUDA_FILES;
+		struct sm_notification nt = { SM_LEVEL_ERROR, p, { 0, 0 }, o->errors[i] };
 		json_array_append_new(notes, notification(NULL, &nt));
 		ok = false;
 	}

@@ -13,11 +13,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/limits.h"
 #include "smemlint/arena.h"
 #include "smemlint/ir.h"
 #include "smemlint/options.h"
-
-#define SM_MAX_LOOPS 8
 
 /* A condition that must hold (or must not, when negate) for code to run. */
 struct sm_guard {

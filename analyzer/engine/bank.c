@@ -107,8 +107,6 @@ static int64_t opaque_value(unsigned seed, unsigned id)
 	}
 }
 
-#define SM_EVAL_MAX_DEPTH 3000
-
 static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth);
 
 static int64_t apply_n(enum sm_op op, int64_t v, int64_t step, int64_t k, struct sm_eval_ctx *c)
@@ -195,7 +193,7 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 		}
 		struct sm_eval_ctx lc = *c;
 		lc.strict = 1;
-		for (int64_t k = 0; k < 4096 && !lc.err; k++) {
+		for (int64_t k = 0; k < SM_LOOP_EXIT_MAX_ITER && !lc.err; k++) {
 			lc.iter[L->depth] = k;
 			int64_t v = eval(L->cond, &lc, depth + 1);
 			if (lc.err)
@@ -322,10 +320,7 @@ int64_t sm_eval(const struct sm_expr *e, struct sm_eval_ctx *c)
 
 /* ---- one access, one block shape ---- */
 
-#define SM_MAX_TUPLES 2048      /* loop-iteration tuples per warp */
-#define SM_MAX_ITER 1024        /* iterations of one decidable loop */
-#define SM_UNKNOWN_ITER_ADD 2   /* iterations tried when a bound is unknown */
-#define SM_UNKNOWN_ITER_MUL 12
+/* caps: SM_MAX_TUPLES, SM_MAX_ITER, SM_UNKNOWN_ITER_ADD/MUL (base/limits.h) */
 
 struct job {
 	const struct sm_raccess *ra;
@@ -367,7 +362,7 @@ static int guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c)
 	c->strict = 1;
 	for (; g; g = g->next) {
 		c->err = 0;
-		c->budget = 100000;
+		c->budget = SM_EVAL_BUDGET_COND;
 		int64_t v = sm_eval(g->cond, c);
 		if (c->err)
 			continue; /* undecidable: assume it holds */
@@ -388,7 +383,7 @@ int sm_loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c)
 	if (!L->cond)
 		return -1;
 	c->err = 0;
-	c->budget = 100000;
+	c->budget = SM_EVAL_BUDGET_COND;
 	c->strict = 1;
 	int64_t v = sm_eval(L->cond, c);
 	c->strict = 0;
@@ -419,7 +414,7 @@ int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_e
 		return 0;
 	int64_t elem = 0;
 	c->err = 0;
-	c->budget = 200000;
+	c->budget = SM_EVAL_BUDGET_ACCESS;
 	for (int k = 0; k < ra->nidx; k++) {
 		int64_t s = 1;
 		for (int j = k + 1; j < ra->array->ndims; j++) {
@@ -454,7 +449,7 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 			continue;
 		int64_t elem = 0;
 		c.err = 0;
-		c.budget = 200000;
+		c.budget = SM_EVAL_BUDGET_ACCESS;
 		int64_t prev = 0;
 		for (int k = 0; k < J->ra->nidx; k++) {
 			int64_t v = sm_eval(J->ra->idx[k], &c);
@@ -610,7 +605,7 @@ static void run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 				memset(&c, 0, sizeof(c));
 				c.ntid = block;
 				c.seed = seed;
-				c.budget = 100000;
+				c.budget = SM_EVAL_BUDGET_COND;
 				for (int i = 0; i < n; i++)
 					c.iter[J.loops[i]->depth] = J.worst_iter[i];
 				const struct sm_iv *iv = &L->ivs[0];
@@ -630,7 +625,7 @@ static void run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 
 static bool has_uniform_unknown(const struct sm_expr *e, int depth)
 {
-	if (!e || depth > 200)
+	if (!e || depth > SM_SCAN_EXPR_DEPTH)
 		return false;
 	if ((e->kind == SM_E_OPAQUE && !e->thread_dep) || e->kind == SM_E_VAR ||
 	    (e->kind == SM_E_BUILTIN && (e->builtin == SM_B_CTAID || e->builtin == SM_B_NCTAID)))
@@ -667,7 +662,7 @@ void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, 
 		out->why = "the array's size overflows";
 		return;
 	}
-	if (block.x <= 0 || block.y <= 0 || block.z <= 0 || block.x * block.y * block.z > 1024) {
+	if (block.x <= 0 || block.y <= 0 || block.z <= 0 || block.x * block.y * block.z > SM_MAX_BLOCK_THREADS) {
 		out->analyzed = false;
 		out->why = "the block shape is not valid";
 		return;

@@ -5,7 +5,7 @@
 
 static bool uses_dim(const struct sm_expr *e, int dim, int depth)
 {
-	if (!e || depth > 200)
+	if (!e || depth > SM_SCAN_EXPR_DEPTH)
 		return false;
 	if (e->kind == SM_E_BUILTIN && (e->builtin == SM_B_TID || e->builtin == SM_B_NTID) && e->dim >= dim)
 		return true;
@@ -19,7 +19,7 @@ static bool uses_dim(const struct sm_expr *e, int dim, int depth)
 
 static bool stmt_uses_dim(const struct sm_stmt *s, int dim, int depth)
 {
-	if (!s || depth > 500)
+	if (!s || depth > SM_SCAN_STMT_DEPTH)
 		return false;
 	if (uses_dim(s->value, dim, 0) || uses_dim(s->cond, dim, 0))
 		return true;
@@ -56,7 +56,7 @@ int sm_kernel_blocks(const struct sm_kernel *k, const struct sm_analysis_options
 	}
 	if (n)
 		return n;
-	if (k->launch_bounds > 0 && k->launch_bounds <= 1024 && !stmt_uses_dim(k->body, 1, 0)) {
+	if (k->launch_bounds > 0 && k->launch_bounds <= SM_MAX_BLOCK_THREADS && !stmt_uses_dim(k->body, 1, 0)) {
 		out[0].x = k->launch_bounds;
 		out[0].y = out[0].z = 1;
 		return 1;

@@ -16,7 +16,6 @@
 #include "base/text.h"
 #include "engine/fix.h"
 
-#define SM_MAX_PAD 32
 
 struct arch_limits {
 	const char *arch;

@@ -77,8 +77,6 @@ static struct sm_expr *opaque(struct rs *R, const char *name, bool dep)
 	return e;
 }
 
-#define SM_RESOLVE_MAX_DEPTH 4000
-
 static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int depth);
 
 static struct sm_access *subst_place(struct rs *R, const struct sm_access *p, env_t env, int depth)
@@ -183,11 +181,11 @@ static struct sm_expr *mk_const(struct rs *R, int64_t v)
 bool sm_expr_thread_dep(const struct sm_expr *e)
 {
 	/* iterative over a small explicit stack to survive deep trees */
-	const struct sm_expr *stack[256];
+	const struct sm_expr *stack[SM_THREAD_DEP_STACK];
 	int sp = 0;
 	if (e)
 		stack[sp++] = e;
-	unsigned budget = 200000;
+	unsigned budget = SM_THREAD_DEP_BUDGET;
 	while (sp > 0 && budget-- > 0) {
 		const struct sm_expr *x = stack[--sp];
 		switch (x->kind) {
@@ -222,7 +220,7 @@ bool sm_expr_thread_dep(const struct sm_expr *e)
 		const struct sm_expr *k[3] = { x->a, x->b, x->c };
 		for (int i = 0; i < 3; i++)
 			if (k[i]) {
-				if (sp == 256)
+				if (sp == SM_THREAD_DEP_STACK)
 					return true; /* too deep to tell: assume it does */
 				stack[sp++] = k[i];
 			}
@@ -241,7 +239,7 @@ struct place {
 
 static int place_of(struct rs *R, struct sm_expr *e, struct place *p, int depth)
 {
-	if (!e || depth > 64)
+	if (!e || depth > SM_RESOLVE_PLACE_DEPTH)
 		return 0;
 	if (e->kind == SM_E_ADDR && e->place) {
 		const struct sm_access *pl = e->place;
@@ -379,7 +377,7 @@ static void record_access(struct rs *R, struct sm_access *a, env_t env, struct w
 /* Variables assigned anywhere inside s (including nested statements). */
 static void assigned_vars(const struct sm_stmt *s, unsigned char *set, unsigned nvars, int depth)
 {
-	if (!s || depth > 2000)
+	if (!s || depth > SM_RESOLVE_STMT_DEPTH)
 		return;
 	if ((s->kind == SM_S_ASSIGN || s->kind == SM_S_DECL) && s->var && s->var->id < nvars)
 		set[s->var->id] = 1;
@@ -417,7 +415,7 @@ static const struct sm_stmt *single_update(const struct sm_stmt *body, const str
 
 static bool refs_any(const struct sm_expr *e, const unsigned char *set, unsigned nvars, int depth)
 {
-	if (!e || depth > 500)
+	if (!e || depth > SM_RESOLVE_REFS_DEPTH)
 		return e != NULL;
 	if (e->kind == SM_E_VAR)
 		return e->var && e->var->id < nvars && set[e->var->id];
@@ -432,7 +430,7 @@ static bool refs_any(const struct sm_expr *e, const unsigned char *set, unsigned
  * thread-dependent condition. */
 static void mark_dep(struct rs *R, const struct sm_stmt *s, env_t lenv, unsigned char *dep, bool under, int depth)
 {
-	if (!s || depth > 1000)
+	if (!s || depth > SM_RESOLVE_DEP_DEPTH)
 		return;
 	if ((s->kind == SM_S_ASSIGN || s->kind == SM_S_DECL) && s->var && s->var->id < R->K->nvars) {
 		struct sm_expr *v = s->value ? subst(R, s->value, lenv, 0) : NULL;

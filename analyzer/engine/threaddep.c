@@ -111,7 +111,7 @@ static void merge_exits(struct dexits *into, const struct dexits *x)
 static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const struct dcause *in, struct dexits *ex,
 				  int depth)
 {
-	if (!s || W->failed || depth > 2000)
+	if (!s || W->failed || depth > SM_CFG_MAX_DEPTH)
 		return in;
 	switch (s->kind) {
 	case SM_S_BLOCK: {
@@ -262,7 +262,7 @@ struct cfg {
 
 static bool refs_loops(const struct sm_expr *e, int depth)
 {
-	if (!e || depth > 200)
+	if (!e || depth > SM_SCAN_EXPR_DEPTH)
 		return e != NULL;
 	if (e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT || e->kind == SM_E_ADDR)
 		return true;
@@ -292,7 +292,7 @@ static bool runs_once(const struct cfg *G, const struct sm_stmt *s)
 		c.tid[1] = (t / G->block.x) % G->block.y;
 		c.tid[2] = t / (G->block.x * G->block.y);
 		c.strict = 1;
-		c.budget = 100000;
+		c.budget = SM_EVAL_BUDGET_COND;
 		int64_t v = sm_eval(L->cond, &c);
 		if (c.err || !v)
 			return false;
@@ -338,7 +338,7 @@ static void cedge(struct cfg *G, int from, int to)
 /* Build the nodes of s, which continues at `next`. Returns s's entry. */
 static int cbuild(struct cfg *G, const struct sm_stmt *s, int next, int brk, int cont, int depth)
 {
-	if (!s || G->failed || depth > 2000)
+	if (!s || G->failed || depth > SM_CFG_MAX_DEPTH)
 		return next;
 	switch (s->kind) {
 	case SM_S_BLOCK: {
@@ -482,10 +482,8 @@ static bool free_cycle(const struct cfg *G, int li, bool warp, unsigned char *cl
 
 /* ---- enumeration ---- */
 
-#define RACE_ITER_CAP 256      /* iterations of one loop with a known bound */
-#define RACE_UNKNOWN_ITER 3    /* iterations tried when the bound is unknown */
-#define RACE_LEAVES 4096       /* iteration tuples per pair and mode */
-#define RACE_EVALS 4000000ul   /* thread evaluations per pair and mode */
+/* caps: SM_RACE_ITER_CAP, SM_RACE_UNKNOWN_ITER, SM_RACE_LEAVES,
+ * SM_RACE_EVALS, SM_RACE_TRIES (base/limits.h) */
 #define RACE_SEED 2            /* the assignment of uniform unknowns searched */
 
 /* Assignments of uniform unknowns a witness must hold under (bank.c's
@@ -534,8 +532,6 @@ struct addr_memo {
 	struct addr_vec scratch;   /* used when the memo is full */
 };
 
-#define RACE_MEMO_BYTES ((size_t)64 << 20)
-
 static void memo_free(struct addr_memo *M)
 {
 	for (int i = 0; i < 1024; i++) {
@@ -573,7 +569,7 @@ static const struct addr_vec *memo_get(struct addr_memo *M, const struct sm_racc
 			return v;
 	size_t need = (size_t)M->nthreads * (sizeof(int64_t) + 1) + sizeof(struct addr_vec);
 	struct addr_vec *v = NULL;
-	if (M->bytes + need <= RACE_MEMO_BYTES)
+	if (M->bytes + need <= SM_RACE_MEMO_BYTES)
 		v = calloc(1, sizeof(*v));
 	if (v) {
 		v->addr = malloc((size_t)M->nthreads * sizeof(int64_t));
@@ -713,7 +709,7 @@ static bool verify(struct rjob *J, int la, int lb)
 
 static void leaf(struct rjob *J)
 {
-	if (J->leaves >= RACE_LEAVES || J->evals >= RACE_EVALS) {
+	if (J->leaves >= SM_RACE_LEAVES || J->evals >= SM_RACE_EVALS) {
 		J->truncated = true;
 		return;
 	}
@@ -738,7 +734,7 @@ static void leaf(struct rjob *J)
 				hi = mid;
 		}
 		int tries = 0;
-		for (int i = lo; i < J->nea && J->ea[i].addr < b + wb && tries < 64; i++) {
+		for (int i = lo; i < J->nea && J->ea[i].addr < b + wb && tries < SM_RACE_TRIES; i++) {
 			int la = J->ea[i].lin;
 			if (la == t)
 				continue;
@@ -770,7 +766,7 @@ static void enumerate(struct rjob *J, int s)
 	const struct slot *S = &J->slots[s];
 	const struct sm_loop *L = S->L;
 	int d = L->depth;
-	int64_t cap = S->side == 2 && S->edge ? 1 : RACE_ITER_CAP;
+	int64_t cap = S->side == 2 && S->edge ? 1 : SM_RACE_ITER_CAP;
 	for (int64_t k = 0; k < cap && !J->found && !J->truncated; k++) {
 		int r;
 		switch (S->side) {
@@ -796,7 +792,7 @@ static void enumerate(struct rjob *J, int s)
 		}
 		if (r == 0)
 			break;
-		if (r < 0 && k >= RACE_UNKNOWN_ITER)
+		if (r < 0 && k >= SM_RACE_UNKNOWN_ITER)
 			break;
 		enumerate(J, s + 1);
 	}
@@ -886,7 +882,7 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 	if (!m->kernel || nacc == 0)
 		return 0;
 	int64_t nt = (block.x > 0 ? block.x : 1) * (block.y > 0 ? block.y : 1) * (block.z > 0 ? block.z : 1);
-	if (nt < 2 || nt > 1024)
+	if (nt < 2 || nt > SM_MAX_BLOCK_THREADS)
 		return 0;
 	struct cfg G;
 	memset(&G, 0, sizeof(G));

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/grow.h"
+#include "base/limits.h"
 #include "smemlint/arena.h"
 
 enum { PCH_BUILDING, PCH_READY, PCH_STALE, PCH_FAILED };
@@ -77,7 +78,7 @@ static uint64_t fnv64(const void *p, size_t n)
  * sorted). depth guards against symlink loops. */
 static uint64_t tree_id(const char *dir, int depth)
 {
-	if (depth > 16)
+	if (depth > SM_PCH_TREE_DEPTH)
 		return 0;
 	DIR *d = opendir(dir);
 	if (!d)
@@ -233,8 +234,7 @@ static struct pch_entry *find_locked(struct sm_pch_cache *c, const char *key)
 
 /* libclang aborts the whole process (report_fatal_error) when writing a
  * PCH fails, so a PCH is built only with room to spare: a file size limit
- * (ulimit -f) and free space of at least this much (a PCH is ~10 MiB). */
-#define SM_PCH_ROOM ((uint64_t)256 << 20)
+ * (ulimit -f) and free space of at least SM_PCH_ROOM (base/limits.h). */
 
 static int room_for_pch(const char *dir)
 {
@@ -276,8 +276,8 @@ const char *sm_pch_cache_get(struct sm_pch_cache *c, struct sm_frontend *fe, con
 	o.pch = NULL;
 	struct sm_arena A;
 	sm_arena_init(&A, 0);
-	const char *argv[128];
-	int argc = sm_frontend_args(&o, argv, 128, &A);
+	const char *argv[SM_MAX_CLANG_ARGS];
+	int argc = sm_frontend_args(&o, argv, SM_MAX_CLANG_ARGS, &A);
 	struct h128 h = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
 	h_str(&h, "smemlint-pch-1");
 	h_str(&h, sm_frontend_clang_version(&A));

@@ -16,6 +16,7 @@
 #include "smemlint/arena.h"
 #include "smemlint/diag.h"
 #include "smemlint/ir.h"
+#include "smemlint/problems.h"
 
 struct sm_access_record {
 	struct sm_range range;
@@ -29,11 +30,13 @@ struct sm_access_record {
 };
 
 /* A problem with the input rather than the code: unreadable, binary, not
- * parsed. level: SM_LEVEL_ERROR stops this file; WARNING does not. */
+ * parsed (smemlint/problems.def lists them). level: SM_LEVEL_ERROR stops
+ * this file; WARNING does not. */
 struct sm_notification {
-	enum sm_level level;
+	enum sm_level level;             /* sm_problems[problem].level */
+	enum sm_problem_id problem;      /* which problem: its stable id */
 	struct sm_pos pos;               /* 0:0 when it concerns the whole file */
-	const char *message;
+	const char *message;             /* in English, for people; match on problem */
 };
 
 struct sm_result {
@@ -53,8 +56,14 @@ struct sm_result {
 
 void sm_result_init(struct sm_result *r, const char *path);
 void sm_result_free(struct sm_result *r);
-void sm_result_note(struct sm_result *r, enum sm_level level, struct sm_pos pos, const char *fmt, ...)
+/* Report input problem `problem` at pos (0:0: the whole file), at the
+ * problem's level (sm_problems[problem].level); an error marks the file as
+ * not (fully) analyzed (input_error). */
+void sm_result_problem(struct sm_result *r, enum sm_problem_id problem, struct sm_pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Add a copy of notification n as it is (level and problem included; the
+ * message is copied): for results rebuilt from elsewhere (result_io.c). */
+void sm_result_add_note(struct sm_result *r, const struct sm_notification *n);
 /* Sort findings by position, rule and message: a total order. */
 void sm_result_sort(struct sm_result *r);
 /* A sink that copies findings into r. */
