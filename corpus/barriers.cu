@@ -132,10 +132,35 @@ int main()
     return 0;
 }
 
-/* smemlint-expect
- * 18 divergent-barrier
- * 35 divergent-barrier
- * 48 divergent-barrier
- * 83 warp-sync
- * 84 missing-barrier
+/*
+ * check-output-start
+ * corpus/barriers.cu:18:5: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'i >= n') in kernel 'early_return_sync' [divergent-barrier]
+ *       __syncthreads();
+ *       ^~~~~~~~~~~~~~~
+ * corpus/barriers.cu:15:9: note: thread-dependent condition 'i >= n'
+ * corpus/barriers.cu:16:9: note: the 'return' that skips the barrier
+ * corpus/barriers.cu:18:5: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
+ * corpus/barriers.cu:35:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'it <= warp') in kernel 'loop_sync_tid' [divergent-barrier]
+ *           __syncthreads();
+ *           ^~~~~~~~~~~~~~~
+ * corpus/barriers.cu:33:22: note: thread-dependent condition 'it <= warp'
+ * corpus/barriers.cu:35:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * corpus/barriers.cu:48:9: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'tid < 64' in kernel 'cond_sync_tid' [divergent-barrier]
+ *           __syncthreads();
+ *           ^~~~~~~~~~~~~~~
+ * corpus/barriers.cu:47:9: note: thread-dependent condition 'tid < 64'
+ * corpus/barriers.cu:48:9: note: threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it
+ * corpus/barriers.cu:83:9: warning: unsynchronized warp exchange on 'As': lane 0 of warp 0 overwrites As[0][0], which lane 1 read at line 87 in the previous iteration, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'matmul_missing_barrier' with blockDim (16,16,1) [warp-sync]
+ *           As[ty][tx] = A[row * n + t * TILE + tx];
+ *           ^~~~~~~~~~
+ * corpus/barriers.cu:87:20: note: the other lane's read of 'As'
+ * corpus/barriers.cu:75:5: note: 'As' declared here
+ * corpus/barriers.cu:83:9: note: add __syncwarp() between the write and the access that depends on it
+ * corpus/barriers.cu:84:9: error: missing barrier: write-after-read race on 'Bs': thread (0,0) overwrites Bs[0][0], which thread (0,2) read at line 87 in the previous iteration, with no __syncthreads() in between (different warps) in kernel 'matmul_missing_barrier' with blockDim (16,16,1) [missing-barrier]
+ *           Bs[ty][tx] = B[(t * TILE + ty) * n + col];
+ *           ^~~~~~~~~~
+ * corpus/barriers.cu:87:32: note: the racing read of 'Bs' by thread (0,2)
+ * corpus/barriers.cu:76:5: note: 'Bs' declared here
+ * corpus/barriers.cu:84:9: note: add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads
+ * check-output-end
  */

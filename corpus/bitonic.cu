@@ -81,9 +81,23 @@ int main()
     return 0;
 }
 
-/* smemlint-expect
- * 51 bank-conflict s_key 2
- * 52 bank-conflict s_key 2
- * 54 bank-conflict s_key 2
- * 55 bank-conflict s_key 2
+/*
+ * check-output-start
+ * corpus/bitonic.cu:51:23: warning: 2-way bank conflict on load of 's_key' (float[512]) in kernel 'bitonic_sort_pairs' with blockDim (256,1,1), worst when stride = 1; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ *               float a = s_key[pos];
+ *                         ^~~~~~~~~~
+ * corpus/bitonic.cu:38:5: note: 's_key' declared here
+ * corpus/bitonic.cu:52:23: warning: 2-way bank conflict on load of 's_key' (float[512]) in kernel 'bitonic_sort_pairs' with blockDim (256,1,1), worst when stride = 1; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ *               float b = s_key[pos + stride];
+ *                         ^~~~~~~~~~~~~~~~~~~
+ * corpus/bitonic.cu:38:5: note: 's_key' declared here
+ * corpus/bitonic.cu:54:13: warning: 2-way bank conflict on store of 's_key' (float[512]) in kernel 'bitonic_sort_pairs' with blockDim (256,1,1), worst when stride = 1; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ *               s_key[pos] = swap ? b : a;
+ *               ^~~~~~~~~~
+ * corpus/bitonic.cu:38:5: note: 's_key' declared here
+ * corpus/bitonic.cu:55:13: warning: 2-way bank conflict on store of 's_key' (float[512]) in kernel 'bitonic_sort_pairs' with blockDim (256,1,1), worst when stride = 1; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ *               s_key[pos + stride] = swap ? a : b;
+ *               ^~~~~~~~~~~~~~~~~~~
+ * corpus/bitonic.cu:38:5: note: 's_key' declared here
+ * check-output-end
  */

@@ -14,5 +14,7 @@
         }                                                                     \
     } while (0)
 
-/* smemlint-expect
+/*
+ * check-output-start
+ * check-output-end
  */

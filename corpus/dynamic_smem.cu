@@ -95,10 +95,27 @@ int main()
     return 0;
 }
 
-/* smemlint-expect
- * 16 bank-conflict f 2
- * 17 bank-conflict f 2
- * 20 bank-conflict f 2
- * 52 bank-conflict rec 4
- * 57 bank-conflict rec 4
+/*
+ * check-output-start
+ * corpus/dynamic_smem.cu:16:5: warning: 2-way bank conflict on store of 'f' (int[]) in kernel 'dyn_carved' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ *       f[2 * tid] = fin[i];
+ *       ^~~~~~~~~~
+ * corpus/dynamic_smem.cu:10:5: note: 'ints' declared here
+ * corpus/dynamic_smem.cu:17:5: warning: 2-way bank conflict on store of 'f' (int[]) in kernel 'dyn_carved' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
+ *       f[2 * tid + 1] = fin[i] * 0.5f;
+ *       ^~~~~~~~~~~~~~
+ * corpus/dynamic_smem.cu:10:5: note: 'ints' declared here
+ * corpus/dynamic_smem.cu:20:15: warning: 2-way bank conflict on load of 'f' (int[]) in kernel 'dyn_carved' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
+ *       float a = f[2 * tid + 1];
+ *                 ^~~~~~~~~~~~~~
+ * corpus/dynamic_smem.cu:10:5: note: 'ints' declared here
+ * corpus/dynamic_smem.cu:52:5: warning: 4-way bank conflict on store of 'rec' (double[]) in kernel 'dyn_mixed' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 1 and 129) [bank-conflict]
+ *       rec[4 * tid] = (float)din[i];
+ *       ^~~~~~~~~~~~
+ * corpus/dynamic_smem.cu:44:5: note: 'dsm' declared here
+ * corpus/dynamic_smem.cu:57:15: warning: 4-way bank conflict on load of 'rec' (double[]) in kernel 'dyn_mixed' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 28 (byte offsets 2033 and 1905) [bank-conflict]
+ *       float r = rec[4 * j];
+ *                 ^~~~~~~~~~
+ * corpus/dynamic_smem.cu:44:5: note: 'dsm' declared here
+ * check-output-end
  */

@@ -73,5 +73,7 @@ int main()
     return 0;
 }
 
-/* smemlint-expect
+/*
+ * check-output-start
+ * check-output-end
  */

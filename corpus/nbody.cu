@@ -146,5 +146,7 @@ int main()
     return 0;
 }
 
-/* smemlint-expect
+/*
+ * check-output-start
+ * check-output-end
  */

@@ -220,5 +220,7 @@ int main()
     return 0;
 }
 
-/* smemlint-expect
+/*
+ * check-output-start
+ * check-output-end
  */

@@ -113,6 +113,13 @@ int main()
     return 0;
 }
 
-/* smemlint-expect
- * 40 bank-conflict tile 32
+/*
+ * check-output-start
+ * corpus/transpose.cu:40:38: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'transpose_naive' with blockDim (32,8,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ *           odata[(y + j) * width + x] = tile[threadIdx.x][threadIdx.y + j];
+ *                                        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * corpus/transpose.cu:28:5: note: 'tile' declared here
+ * corpus/transpose.cu:40:38: note: declare 'tile' as `float tile[32][33]`: +128 bytes per block (4096 -> 4224 bytes of static shared memory); 1 of 1 conflicting accesses become conflict-free
+ * fix-it:"corpus/transpose.cu":{28:26-28:46}:"[TILE_DIM][TILE_DIM + 1]"
+ * check-output-end
  */

@@ -357,18 +357,13 @@ class Suppressions(unittest.TestCase):
     def test_inline(self):
         with tempfile.TemporaryDirectory() as d:
             write(os.path.join(d, "s.cu"), SUPPRESS)
+            # which lines each form covers, what is reported unused, and a
+            # suppression of a disabled rule: the rule tests
+            # tests/rules/unused-suppression/inline*.cu (the same source, 2
+            # lines down). Here: the JSON notification, SARIF, the config.
             doc = json.loads(run("--format=json", "s.cu", cwd=d).stdout)
-            lines = sorted(r["line"] for r in doc["results"])
-            # 6, 8, 9, 11, 16, 17 suppressed; 12 (another tool), 13 (another
-            # rule), 15 (in a string), 18 (unknown rule) reported
-            self.assertEqual(lines, [12, 13, 15, 18])
             self.assertTrue(any(n["id"] == "unknown-suppression-rule" and "'nosuch'" in n["message"] and
                                 n.get("line") == 18 for n in doc["notifications"]), doc["notifications"])
-            doc = json.loads(run("--format=json", "--report-unused-suppressions", "s.cu", cwd=d).stdout)
-            unused = sorted((r["line"], r["column"]) for r in doc["results"] if r["rule"] == "unused-suppression")
-            # 13: ignore[warp-sync] matched nothing; 14: the access is fine.
-            # Bare NOLINT and NOLINT(bugprone-foo) are other tools' business.
-            self.assertEqual(unused, [(13, 63), (14, 63)])
             sarif = json.loads(run("--format=sarif", "--report-unused-suppressions", "s.cu", cwd=d).stdout)
             self.assertIn("unused-suppression", {r["ruleId"] for r in sarif["runs"][0]["results"]})
             # configurable like any rule
@@ -377,9 +372,6 @@ class Suppressions(unittest.TestCase):
             self.assertEqual(sum(r["rule"] == "unused-suppression" for r in doc["results"]), 2)
             doc = json.loads(run("--format=json", "--disable", "unused-suppression", "s.cu", cwd=d).stdout)
             self.assertEqual(sum(r["rule"] == "unused-suppression" for r in doc["results"]), 0)
-            # a suppression of a disabled rule is not "unused"
-            doc = json.loads(run("--format=json", "--disable", "warp-sync", "s.cu", cwd=d).stdout)
-            self.assertEqual(sorted(r["line"] for r in doc["results"] if r["rule"] == "unused-suppression"), [14])
 
 
 class Baseline(unittest.TestCase):

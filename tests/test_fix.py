@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Fix suggestions and --fix.
+"""--fix on copies of corpus files: every applied fix compiles with nvcc
+(-arch=sm_90 -c), the fixed arrays have no bank conflicts left, a second run
+changes nothing, the file mode is kept, and a write that fails midway leaves
+the original intact with no stray files.
 
-1. Golden suggestions for tests/fixes/cases.cu (minimal pad, pad > 1,
-   swizzle, refusals, offset form, no suggestion for clean code).
-2. --fix on copies of corpus files: every applied fix compiles with nvcc
-   (-arch=sm_90 -c), the fixed arrays have no bank conflicts left, a second
-   run changes nothing, the file mode is kept, and a write that fails midway
-   leaves the original intact with no stray files."""
+The suggestions themselves (minimal pad, pad > 1, swizzle, refusals, offset
+form, no suggestion for clean code: notes and fix-it lines) are rule tests:
+tests/rules/bank-conflict/fix_suggestions.cu (tests/run_rules.py)."""
 import json, os, shutil, stat, subprocess, sys, tempfile, unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -22,62 +22,6 @@ def lint(*args, env=None):
 
 def conflicts(doc):
     return [r for r in doc["results"] if r["rule"] == "bank-conflict"]
-
-
-class Suggestions(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        doc, _ = lint(os.path.join(ROOT, "tests/fixes/cases.cu"))
-        cls.by_array = {}
-        for r in conflicts(doc):
-            cls.by_array.setdefault(r["array"], []).append(r)
-
-    def one(self, arr):
-        self.assertIn(arr, self.by_array)
-        notes = {r.get("note") for r in self.by_array[arr]}
-        self.assertEqual(len(notes), 1, "every access of an array carries the same fix")
-        return self.by_array[arr][0]
-
-    def test_pad_one_column(self):
-        r = self.one("tile")
-        self.assertIn("declare 'tile' as `float tile[32][33]`", r["note"])
-        self.assertIn("+128 bytes per block (4096 -> 4224", r["note"])
-        self.assertIn("1 of 1 conflicting accesses become conflict-free", r["note"])
-        self.assertEqual(r["fix"]["replacement"], "[TILE][TILE + 1]")
-        self.assertEqual((r["fix"]["line"], r["fix"]["column"], r["fix"]["end_column"]), (9, 26, 38))
-
-    def test_minimal_pad_is_searched(self):
-        r = self.one("t16")
-        self.assertIn("`float t16[16][18]`", r["note"])
-        self.assertEqual(r["fix"]["replacement"], "[16][18]")
-
-    def test_swizzle_when_every_pad_hurts(self):
-        r = self.one("tz")
-        self.assertIn("swizzle 'tz'", r["note"])
-        self.assertIn("(verified)", r["note"])
-        self.assertIn("tz[threadIdx.x][(threadIdx.y) ^ ((threadIdx.x) & 15)]", r["note"])
-        self.assertNotIn("fix", r)
-
-    def test_refuse_sizeof(self):
-        r = self.one("ts")
-        self.assertIn("--fix will not apply it: sizeof is applied to 'ts'", r["note"])
-        self.assertNotIn("fix", r)
-
-    def test_refuse_pointer(self):
-        r = self.one("tf")
-        self.assertIn("a pointer into 'tf' is formed", r["note"])
-        self.assertNotIn("fix", r)
-
-    def test_vector_pad_keeps_alignment(self):
-        r = self.one("v4")
-        self.assertIn("`float4 v4[32][9]`", r["note"])
-
-    def test_offset_form(self):
-        r = self.one("s1")
-        self.assertIn("`i + (i >> 5)`", r["note"])
-
-    def test_clean_array_has_no_finding(self):
-        self.assertNotIn("tc", self.by_array)
 
 
 class ApplyFix(unittest.TestCase):
