@@ -19,6 +19,7 @@
 
 #include "base/text.h"
 #include "engine/fix.h"
+#include "rules/explain.h"
 #include "rules/messages.h"
 #include "rules/rules.h"
 
@@ -150,3 +151,20 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 		}
 	}
 }
+
+/* What --explain, SARIF and doc/rules.md say about this rule. */
+const struct sm_rule_doc sm_doc_bank_conflict = {
+	"BankConflict",
+	"Shared memory is split into 32 banks of 4 bytes. When lanes of one warp touch different "
+	"4-byte words in the same bank, the hardware serializes the request into several wavefronts. "
+	"The finding gives the degree (2 to 32 ways) of the worst warp request of the access, for the "
+	"block shape the kernel is launched with, and names two lanes that collide.",
+	"__shared__ float tile[32][32];\n"
+	"tile[threadIdx.y][threadIdx.x] = in[i];   // row-wise: conflict-free\n"
+	"__syncthreads();\n"
+	"out[i] = tile[threadIdx.x][threadIdx.y];  // column-wise: 32-way conflict\n",
+	"Change the layout so that the lanes of a warp fall into different banks: pad the row "
+	"(float tile[32][33]), store element e at e + (e >> 5), or XOR-swizzle the column with the row. "
+	"smemlint verifies the smallest padding that removes every conflict of the array and offers it "
+	"as a fix-it (--fix applies it).",
+};

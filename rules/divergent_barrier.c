@@ -17,6 +17,7 @@
  */
 #include <string.h>
 
+#include "rules/explain.h"
 #include "rules/rules.h"
 #include "rules/messages.h"
 
@@ -99,3 +100,18 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 		}
 	}
 }
+
+/* What --explain, SARIF and doc/rules.md say about this rule. */
+const struct sm_rule_doc sm_doc_divergent_barrier = {
+	"DivergentBarrier",
+	"Every thread of a block must reach each block barrier (__syncthreads(), its _count/_and/_or "
+	"forms, cooperative_groups block sync(), bar.sync). A barrier under a condition that depends on "
+	"the thread, in a loop whose trip count depends on the thread, or after a thread-dependent "
+	"return is undefined behaviour: the block can hang or synchronize the wrong threads.",
+	"if (threadIdx.x < 16) {\n"
+	"    buf[threadIdx.x] = x;\n"
+	"    __syncthreads();   // only half of the block gets here\n"
+	"}\n",
+	"Move the barrier out of the thread-dependent branch so that every thread executes it, and keep "
+	"only the work inside the condition: if (threadIdx.x < 16) buf[threadIdx.x] = x; __syncthreads();",
+};

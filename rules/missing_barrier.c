@@ -17,6 +17,7 @@
  * elements, atomics against atomics, accesses whose address cannot be
  * computed and accesses ordered by a barrier are not reported.
  */
+#include "rules/explain.h"
 #include "rules/messages.h"
 #include "rules/race_rule.h"
 
@@ -59,3 +60,16 @@ void sm_rule_missing_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *sink
 {
 	sm_rule_each_race(ctx, true, report, sink);
 }
+
+/* What --explain, SARIF and doc/rules.md say about this rule. */
+const struct sm_rule_doc sm_doc_missing_barrier = {
+	"MissingBarrier",
+	"Two accesses to the same shared memory, at least one a write, are not separated by a block "
+	"barrier, and a thread writes bytes that a thread of another warp reads or writes: a data race. "
+	"The finding names both accesses, the two threads and the element they share.",
+	"buf[threadIdx.x] = in[i];\n"
+	"// missing __syncthreads()\n"
+	"out[i] = buf[blockDim.x - 1 - threadIdx.x];  // reads another warp's write\n",
+	"Put __syncthreads() between the write and the read (and before the buffer is overwritten in the "
+	"next loop iteration).",
+};

@@ -4,7 +4,7 @@
 #include "rules/rules.h"
 
 const struct sm_rule sm_rules[SM_RULE__COUNT] = {
-#define SM_RULE(e, id, lvl, fn, summary) [SM_RULE_##e] = { id, lvl, summary, fn },
+#define SM_RULE(e, id, lvl, fn, doc, summary) [SM_RULE_##e] = { id, lvl, summary, fn, &doc },
 #include "rules/registry.def"
 #undef SM_RULE
 };

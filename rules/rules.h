@@ -24,6 +24,7 @@ struct sm_rule {
 	enum sm_level level;          /* default level */
 	const char *summary;
 	void (*run)(const struct sm_rule_ctx *ctx, struct sm_sink *sink);
+	const struct sm_rule_doc *doc; /* beside the rule's code (rules/<rule>.c) */
 };
 
 extern const struct sm_rule sm_rules[SM_RULE__COUNT];
@@ -31,7 +32,10 @@ extern const struct sm_rule sm_rules[SM_RULE__COUNT];
 /* The rule with this id, or -1. */
 int sm_rule_find(const char *id);
 
-#define SM_RULE(e, id, lvl, fn, summary) void fn(const struct sm_rule_ctx *ctx, struct sm_sink *sink);
+struct sm_rule_doc;
+#define SM_RULE(e, id, lvl, fn, doc, summary) \
+	void fn(const struct sm_rule_ctx *ctx, struct sm_sink *sink); \
+	extern const struct sm_rule_doc doc;
 #include "rules/registry.def"
 #undef SM_RULE
 

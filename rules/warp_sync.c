@@ -13,6 +13,7 @@
  * classic unrolled last-warp reduction gets one per line whose read sees
  * another lane's earlier write), with the other access in related[0].
  */
+#include "rules/explain.h"
 #include "rules/messages.h"
 #include "rules/race_rule.h"
 
@@ -58,3 +59,17 @@ void sm_rule_warp_sync(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 {
 	sm_rule_each_race(ctx, false, report, sink);
 }
+
+/* What --explain, SARIF and doc/rules.md say about this rule. */
+const struct sm_rule_doc sm_doc_warp_sync = {
+	"WarpSync",
+	"Since Volta the lanes of a warp are scheduled independently, so lanes of one warp that exchange "
+	"data through shared memory need __syncwarp() (or a block barrier) between the write and the "
+	"read, whether or not the memory is volatile.",
+	"if (tid < 32) {\n"
+	"    sdata[tid] += sdata[tid + 16];\n"
+	"    sdata[tid] += sdata[tid + 8];   // reads lane tid+8's write: no __syncwarp()\n"
+	"}\n",
+	"Insert __syncwarp() between the dependent steps, or use warp shuffles (__shfl_down_sync) "
+	"instead of shared memory for the exchange.",
+};

@@ -10,7 +10,7 @@
 #endif
 
 enum sm_rule_id {
-#define SM_RULE(e, id, lvl, fn, summary) SM_RULE_##e,
+#define SM_RULE(e, id, lvl, fn, doc, summary) SM_RULE_##e,
 #include "smemlint/registry.def"
 #undef SM_RULE
 	SM_RULE__COUNT
