@@ -1,5 +1,5 @@
 /* test_problems.c - Check tests of the input problem table (analyzer/ir,
- * generated from analyzer/ir/problems.def): every id is unique, kebab-case
+ * generated from include/smemlint/problems.def): every id is unique, kebab-case
  * and found by sm_problem_find; levels and summaries are set. Links only
  * the ir stage. */
 #include <check.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Input problems (analyzer/ir/problems.def): the README's table is the list,
+"""Input problems (include/smemlint/problems.def): the README's table is the list,
 and the outputs carry the ids.
 
 Docs (ctest docs.problems): every entry of problems.def has a unique
@@ -19,7 +19,7 @@ import json, os, re, subprocess, sys, tempfile, unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMEMLINT = os.path.abspath(os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint")))
-DEF = os.path.join(ROOT, "analyzer", "ir", "problems.def")
+DEF = os.path.join(ROOT, "include", "smemlint", "problems.def")
 README = os.path.join(ROOT, "README.md")
 HEADING = "### Input problems"
 BASE = ["--no-cuda", "--no-cache"]
@@ -76,7 +76,7 @@ class Docs(unittest.TestCase):
     def test_readme_table(self):
         want = [(i, lvl, s) for _, i, lvl, s in problems()]
         self.assertEqual(readme_rows(), want,
-                         "README's input problems table differs from analyzer/ir/problems.def; "
+                         "README's input problems table differs from include/smemlint/problems.def; "
                          "regenerate it with: python3 tests/test_problems.py --table")
 
 

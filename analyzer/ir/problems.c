@@ -6,7 +6,7 @@
 
 const struct sm_problem sm_problems[SM_PROBLEM__COUNT] = {
 #define SM_PROBLEM(e, id, lvl, summary) [SM_PROBLEM_##e] = { id, lvl, summary },
-#include "ir/problems.def"
+#include "smemlint/problems.def"
 #undef SM_PROBLEM
 };
 

@@ -1,5 +1,5 @@
 /* problems.h - the ids of input problems (public), generated from the one
- * list, analyzer/ir/problems.def (installed beside this header as
+ * list, include/smemlint/problems.def (installed beside this header as
  * smemlint/problems.def).
  *
  * Design: an input problem is what is wrong with the input or the run
