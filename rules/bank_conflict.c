@@ -1,7 +1,7 @@
 /* bank_conflict.c - rule `bank-conflict`.
  *
  * Models: the wavefronts a warp's shared-memory request costs on 32 banks of
- * 4 bytes (analyzer/bank.c), for every warp of the block and every loop
+ * 4 bytes (analyzer/engine/bank.c), for every warp of the block and every loop
  * iteration the access runs in, under each block shape the kernel is
  * launched with. Reports one finding per access whose worst degree
  * (wavefronts / ideal wavefronts) is 2 or more, naming the kernel, the block

@@ -1,7 +1,7 @@
 /* explain.h - the long descriptions of the rules: what a finding means, an
- * example, and the fix. One table (rules/explain.c) next to the registry,
- * shared by --explain, SARIF rules[] (fullDescription, help) and the man
- * page. */
+ * example, and the fix. Each rule file keeps its own (sm_doc_<rule>, named
+ * in registry.def), shared by --explain, SARIF rules[] (fullDescription,
+ * help) and the man page. */
 #ifndef SMEMLINT_EXPLAIN_H
 #define SMEMLINT_EXPLAIN_H
 

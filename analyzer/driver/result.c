@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "base/grow.h"
-#include "engine/analysis.h"
 
 void sm_result_init(struct sm_result *r, const char *path)
 {

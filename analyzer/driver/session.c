@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
+#include "base/grow.h"
 #include "base/limits.h"
 #include "driver/analyze.h"
 #include "driver/config.h"
@@ -343,15 +344,21 @@ static int collect_files(struct sm_session *s, const char *const *paths, size_t 
 
 /* ---- workers ---- */
 
+/* r for a file no front end could be started for */
+static void parser_unavailable(struct sm_result *r, const char *path)
+{
+	struct sm_pos p0 = { 0, 0 };
+	sm_result_init(r, path);
+	sm_result_problem(r, SM_PROBLEM_CANNOT_START_PARSER, p0, "cannot start the parser for '%s'", path);
+}
+
 /* Analyze file i with front end fe (NULL: it could not be started). */
 static void analyze_one(struct sm_session *s, struct sm_frontend *fe, size_t i)
 {
 	const struct sm_file_job *f = &s->files[i];
 	struct sm_analysis_options o = f->opt;
 	if (!fe) {
-		sm_result_init(&s->results[i], f->path);
-		struct sm_pos p0 = { 0, 0 };
-		sm_result_problem(&s->results[i], SM_PROBLEM_CANNOT_START_PARSER, p0, "cannot start the parser for '%s'", f->path);
+		parser_unavailable(&s->results[i], f->path);
 	} else {
 		o.fe.pch = s->cache ? sm_pch_cache_get(s->cache, fe, &o.fe) : NULL;
 		sm_analyze_path(fe, f->path, &o, &s->results[i]);
@@ -431,13 +438,10 @@ static void child_main(struct sm_session *s, size_t i, const struct sm_analysis_
 	const char *path = s->files[i].path;
 	struct sm_frontend *fe = sm_frontend_new();
 	struct sm_result r;
-	if (!fe) {
-		sm_result_init(&r, path);
-		struct sm_pos p0 = { 0, 0 };
-		sm_result_problem(&r, SM_PROBLEM_CANNOT_START_PARSER, p0, "cannot start the parser for '%s'", path);
-	} else {
+	if (!fe)
+		parser_unavailable(&r, path);
+	else
 		sm_analyze_path(fe, path, o, &r);
-	}
 	FILE *f = fdopen(fd, "w");
 	int rc = !f || sm_result_write(f, &r) != 0 || fflush(f) != 0;
 	int rejected = o->fe.pch && fe && sm_frontend_pch_rejected(fe);
@@ -509,14 +513,7 @@ static bool drain_child(struct child *c, short revents)
 {
 	if (!(revents & (POLLIN | POLLHUP | POLLERR)))
 		return false;
-	if (c->len == c->cap) {
-		size_t nc = c->cap ? c->cap * 2 : 65536;
-		char *nb = realloc(c->buf, nc);
-		if (nb) {
-			c->buf = nb;
-			c->cap = nc;
-		}
-	}
+	SM_ALLOC_GROW(c->buf, c->len + 65536, c->cap); /* on failure: the read below reports EOF */
 	ssize_t got = c->len < c->cap ? read(c->fd, c->buf + c->len, c->cap - c->len) : -1;
 	if (got > 0)
 		c->len += (size_t)got;
@@ -721,9 +718,7 @@ int sm_session_analyze_buffer(struct sm_session *s, const char *path, const char
 {
 	struct sm_frontend *fe = sm_frontend_new();
 	if (!fe) {
-		sm_result_init(r, path);
-		struct sm_pos p0 = { 0, 0 };
-		sm_result_problem(r, SM_PROBLEM_CANNOT_START_PARSER, p0, "cannot start the parser for '%s'", path);
+		parser_unavailable(r, path);
 		return -1;
 	}
 	struct sm_analysis_options o = s->o.analysis;

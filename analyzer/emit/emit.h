@@ -22,7 +22,7 @@ struct sm_emit_options {
 
 int sm_emit_text(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o);
 int sm_emit_json(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o);
-/* SARIF 2.1.0 (analyzer/emit_sarif.c): one run, rules from the registry,
+/* SARIF 2.1.0 (emit/sarif.c): one run, rules from the registry,
  * paths relative to the current directory as %SRCROOT%, UTF-16 columns. */
 int sm_emit_sarif(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o);
 /* GitHub Actions workflow commands (::warning file=...::message). */

@@ -1,6 +1,6 @@
 /* frontend.h - the wall around libclang.
  *
- * Nothing outside analyzer/frontend.c includes clang-c. The front end parses
+ * Nothing outside analyzer/front/ includes clang-c. The front end parses
  * one file and converts it into the IR of ir.h, then disposes of the
  * translation unit; all IR lives in the caller's arena.
  */

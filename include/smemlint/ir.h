@@ -1,6 +1,6 @@
 /* ir.h - smemlint's own intermediate representation of a CUDA file.
  *
- * The front end (analyzer/frontend.c, the only code that sees libclang)
+ * The front end (analyzer/front/, the only code that sees libclang)
  * converts a translation unit into these structs; everything after it (the
  * symbolic resolver, the bank engine, the rules, the emitters) works on the
  * IR alone. All nodes live in the file's sm_arena.
@@ -8,7 +8,7 @@
  * Shape: a file holds kernels (and device functions) and shared arrays. A
  * kernel body is a structured statement tree (blocks, ifs, loops, jumps,
  * barriers, variable assignments and shared-memory accesses) whose
- * expressions still reference variables; analyzer/resolve.c turns every
+ * expressions still reference variables; analyzer/engine/resolve.c turns every
  * access into a closed index tree over thread ids, loop counters and
  * uniform unknowns.
  */
