@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/facts.h"
 #include "ir_builder.h"
 
 static double degree1(struct sm_irb *b, struct sm_array *a, struct sm_expr *i0, struct sm_expr *i1, unsigned width,
@@ -141,6 +142,35 @@ START_TEST(test_wavefronts_pure)
 }
 END_TEST
 
+/* The kernel's facts are computed when first asked for, once: a rule that
+ * never asks (bank-conflict disabled) costs no bank evaluation. */
+START_TEST(test_facts_on_first_use)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_stmt *body = sm_irb_block(&b, 1, sm_irb_access(&b, SM_ACC_LOAD, OP(&b, SM_OP_MUL, T(&b, 0), K(&b, 32))));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_analysis_options opt;
+	memset(&opt, 0, sizeof(opt));
+	opt.has_block = true;
+	opt.block = (struct sm_dim3){ 32, 1, 1 };
+	struct sm_kernel_facts f;
+	ck_assert_int_eq(sm_kernel_facts_init(&f, &b.k, &opt, &b.A), 0);
+	ck_assert_int_eq(f.nblocks, 1);
+	ck_assert_ptr_null(f.degrees);             /* nothing evaluated yet */
+	ck_assert_int_eq(f.races[0].done, 0);
+	ck_assert_int_eq(f.ndivergence, -1);
+	const struct sm_access_result *d = sm_kernel_facts_degrees(&f);
+	ck_assert_ptr_nonnull(d);
+	ck_assert(d[0].deg.analyzed && d[0].deg.worst == 32.0); /* s[32*tid]: 32-way */
+	ck_assert_ptr_eq(sm_kernel_facts_degrees(&f), d);     /* cached, not recomputed */
+	ck_assert_ptr_eq(sm_kernel_facts_races(&f, 0), sm_kernel_facts_races(&f, 0));
+	ck_assert_ptr_null(sm_kernel_facts_races(&f, 1));    /* no second block shape */
+	sm_irb_release(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("bank");
@@ -149,6 +179,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_tile, 0, sizeof(tile_table) / sizeof(tile_table[0]));
 	tcase_add_test(tc, test_guard_active_lanes);
 	tcase_add_test(tc, test_wavefronts_pure);
+	tcase_add_test(tc, test_facts_on_first_use);
 	suite_add_tcase(s, tc);
 	return s;
 }
