@@ -109,11 +109,11 @@ int main()
  *       float a = f[2 * tid + 1];
  *                 ^~~~~~~~~~~~~~
  * corpus/dynamic_smem.cu:10:5: note: 'ints' declared here
- * corpus/dynamic_smem.cu:52:5: warning: 4-way bank conflict on store of 'rec' (double[]) in kernel 'dyn_mixed' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 1 and 129) [bank-conflict]
+ * corpus/dynamic_smem.cu:52:5: warning: 4-way bank conflict on store of 'rec' (double[]) in kernel 'dyn_mixed' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
  *       rec[4 * tid] = (float)din[i];
  *       ^~~~~~~~~~~~
  * corpus/dynamic_smem.cu:44:5: note: 'dsm' declared here
- * corpus/dynamic_smem.cu:57:15: warning: 4-way bank conflict on load of 'rec' (double[]) in kernel 'dyn_mixed' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 28 (byte offsets 2033 and 1905) [bank-conflict]
+ * corpus/dynamic_smem.cu:57:15: warning: 4-way bank conflict on load of 'rec' (double[]) in kernel 'dyn_mixed' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 30 (byte offsets 2040 and 1912) [bank-conflict]
  *       float r = rec[4 * j];
  *                 ^~~~~~~~~~
  * corpus/dynamic_smem.cu:44:5: note: 'dsm' declared here

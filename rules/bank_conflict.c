@@ -73,6 +73,22 @@ static const char *swizzled(const struct sm_file *F, const struct sm_raccess *ra
 	return sm_arena_strdup(A, buf);
 }
 
+/* Is there an earlier copy of access i (the same helper line inlined at
+ * another call site) reported with the same degree? */
+static bool reported_before(const struct sm_kernel_model *m, const struct sm_access_result *degrees, unsigned i, int ways)
+{
+	const struct sm_access *src = m->acc[i].src;
+	for (unsigned j = 0; j < i; j++) {
+		const struct sm_access *o = m->acc[j].src;
+		const struct sm_degree *d = &degrees[j].deg;
+		if (o && o->call && o->kind == src->kind && o->range.begin.line == src->range.begin.line &&
+		    o->range.begin.col == src->range.begin.col && o->range.end.col == src->range.end.col &&
+		    d->analyzed && (int)(d->worst + 0.5) == ways)
+			return true;
+	}
+	return false;
+}
+
 void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 {
 	struct sm_arena *A = ctx->scratch;
@@ -93,6 +109,8 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			if (!ra->src || !d->analyzed || d->worst < 2.0 - 1e-9)
 				continue;
 			int ways = (int)(d->worst + 0.5);
+			if (ra->src->call && reported_before(m, degrees, i, ways))
+				continue; /* one helper line, one finding per degree */
 			struct sm_diag g;
 			memset(&g, 0, sizeof(g));
 			g.rule = SM_RULE_BANK_CONFLICT;
@@ -119,9 +137,9 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			const char *exact = "";
 			if (d->worst != (double)ways)
 				exact = sm_arena_printf(A, " (%.2f wavefronts per ideal)", d->worst);
-			g.message = sm_arena_printf(A, "%d-way bank conflict on %s of '%s' (%s)%s in kernel '%s' with blockDim (%lld,%lld,%lld)%s%s%s",
+			g.message = sm_arena_printf(A, "%d-way bank conflict on %s of '%s' (%s)%s %s with blockDim (%lld,%lld,%lld)%s%s%s",
 						    ways, kind_name(ra->src->kind), g.array, array_type(A, ra->array), exact,
-						    m->kernel->name, (long long)res->block.x, (long long)res->block.y,
+						    sm_where_text(A, m->kernel->name, ra->src->call), (long long)res->block.x, (long long)res->block.y,
 						    (long long)res->block.z, res->block_assumed ? SM_BLOCK_ASSUMED_TEXT : "",
 						    iv, lanes);
 			g.related[0].range = ra->array->decl;

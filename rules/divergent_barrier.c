@@ -87,7 +87,7 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 				g.note = "threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier";
 				break;
 			}
-			g.message = sm_arena_printf(A, "divergent barrier: '%s' %s in kernel '%s'", bname, what, m->kernel->name);
+			g.message = sm_arena_printf(A, "divergent barrier: '%s' %s %s", bname, what, sm_where_text(A, m->kernel->name, d->barrier ? d->barrier->call : NULL));
 			g.related[0].range = cr;
 			g.related[0].message = sm_arena_printf(A, "thread-dependent condition '%s'", ctext);
 			g.nrelated = 1;

@@ -85,3 +85,20 @@ const char *sm_thread_name(const int64_t tid[3], struct sm_dim3 b, struct sm_are
 		return sm_arena_printf(A, "thread (%lld,%lld)", (long long)tid[0], (long long)tid[1]);
 	return sm_arena_printf(A, "thread (%lld,%lld,%lld)", (long long)tid[0], (long long)tid[1], (long long)tid[2]);
 }
+
+const char *sm_where_text(struct sm_arena *A, const char *kernel, const struct sm_callsite *call)
+{
+	if (!call)
+		return sm_arena_printf(A, "in kernel '%s'", kernel);
+	char buf[1024];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "in '%s'", call->callee);
+	const char *sep = " called from";
+	for (const struct sm_callsite *c = call; c && n < sizeof(buf); c = c->parent) {
+		if (c->parent)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s '%s' at line %u", sep, c->caller, c->range.begin.line);
+		else
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s kernel '%s' at line %u", sep, kernel, c->range.begin.line);
+		sep = ", from";
+	}
+	return sm_arena_strdup(A, buf);
+}

@@ -20,6 +20,11 @@ const char *sm_element_name(const struct sm_array *a, const char *name, int64_t 
 /* "thread 5" or "thread (1,2,0)" for block shape b. */
 const char *sm_thread_name(const int64_t tid[3], struct sm_dim3 b, struct sm_arena *A);
 
+/* Where code runs: "in kernel 'k'", or for code inlined from a helper
+ * "in 'helper' called from kernel 'k' at line 40" (a longer chain names
+ * each call: "in 'b' called from 'a' at line 7, from kernel 'k' at line 40"). */
+const char *sm_where_text(struct sm_arena *A, const char *kernel, const struct sm_callsite *call);
+
 /* The assumption stated when no launch gave the block shape. */
 #define SM_BLOCK_ASSUMED_TEXT " (assumed: no launch site, __launch_bounds__ or --block-dim gives it)"
 

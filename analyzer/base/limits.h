@@ -175,6 +175,20 @@
 #define SM_FE_STRIP_CHAIN 64
 #define SM_FE_PLACE_CHAIN 16
 
+/* Front end, inlining __device__ calls (analyzer/front/convert_call.c):
+ * calls followed inside one another. Helper chains in real kernels are 2
+ * to 4 deep; 16 leaves room for template layers (CUB-style) and stops
+ * recursion unrolled by hand. Past it, and for any recursive call: the
+ * call is not followed (its accesses are not analyzed there) and input
+ * problem call-not-followed says so. */
+#define SM_MAX_CALL_DEPTH 16
+/* Front end: shared accesses one kernel may hold once its calls are
+ * inlined (each call site gets its own copy of the callee). 20,000 is 50
+ * times the largest kernel of the corpus and keeps a helper called from
+ * nested loops of helpers from growing exponentially. Past it: further
+ * calls are not followed (call-not-followed). */
+#define SM_INLINE_MAX_ACCESSES 20000
+
 /* Resolver: substituting variable values into an index. Past it: that part
  * of the index is unknown (the access is not analyzed). */
 #define SM_RESOLVE_MAX_DEPTH 4000

@@ -160,7 +160,11 @@ static void run_rules(const struct sm_file *F, const struct sm_analysis_options 
  * parse-error; the front end's only lesser note is its own nesting cap. */
 static enum sm_problem_id front_problem(const struct sm_note *n)
 {
-	return n->level >= 2 ? SM_PROBLEM_PARSE_ERROR : SM_PROBLEM_NESTING_TOO_DEEP;
+	switch (n->kind) {
+	case SM_NOTE_CALL: return SM_PROBLEM_CALL_NOT_FOLLOWED;
+	case SM_NOTE_TOO_DEEP: return SM_PROBLEM_NESTING_TOO_DEEP;
+	default: return SM_PROBLEM_PARSE_ERROR;
+	}
 }
 
 int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text, size_t len,

@@ -336,7 +336,9 @@ static void record_access(struct rs *R, struct sm_access *a, env_t env, struct w
 	ra->loop = w.loop;
 	ra->guards = w.guards;
 	ra->ok = true;
-	ra->name = a->array ? a->array->name : (a->base && a->base->kind == SM_E_VAR && a->base->var) ? a->base->var->name : NULL;
+	ra->name = a->array ? a->array->name
+		 : (a->base && a->base->kind == SM_E_VAR && a->base->var && !a->base->var->is_ref) ? a->base->var->name
+		 : NULL; /* through a reference: named by its array */
 	if (a->array) {
 		ra->array = a->array;
 		ra->nidx = a->nidx;
@@ -668,6 +670,12 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 				env[i] = opaque(R, R->K->vars[i]->name, true);
 		break;
 	}
+	case SM_S_CALL:
+		/* an inlined callee: its body in the caller's environment; a
+		 * return inside guards the rest of the callee's block only */
+		if (s->nkids > 0)
+			walk(R, s->kids[0], env, w);
+		break;
 	case SM_S_ACCESS:
 		if (s->access)
 			record_access(R, s->access, env, w);

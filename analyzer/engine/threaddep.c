@@ -168,6 +168,16 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 		merge_exits(ex, &bx);
 		return in;
 	}
+	case SM_S_CALL: {
+		/* threads that return early from an inlined callee wait at
+		 * its end: a return diverges only inside the call */
+		struct dexits kx = { 0 };
+		if (s->nkids > 0)
+			dwalk(W, s->kids[0], in, &kx, depth + 1);
+		kx.ret = NULL;
+		merge_exits(ex, &kx);
+		return in;
+	}
 	case SM_S_RETURN:
 	case SM_S_GOTO:
 	case SM_S_BREAK:
@@ -246,6 +256,8 @@ struct cfg {
 	int nn;                                          /* nodes in n */
 	unsigned cap;                                    /* n's capacity */
 	int exit;
+	int ret;                                         /* where a return goes: the end of the
+	                                                  * inlined call it is in, or -1 (exit) */
 	int failed;
 	unsigned nacc;
 	int *acc_node_of;                                /* per access */
@@ -390,7 +402,19 @@ static int cbuild(struct cfg *G, const struct sm_stmt *s, int next, int brk, int
 		int entry = first;
 		return cbuild(G, s->nkids > 0 ? s->kids[0] : NULL, entry, brk, cont, depth + 1);
 	}
-	case SM_S_RETURN:
+	case SM_S_CALL: {
+		/* a return inside an inlined callee goes to the call's end */
+		int saved = G->ret;
+		G->ret = next;
+		int n = cbuild(G, s->nkids > 0 ? s->kids[0] : NULL, next, -1, -1, depth + 1);
+		G->ret = saved;
+		return n;
+	}
+	case SM_S_RETURN: {
+		int c = cnew(G, CN_PLAIN);
+		cedge(G, c, G->ret >= 0 ? G->ret : G->exit);
+		return c;
+	}
 	case SM_S_GOTO: {
 		int c = cnew(G, CN_PLAIN);
 		cedge(G, c, G->exit);
@@ -912,6 +936,7 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 	if (G.block.y < 1) G.block.y = 1;
 	if (G.block.z < 1) G.block.z = 1;
 	G.exit = cnew(&G, CN_PLAIN);
+	G.ret = -1;
 	cbuild(&G, m->kernel->body, G.exit, -1, -1, 0);
 	seen = malloc((size_t)G.nn * 2 + 1);
 	stack = malloc(((size_t)G.nn * 2 + 1) * sizeof(int));

@@ -141,7 +141,7 @@ CXCursor cv_strip(CXCursor c)
 		enum CXCursorKind k = clang_getCursorKind(c);
 		if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
 		    k != CXCursor_CStyleCastExpr && k != CXCursor_CXXStaticCastExpr &&
-		    k != CXCursor_CXXFunctionalCastExpr)
+		    k != CXCursor_CXXReinterpretCastExpr && k != CXCursor_CXXFunctionalCastExpr)
 			return c;
 		struct kids ks = cv_kids_of(c);
 		/* casts may carry a TypeRef child before the operand */
@@ -173,7 +173,10 @@ struct sm_stmt *cv_mk_stmt(struct fe *S, enum sm_stmt_kind k, CXCursor c)
 	if (!s)
 		return NULL;
 	s->kind = k;
-	if (!clang_Cursor_isNull(c))
+	s->call = S->call;
+	if (S->in_header && S->call)
+		s->range = S->call->range; /* a callee in a header: at the call */
+	else if (!clang_Cursor_isNull(c))
 		s->range = cv_range_of(c);
 	return s;
 }

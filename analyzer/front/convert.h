@@ -11,6 +11,7 @@
  *   convert_expr.c    expressions, shared-memory places and accesses
  *   convert_decl.c    shared arrays, variables, local declarations
  *   convert_stmt.c    statements
+ *   convert_call.c    __device__ calls inlined at their call sites
  *   convert_kernel.c  kernels, launches, the walk over the translation unit
  * frontend.c parses and calls cv_convert_tu. What the files share has the
  * cv_ prefix and is declared here; everything else is static in its file.
@@ -23,6 +24,7 @@
 
 #include <clang-c/Index.h>
 
+#include "base/limits.h"
 #include "smemlint/arena.h"
 #include "smemlint/ir.h"
 
@@ -73,9 +75,15 @@ struct fe {
 	int depth;              /* recursion guard */
 	int too_deep;
 	uintptr_t stack_floor;  /* recursion stops below this address */
+	/* inlining (convert_call.c) */
+	const struct sm_callsite *call; /* the inlined call being converted, or NULL */
+	struct sm_var *ret_var;  /* where `return v;` of that callee puts v */
+	CXCursor callee_stack[SM_MAX_CALL_DEPTH]; /* callees being inlined, outer first */
+	bool in_header;          /* converting a callee defined outside the file:
+	                          * positions go to the call site in the file */
+	struct cmap inlined;     /* callees inlined at least once */
+	struct vec notes;        /* struct sm_note *: calls not followed */
 };
-
-#define SM_FE_MAX_DEPTH 2000
 
 /* Parse result to IR: fills F (kernels, arrays, notes) from tu, whose main
  * file is `path`; all of it in A. The caller disposes of tu. */
@@ -127,6 +135,31 @@ int cv_has_attr(CXCursor c, enum CXCursorKind attr);
 struct sm_array *cv_make_array(struct fe *S, CXCursor decl, int file_scope);
 struct sm_var *cv_make_var(struct fe *S, CXCursor decl, enum sm_var_kind kind);
 void cv_conv_vardecl(struct fe *S, CXCursor d);
+
+/* ---------- expressions shared with convert_call.c ---------- */
+
+/* Is c (casts and parens aside) an lvalue in shared memory? */
+int cv_is_shared_lvalue(struct fe *S, CXCursor c);
+/* The address of the shared lvalue c as an SM_E_ADDR pointer, or NULL. */
+struct sm_expr *cv_address_of(struct fe *S, CXCursor c);
+struct sm_expr *cv_opaque(struct fe *S, CXCursor c, const char *name, int thread_dep);
+struct sm_expr *cv_var_ref(struct fe *S, CXCursor c, struct sm_var *v);
+
+/* ---------- calls (convert_call.c) ---------- */
+
+/* The definition of the __device__ function that call c invokes, when the
+ * analysis follows it into the caller's context; else a null cursor. */
+CXCursor cv_inline_target(struct fe *S, CXCursor c);
+/* Inline the call c of def: bind its parameters (by value, by pointer,
+ * by reference), convert def's body into an SM_S_CALL statement in the
+ * current block, and return the call's value. NULL when the call cannot
+ * be followed (a note says why); nothing was emitted then. */
+struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def);
+/* Bind v, a reference initialized with the lvalue init: a shared location
+ * makes v a reference into shared memory; else the value of init. */
+struct sm_expr *cv_bind_ref(struct fe *S, struct sm_var *v, CXCursor init);
+/* Record a note for the file (level 0..2) at c. */
+void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const char *msg);
 
 /* ---------- statements (convert_stmt.c) ---------- */
 

@@ -196,7 +196,15 @@ struct sm_var *cv_make_var(struct fe *S, CXCursor decl, enum sm_var_kind kind)
 void cv_conv_vardecl(struct fe *S, CXCursor d)
 {
 	if (cv_has_attr(d, CXCursor_CUDASharedAttr)) {
-		struct sm_array *a = cv_make_array(S, d, 0);
+		/* a helper's own array is one array however often it is inlined */
+		struct sm_array *a = cv_array_of_decl(S, d);
+		if (a) {
+			for (unsigned i = 0; i < S->karrays.n; i++)
+				if (S->karrays.v[i] == a)
+					return;
+		} else {
+			a = cv_make_array(S, d, 0);
+		}
 		if (a)
 			cv_vec_push(S->A, &S->karrays, a);
 		return;
@@ -212,7 +220,9 @@ void cv_conv_vardecl(struct fe *S, CXCursor d)
 			init = ks.c[i];
 	struct sm_expr *val = NULL;
 	CXType vt = clang_getCanonicalType(clang_getCursorType(d));
-	if (!clang_Cursor_isNull(init)) {
+	if (!clang_Cursor_isNull(init) && vt.kind == CXType_LValueReference) {
+		val = cv_bind_ref(S, v, init); /* uint &x = s[i]; */
+	} else if (!clang_Cursor_isNull(init)) {
 		val = cv_conv_expr(S, init);
 		if (vt.kind == CXType_ConstantArray || vt.kind == CXType_Record)
 			val = NULL; /* local arrays and structs: not modelled */

@@ -168,6 +168,44 @@ struct sm_array *cv_array_of_decl(struct fe *S, CXCursor decl)
  * follow: a shared array name, a local pointer variable, &x, or p + n? */
 static int is_shared_ptr_expr(struct fe *S, CXCursor c);
 
+static int is_explicit_cast(CXCursor c)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	return k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr ||
+	       k == CXCursor_CXXReinterpretCastExpr || k == CXCursor_CXXFunctionalCastExpr;
+}
+
+/* Skip parentheses and implicit conversions only. */
+static CXCursor strip_implicit(CXCursor c)
+{
+	for (int guard = 0; guard < SM_FE_STRIP_CHAIN; guard++) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+			return c;
+		struct kids ks = cv_kids_of(c);
+		if (ks.n != 1 || !clang_isExpression(clang_getCursorKind(ks.c[0])))
+			return c;
+		c = ks.c[0];
+	}
+	return c;
+}
+
+struct sm_expr *cv_var_ref(struct fe *S, CXCursor c, struct sm_var *v)
+{
+	struct sm_expr *e = mk(S, SM_E_VAR, c);
+	if (e) {
+		e->var = v;
+		e->name = v->name;
+		e->is_ptr = v->is_pointer && v->points_shared;
+	}
+	return e;
+}
+
+struct sm_expr *cv_opaque(struct fe *S, CXCursor c, const char *name, int thread_dep)
+{
+	return mk_opaque(S, c, name, thread_dep);
+}
+
 /* A place: the shared location an lvalue designates. Fills acc (array or
  * base, idx, extra, member) without emitting anything. Returns 0 if the
  * lvalue is not in shared memory. */
@@ -182,13 +220,26 @@ static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
 			acc->array = arr;
 			return 1;
 		}
+		struct sm_var *v = var_of(S, d);
+		if (v && v->is_ref) {
+			/* a reference into shared memory: *(&ref) */
+			acc->base = cv_var_ref(S, c, v);
+			acc->idx[0] = mk_const(S, 0);
+			acc->nidx = 1;
+			acc->base_elem_size = v->pointee_size;
+			return 1;
+		}
 		return 0;
 	}
 	if (k == CXCursor_ArraySubscriptExpr) {
 		struct kids ks = cv_kids_of(c);
 		if (ks.n != 2)
 			return 0;
-		CXCursor base = cv_strip(ks.c[0]);
+		/* the base as written: an explicit cast ((uint *)bytes)[i]
+		 * changes the unit of the subscript, so it is a pointer base */
+		CXCursor base = strip_implicit(ks.c[0]);
+		if (!is_explicit_cast(base))
+			base = cv_strip(ks.c[0]);
 		/* multi-dimensional: the base is itself a subscript of an array */
 		CXType bt = clang_getCursorType(base);
 		int base_is_array = clang_getCanonicalType(bt).kind == CXType_ConstantArray ||
@@ -196,6 +247,16 @@ static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
 		if (base_is_array) {
 			if (!conv_place(S, base, acc))
 				return 0;
+			if (acc->member || (acc->array && acc->nidx >= acc->array->ndims) || acc->base) {
+				/* a member array (s[i].v[3]) or an array reached
+				 * through a pointer: the subscript is a byte offset
+				 * in units of the subscripted element */
+				long long es = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(c)));
+				struct sm_expr *off = mk_bin(S, SM_OP_MUL, cv_conv_expr(S, ks.c[1]), mk_const(S, es > 0 ? es : 1),
+							     clang_getNullCursor());
+				acc->extra = acc->extra ? mk_bin(S, SM_OP_ADD, acc->extra, off, clang_getNullCursor()) : off;
+				return 1;
+			}
 		} else {
 			/* pointer base */
 			if (!is_shared_ptr_expr(S, base))
@@ -203,6 +264,8 @@ static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
 			acc->base = cv_conv_expr(S, base);
 			acc->array = NULL;
 			acc->nidx = 0;
+			long long ps = clang_Type_getSizeOf(clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(base))));
+			acc->base_elem_size = ps > 0 ? (unsigned)ps : 0;
 		}
 		if (acc->nidx >= SM_MAX_DIMS)
 			return 0;
@@ -228,6 +291,7 @@ static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
 			acc->base = cv_conv_expr(S, base);
 			acc->idx[0] = mk_const(S, 0);
 			acc->nidx = 1;
+			acc->base_elem_size = 1;
 		} else if (!conv_place(S, base, acc)) {
 			return 0;
 		}
@@ -246,6 +310,7 @@ static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
 		acc->base = cv_conv_expr(S, cv_strip(ks.c[0]));
 		acc->idx[0] = mk_const(S, 0);
 		acc->nidx = 1;
+		acc->base_elem_size = 1;
 		return 1;
 	}
 	return 0;
@@ -260,7 +325,7 @@ static int is_shared_ptr_expr(struct fe *S, CXCursor c)
 		if (cv_array_of_decl(S, d))
 			return 1;
 		struct sm_var *v = var_of(S, d);
-		return v && v->is_pointer && v->points_shared;
+		return v && v->is_pointer && v->points_shared && !v->is_ref;
 	}
 	if (k == CXCursor_UnaryOperator && unop_of(S, c) == '&') {
 		struct kids ks = cv_kids_of(c);
@@ -279,6 +344,11 @@ static int is_shared_ptr_expr(struct fe *S, CXCursor c)
 			}
 			break;
 		}
+		if (clang_getCursorKind(in) == CXCursor_DeclRefExpr) {
+			struct sm_var *v = var_of(S, clang_getCursorReferenced(in));
+			if (v && v->is_ref)
+				return 1;
+		}
 		return is_shared_ptr_expr(S, in);
 	}
 	if (k == CXCursor_BinaryOperator) {
@@ -295,6 +365,8 @@ static int is_shared_ptr_expr(struct fe *S, CXCursor c)
 	}
 	return 0;
 }
+
+static int is_shared_lvalue(struct fe *S, CXCursor c);
 
 static unsigned access_width(CXCursor c)
 {
@@ -329,7 +401,8 @@ static struct sm_access *emit_access(struct fe *S, CXCursor c, enum sm_access_ki
 	a->kind = kind;
 	a->width = access_width(c);
 	a->is_volatile = cursor_is_volatile(c);
-	a->range = cv_range_of(c);
+	a->range = S->in_header && S->call ? S->call->range : cv_range_of(c);
+	a->call = S->call;
 	a->index = S->naccess++;
 	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);
 	if (s) {
@@ -346,6 +419,11 @@ static struct sm_expr *load_value(struct fe *S, CXCursor c, struct sm_access *a)
 	if (e)
 		e->place = a; /* resolve: a load through a uniform address is uniform */
 	return e;
+}
+
+int cv_is_shared_lvalue(struct fe *S, CXCursor c)
+{
+	return is_shared_lvalue(S, c);
 }
 
 static int is_shared_lvalue(struct fe *S, CXCursor c)
@@ -372,9 +450,23 @@ static int is_shared_lvalue(struct fe *S, CXCursor c)
 		}
 		break;
 	}
-	if (k == CXCursor_DeclRefExpr)
-		return cv_array_of_decl(S, clang_getCursorReferenced(c)) != NULL;
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		struct sm_var *v = var_of(S, d);
+		return cv_array_of_decl(S, d) != NULL || (v && v->is_ref);
+	}
 	return 0;
+}
+
+struct sm_expr *cv_address_of(struct fe *S, CXCursor c)
+{
+	struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
+	struct sm_expr *e = mk(S, SM_E_ADDR, c);
+	if (!pl || !e || !conv_place(S, c, pl))
+		return NULL;
+	e->place = pl;
+	e->is_ptr = 1;
+	return e;
 }
 
 static const char *call_name(struct fe *S, CXCursor c)
@@ -387,7 +479,8 @@ static struct sm_var *assign_target(struct fe *S, CXCursor lhs)
 	lhs = cv_strip(lhs);
 	if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr)
 		return NULL;
-	return var_of(S, clang_getCursorReferenced(lhs));
+	struct sm_var *v = var_of(S, clang_getCursorReferenced(lhs));
+	return v && !v->is_ref ? v : NULL; /* ref = x stores through it */
 }
 
 static void emit_assign(struct fe *S, struct sm_var *v, enum sm_op op, struct sm_expr *val, CXCursor c)
@@ -478,7 +571,8 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 					a->idx[0] = mk_const(S, 0);
 					a->nidx = 1;
 					a->width = 4;
-					a->range = cv_range_of(c);
+					a->range = S->in_header && S->call ? S->call->range : cv_range_of(c);
+					a->call = S->call;
 					a->index = S->naccess++;
 					s->access = a;
 					cv_emit(S, s);
@@ -524,6 +618,31 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 			e->is_unsigned = 1;
 		}
 		return e;
+	}
+	/* __builtin_assume(n == 2), __builtin_assume(2 == n): n is 2 from here */
+	if (!strcmp(name, "__builtin_assume") && nargs == 1) {
+		CXCursor e = cv_strip(args[0]);
+		struct kids k2 = cv_kids_of(e);
+		int is_assign, ok;
+		if (clang_getCursorKind(e) == CXCursor_BinaryOperator && k2.n == 2 &&
+		    binop_of(S, e, &is_assign, &ok) == SM_OP_EQ && ok && !is_assign) {
+			for (int side = 0; side < 2; side++) {
+				struct sm_var *v = assign_target(S, k2.c[side]);
+				int64_t val;
+				if (v && cv_try_eval_int(k2.c[1 - side], &val)) {
+					emit_assign(S, v, SM_OP_ASSIGN, mk_const(S, val), c);
+					break;
+				}
+			}
+		}
+		return mk_opaque(S, c, name, 0);
+	}
+	/* a __device__ function of the program: followed into its body */
+	CXCursor def = cv_inline_target(S, c);
+	if (!clang_Cursor_isNull(def)) {
+		struct sm_expr *r = cv_inline_call(S, c, def);
+		if (r)
+			return r;
 	}
 	/* a class-type assignment s[i] = v or s[i] += v is operator=/+= */
 	if (!strncmp(name, "operator", 8) && nargs >= 1 && is_shared_lvalue(S, args[0])) {
@@ -648,6 +767,7 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 	case CXCursor_ParenExpr:
 	case CXCursor_CStyleCastExpr:
 	case CXCursor_CXXStaticCastExpr:
+	case CXCursor_CXXReinterpretCastExpr:
 	case CXCursor_CXXFunctionalCastExpr: {
 		struct kids ks = cv_kids_of(c);
 		CXCursor inner = clang_getNullCursor();
@@ -677,7 +797,7 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 		struct sm_expr *e = cv_conv_expr(S, inner);
 		CXType t = clang_getCursorType(c);
 		if (e && e->kind != SM_E_ADDR && !e->is_ptr && type_is_integer(t) &&
-		    (k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr ||
+		    (k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr || k == CXCursor_CXXReinterpretCastExpr ||
 		     k == CXCursor_CXXFunctionalCastExpr || type_bits(t) < 64)) {
 			struct sm_expr *cst = mk(S, SM_E_CAST, c);
 			if (cst) {
@@ -717,15 +837,8 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 			return e;
 		}
 		struct sm_var *var = var_of(S, d);
-		if (var) {
-			struct sm_expr *e = mk(S, SM_E_VAR, c);
-			if (e) {
-				e->var = var;
-				e->name = var->name;
-				e->is_ptr = var->is_pointer && var->points_shared;
-			}
-			return e;
-		}
+		if (var)
+			return cv_var_ref(S, c, var);
 		if (cv_try_eval_int(c, &v))
 			return mk_const(S, v);
 		const char *n = cv_cx_str(S->A, clang_getCursorSpelling(c));

@@ -381,14 +381,40 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, struct sm_file *F, st
 		K->launches = nl;
 		K->nlaunches++;
 	}
+	/* a __device__ function inlined into a kernel is analyzed there */
+	for (unsigned i = 0; i < S.kernels.cap; i++) {
+		struct cmap_ent *e = &S.kernels.e[i];
+		struct sm_kernel *K = e->used ? e->val : NULL;
+		if (K && K->kind == SM_F_DEVICE && cv_cmap_get(&S.inlined, e->key))
+			K->inlined = true;
+	}
+	/* calls not followed */
+	if (S.notes.n) {
+		struct sm_note *nn = sm_arena_alloc(A, (F->nnotes + S.notes.n) * sizeof(*nn));
+		if (nn) {
+			if (F->nnotes)
+				memcpy(nn, F->notes, F->nnotes * sizeof(*nn));
+			for (unsigned i = 0; i < S.notes.n; i++)
+				nn[F->nnotes + i] = *(struct sm_note *)S.notes.v[i];
+			F->notes = nn;
+			F->nnotes += S.notes.n;
+		}
+	}
+	unsigned nk = 0;
+	for (unsigned i = 0; i < S.all_kernels.n; i++) {
+		struct sm_kernel *K = S.all_kernels.v[i];
+		if (!K->inlined)
+			S.all_kernels.v[nk++] = K;
+	}
 	F->kernels = (struct sm_kernel **)S.all_kernels.v;
-	F->nkernels = S.all_kernels.n;
+	F->nkernels = nk;
 	F->arrays = (struct sm_array **)S.all_arrays.v;
 	F->narrays = S.all_arrays.n;
 	if (S.too_deep && F->nnotes < 50) {
 		struct sm_note *nn = sm_arena_alloc(A, (F->nnotes + 1) * sizeof(*nn));
 		if (nn) {
 			memcpy(nn, F->notes, F->nnotes * sizeof(*nn));
+			nn[F->nnotes].kind = SM_NOTE_TOO_DEEP;
 			nn[F->nnotes].level = 1;
 			nn[F->nnotes].message = "expression nesting too deep: the innermost part was not analyzed";
 			F->notes = nn;
@@ -398,4 +424,5 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, struct sm_file *F, st
 	cv_cmap_free(&S.arrays);
 	cv_cmap_free(&S.vars);
 	cv_cmap_free(&S.kernels);
+	cv_cmap_free(&S.inlined);
 }

@@ -262,8 +262,19 @@ void cv_conv_stmt_into(struct fe *S, CXCursor c)
 	}
 	case CXCursor_ReturnStmt: {
 		struct kids ks = cv_kids_of(c);
-		if (ks.n == 1)
-			(void)cv_conv_expr(S, ks.c[0]);
+		struct sm_expr *v = ks.n == 1 ? cv_conv_expr(S, ks.c[0]) : NULL;
+		if (v && S->ret_var) {
+			/* in an inlined callee: the call's value */
+			struct sm_stmt *a = cv_mk_stmt(S, SM_S_ASSIGN, c);
+			if (a) {
+				a->var = S->ret_var;
+				a->op = SM_OP_ASSIGN;
+				a->value = v;
+				cv_emit(S, a);
+			}
+			if (S->ret_var->is_pointer && v->is_ptr)
+				S->ret_var->points_shared = true;
+		}
 		cv_emit(S, cv_mk_stmt(S, SM_S_RETURN, c));
 		break;
 	}

@@ -72,6 +72,22 @@ struct sm_loop;
 struct sm_var;
 struct sm_access;
 
+/* A call of a __device__ function that the front end inlined at its call
+ * site: the callee's statements are analyzed in the caller's context
+ * (bindings, guards, loops, block shape). Accesses and statements inside
+ * the callee point at the innermost call site; the chain leads out to the
+ * kernel. */
+struct sm_callsite {
+	const char *callee;        /* the function called, as spelled */
+	const char *caller;        /* the function the call is written in */
+	struct sm_range range;     /* the call expression, in the analyzed file
+	                            * (for a call written in a header: the call
+	                            * in the analyzed file that led there) */
+	bool callee_in_file;       /* the callee is defined in the analyzed file */
+	int depth;                 /* 1 for a call written in a kernel */
+	const struct sm_callsite *parent; /* the call that led to the caller, or NULL */
+};
+
 /* An integer expression tree. Contract: after resolve, no SM_E_VAR remains. */
 struct sm_expr {
 	enum sm_expr_kind kind;
@@ -130,6 +146,9 @@ struct sm_var {
 	bool is_pointer;           /* T * */
 	bool is_const;
 	bool points_shared;        /* a pointer assigned an address in shared memory */
+	bool is_ref;               /* a reference bound to a shared location (a
+	                            * parameter `uint &a` called with s[i]): held
+	                            * as a pointer; every use is an access */
 	unsigned pointee_size;     /* is_pointer: sizeof(T) */
 	unsigned id;               /* dense per kernel: index into env arrays */
 	struct sm_range decl;
@@ -155,7 +174,10 @@ struct sm_access {
 	unsigned base_elem_size;  /* through base: sizeof the pointee */
 	const char *member;       /* p[i].x: the field name, or NULL */
 	bool is_volatile;
-	struct sm_range range;    /* the access expression */
+	bool data_dep;            /* an index was loaded from memory (s[data[i]]) */
+	const struct sm_callsite *call; /* inside an inlined callee, or NULL */
+	struct sm_range range;    /* the access expression (for an access in a
+	                           * header callee: the call site in the file) */
 	unsigned index;           /* position in the kernel's access list */
 };
 
@@ -181,6 +203,9 @@ enum sm_stmt_kind {
 	SM_S_BARRIER,  /* barrier */
 	SM_S_ACCESS,   /* access */
 	SM_S_OPAQUE_CALL, /* a call the analysis does not follow */
+	SM_S_CALL,     /* an inlined __device__ call: kids[0] = the callee's body
+	                * with its parameters bound; a RETURN inside leaves
+	                * the innermost CALL, not the kernel */
 };
 
 struct sm_stmt {
@@ -192,6 +217,8 @@ struct sm_stmt {
 	bool is_do_while;          /* LOOP: body runs before cond */
 	enum sm_barrier_kind barrier;
 	struct sm_access *access;  /* ACCESS */
+	const struct sm_callsite *call; /* CALL: this call; others: the inlined
+	                                 * call they are in, or NULL */
 	struct sm_stmt **kids;
 	int nkids;
 	struct sm_range range;
@@ -202,9 +229,19 @@ struct sm_dim3 {
 };
 
 /* A launch `k<<<grid, block, smem>>>(...)` found in the same file. */
+/* A kernel argument at a launch, when the host code fixes it. */
+struct sm_launch_arg {
+	bool known;                /* value is a constant at this launch */
+	int64_t value;
+};
+
 struct sm_launch {
 	struct sm_dim3 block;      /* 0 in a component = not constant */
 	bool block_known;
+	struct sm_dim3 grid;       /* as block */
+	bool grid_known;
+	struct sm_launch_arg *args;/* one per kernel parameter, or NULL */
+	unsigned nargs;
 	int64_t dyn_smem;          /* third launch parameter, -1 if unknown */
 	struct sm_range range;
 };
@@ -225,10 +262,20 @@ struct sm_kernel {
 	int64_t launch_bounds;     /* __launch_bounds__ max threads, 0 if none */
 	const char *template_args; /* "<32>" for an instantiation, or NULL */
 	unsigned naccesses;        /* accesses in the body, numbered 0.. */
+	unsigned nparams;          /* vars[0..nparams) are the parameters */
+	bool inlined;              /* a __device__ function inlined into a kernel
+	                            * of the file: analyzed through its callers */
+};
+
+enum sm_note_kind {
+	SM_NOTE_CLANG,      /* clang's error */
+	SM_NOTE_TOO_DEEP,   /* an expression nested past SM_FE_MAX_DEPTH */
+	SM_NOTE_CALL,       /* a __device__ call not followed */
 };
 
 /* What the front end could not do: a parse error, a missing include. */
 struct sm_note {
+	enum sm_note_kind kind;
 	int level;          /* 0 = note, 1 = warning, 2 = error */
 	struct sm_pos pos;
 	const char *message;
