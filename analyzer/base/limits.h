@@ -189,6 +189,23 @@
  * calls are not followed (call-not-followed). */
 #define SM_INLINE_MAX_ACCESSES 20000
 
+/* Front end, host values at a launch (analyzer/front/convert_host.c):
+ * nested operators and locals followed to compute an argument, block or
+ * grid size. Real launch expressions are 1 to 5 deep. Past it: the value
+ * is unknown at that launch. */
+#define SM_HOST_EVAL_DEPTH 32
+/* Kernel arguments recorded per launch. Kernels take a handful; 64 covers
+ * generated ones. Past it: none of that launch's arguments are used. */
+#define SM_MAX_LAUNCH_ARGS 64
+
+/* Bank engine: values tried for the uniform unknowns of an index
+ * (parameters, blockIdx; see opaque_value in analyzer/engine/bank.c).
+ * Six tries (1, 32, a value per unknown, 2, 4, 3) tell an index whose
+ * degree depends on the value from one that does not, and leave small
+ * in-bounds tries where large ones fall outside the array. Past them: the
+ * access is not analyzed ("depends on a value known only at run time"). */
+#define SM_UNKNOWN_TRIES 6
+
 /* Resolver: substituting variable values into an index. Past it: that part
  * of the index is unknown (the access is not analyzed). */
 #define SM_RESOLVE_MAX_DEPTH 4000

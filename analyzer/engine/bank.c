@@ -100,10 +100,16 @@ static int64_t wrap(int64_t v, unsigned bits, bool is_unsigned)
 
 static int64_t opaque_value(unsigned seed, unsigned id)
 {
+	/* values tried for a uniform unknown: 1, 32, one that differs per
+	 * unknown, then small ones (so that an index whose larger values
+	 * fall outside its array still gets in-bounds tries) */
 	switch (seed) {
 	case 0: return 1;
 	case 1: return 32;
-	default: return 7 + (int64_t)(id % 61);
+	case 2: return 7 + (int64_t)(id % 61);
+	case 3: return 2;
+	case 4: return 4;
+	default: return 3;
 	}
 }
 
@@ -341,6 +347,8 @@ struct job {
 	double worst;
 	double first;
 	bool varies;
+	int64_t limit;           /* bytes of the array (0: not known) */
+	bool oob;                /* an active lane addressed outside it */
 };
 
 /* *c = base evaluated by lane l of J's warp (its thread id set); false
@@ -468,6 +476,8 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 			J->why = "the index depends on a value the analysis cannot compute";
 			return;
 		}
+		if (J->limit && (a < 0 || a + (int64_t)J->ra->width > J->limit))
+			J->oob = true;
 		addr[l] = a;
 		mask |= 1u << l;
 	}
@@ -544,7 +554,23 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 	}
 }
 
-static void run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *lay, unsigned seed,
+/* The array's size in bytes under layout dims (0 when not known: extern
+ * arrays, overflow). */
+static int64_t array_bytes(const struct sm_array *arr, const int64_t *dims)
+{
+	if (arr->is_dynamic || arr->dims_overflow)
+		return 0;
+	int64_t n = arr->elem_size;
+	for (int j = 0; j < arr->ndims; j++) {
+		int64_t dj = dims ? dims[j] : arr->dims[j];
+		if (dj <= 0 || n > INT64_MAX / 2 / dj)
+			return 0;
+		n *= dj;
+	}
+	return n;
+}
+
+static bool run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *lay, unsigned seed,
 		     struct sm_degree *out)
 {
 	struct job J;
@@ -556,6 +582,7 @@ static void run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 	J.out = out;
 	J.seed = seed;
 	J.first = -1;
+	J.limit = array_bytes(ra->array, dims);
 	const struct sm_loop *chain[SM_MAX_LOOPS];
 	int n = 0;
 	for (const struct sm_loop *L = ra->loop; L && n < SM_MAX_LOOPS; L = L->parent)
@@ -588,7 +615,7 @@ static void run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 	if (J.err) {
 		out->analyzed = false;
 		out->why = J.why;
-		return;
+		return false;
 	}
 	out->analyzed = true;
 	out->worst = J.worst > 0 ? J.worst : 1.0;
@@ -621,6 +648,7 @@ static void run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 			}
 		}
 	}
+	return !J.oob;
 }
 
 static bool has_uniform_unknown(const struct sm_expr *e, int depth)
@@ -671,19 +699,34 @@ void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, 
 	for (int k = 0; k < ra->nidx; k++)
 		unknowns = unknowns || has_uniform_unknown(ra->idx[k], 0);
 	unknowns = unknowns || has_uniform_unknown(ra->extra, 0);
-	run_seed(ra, block, dims, 0, out);
+	bool inside = run_seed(ra, block, dims, 0, out);
 	if (!out->analyzed || !unknowns)
 		return;
 	/* the index involves uniform unknowns (parameters, blockIdx): the
-	 * degree must not depend on their values */
-	for (unsigned seed = 1; seed <= 2; seed++) {
+	 * degree must not depend on their values. Tries whose addresses fall
+	 * outside the array are not executions of a correct program and do
+	 * not count; when every try falls outside, there is no degree. */
+	for (unsigned seed = 1; seed < SM_UNKNOWN_TRIES; seed++) {
 		struct sm_degree other;
 		memset(&other, 0, sizeof(other));
-		run_seed(ra, block, dims, seed, &other);
-		if (!other.analyzed || other.worst != out->worst) {
+		bool in = run_seed(ra, block, dims, seed, &other);
+		if (!other.analyzed) {
+			*out = other;
+			return;
+		}
+		if (!in)
+			continue;
+		if (!inside) {
+			*out = other;
+			inside = true;
+		} else if (other.worst != out->worst) {
 			out->analyzed = false;
 			out->why = "the degree depends on a value known only at run time";
 			return;
 		}
+	}
+	if (!inside) {
+		out->analyzed = false;
+		out->why = "the index falls outside the array for every value tried of what is unknown in it";
 	}
 }

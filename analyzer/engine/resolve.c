@@ -22,6 +22,8 @@ struct rs {
 	int failed;
 	struct sm_rstmt *st;     /* control statements and barriers, as walked */
 	unsigned nst, capst;
+	bool grid_known;         /* every launch of the file gives this grid */
+	struct sm_dim3 grid;
 };
 
 /* sm_arena_alloc (zeroed) that marks the walk failed when memory runs
@@ -78,6 +80,7 @@ static struct sm_expr *opaque(struct rs *R, const char *name, bool dep)
 }
 
 static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int depth);
+static struct sm_expr *mk_const(struct rs *R, int64_t v);
 
 static struct sm_access *subst_place(struct rs *R, const struct sm_access *p, env_t env, int depth)
 {
@@ -115,8 +118,13 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 			}
 		}
 		return e;
-	case SM_E_CONST:
 	case SM_E_BUILTIN:
+		if (e->builtin == SM_B_NCTAID && R->grid_known) {
+			struct sm_expr *n = mk_const(R, e->dim == 0 ? R->grid.x : e->dim == 1 ? R->grid.y : R->grid.z);
+			return n ? n : e;
+		}
+		return e;
+	case SM_E_CONST:
 	case SM_E_LOOPVAR:
 	case SM_E_LOOPEXIT:
 		return e;
@@ -692,6 +700,39 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 	}
 }
 
+/* Values the launches of the file fix: a parameter that every launch
+ * passes the same constant holds it on entry; gridDim likewise. A kernel
+ * launched with different values (or never launched here) keeps them
+ * unknown. */
+static void bind_launch_values(struct rs *R, env_t env)
+{
+	const struct sm_kernel *k = R->K;
+	if (!k->nlaunches)
+		return;
+	for (unsigned i = 0; i < k->nparams && i < k->nvars; i++) {
+		bool same = true;
+		int64_t v = 0;
+		for (unsigned l = 0; l < k->nlaunches && same; l++) {
+			const struct sm_launch *L = &k->launches[l];
+			if (i >= L->nargs || !L->args[i].known)
+				same = false;
+			else if (l == 0)
+				v = L->args[i].value;
+			else
+				same = L->args[i].value == v;
+		}
+		if (same && !k->vars[i]->is_pointer)
+			env[i] = mk_const(R, v);
+	}
+	R->grid_known = true;
+	R->grid = k->launches[0].grid;
+	for (unsigned l = 0; l < k->nlaunches; l++) {
+		const struct sm_launch *L = &k->launches[l];
+		if (!L->grid_known || L->grid.x != R->grid.x || L->grid.y != R->grid.y || L->grid.z != R->grid.z)
+			R->grid_known = false;
+	}
+}
+
 int sm_resolve_kernel(struct sm_kernel *k, struct sm_arena *A, struct sm_kernel_model *out)
 {
 	struct rs R;
@@ -704,6 +745,7 @@ int sm_resolve_kernel(struct sm_kernel *k, struct sm_arena *A, struct sm_kernel_
 	env_t env = sm_arena_alloc(A, (k->nvars + 1) * sizeof(*env));
 	if (!R.out || !env)
 		return -1;
+	bind_launch_values(&R, env);
 	struct walk w = { NULL, NULL, 0 };
 	walk(&R, k->body, env, w);
 	/* accesses never reached by the walk (dead code) stay !ok */

@@ -12,6 +12,7 @@
  *   convert_decl.c    shared arrays, variables, local declarations
  *   convert_stmt.c    statements
  *   convert_call.c    __device__ calls inlined at their call sites
+ *   convert_host.c    integer values of host code at launch sites
  *   convert_kernel.c  kernels, launches, the walk over the translation unit
  * frontend.c parses and calls cv_convert_tu. What the files share has the
  * cv_ prefix and is declared here; everything else is static in its file.
@@ -144,6 +145,12 @@ int cv_is_shared_lvalue(struct fe *S, CXCursor c);
 struct sm_expr *cv_address_of(struct fe *S, CXCursor c);
 struct sm_expr *cv_opaque(struct fe *S, CXCursor c, const char *name, int thread_dep);
 struct sm_expr *cv_var_ref(struct fe *S, CXCursor c, struct sm_var *v);
+
+/* ---------- host values at launch sites (convert_host.c) ---------- */
+
+/* 1 and *out when the host expression c has a value the front end can
+ * compute (constants, and locals whose only value is their initializer). */
+int cv_host_eval(struct fe *S, CXCursor c, int64_t *out);
 
 /* ---------- calls (convert_call.c) ---------- */
 

@@ -1030,7 +1030,15 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 			}
 			return e;
 		}
-		return mk_bin(S, op, a, b, c);
+		struct sm_expr *e = mk_bin(S, op, a, b, c);
+		if (e && op >= SM_OP_LT && op <= SM_OP_NE) {
+			/* a comparison's type is bool; it compares in the type of
+			 * its converted operands (-2 <= 2 is signed) */
+			CXType ot = clang_getCursorType(ks.c[0]);
+			e->is_unsigned = type_is_integer(ot) && type_is_unsigned(ot);
+			e->bits = type_is_integer(ot) ? type_bits(ot) : 64;
+		}
+		return e;
 	}
 	case CXCursor_ConditionalOperator: {
 		struct kids ks = cv_kids_of(c);

@@ -84,6 +84,7 @@ static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char 
 	int n = clang_Cursor_getNumArguments(fn);
 	for (int i = 0; i < n; i++)
 		(void)cv_make_var(S, clang_Cursor_getArgument(fn, (unsigned)i), SM_V_PARAM);
+	K->nparams = n > 0 ? (unsigned)n : 0;
 	/* the body: the function's compound statement child (after any
 	 * number of parameters and attributes) */
 	CXCursor body = clang_getNullCursor();
@@ -126,13 +127,13 @@ static int eval_dim3(struct fe *S, CXCursor c, struct sm_dim3 *out, int depth)
 						return 1;
 					}
 				}
-				if (got < 3 && cv_try_eval_int(ks.c[i], &vals[got]))
+				if (got < 3 && cv_host_eval(S, ks.c[i], &vals[got]))
 					got++;
 				else
 					return 0;
 			}
 			if (!got)
-				return cv_try_eval_int(c, &out->x);
+				return cv_host_eval(S, c, &out->x);
 			out->x = vals[0];
 			out->y = vals[1];
 			out->z = vals[2];
@@ -150,7 +151,7 @@ static int eval_dim3(struct fe *S, CXCursor c, struct sm_dim3 *out, int depth)
 					return 1;
 				}
 			}
-			if (!cv_try_eval_int(a, &vals[i])) {
+			if (!cv_host_eval(S, a, &vals[i])) {
 				/* a default argument shows as an unexposed expr */
 				if (clang_getCursorKind(a) == CXCursor_UnexposedExpr && cv_kids_of(a).n == 0)
 					continue;
@@ -162,7 +163,7 @@ static int eval_dim3(struct fe *S, CXCursor c, struct sm_dim3 *out, int depth)
 		out->z = vals[2];
 		return 1;
 	}
-	if (cv_try_eval_int(c, &v)) {
+	if (cv_host_eval(S, c, &v)) {
 		out->x = v;
 		return 1;
 	}
@@ -222,9 +223,23 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData
 				CXCursor conf = cv_strip(ks.c[cfg]);
 				int na = clang_Cursor_getNumArguments(conf);
 				pl->L.dyn_smem = -1;
+				if (na >= 1)
+					pl->L.grid_known = eval_dim3(S, clang_Cursor_getArgument(conf, 0), &pl->L.grid, 0) &&
+							   pl->L.grid.x > 0 && pl->L.grid.y > 0 && pl->L.grid.z > 0;
 				if (na >= 2)
 					pl->L.block_known = eval_dim3(S, clang_Cursor_getArgument(conf, 1), &pl->L.block, 0) &&
 							    pl->L.block.x > 0 && pl->L.block.y > 0 && pl->L.block.z > 0;
+				/* the kernel's arguments, where the host fixes them */
+				int nk = clang_Cursor_getNumArguments(c);
+				if (nk > 0 && nk <= SM_MAX_LAUNCH_ARGS) {
+					pl->L.args = sm_arena_alloc(S->A, (size_t)nk * sizeof(*pl->L.args));
+					if (pl->L.args) {
+						pl->L.nargs = (unsigned)nk;
+						for (int i = 0; i < nk; i++)
+							pl->L.args[i].known = cv_host_eval(S, clang_Cursor_getArgument(c, (unsigned)i),
+											   &pl->L.args[i].value);
+					}
+				}
 				if (na >= 3) {
 					int64_t v;
 					if (cv_try_eval_int(clang_Cursor_getArgument(conf, 2), &v))

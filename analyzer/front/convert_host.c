@@ -1,0 +1,163 @@
+/* convert_host.c - integer values of host code at a launch site.
+ *
+ * A launch `k<<<grid, threads>>>(d, 64, log2n)` fixes the kernel's
+ * parameters, block and grid when its host expressions are constants the
+ * front end can compute: literals, macros, enumerators, constexpr
+ * variables (clang evaluates those), and beyond clang's constant
+ * evaluator, local variables whose only value is their initializer
+ * (`unsigned threads = N / 2;`, `int n = 1 << log2n;`), combined with
+ * + - * / % << >> & | ^, unary minus and ?:. A local that is assigned,
+ * incremented or has its address taken anywhere in its function is not
+ * computed: its value at the launch is unknown. Evaluation is bounded in
+ * depth (SM_HOST_EVAL_DEPTH); anything else is unknown, never guessed.
+ */
+#include "front/convert.h"
+
+#include <string.h>
+
+struct mod_find {
+	CXCursor var;
+	int modified;
+};
+
+static int refers_to(CXCursor e, CXCursor var)
+{
+	e = cv_strip(e);
+	return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+	       clang_equalCursors(clang_getCanonicalCursor(clang_getCursorReferenced(e)), var);
+}
+
+static enum CXChildVisitResult mod_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct mod_find *m = d;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign) {
+			struct kids ks = cv_kids_of(c);
+			if (ks.n == 2 && refers_to(ks.c[0], m->var))
+				m->modified = 1;
+		}
+	} else if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostDec ||
+		    op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf) {
+			struct kids ks = cv_kids_of(c);
+			if (ks.n == 1 && refers_to(ks.c[0], m->var))
+				m->modified = 1;
+		}
+	}
+	return m->modified ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Is the local variable var (canonical) written anywhere in fn? A
+ * reference parameter it is passed to may write it too: a call taking it
+ * by non-const reference counts as a write. */
+static enum CXChildVisitResult refarg_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct mod_find *m = d;
+	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+		CXCursor fn = clang_getCursorReferenced(c);
+		int n = clang_Cursor_getNumArguments(c);
+		int np = clang_Cursor_isNull(fn) ? -1 : clang_Cursor_getNumArguments(fn);
+		for (int i = 0; i < n && i < np; i++) {
+			CXType pt = clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i));
+			CXType ct = clang_getCanonicalType(pt);
+			if ((ct.kind == CXType_LValueReference || ct.kind == CXType_RValueReference) &&
+			    !clang_isConstQualifiedType(clang_getPointeeType(ct)) &&
+			    refers_to(clang_Cursor_getArgument(c, (unsigned)i), m->var))
+				m->modified = 1;
+		}
+	}
+	return m->modified ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int written_in(CXCursor fn, CXCursor var)
+{
+	struct mod_find m = { var, 0 };
+	clang_visitChildren(fn, mod_visit, &m);
+	if (!m.modified)
+		clang_visitChildren(fn, refarg_visit, &m);
+	return m.modified;
+}
+
+static int host_eval(struct fe *S, CXCursor c, int64_t *out, int depth);
+
+static int eval_local(struct fe *S, CXCursor decl, int64_t *out, int depth)
+{
+	if (clang_getCursorKind(decl) != CXCursor_VarDecl)
+		return 0;
+	if (cv_try_eval_int(decl, out))
+		return 1;
+	CXCursor fn = clang_getCursorSemanticParent(decl);
+	enum CXCursorKind fk = clang_getCursorKind(fn);
+	if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod)
+		return 0; /* a global: another translation unit may set it */
+	if (written_in(fn, clang_getCanonicalCursor(decl)))
+		return 0;
+	struct kids ks = cv_kids_of(decl);
+	for (int i = ks.n - 1; i >= 0 && i < 8; i--)
+		if (clang_isExpression(clang_getCursorKind(ks.c[i])))
+			return host_eval(S, ks.c[i], out, depth + 1);
+	return 0;
+}
+
+static int host_eval(struct fe *S, CXCursor c, int64_t *out, int depth)
+{
+	if (depth > SM_HOST_EVAL_DEPTH)
+		return 0;
+	if (cv_try_eval_int(c, out))
+		return 1;
+	c = cv_strip(c);
+	if (cv_try_eval_int(c, out))
+		return 1;
+	struct kids ks = cv_kids_of(c);
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_DeclRefExpr:
+		return eval_local(S, clang_getCursorReferenced(c), out, depth);
+	case CXCursor_UnaryOperator: {
+		int64_t a;
+		if (ks.n != 1 || !host_eval(S, ks.c[0], &a, depth + 1))
+			return 0;
+		switch (clang_getCursorUnaryOperatorKind(c)) {
+		case CXUnaryOperator_Minus: *out = -a; return 1;
+		case CXUnaryOperator_Plus: *out = a; return 1;
+		case CXUnaryOperator_Not: *out = ~a; return 1;
+		default: return 0;
+		}
+	}
+	case CXCursor_ConditionalOperator: {
+		int64_t k;
+		if (ks.n != 3 || !host_eval(S, ks.c[0], &k, depth + 1))
+			return 0;
+		return host_eval(S, ks.c[k ? 1 : 2], out, depth + 1);
+	}
+	case CXCursor_BinaryOperator: {
+		int64_t a, b;
+		if (ks.n != 2 || !host_eval(S, ks.c[0], &a, depth + 1) || !host_eval(S, ks.c[1], &b, depth + 1))
+			return 0;
+		switch (clang_getCursorBinaryOperatorKind(c)) {
+		case CXBinaryOperator_Add: *out = (int64_t)((uint64_t)a + (uint64_t)b); return 1;
+		case CXBinaryOperator_Sub: *out = (int64_t)((uint64_t)a - (uint64_t)b); return 1;
+		case CXBinaryOperator_Mul: *out = (int64_t)((uint64_t)a * (uint64_t)b); return 1;
+		case CXBinaryOperator_Div: if (!b || (a == INT64_MIN && b == -1)) return 0; *out = a / b; return 1;
+		case CXBinaryOperator_Rem: if (!b || (a == INT64_MIN && b == -1)) return 0; *out = a % b; return 1;
+		case CXBinaryOperator_Shl: if (b < 0 || b > 62) return 0; *out = (int64_t)((uint64_t)a << b); return 1;
+		case CXBinaryOperator_Shr: if (b < 0 || b > 63) return 0; *out = a >> b; return 1;
+		case CXBinaryOperator_And: *out = a & b; return 1;
+		case CXBinaryOperator_Or: *out = a | b; return 1;
+		case CXBinaryOperator_Xor: *out = a ^ b; return 1;
+		default: return 0;
+		}
+	}
+	default:
+		return 0;
+	}
+}
+
+int cv_host_eval(struct fe *S, CXCursor c, int64_t *out)
+{
+	return host_eval(S, c, out, 0);
+}
