@@ -206,6 +206,13 @@
  * access is not analyzed ("depends on a value known only at run time"). */
 #define SM_UNKNOWN_TRIES 6
 
+/* Bank engine: iterations a loop-carried recurrence (pos = (pos + 4) &
+ * 63, an update under a guard) is stepped to reach one iteration's value.
+ * Each evaluation costs as many steps as the iteration, so this bounds the
+ * quadratic cost; 256 covers tile loops. Past it: the value is unknown and
+ * the access is not analyzed. */
+#define SM_RECURRENCE_MAX_ITER 256
+
 /* Resolver: substituting variable values into an index. Past it: that part
  * of the index is unknown (the access is not analyzed). */
 #define SM_RESOLVE_MAX_DEPTH 4000

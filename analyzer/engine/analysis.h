@@ -26,12 +26,16 @@ struct sm_guard {
 	const struct sm_guard *next;
 };
 
-/* A loop induction variable: value at iteration k is init (op step)^k. */
+/* A loop induction variable: value at iteration k is init (op step)^k.
+ * A recurrence (op SM_OP_ASSIGN: pos = (pos + 4) & 63, or an update under
+ * a guard) has value init at iteration 0 and step evaluated with SM_E_PREV
+ * = the value at iteration k-1 (and the loop's counters at k-1) after. */
 struct sm_iv {
 	struct sm_var *var;
 	struct sm_expr *init;     /* closed; may depend on the thread */
-	enum sm_op op;            /* ADD SUB MUL DIV SHL SHR */
-	struct sm_expr *step;     /* closed and loop invariant */
+	enum sm_op op;            /* ADD SUB MUL DIV SHL SHR, or ASSIGN */
+	struct sm_expr *step;     /* closed and loop invariant (ASSIGN: over
+	                           * SM_E_PREV and this loop's counters) */
 };
 
 struct sm_loop {
@@ -106,6 +110,8 @@ struct sm_eval_ctx {
 	struct sm_dim3 ntid;
 	int64_t iter[SM_MAX_LOOPS];   /* iteration of each enclosing loop */
 	unsigned seed;                /* picks the values of uniform unknowns */
+	const struct sm_iv *rec_iv;   /* the recurrence whose step is being evaluated */
+	int64_t rec_prev;             /* its SM_E_PREV value */
 	int strict;                   /* uniform unknowns are errors (conditions) */
 	int err;                      /* set when the value is unknown */
 	unsigned budget;              /* nodes left to visit */

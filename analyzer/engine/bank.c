@@ -114,6 +114,7 @@ static int64_t opaque_value(unsigned seed, unsigned id)
 }
 
 static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth);
+static int64_t iv_value(const struct sm_iv *iv, const struct sm_loop *L, int64_t k, struct sm_eval_ctx *c, int depth);
 
 static int64_t apply_n(enum sm_op op, int64_t v, int64_t step, int64_t k, struct sm_eval_ctx *c)
 {
@@ -145,6 +146,35 @@ static int64_t apply_n(enum sm_op op, int64_t v, int64_t step, int64_t k, struct
 		c->err = 1;
 		return 0;
 	}
+}
+
+/* The value of induction variable iv of loop L at iteration k. */
+static int64_t iv_value(const struct sm_iv *iv, const struct sm_loop *L, int64_t k, struct sm_eval_ctx *c, int depth)
+{
+	int64_t v = eval(iv->init, c, depth + 1);
+	if (c->err)
+		return 0;
+	if (iv->op != SM_OP_ASSIGN) {
+		int64_t step = eval(iv->step, c, depth + 1);
+		if (c->err)
+			return 0;
+		return apply_n(iv->op, v, step, k, c);
+	}
+	/* a recurrence: apply its step k times */
+	if (k > SM_RECURRENCE_MAX_ITER) {
+		c->err = 1;
+		return 0;
+	}
+	struct sm_eval_ctx rc = *c;
+	rc.rec_iv = iv;
+	for (int64_t i = 0; i < k && !rc.err; i++) {
+		rc.iter[L->depth] = i;
+		rc.rec_prev = v;
+		v = eval(iv->step, &rc, depth + 1);
+	}
+	c->budget = rc.budget;
+	c->err = rc.err;
+	return rc.err ? 0 : v;
 }
 
 static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
@@ -207,11 +237,7 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 			if (!v) {
 				const struct sm_iv *iv = &L->ivs[e->ival];
 				lc.strict = c->strict;
-				int64_t init = eval(iv->init, &lc, depth + 1);
-				int64_t step = eval(iv->step, &lc, depth + 1);
-				if (lc.err)
-					break;
-				int64_t r = apply_n(iv->op, init, step, k, &lc);
+				int64_t r = iv_value(iv, L, k, &lc, depth);
 				c->budget = lc.budget;
 				if (lc.err)
 					break;
@@ -227,13 +253,14 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 			c->err = 1;
 			return 0;
 		}
-		const struct sm_iv *iv = &L->ivs[e->ival];
-		int64_t init = eval(iv->init, c, depth + 1);
-		int64_t step = eval(iv->step, c, depth + 1);
-		if (c->err)
-			return 0;
-		return apply_n(iv->op, init, step, c->iter[L->depth], c);
+		return iv_value(&L->ivs[e->ival], L, c->iter[L->depth], c, depth);
 	}
+	case SM_E_PREV:
+		if (!e->loop || e->ival >= e->loop->niv || c->rec_iv != &e->loop->ivs[e->ival]) {
+			c->err = 1;
+			return 0;
+		}
+		return c->rec_prev;
 	case SM_E_UNARY: {
 		int64_t a = eval(e->a, c, depth + 1);
 		int64_t r;

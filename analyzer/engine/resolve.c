@@ -127,6 +127,7 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 	case SM_E_CONST:
 	case SM_E_LOOPVAR:
 	case SM_E_LOOPEXIT:
+	case SM_E_PREV:
 		return e;
 	case SM_E_VAR: {
 		struct sm_expr *v = e->var && e->var->id < R->K->nvars ? env[e->var->id] : NULL;
@@ -454,6 +455,118 @@ static void mark_dep(struct rs *R, const struct sm_stmt *s, env_t lenv, unsigned
 		mark_dep(R, s->kids[i], lenv, dep, u, depth + 1);
 }
 
+static int count_assigns(const struct sm_stmt *s, const struct sm_var *v, int depth)
+{
+	if (!s || depth > SM_RESOLVE_STMT_DEPTH)
+		return 0;
+	int n = (s->kind == SM_S_ASSIGN || s->kind == SM_S_DECL) && s->var == v;
+	for (int i = 0; i < s->nkids; i++)
+		n += count_assigns(s->kids[i], v, depth + 1);
+	return n;
+}
+
+/* The one update of v at the top level of body or step, or in the
+ * then-branch (alone or at its top level) of a top-level `if` without an
+ * else; *guard is that if. */
+static const struct sm_stmt *guarded_update(const struct sm_stmt *body, const struct sm_stmt *step,
+					    const struct sm_var *v, const struct sm_stmt **guard)
+{
+	const struct sm_stmt *roots[2] = { body, step };
+	*guard = NULL;
+	for (int r = 0; r < 2; r++) {
+		const struct sm_stmt *s = roots[r];
+		if (!s)
+			continue;
+		const struct sm_stmt *const *list = (const struct sm_stmt *const *)&s;
+		int n = 1;
+		if (s->kind == SM_S_BLOCK) {
+			list = (const struct sm_stmt *const *)s->kids;
+			n = s->nkids;
+		}
+		for (int i = 0; i < n; i++) {
+			const struct sm_stmt *x = list[i];
+			if (!x)
+				continue;
+			if (x->kind == SM_S_ASSIGN && x->var == v)
+				return x;
+			if (x->kind == SM_S_IF && x->cond && x->nkids >= 1 && (x->nkids < 2 || !x->kids[1]) && x->kids[0]) {
+				const struct sm_stmt *t = x->kids[0];
+				const struct sm_stmt *const *tl = (const struct sm_stmt *const *)&x->kids[0];
+				int tn = 1;
+				if (t->kind == SM_S_BLOCK) {
+					tl = (const struct sm_stmt *const *)t->kids;
+					tn = t->nkids;
+				}
+				for (int j = 0; j < tn; j++)
+					if (tl[j] && tl[j]->kind == SM_S_ASSIGN && tl[j]->var == v) {
+						*guard = x;
+						return tl[j];
+					}
+			}
+		}
+	}
+	return NULL;
+}
+
+static void add_recurrence(struct rs *R, struct sm_loop *L, const struct sm_stmt *body, const struct sm_stmt *step,
+			   struct sm_var *v, const unsigned char *mod, env_t lenv, struct sm_expr *init)
+{
+	unsigned nv = R->K->nvars;
+	if (count_assigns(body, v, 0) + count_assigns(step, v, 0) != 1)
+		return;
+	const struct sm_stmt *guard = NULL;
+	const struct sm_stmt *u = guarded_update(body, step, v, &guard);
+	if (!u || !u->value)
+		return;
+	/* the update may read v, this loop's counters and what the loop
+	 * does not change; nothing else the loop modifies */
+	unsigned char *other = rs_alloc(R, nv + 1);
+	if (!other)
+		return;
+	for (unsigned i = 0; i < nv; i++)
+		other[i] = mod[i] && i != v->id && !(lenv[i] && lenv[i]->kind == SM_E_LOOPVAR && lenv[i]->loop == L);
+	if (refs_any(u->value, other, nv, 0) || (guard && refs_any(guard->cond, other, nv, 0)))
+		return;
+	struct sm_expr *prev = rs_alloc(R, sizeof(*prev));
+	if (!prev)
+		return;
+	prev->kind = SM_E_PREV;
+	prev->loop = L;
+	prev->ival = L->niv;
+	prev->name = v->name;
+	env_t renv = env_copy(R, lenv);
+	renv[v->id] = prev;
+	struct sm_expr *val = subst(R, u->value, renv, 0);
+	struct sm_expr *next = u->op == SM_OP_ASSIGN ? val : mk_bin(R, u->op, prev, val);
+	if (!next)
+		return;
+	next->is_ptr = false;
+	if (guard) {
+		struct sm_expr *c = rs_alloc(R, sizeof(*c));
+		if (!c)
+			return;
+		c->kind = SM_E_COND;
+		c->a = subst(R, guard->cond, renv, 0);
+		c->b = next;
+		c->c = prev;
+		next = c;
+	}
+	struct sm_iv *iv = &L->ivs[L->niv];
+	iv->var = v;
+	iv->init = init;
+	iv->op = SM_OP_ASSIGN;
+	iv->step = next;
+	struct sm_expr *lv = rs_alloc(R, sizeof(*lv));
+	if (!lv)
+		return;
+	lv->kind = SM_E_LOOPVAR;
+	lv->loop = L;
+	lv->ival = L->niv;
+	lv->name = v->name;
+	lenv[v->id] = lv;
+	L->niv++;
+}
+
 static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 {
 	struct sm_stmt *init = s->nkids > 0 ? s->kids[0] : NULL;
@@ -512,6 +625,14 @@ static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 		} else {
 			lenv[i] = NULL; /* decided below */
 		}
+	}
+	/* variables carried from one iteration to the next by one update
+	 * that is not a plain induction: pos = (pos + 4) & 63, or an update
+	 * under a guard (if (tid < n) v <<= 1) */
+	for (unsigned i = 0; i < nv && w.loop_depth < SM_MAX_LOOPS; i++) {
+		if (!mod[i] || lenv[i] || !env[i])
+			continue;
+		add_recurrence(R, L, body, step, R->K->vars[i], mod, lenv, env[i]);
 	}
 	/* the other modified variables: uniform or per thread? iterate to a
 	 * fixed point, starting from their values before the loop */

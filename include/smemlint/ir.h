@@ -64,6 +64,8 @@ enum sm_expr_kind {
 	SM_E_CAST,    /* a truncated/extended to bits, is_unsigned */
 	SM_E_LOOPVAR, /* loop->ivs[ival]: after resolution only */
 	SM_E_LOOPEXIT,/* value of loop->ivs[ival] once the loop has ended */
+	SM_E_PREV,    /* inside the step of a recurrence loop->ivs[ival] (op
+	               * SM_OP_ASSIGN): its value at the previous iteration */
 	SM_E_OPAQUE,  /* a value the analysis cannot model; see thread_dep */
 	SM_E_ADDR,    /* pointer into shared memory: place (array, idx, extra) */
 };
