@@ -1,0 +1,213 @@
+/* test_context.c - Check tests of the calling and launch context on IR
+ * built with tests/ir_builder.c (never links libclang): an inlined call
+ * (SM_S_CALL) whose return leaves only the call, parameters bound by the
+ * launches of the file, values tried for unknowns only where they stay
+ * in bounds, and recurrences carried from one iteration to the next. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/threaddep.h"
+#include "ir_builder.h"
+
+static const struct sm_dim3 B32 = { 32, 1, 1 };
+
+static struct sm_degree degree_of(struct sm_irb *b, const struct sm_kernel_model *m, unsigned i, struct sm_dim3 block)
+{
+	struct sm_degree d;
+	ck_assert_uint_lt(i, m->nacc);
+	sm_access_degree(&m->acc[i], block, NULL, &b->A, &d);
+	return d;
+}
+
+static struct sm_stmt *call(struct sm_irb *b, struct sm_stmt *body)
+{
+	struct sm_stmt *c = st(b, SM_S_CALL);
+	c->kids = sm_arena_alloc(&b->A, sizeof(*c->kids));
+	c->kids[0] = body;
+	c->nkids = 1;
+	return c;
+}
+
+/* helper(p) { if (p & 1) return; } ... __syncthreads(): the return leaves
+ * the helper, every thread reaches the barrier */
+START_TEST(test_return_leaves_the_call)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_var *p = var(&b, "p", SM_V_LOCAL);
+	struct sm_stmt *ret = st(&b, SM_S_RETURN);
+	struct sm_stmt *helper = blk(&b, 3, decl(&b, p, tid(&b)), iff(&b, OP(&b, SM_OP_AND, V(&b, p), K(&b, 1)), ret, NULL),
+				     acc(&b, SM_ACC_STORE, V(&b, p)));
+	struct sm_stmt *sync = bar(&b, SM_BAR_SYNCTHREADS);
+	struct sm_stmt *body = blk(&b, 3, call(&b, helper), sync, acc(&b, SM_ACC_LOAD, tid(&b)));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_divergence *d;
+	ck_assert_int_eq(sm_divergent_barriers(&m, &b.A, &d), 0);
+	/* the same return written in the kernel diverges */
+	struct sm_irb k;
+	sm_irb_init(&k);
+	struct sm_stmt *ret2 = st(&k, SM_S_RETURN);
+	struct sm_stmt *body2 = blk(&k, 2, iff(&k, OP(&k, SM_OP_AND, tid(&k), K(&k, 1)), ret2, NULL), bar(&k, SM_BAR_SYNCTHREADS));
+	struct sm_kernel_model m2;
+	sm_irb_resolve(&k, body2, &m2);
+	ck_assert_int_eq(sm_divergent_barriers(&m2, &k.A, &d), 1);
+	/* the access after the early return is guarded inside the call: odd
+	 * lanes skip it (16 lanes, stride 1 over even words: conflict-free) */
+	struct sm_degree d0 = degree_of(&b, &m, 0, B32);
+	ck_assert(d0.analyzed);
+	ck_assert(d0.worst == 1.0);
+	sm_irb_release(&k);
+	sm_irb_release(&b);
+}
+END_TEST
+
+/* A callee's parameter bound to the caller's value and a guard at the
+ * call site: if (tid < 16) helper(tid * 2) { s[p] }: 16 lanes, stride 2 */
+START_TEST(test_callee_sees_the_callers_guard)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_var *p = var(&b, "p", SM_V_LOCAL);
+	struct sm_stmt *helper = blk(&b, 2, decl(&b, p, OP(&b, SM_OP_MUL, tid(&b), K(&b, 2))), acc(&b, SM_ACC_STORE, V(&b, p)));
+	struct sm_stmt *body = blk(&b, 2, iff(&b, OP(&b, SM_OP_LT, tid(&b), K(&b, 16)), call(&b, helper), NULL),
+				   call(&b, blk(&b, 2, decl(&b, p, OP(&b, SM_OP_MUL, tid(&b), K(&b, 2))),
+						acc(&b, SM_ACC_STORE, V(&b, p)))));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	ck_assert(degree_of(&b, &m, 0, B32).worst == 1.0); /* guarded: 16 lanes */
+	ck_assert(degree_of(&b, &m, 1, B32).worst == 2.0); /* all 32 lanes */
+	sm_irb_release(&b);
+}
+END_TEST
+
+/* s[tid * n] with parameter n: launches decide */
+static struct sm_degree param_stride(const int64_t *values, const bool *known, unsigned nlaunches)
+{
+	static struct sm_launch launches[4];
+	static struct sm_launch_arg args[4];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_var *n = var(&b, "n", SM_V_PARAM);
+	b.k.nparams = 1;
+	for (unsigned l = 0; l < nlaunches; l++) {
+		memset(&launches[l], 0, sizeof(launches[l]));
+		args[l].known = known[l];
+		args[l].value = values[l];
+		launches[l].args = &args[l];
+		launches[l].nargs = 1;
+	}
+	b.k.launches = launches;
+	b.k.nlaunches = nlaunches;
+	struct sm_stmt *body = blk(&b, 1, acc(&b, SM_ACC_STORE, OP(&b, SM_OP_MUL, tid(&b), V(&b, n))));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_degree d = degree_of(&b, &m, 0, B32);
+	sm_irb_release(&b);
+	return d;
+}
+
+START_TEST(test_launch_binds_parameters)
+{
+	int64_t v32[] = { 32, 32 }, mixed[] = { 32, 1 };
+	bool yes[] = { true, true }, half[] = { true, false };
+	struct sm_degree d = param_stride(v32, yes, 2);
+	ck_assert(d.analyzed);
+	ck_assert(d.worst == 32.0);
+	/* launches that disagree, one that does not fix it, none at all */
+	ck_assert(!param_stride(mixed, yes, 2).analyzed);
+	ck_assert(!param_stride(v32, half, 2).analyzed);
+	d = param_stride(v32, yes, 0);
+	ck_assert(!d.analyzed);
+	ck_assert_str_eq(d.why, "the degree depends on a value known only at run time");
+}
+END_TEST
+
+/* unknown n: s[tid * n + 1000] on float[1024] is outside for every n
+ * tried; s[tid * n] on float[64] is in bounds for n = 1 and 2 only, and
+ * those disagree */
+START_TEST(test_unknowns_stay_in_bounds)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_var *n = var(&b, "n", SM_V_PARAM);
+	struct sm_stmt *body = blk(&b, 1, acc(&b, SM_ACC_STORE, OP(&b, SM_OP_ADD, OP(&b, SM_OP_MUL, tid(&b), V(&b, n)), K(&b, 1000))));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_degree d = degree_of(&b, &m, 0, B32);
+	ck_assert(!d.analyzed);
+	ck_assert_ptr_nonnull(strstr(d.why, "outside the array"));
+
+	struct sm_irb c;
+	sm_irb_init(&c);
+	c.s = sm_irb_array(&c, "float", 4, 64, 0);
+	struct sm_var *n2 = var(&c, "n", SM_V_PARAM);
+	struct sm_stmt *b2 = blk(&c, 2, acc(&c, SM_ACC_STORE, OP(&c, SM_OP_MUL, tid(&c), V(&c, n2))),
+				 acc(&c, SM_ACC_STORE, OP(&c, SM_OP_ADD, OP(&c, SM_OP_MUL, tid(&c), K(&c, 2)), OP(&c, SM_OP_AND, V(&c, n2), K(&c, 1)))));
+	struct sm_kernel_model m2;
+	sm_irb_resolve(&c, b2, &m2);
+	d = degree_of(&c, &m2, 0, B32);
+	ck_assert(!d.analyzed);
+	ck_assert_str_eq(d.why, "the degree depends on a value known only at run time");
+	/* tid * 2 + (n & 1): in bounds for every try, 2-way for all */
+	d = degree_of(&c, &m2, 1, B32);
+	ck_assert(d.analyzed);
+	ck_assert(d.worst == 2.0);
+	sm_irb_release(&c);
+	sm_irb_release(&b);
+}
+END_TEST
+
+/* for (k = 0; k < 4; k++) { s[pos * 32] ; pos = (pos + 1) & 1 }: a
+ * recurrence, 32-way in every iteration; and a guarded doubling
+ * for (...) { s[v]; if (tid < 16) v <<= 1 } */
+START_TEST(test_recurrences)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_var *pos = var(&b, "pos", SM_V_LOCAL), *k = var(&b, "k", SM_V_LOCAL), *v = var(&b, "v", SM_V_LOCAL);
+	struct sm_stmt *l1 = loop(&b, k, K(&b, 4),
+				  blk(&b, 2, acc(&b, SM_ACC_STORE, OP(&b, SM_OP_ADD, OP(&b, SM_OP_MUL, V(&b, pos), K(&b, 32)), tid(&b))),
+				      assign(&b, pos, SM_OP_ASSIGN, OP(&b, SM_OP_AND, OP(&b, SM_OP_ADD, V(&b, pos), K(&b, 3)), K(&b, 7)))));
+	struct sm_stmt *l2 = loop(&b, k, K(&b, 3),
+				  blk(&b, 2, acc(&b, SM_ACC_STORE, V(&b, v)),
+				      iff(&b, OP(&b, SM_OP_LT, tid(&b), K(&b, 16)), assign(&b, v, SM_OP_SHL, K(&b, 1)), NULL)));
+	struct sm_stmt *body = blk(&b, 4, decl(&b, pos, K(&b, 0)), l1, decl(&b, v, tid(&b)), l2);
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_degree d = degree_of(&b, &m, 0, B32);
+	ck_assert_msg(d.analyzed, "%s", d.why ? d.why : "");
+	ck_assert(d.worst == 1.0); /* each iteration: one row of 32 */
+	d = degree_of(&b, &m, 1, B32);
+	ck_assert_msg(d.analyzed, "%s", d.why ? d.why : "");
+	/* iteration 2: lanes 0..15 at 4*tid, lanes 16..31 at tid: words
+	 * 0,4,..,60 and 16..31 -> banks 0,4,..,28 hold two words each */
+	ck_assert(d.worst == 2.0);
+	sm_irb_release(&b);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("context");
+	TCase *tc = tcase_create("calls");
+	tcase_add_test(tc, test_return_leaves_the_call);
+	tcase_add_test(tc, test_callee_sees_the_callers_guard);
+	suite_add_tcase(s, tc);
+	TCase *tl = tcase_create("values");
+	tcase_add_test(tl, test_launch_binds_parameters);
+	tcase_add_test(tl, test_unknowns_stay_in_bounds);
+	tcase_add_test(tl, test_recurrences);
+	suite_add_tcase(s, tl);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
