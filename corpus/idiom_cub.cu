@@ -153,3 +153,13 @@ int main()
     CUDA_CHECK(cudaFree(d_uo));
     return 0;
 }
+
+/*
+ * check-output-start
+ * corpus/idiom_cub.cu:81:9: warning: 4-way bank conflict on store of 's_blk' (float[512]) in kernel 'cb_exchange' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ *           s_blk[tid * CB_ITEMS + i] = items[i];
+ *           ^~~~~~~~~~~~~~~~~~~~~~~~~
+ * corpus/idiom_cub.cu:73:5: note: 's_blk' declared here
+ * corpus/idiom_cub.cu:81:9: note: index 's_blk' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
+ * check-output-end
+ */
