@@ -241,6 +241,14 @@ int main()
  *                  ^~~~~~
  * corpus/idiom_helpers_ptr.cu:63:5: note: 'tile' declared here
  * corpus/idiom_helpers_ptr.cu:53:16: note: index 'tile' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
+ * corpus/idiom_helpers_ptr.cu:101:5: warning: 4-way bank conflict on store of 's_slots' (float[512]) in kernel 'hp_slot_ptr' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ *       *slot(s_slots, tid, 4) = in[blockIdx.x * HP_THREADS + tid];
+ *       ^~~~~~~~~~~~~~~~~~~~~~
+ * corpus/idiom_helpers_ptr.cu:99:5: note: 's_slots' declared here
+ * corpus/idiom_helpers_ptr.cu:103:42: warning: 4-way bank conflict on load of 's_slots' (float[512]) in kernel 'hp_slot_ptr' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 28 (byte offsets 2032 and 1904) [bank-conflict]
+ *       out[blockIdx.x * HP_THREADS + tid] = *slot(s_slots, HP_THREADS - 1 - tid, 4);
+ *                                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * corpus/idiom_helpers_ptr.cu:99:5: note: 's_slots' declared here
  * corpus/idiom_helpers_ptr.cu:109:5: warning: 2-way bank conflict on store of 's' (float[256]) in 'store_strided' called from kernel 'hp_noinline' at line 122 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[i * stride] = v;
  *       ^~~~~~~~~~~~~

@@ -355,6 +355,12 @@ static int is_shared_ptr_expr(struct fe *S, CXCursor c)
 		struct kids ks = cv_kids_of(c);
 		return ks.n == 2 && (is_shared_ptr_expr(S, ks.c[0]) || is_shared_ptr_expr(S, ks.c[1]));
 	}
+	if (k == CXCursor_CallExpr && clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Pointer &&
+	    !clang_Cursor_isNull(cv_inline_target(S, c))) {
+		/* *slot(s, i): a helper that returns a pointer, followed when
+		 * the access is converted (resolve finds whether it is shared) */
+		return 1;
+	}
 	if (k == CXCursor_ArraySubscriptExpr) {
 		/* tile[ty] of a 2D array decays to a pointer to its row */
 		CXType t = clang_getCanonicalType(clang_getCursorType(c));
