@@ -127,6 +127,8 @@ static void record_accesses(struct sm_kernel_facts *f, struct sm_result *r)
 		rec->why = sm_arena_strdup(&r->arena, deg[a].deg.why);
 		rec->worst = deg[a].deg.worst;
 		rec->mean = deg[a].deg.mean;
+		for (const struct sm_callsite *c = ra->src->call; c && rec->ncall_lines < 4; c = c->parent)
+			rec->call_lines[rec->ncall_lines++] = c->range.begin.line;
 	}
 }
 

@@ -151,6 +151,12 @@ int sm_emit_json(FILE *out, struct sm_result *const *res, unsigned n, const stru
 				} else if (a->why) {
 					json_object_set_new(j, "why", jstr(a->why));
 				}
+				if (a->ncall_lines) {
+					json_t *cl = json_array();
+					for (unsigned c = 0; c < a->ncall_lines && c < 4; c++)
+						json_array_append_new(cl, json_integer(a->call_lines[c]));
+					json_object_set_new(j, "call_lines", cl);
+				}
 				json_array_append_new(accs, j);
 			}
 		}

@@ -27,6 +27,11 @@ struct sm_access_record {
 	bool analyzed;
 	const char *why;
 	double worst, mean;
+	unsigned call_lines[4];          /* inside inlined helpers: the lines of
+	                                  * the calls that led there, innermost
+	                                  * first (nvcc attributes part of an
+	                                  * inlined body to its call line) */
+	unsigned ncall_lines;
 };
 
 /* A problem with the input rather than the code: unreadable, binary, not
