@@ -835,5 +835,69 @@ class ReportSize(Base):
         self.assertLess(max(len(x) for x in pres), 2000, "the HTML quotes whole long lines")
 
 
+class Baselines(Base):
+    """Fingerprints do not depend on the working directory; baselines are
+    strict, tolerate a byte-order mark, and are regular files."""
+
+    def proj(self):
+        d = os.path.join(self.dir, "proj")
+        os.makedirs(os.path.join(d, ".git"), exist_ok=True)   # the project's root
+        os.makedirs(os.path.join(d, "src", "deeper"), exist_ok=True)
+        p = self.write("proj/src/k.cu", KERNEL)
+        return d, p
+
+    def test_any_working_directory(self):
+        d, p = self.proj()
+        bl = os.path.join(d, "baseline.json")
+        rc, _, err = run([SMEMLINT, *BASE, "--write-baseline", bl, "src/k.cu"], d)
+        self.assertEqual(rc, 0, err)
+        for cwd, arg in ((d, "src/k.cu"), (os.path.join(d, "src"), "k.cu"),
+                         (os.path.join(d, "src", "deeper"), "../k.cu"), (self.dir, p)):
+            rc, out, err = run([SMEMLINT, *BASE, "--baseline", bl, arg], cwd)
+            self.assertEqual((rc, out), (0, b""), f"from {cwd}: {out.decode()[:300]} {err}")
+
+    def baseline(self, text, rcs=(2,)):
+        d, p = self.proj()
+        bl = os.path.join(d, "bl.json")
+        with open(bl, "wb") as f:
+            f.write(text)
+        rc, out, err = run([SMEMLINT, *BASE, "--baseline", bl, p], d, timeout=60)
+        self.assertIn(rc, rcs, err)
+        return err
+
+    def test_strict_numbers(self):
+        for fp in (" -0000000000001a", "+000000000000001", "0x0000000000001a", "00000000000001g0"):
+            err = self.baseline(('{"version": 1, "findings": [{"fingerprint": "%s"}]}' % fp).encode())
+            self.assertIn("has no 16-digit hex \"fingerprint\"", err)
+        for v in ('"1"', "1.0", "true"):
+            err = self.baseline(('{"version": %s, "findings": []}' % v).encode())
+            self.assertIn("invalid baseline", err)
+
+    def test_byte_order_mark(self):
+        self.baseline(b'\xef\xbb\xbf{"version": 1, "findings": []}\n', rcs=(1,))
+
+    def test_fifo_baseline(self):
+        d = os.path.join(self.dir, "x")
+        os.mkdir(d)
+        fifo = os.path.join(d, "bl.json")
+        os.mkfifo(fifo)
+        rc, out, err = run([SMEMLINT, *BASE, "--baseline", fifo, self.normal], d, timeout=60)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("a FIFO, not a regular file", err)
+
+
+class ClosedDescriptors(Base):
+    def test_closed_stdout_is_not_reused(self):
+        # with fd 1 closed, the next file opened would get it: the report
+        # must not land in a temporary or another file
+        out = os.path.join(self.dir, "r.html")
+        p = subprocess.run([SMEMLINT, *BASE, "--html", out, self.normal], cwd=self.dir, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1), timeout=300)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        with open(out, encoding="utf-8") as f:
+            self.assertTrue(f.read().lstrip().lower().startswith("<!doctype html"))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["r.html"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -8,6 +8,7 @@
  * session's (smemlint/session.h). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/fsutil.h"
 #include "base/limits.h"
@@ -370,8 +372,23 @@ static int close_stdout(struct cli *c, int status)
 	return c->stdout_failed ? 2 : status;
 }
 
+/* A closed standard descriptor would be reused by the next file opened
+ * (a source, a report's temporary) and the report written into it: hold
+ * each closed one with /dev/null opened the wrong way round, so that its
+ * reads and writes fail (EBADF) and are reported. */
+static void hold_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+			if (got >= 0 && got != fd)
+				close(got); /* cannot happen: open takes the lowest free descriptor */
+		}
+}
+
 int main(int argc, char **argv)
 {
+	hold_std_fds();
 	sm_session_process_init();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error (EPIPE), reported */
 	struct cli c = { .argc = argc, .argv = argv, .format = sm_emitters };
