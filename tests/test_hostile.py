@@ -408,5 +408,496 @@ class Determinism(Base):
             self.assertEqual(len(outs), 1, f"{fmt} output differs between runs")
 
 
+# ---- issue 16: hostile file systems, special files, links, configs ----
+
+def as_root():
+    return os.geteuid() == 0
+
+
+def drop_to_nobody():
+    os.setgroups([])
+    os.setgid(65534)
+    os.setuid(65534)
+
+
+class Targets(Base):
+    """-o, --html and --write-baseline never replace what is not a regular
+    file, write a link's target, keep owner and mode; stdout errors are
+    exit 2 with a message."""
+
+    def listing(self):
+        return sorted(os.listdir(self.dir))
+
+    def report(self, *extra):
+        rc, out, err = run([SMEMLINT, *BASE, *extra, self.normal], self.dir)
+        self.assertEqual(rc, 1, err)
+        return out
+
+    def test_fifo_gets_the_report(self):
+        import threading
+        fifo = os.path.join(self.dir, "pipe")
+        os.mkfifo(fifo)
+        got = []
+        def reader():
+            with open(fifo, "rb") as f:
+                got.append(f.read())
+        t = threading.Thread(target=reader)
+        t.start()
+        rc, _, err = run([SMEMLINT, *BASE, "-o", fifo, self.normal], self.dir, timeout=120)
+        t.join(60)
+        self.assertEqual(rc, 1, err)
+        self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO was replaced")
+        self.assertEqual(got, [self.report()], "the FIFO's reader did not get the report")
+
+    def test_device_is_written_in_place(self):
+        dev = os.path.join(self.dir, "null")
+        try:
+            os.mknod(dev, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # a /dev/null of our own
+        except PermissionError:
+            self.skipTest("mknod needs root (CAP_MKNOD): a device node of our own is the safe test")
+        for opt in ("-o", "--html", "--write-baseline"):
+            rc, _, err = run([SMEMLINT, *BASE, opt, dev, self.normal], self.dir)
+            self.assertIn(rc, (0, 1), err)
+            self.assertTrue(stat.S_ISCHR(os.lstat(dev).st_mode), f"{opt} replaced the device node")
+        self.assertEqual(self.listing(), ["null"])
+
+    def test_link_to_stdout(self):
+        # our own link to /dev/stdout (never the system's): the report goes
+        # to the descriptor and the link stays
+        link = os.path.join(self.dir, "out")
+        os.symlink("/dev/stdout", link)
+        rc, out, err = run([SMEMLINT, *BASE, "-o", link, self.normal], self.dir)
+        self.assertEqual(rc, 1, err)
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual(out, self.report())
+
+    def test_symlink_target_is_written(self):
+        real = self.write("real.txt", "old\n")
+        link = os.path.join(self.dir, "link.txt")
+        os.symlink("real.txt", link)
+        os.chmod(real, 0o600)
+        rc, _, err = run([SMEMLINT, *BASE, "-o", link, self.normal], self.dir)
+        self.assertEqual(rc, 1, err)
+        self.assertTrue(os.path.islink(link), "the link was replaced by a file")
+        with open(real, "rb") as f:
+            self.assertEqual(f.read(), self.report())
+        self.assertEqual(stat.S_IMODE(os.stat(real).st_mode), 0o600)
+        self.assertEqual(self.listing(), ["link.txt", "real.txt"])
+
+    def test_directory_and_dangling_link_refused(self):
+        d = os.path.join(self.dir, "adir")
+        os.mkdir(d)
+        rc, _, err = run([SMEMLINT, *BASE, "--html", d, self.normal], self.dir)
+        self.assertEqual(rc, 2, err)
+        self.assertIn(f"cannot write '{d}': it is a directory", err)
+        self.assertEqual(os.listdir(d), [])
+        dangling = os.path.join(self.dir, "dangling")
+        os.symlink("nowhere/x", dangling)
+        rc, _, err = run([SMEMLINT, *BASE, "-o", dangling, self.normal], self.dir)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("symbolic link to a missing file", err)
+        self.assertTrue(os.path.islink(dangling))
+
+    def test_read_only_refused(self):
+        out = self.write("report.txt", "KEEP\n")
+        os.chmod(out, 0o444)
+        rc, _, err = run([SMEMLINT, *BASE, "--write-baseline", out, self.normal], self.dir)
+        self.assertEqual(rc, 2, err)
+        self.assertIn(f"'{out}' is read-only (mode 0444)", err)
+        with open(out) as f:
+            self.assertEqual(f.read(), "KEEP\n")
+
+    def test_longest_name(self):
+        name = "r" * 255  # NAME_MAX: the temporary must fit too
+        rc, _, err = run([SMEMLINT, *BASE, "-o", name, self.normal], self.dir)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(self.listing(), [name])
+
+    def test_owner_is_kept(self):
+        if not as_root():
+            self.skipTest("changing a file's owner needs root")
+        out = self.write("report.txt", "old\n")
+        os.chown(out, 65534, 65534)
+        rc, _, err = run([SMEMLINT, *BASE, "-o", out, self.normal], self.dir)
+        self.assertEqual(rc, 1, err)
+        st = os.stat(out)
+        self.assertEqual((st.st_uid, st.st_gid), (65534, 65534))
+
+    def stdout_error(self, stdout, why, args=("--format=text",), preexec=None):
+        p = subprocess.run([SMEMLINT, *BASE, *args, self.normal], cwd=self.dir, stdout=stdout,
+                           stderr=subprocess.PIPE, preexec_fn=preexec, timeout=300)
+        err = p.stderr.decode()
+        self.assertEqual(p.returncode, 2, err)
+        self.assertIn("cannot write", err)
+        self.assertIn("standard output", err)
+        self.assertIn(why, err)
+
+    def test_stdout_full(self):
+        for fmt in ("text", "json", "sarif", "github"):
+            with open("/dev/full", "wb") as full:
+                self.stdout_error(full, "No space left on device", (f"--format={fmt}",))
+        with open("/dev/full", "wb") as full:
+            self.stdout_error(full, "No space left on device", ("--list-rules",))
+
+    def test_stdout_closed(self):
+        self.stdout_error(subprocess.PIPE, "Bad file descriptor", preexec=lambda: os.close(1))
+
+    def test_stdout_broken_pipe(self):
+        r, w = os.pipe()
+        os.close(r)
+        try:
+            self.stdout_error(w, "Broken pipe")
+        finally:
+            os.close(w)
+
+    def test_stdout_file_size_limit(self):
+        import resource
+        with open(os.path.join(self.dir, "out.txt"), "wb") as f:
+            self.stdout_error(f, "File too large", ("--format=sarif",),
+                              preexec=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024)))
+
+
+class Flags(Base):
+    """No fixed argv arrays: every flag reaches clang."""
+
+    def test_ten_thousand_flags(self):
+        src = KERNEL.replace("(threadIdx.x * 2)", "(threadIdx.x * LAST_STRIDE)")
+        p = self.write("many.cu", src)
+        flags = [f"-DF{i}={i}" for i in range(9999)] + ["-DLAST_STRIDE=2"]
+        rc, out, err = run([SMEMLINT, *BASE, "--format=json", p, "--", *flags], self.dir)
+        self.assertEqual(rc, 1, err[-2000:])
+        self.assertEqual([(r["line"], r["rule"]) for r in json.loads(out)["results"]], [(6, "bank-conflict")])
+        rc, out, err = run([SMEMLINT, *BASE, "--print-clang-args", p, "--", *flags], self.dir)
+        self.assertEqual(rc, 0, err)
+        args = json.loads(out)[0]["arguments"]
+        self.assertEqual(args[-len(flags):], flags)
+
+    def test_compile_database_with_many_flags(self):
+        src = KERNEL.replace("(threadIdx.x * 2)", "(threadIdx.x * LAST_STRIDE)")
+        p = self.write("db.cu", src)
+        args = ["nvcc"] + [f"-DF{i}={i}" for i in range(9999)] + ["-DLAST_STRIDE=2", "-c", p]
+        with open(os.path.join(self.dir, "compile_commands.json"), "w") as f:
+            json.dump([{"directory": self.dir, "file": p, "arguments": args}], f)
+        rc, out, err = run([SMEMLINT, *BASE, "--format=json", "-p", self.dir, p], self.dir)
+        self.assertEqual(rc, 1, err[-2000:])
+        self.assertEqual([r["line"] for r in json.loads(out)["results"]], [6])
+
+
+class Special(Base):
+    """FIFOs and devices never hang a run; link DAGs and duplicate inputs
+    are analyzed once; what cannot be walked is named."""
+
+    def test_fifo_input(self):
+        fifo = os.path.join(self.dir, "x.cu")
+        os.mkfifo(fifo)
+        rc, doc, err = self.lint(fifo, rcs=(2,))
+        self.assert_error(doc, err, fifo, "not-regular-file", "a FIFO")
+
+    def test_device_input(self):
+        link = os.path.join(self.dir, "zero.cu")
+        os.symlink("/dev/zero", link)   # would be read forever, past any size limit
+        rc, doc, err = self.lint(link, rcs=(2,))
+        self.assert_error(doc, err, link, "not-regular-file", "a character device")
+
+    def test_fifo_in_a_walk(self):
+        d = os.path.join(self.dir, "tree")
+        os.mkdir(d)
+        os.mkfifo(os.path.join(d, "a.cu"))
+        b = self.write("tree/b.cu", KERNEL)
+        rc, doc, err = self.lint(d, rcs=(1,))
+        self.assertEqual({r["file"] for r in doc["results"]}, {b, self.normal})
+
+    def test_fifo_config(self):
+        d = os.path.join(self.dir, "proj")
+        os.mkdir(d)
+        os.mkfifo(os.path.join(d, ".smemlint.yaml"))
+        p = self.write("proj/k.cu", KERNEL)
+        rc, out, err = run([SMEMLINT, *BASE, p], self.dir, timeout=60)
+        self.assertEqual(rc, 2, err)
+        self.assertIn(f"{d}/.smemlint.yaml", err)
+        self.assertIn("a FIFO, not a regular file", err)
+        rc, out, err = run([SMEMLINT, *BASE, "--config", os.path.join(d, ".smemlint.yaml"), p], self.dir,
+                           timeout=60)
+        self.assertEqual(rc, 2, err)
+
+    def test_symlink_dag(self):
+        # 18 levels of two links each: 262,144 paths to one file
+        d = os.path.join(self.dir, "dag")
+        os.makedirs(os.path.join(d, "l0"))
+        self.write("dag/l0/a.cu", KERNEL)
+        for i in range(1, 19):
+            os.mkdir(os.path.join(d, f"l{i}"))
+            for n in "ab":
+                os.symlink(f"../l{i - 1}", os.path.join(d, f"l{i}", n))
+        import time
+        t = time.monotonic()
+        rc, doc, err = self.lint(os.path.join(d, "l18"), rcs=(1,))
+        self.assertLess(time.monotonic() - t, 60)
+        files = [r["file"] for r in doc["results"] if r["file"] != self.normal]
+        self.assertEqual(len(files), 1, files[:5])
+
+    def test_duplicate_inputs(self):
+        p = self.write("a.cu", KERNEL)
+        os.link(p, os.path.join(self.dir, "hard.cu"))
+        os.symlink("a.cu", os.path.join(self.dir, "soft.cu"))
+        rc, doc, err = self.lint(p, "./a.cu", "hard.cu", "soft.cu", self.dir, rcs=(1,))
+        self.assertEqual([r["file"] for r in doc["results"] if r["file"] != self.normal], [p])
+
+    def test_unreadable_directory(self):
+        d = os.path.join(self.dir, "tree")
+        os.makedirs(os.path.join(d, "locked"))
+        ok = self.write("tree/ok.cu", KERNEL)
+        self.write("tree/locked/hidden.cu", KERNEL)
+        os.chmod(os.path.join(d, "locked"), 0)
+        preexec = None
+        if as_root():
+            rc, _, _ = run([SMEMLINT, "--version"], self.dir, preexec=drop_to_nobody)
+            if rc != 0:
+                self.skipTest("running as root and cannot drop privileges to nobody (uid 65534)")
+            preexec = drop_to_nobody
+        rc, doc, err = self.lint(d, rcs=(2,), preexec=preexec)
+        self.assertIn(f"cannot read directory '{d}/locked': Permission denied", err)
+        self.assertEqual({r["file"] for r in doc["results"]}, {ok, self.normal})
+
+    def test_too_deep(self):
+        d = os.path.join(self.dir, "deep")
+        deep = os.path.join(d, *(["d"] * 300))
+        os.makedirs(deep)
+        shutil.copy(os.path.join(self.dir, "..", "transpose.cu"), deep)
+        top = self.write("deep/top.cu", KERNEL)
+        rc, out, err = run([SMEMLINT, *BASE, "--format=sarif", d], self.dir)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("nested more than 256 directories deep; it was not walked", err)
+        run_ = json.loads(out)["runs"][0]
+        ids = [n["descriptor"]["id"] for n in run_["invocations"][0]["toolExecutionNotifications"]]
+        self.assertEqual(ids, ["cannot-walk"])
+        self.assertTrue(any(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("top.cu")
+                            for r in run_["results"]))
+
+
+class Configs(Base):
+    """.smemlint.yaml is bounded and, when found by walking up, trusted only
+    when no other user could have planted it."""
+
+    def proj(self, config, mode=0o755):
+        d = os.path.join(self.dir, "proj")
+        os.mkdir(d)
+        os.chmod(d, mode)
+        with open(os.path.join(d, ".smemlint.yaml"), "w") as f:
+            f.write(config)
+        return d, self.write("proj/k.cu", KERNEL)
+
+    def test_alias_bomb(self):
+        import resource
+        big = "x" * 8000
+        d, p = self.proj('flags: [&a "-D' + big + '", ' + ", ".join(["*a"] * 100000) + "]\n")
+        rc, out, err = run([SMEMLINT, *BASE, p], self.dir, timeout=120)
+        self.assertEqual(rc, 2, err[-2000:])
+        self.assertIn(f"invalid config '{d}/.smemlint.yaml': more than 1000 YAML aliases", err)
+        # fewer aliases, each long: the expanded size is bounded
+        with open(os.path.join(d, ".smemlint.yaml"), "w") as f:
+            f.write('flags: [&a "-D' + big + '", ' + ", ".join(["*a"] * 900) + "]\n")
+        rc, out, err = run([SMEMLINT, *BASE, p], self.dir, timeout=120)
+        self.assertEqual(rc, 2, err[-2000:])
+        self.assertIn("the settings expand to more than 1048576 bytes", err)
+        self.assertLess(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, 1 << 20, "over 1 GiB")
+
+    def test_config_too_large(self):
+        d, p = self.proj("# " + "x" * (2 << 20) + "\n")
+        rc, out, err = run([SMEMLINT, *BASE, p], self.dir)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("larger than 1048576 bytes", err)
+
+    def test_world_writable_directory(self):
+        d, p = self.proj("disable: [bank-conflict]\n", mode=0o777)
+        rc, out, err = run([SMEMLINT, *BASE, p], self.dir)
+        self.assertEqual(rc, 1, err)   # the planted config did not turn linting off
+        self.assertIn(f"warning: ignoring config '{os.path.realpath(d)}/.smemlint.yaml': its directory", err)
+        self.assertIn("is writable by every user", err)
+        os.chmod(d, 0o1777)            # the sticky bit: only the owner can replace it
+        rc, out, err = run([SMEMLINT, *BASE, p], self.dir)
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("ignoring config", err)
+
+    def test_other_owner(self):
+        if not as_root():
+            self.skipTest("a file of another user needs root to make")
+        d, p = self.proj("disable: [bank-conflict]\n")
+        os.chown(os.path.join(d, ".smemlint.yaml"), 65534, 65534)
+        rc, out, err = run([SMEMLINT, *BASE, p], self.dir)
+        self.assertEqual(rc, 1, err)
+        self.assertIn("it belongs to another user (uid 65534)", err)
+        os.chown(os.path.join(d, ".smemlint.yaml"), 0, 0)
+        os.chown(d, 65534, 65534)
+        rc, out, err = run([SMEMLINT, *BASE, p], self.dir)
+        self.assertEqual(rc, 1, err)
+        self.assertIn("belongs to another user (uid 65534)", err)
+
+
+class FixSafety(Base):
+    """--fix writes the real file, keeps links, owner and mode, refuses what
+    it must not replace, and loses no edit made while it runs."""
+
+    def setUp(self):
+        super().setUp()
+        self.src = os.path.join(self.dir, NORMAL)
+        shutil.copy(self.normal, self.src)
+        shutil.copy(os.path.join(CORPUS, "common.cuh"), self.dir)
+        with open(self.src, "rb") as f:
+            self.before = f.read()
+
+    def fix(self, path, env=None):
+        return run([SMEMLINT, *BASE, "--fix", path], self.dir, env=env)
+
+    def content(self, p=None):
+        with open(p or self.src, "rb") as f:
+            return f.read()
+
+    def test_symlink_fixes_the_real_file(self):
+        link = os.path.join(self.dir, "link.cu")
+        os.symlink(NORMAL, link)
+        rc, _, err = self.fix(link)
+        self.assertIn(rc, (0, 1), err)
+        self.assertIn("fixed:", err)
+        self.assertTrue(os.path.islink(link), "the link became a copy")
+        self.assertNotEqual(self.content(), self.before, "the real file was not fixed")
+        self.assertNotIn(".tmp.", "".join(os.listdir(self.dir)))
+
+    def test_hard_link_refused(self):
+        other = os.path.join(self.dir, "other.cu")
+        os.link(self.src, other)
+        rc, _, err = self.fix(self.src)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("has 2 hard links; not replacing it", err)
+        self.assertEqual(os.stat(self.src).st_ino, os.stat(other).st_ino)
+        self.assertEqual(self.content(), self.before)
+
+    def test_read_only_refused(self):
+        os.chmod(self.src, 0o444)
+        rc, _, err = self.fix(self.src)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("is read-only (mode 0444)", err)
+        self.assertEqual(self.content(), self.before)
+        self.assertEqual(stat.S_IMODE(os.stat(self.src).st_mode), 0o444)
+
+    def test_owner_and_mode_kept(self):
+        if not as_root():
+            self.skipTest("a file of another user needs root to make")
+        os.chown(self.src, 65534, 65534)
+        os.chmod(self.src, 0o664)
+        rc, _, err = self.fix(self.src)
+        self.assertIn(rc, (0, 1), err)
+        st = os.stat(self.src)
+        self.assertEqual((st.st_uid, st.st_gid, stat.S_IMODE(st.st_mode)), (65534, 65534, 0o664))
+        self.assertNotEqual(self.content(), self.before)
+
+    def test_edit_just_before_the_rename(self):
+        rc, _, err = self.fix(self.src, env={"SMEMLINT_TEST_EDIT_BEFORE_RENAME": "// saved by an editor\n"})
+        self.assertEqual(rc, 2, err)
+        self.assertIn("changed while it was being fixed; not fixing it", err)
+        self.assertEqual(self.content(), self.before + b"// saved by an editor\n")
+        self.assertNotIn(".tmp.", "".join(os.listdir(self.dir)))
+
+    def test_duplicate_inputs_fixed_once(self):
+        rc, _, err = run([SMEMLINT, *BASE, "--fix", self.src, "./" + NORMAL], self.dir)
+        self.assertIn(rc, (0, 1), err)
+        self.assertEqual(err.count("fixed:"), 1, err)
+
+
+class ReportSize(Base):
+    """A long line is quoted as a window around the caret: the report is
+    linear in its findings, not quadratic in the line's length."""
+
+    def test_one_line_file(self):
+        n = 600
+        body = "".join(f"s[(threadIdx.x * 2 + {i}) & 1023] = {i}; " for i in range(n))
+        p = self.write("oneline.cu", "__global__ void k(float *o) { __shared__ float s[1024]; " + body + "o[0] = s[0]; }")
+        self.assertGreater(os.path.getsize(p), 20000)
+        html = os.path.join(self.dir, "r.html")
+        rc, out, err = run([SMEMLINT, *BASE, "--html", html, p], self.dir)
+        self.assertEqual(rc, 1, err[-2000:])
+        lines = out.decode().splitlines()
+        findings = [l for l in lines if l.startswith(p + ":1:") and "[bank-conflict]" in l]
+        self.assertGreaterEqual(len(findings), n)
+        quoted = [l for i, l in enumerate(lines) if i and lines[i - 1] in findings]
+        self.assertEqual(len(quoted), len(findings))
+        self.assertLessEqual(max(len(l.encode()) for l in quoted), 2 + 3 + 200 + 3)
+        self.assertTrue(all("s[(threadIdx.x * 2" in l for l in quoted[:50]), quoted[:3])
+        # the caret still points at the access: under its first character
+        for q, c in zip(quoted[:50], [lines[i + 2] for i, l in enumerate(lines) if l in findings][:50]):
+            self.assertEqual(q[c.index("^")], "s", (q, c))
+        per_finding = len(out) / len(findings)
+        self.assertLess(per_finding, 1000, "the text report is not linear in its findings")
+        import re
+        with open(html, encoding="utf-8") as f:
+            pres = re.findall(r'<pre class="src">.*?</pre>', f.read())
+        self.assertGreaterEqual(len(pres), n)
+        self.assertLess(max(len(x) for x in pres), 2000, "the HTML quotes whole long lines")
+
+
+class Baselines(Base):
+    """Fingerprints do not depend on the working directory; baselines are
+    strict, tolerate a byte-order mark, and are regular files."""
+
+    def proj(self):
+        d = os.path.join(self.dir, "proj")
+        os.makedirs(os.path.join(d, ".git"), exist_ok=True)   # the project's root
+        os.makedirs(os.path.join(d, "src", "deeper"), exist_ok=True)
+        p = self.write("proj/src/k.cu", KERNEL)
+        return d, p
+
+    def test_any_working_directory(self):
+        d, p = self.proj()
+        bl = os.path.join(d, "baseline.json")
+        rc, _, err = run([SMEMLINT, *BASE, "--write-baseline", bl, "src/k.cu"], d)
+        self.assertEqual(rc, 0, err)
+        for cwd, arg in ((d, "src/k.cu"), (os.path.join(d, "src"), "k.cu"),
+                         (os.path.join(d, "src", "deeper"), "../k.cu"), (self.dir, p)):
+            rc, out, err = run([SMEMLINT, *BASE, "--baseline", bl, arg], cwd)
+            self.assertEqual((rc, out), (0, b""), f"from {cwd}: {out.decode()[:300]} {err}")
+
+    def baseline(self, text, rcs=(2,)):
+        d, p = self.proj()
+        bl = os.path.join(d, "bl.json")
+        with open(bl, "wb") as f:
+            f.write(text)
+        rc, out, err = run([SMEMLINT, *BASE, "--baseline", bl, p], d, timeout=60)
+        self.assertIn(rc, rcs, err)
+        return err
+
+    def test_strict_numbers(self):
+        for fp in (" -0000000000001a", "+000000000000001", "0x0000000000001a", "00000000000001g0"):
+            err = self.baseline(('{"version": 1, "findings": [{"fingerprint": "%s"}]}' % fp).encode())
+            self.assertIn("has no 16-digit hex \"fingerprint\"", err)
+        for v in ('"1"', "1.0", "true"):
+            err = self.baseline(('{"version": %s, "findings": []}' % v).encode())
+            self.assertIn("invalid baseline", err)
+
+    def test_byte_order_mark(self):
+        self.baseline(b'\xef\xbb\xbf{"version": 1, "findings": []}\n', rcs=(1,))
+
+    def test_fifo_baseline(self):
+        d = os.path.join(self.dir, "x")
+        os.mkdir(d)
+        fifo = os.path.join(d, "bl.json")
+        os.mkfifo(fifo)
+        rc, out, err = run([SMEMLINT, *BASE, "--baseline", fifo, self.normal], d, timeout=60)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("a FIFO, not a regular file", err)
+
+
+class ClosedDescriptors(Base):
+    def test_closed_stdout_is_not_reused(self):
+        # with fd 1 closed, the next file opened would get it: the report
+        # must not land in a temporary or another file
+        out = os.path.join(self.dir, "r.html")
+        p = subprocess.run([SMEMLINT, *BASE, "--html", out, self.normal], cwd=self.dir, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1), timeout=300)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        with open(out, encoding="utf-8") as f:
+            self.assertTrue(f.read().lstrip().lower().startswith("<!doctype html"))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["r.html"])
+
+
 if __name__ == "__main__":
     unittest.main()

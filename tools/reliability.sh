@@ -84,7 +84,7 @@ stage_fuzz() {
   local secs=${SMEMLINT_FUZZ_SECONDS:-60} jobs=${SMEMLINT_FUZZ_JOBS:-1}
   local work="$ASAN/fuzz-corpus" art="$ASAN/fuzz-artifacts/"
   mkdir -p "$work" "$art"
-  local args=(-dict=tools/fuzz/cuda.dict -max_total_time="$secs" -timeout=300 -print_final_stats=1
+  local args=(-dict=tools/fuzz/cuda.dict -max_total_time="$secs" -timeout="${SMEMLINT_FUZZ_INPUT_SECONDS:-10}" -print_final_stats=1
               -artifact_prefix="$art")
   [ "$jobs" -gt 1 ] && args+=(-fork="$jobs" -ignore_crashes=0)
   "$ASAN/fuzz_smemlint" "${args[@]}" "$work" corpus/ 2>&1 | tail -12

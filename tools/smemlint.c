@@ -8,12 +8,15 @@
  * session's (smemlint/session.h). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/fsutil.h"
 #include "base/limits.h"
@@ -43,6 +46,7 @@ struct cli {
 	const char **excludes;            /* --exclude, argv-sized */
 	const char **flags;               /* after --, argv-sized */
 	bool dump_config, print_args;
+	bool stdout_failed;               /* a report to stdout failed (said once) */
 	int status;                       /* exit status when a handler stops the command */
 	char err[PATH_MAX + 256];
 };
@@ -296,9 +300,17 @@ static int emit(struct cli *c, const struct sm_emitter *e, const char *path, str
 {
 	struct report r = { e, res, n, &c->eo };
 	if (!path) {
+		errno = 0;
 		int rc = write_report(stdout, &r);
-		fflush(stdout);
-		return rc ? -1 : 0;
+		int saved = errno;
+		if (fflush(stdout) != 0 || ferror(stdout) || rc) {
+			int why = errno ? errno : saved ? saved : EIO;
+			fprintf(stderr, "smemlint: cannot write the report to standard output: %s\n", strerror(why));
+			clearerr(stdout);
+			c->stdout_failed = true;
+			return -1;
+		}
+		return 0;
 	}
 	if (sm_write_atomic(path, write_report, &r, c->err, sizeof(c->err))) {
 		fprintf(stderr, "smemlint: %s\n", c->err);
@@ -330,6 +342,7 @@ static int run(struct cli *c)
 	struct sm_result *const *res = sm_session_results(c->s, &n);
 	c->eo.version = SMEMLINT_VERSION;
 	c->eo.errors = sm_session_errors(c->s, &nerr);
+	c->eo.error_ids = sm_session_error_ids(c->s);
 	c->eo.nerrors = nerr;
 	if (emit(c, c->format, c->out_path, res, n))
 		sm_session_fail(c->s);
@@ -345,9 +358,39 @@ static int run(struct cli *c)
 	return sm_session_exit_status(c->s);
 }
 
+/* Every write to stdout is checked here once more, at the end (as gnulib's
+ * close_stdout): a full disk, /dev/full, a closed stdout or a reader that
+ * went away (SIGPIPE is ignored, so EPIPE) is an error with exit status 2. */
+static int close_stdout(struct cli *c, int status)
+{
+	errno = 0;
+	bool failed = ferror(stdout) != 0;
+	if ((fclose(stdout) != 0 || failed) && !c->stdout_failed) {
+		fprintf(stderr, "smemlint: cannot write to standard output: %s\n", strerror(errno ? errno : EIO));
+		return 2;
+	}
+	return c->stdout_failed ? 2 : status;
+}
+
+/* A closed standard descriptor would be reused by the next file opened
+ * (a source, a report's temporary) and the report written into it: hold
+ * each closed one with /dev/null opened the wrong way round, so that its
+ * reads and writes fail (EBADF) and are reported. */
+static void hold_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+			if (got >= 0 && got != fd)
+				close(got); /* cannot happen: open takes the lowest free descriptor */
+		}
+}
+
 int main(int argc, char **argv)
 {
+	hold_std_fds();
 	sm_session_process_init();
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error (EPIPE), reported */
 	struct cli c = { .argc = argc, .argv = argv, .format = sm_emitters };
 	c.s = sm_session_new();
 	c.excludes = calloc((size_t)argc + 1, sizeof(char *));
@@ -364,5 +407,5 @@ int main(int argc, char **argv)
 	sm_paths_free(&c.inputs);
 	free(c.excludes);
 	free(c.flags);
-	return status;
+	return close_stdout(&c, status);
 }

@@ -1,4 +1,5 @@
-/* util.c - atomic writes and source-tree walking. */
+/* fsutil.c - writing the user's files (reports, baselines, --fix) without
+ * ever replacing what is not a regular file, and walking source trees. */
 #define _GNU_SOURCE
 #include "base/fsutil.h"
 #include "base/grow.h"
@@ -10,6 +11,7 @@
 #include <fnmatch.h>
 #include <limits.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,24 +20,181 @@
 
 extern char **environ;
 
-int sm_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen)
+/* ---- writing a user's file ----
+ *
+ * What path names decides how it is written:
+ *  - nothing: a new file, through a temporary in the same directory and a
+ *    rename (mode from the umask);
+ *  - a regular file: the same, renamed over it, keeping its mode and, where
+ *    permitted, its owner and group; a symbolic link to one is resolved and
+ *    its target replaced, so the link stays a link;
+ *  - /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: the open file
+ *    descriptor, written in place (as gawk does), never the link;
+ *  - any other file that is not regular (a FIFO, a terminal, /dev/null):
+ *    opened and written in place, never replaced;
+ *  - a directory, a dangling link, a read-only file: refused with a message.
+ * The temporary is ".smemlint.tmp.XXXXXX" (20 bytes, hidden from walks) so
+ * that any name that fits NAME_MAX can be written. */
+
+#define TMP_NAME "/.smemlint.tmp.XXXXXX"
+
+/* The descriptor a special path names (/dev/stdout ...), or -1. */
+static int fd_path(const char *path)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	if (!tmp) {
-		snprintf(err, errlen, "out of memory writing '%s'", path);
+	if (!strcmp(path, "/dev/stdout") || !strcmp(path, "-"))
+		return 1;
+	if (!strcmp(path, "/dev/stderr"))
+		return 2;
+	const char *n = NULL;
+	if (!strncmp(path, "/dev/fd/", 8))
+		n = path + 8;
+	else if (!strncmp(path, "/proc/self/fd/", 14))
+		n = path + 14;
+	if (!n || !*n)
+		return -1;
+	char *end;
+	long fd = strtol(n, &end, 10);
+	return *end || fd < 0 || fd > INT_MAX ? -1 : (int)fd;
+}
+
+/* Run writer on f and flush it; 0 or an errno. */
+static int run_writer(FILE *f, int (*writer)(FILE *f, void *ctx), void *ctx)
+{
+	errno = 0;
+	int rc = writer(f, ctx);
+	int saved = errno;
+	if (fflush(f) != 0 || ferror(f))
+		return errno ? errno : saved ? saved : EIO;
+	if (rc != 0)
+		return saved ? saved : EIO;
+	return 0;
+}
+
+/* Write in place to what path names (a FIFO, a device, a descriptor). */
+static int write_in_place(const char *path, int fd, int (*writer)(FILE *f, void *ctx), void *ctx, char *err,
+			  size_t errlen)
+{
+	int own = fd < 0;
+	if (own)
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_APPEND);
+	else
+		fd = dup(fd);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	int e = run_writer(f, writer, ctx);
+	if (fclose(f) != 0 && !e)
+		e = errno;
+	if (e) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+/* Does the file at fd hold exactly want[0..len)? */
+static int same_content(int fd, const char *want, size_t len)
+{
+	char buf[65536];
+	size_t off = 0;
+	for (;;) {
+		ssize_t k = read(fd, buf, sizeof(buf));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return 0;
+		if (k == 0)
+			return off == len;
+		if ((size_t)k > len - off || memcmp(buf, want + off, (size_t)k))
+			return 0;
+		off += (size_t)k;
+	}
+}
+
+int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx, const struct sm_write_opts *wo,
+		  char *err, size_t errlen)
+{
+	static const struct sm_write_opts none = { 0 };
+	if (!wo)
+		wo = &none;
+	int sfd = fd_path(path);
+	if (sfd >= 0 && !wo->expect)
+		return write_in_place(path, sfd, writer, ctx, err, errlen);
+	struct stat lst, st;
+	int exists = lstat(path, &lst) == 0;
+	if (!exists && errno != ENOENT) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (exists && stat(path, &st) != 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", path,
+			 errno == ENOENT ? "it is a symbolic link to a missing file" : strerror(errno));
+		return -1;
+	}
+	if (!exists && wo->expect) {
+		snprintf(err, errlen, "cannot write '%s': it no longer exists", path);
+		return -1;
+	}
+	if (exists && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cannot write '%s': it is a directory", path);
+		return -1;
+	}
+	if (exists && !S_ISREG(st.st_mode)) {
+		if (wo->expect) {
+			snprintf(err, errlen, "cannot write '%s': it is not a regular file", path);
+			return -1;
+		}
+		return write_in_place(path, -1, writer, ctx, err, errlen);
+	}
+	if (exists && !(st.st_mode & 0222)) {
+		snprintf(err, errlen, "'%s' is read-only (mode %04o); not writing it", path,
+			 (unsigned)(st.st_mode & 07777));
+		return -1;
+	}
+	if (exists && wo->single_link && st.st_nlink > 1) {
+		snprintf(err, errlen, "'%s' has %lu hard links; not replacing it (that would split them)", path,
+			 (unsigned long)st.st_nlink);
+		return -1;
+	}
+	/* the file to replace: the target of a link, so the link stays */
+	char *target = NULL;
+	if (exists && S_ISLNK(lst.st_mode)) {
+		target = realpath(path, NULL);
+		if (!target) {
+			snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	const char *dst = target ? target : path;
+	const char *slash = strrchr(dst, '/');
+	size_t dl = slash ? (size_t)(slash - dst) : 1; /* "/x": 0, then "/.smemlint..." */
+	char *tmp = malloc(dl + sizeof(TMP_NAME));
+	if (!tmp) {
+		snprintf(err, errlen, "out of memory writing '%s'", path);
+		free(target);
+		return -1;
+	}
+	if (slash)
+		memcpy(tmp, dst, dl);
+	else
+		tmp[0] = '.';
+	memcpy(tmp + dl, TMP_NAME, sizeof(TMP_NAME));
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		free(tmp);
+		free(target);
 		return -1;
 	}
-	struct stat st;
 	mode_t mode;
-	if (stat(path, &st) == 0) {
+	if (exists) {
 		mode = st.st_mode & 07777;
 	} else {
 		mode_t um = umask(0);
@@ -43,33 +202,148 @@ int sm_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *c
 		mode = 0666 & ~um;
 	}
 	FILE *f = fdopen(fd, "w");
+	int e = 0;
 	if (!f) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		e = errno;
 		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return -1;
+	} else {
+		e = run_writer(f, writer, ctx);
+		if (!e && fsync(fileno(f)) != 0 && errno != EINVAL)
+			e = errno;
+		if (!e && fchmod(fileno(f), mode) != 0)
+			e = errno;
+		/* the owner: root (or the owner) can keep it; --fix refuses a
+		 * file whose owner it cannot keep */
+		if (!e && exists && (st.st_uid != geteuid() || st.st_gid != getegid()) &&
+		    fchown(fileno(f), st.st_uid, st.st_gid) != 0 && wo->keep_owner)
+			e = errno;
+		if (fclose(f) != 0 && !e)
+			e = errno;
 	}
-	int rc = writer(f, ctx);
-	int saved = errno;
-	if (rc == 0 && fflush(f) != 0)
-		rc = -1, saved = errno;
-	if (rc == 0 && fsync(fileno(f)) != 0 && errno != EINVAL)
-		rc = -1, saved = errno;
-	if (rc == 0 && fchmod(fileno(f), mode) != 0)
-		rc = -1, saved = errno;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -1, saved = errno;
-	if (rc == 0 && getenv("SMEMLINT_TEST_FAIL_WRITE"))
-		rc = -1, saved = EIO; /* test hook: fail after writing, before rename */
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -1, saved = errno;
-	if (rc != 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(saved ? saved : EIO));
+	if (!e && getenv("SMEMLINT_TEST_FAIL_WRITE"))
+		e = EIO; /* test hook: fail after writing, before rename */
+	if (!e && wo->expect) {
+		/* test hook: an editor saving the file at the worst moment */
+		const char *edit = getenv("SMEMLINT_TEST_EDIT_BEFORE_RENAME");
+		if (edit) {
+			int efd = open(dst, O_WRONLY | O_APPEND | O_CLOEXEC);
+			if (efd >= 0) {
+				ssize_t w = write(efd, edit, strlen(edit));
+				(void)w;
+				close(efd);
+			}
+		}
+		/* the last look before the rename: the same file, the same text */
+		int cfd = open(dst, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		struct stat cs;
+		int same = cfd >= 0 && fstat(cfd, &cs) == 0 && cs.st_dev == st.st_dev && cs.st_ino == st.st_ino &&
+			   same_content(cfd, wo->expect, wo->expect_len);
+		if (cfd >= 0)
+			close(cfd);
+		if (!same) {
+			snprintf(err, errlen, "'%s' changed while it was being fixed; not fixing it", path);
+			unlink(tmp);
+			free(tmp);
+			free(target);
+			return -1;
+		}
+	}
+	if (!e && rename(tmp, dst) != 0)
+		e = errno;
+	if (e) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
 		unlink(tmp);
 	}
 	free(tmp);
-	return rc;
+	free(target);
+	return e ? -1 : 0;
+}
+
+int sm_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen)
+{
+	return sm_write_file(path, writer, ctx, NULL, err, errlen);
+}
+
+/* ---- reading ---- */
+
+int sm_open_regular(const char *path, struct stat *st)
+{
+	/* refuse what stat says is special before opening it (opening a
+	 * device can have effects); fstat again after, against a swap */
+	if (stat(path, st) != 0)
+		return -1;
+	if (!S_ISREG(st->st_mode))
+		return -2;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		return -2;
+	}
+	return fd;
+}
+
+const char *sm_file_kind(unsigned mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR: return "a directory";
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFSOCK: return "a socket";
+	case S_IFREG: return "a regular file";
+	default: return "not a regular file";
+	}
+}
+
+int sm_read_fd(int fd, size_t max, char **out, size_t *len)
+{
+	size_t n = 0, cap = 0;
+	char *buf = NULL;
+	*out = NULL;
+	*len = 0;
+	for (;;) {
+		if (n + 1 >= cap) {
+			if (n > max) {
+				free(buf);
+				return -2;
+			}
+			if (SM_ALLOC_GROW(buf, n + 65536 + 1, cap)) {
+				free(buf);
+				errno = ENOMEM;
+				return -1;
+			}
+		}
+		/* read at most max + 1 bytes in all: one more says "too large" */
+		size_t room = cap - n - 1, left = max + 1 - n;
+		ssize_t k = read(fd, buf + n, room < left ? room : left);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+			free(buf);
+			errno = e;
+			return -1;
+		}
+		if (k == 0)
+			break;
+		n += (size_t)k;
+		if (n > max) {
+			free(buf);
+			return -2;
+		}
+	}
+	buf[n] = 0;
+	*out = buf;
+	*len = n;
+	return 0;
 }
 
 void sm_paths_push(struct sm_paths *p, const char *s)
@@ -223,33 +497,98 @@ static int is_ignored(const struct sm_paths *ign, const char *rel, int is_dir)
 	return bsearch(&key, ign->v, ign->n, sizeof(char *), cmp_names) != NULL;
 }
 
-struct visited {
-	dev_t dev[SM_MAX_DIR_DEPTH];
-	ino_t ino[SM_MAX_DIR_DEPTH];
-	int n;
-	struct sm_paths ignored;  /* git-ignored paths relative to the root */
-	size_t root_len;          /* strlen of the root plus its '/' */
+/* ---- a set of files by device and inode ---- */
+
+static size_t inode_hash(dev_t d, ino_t i)
+{
+	uint64_t h = ((uint64_t)d * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)i * 0xc2b2ae3d27d4eb4full);
+	return (size_t)(h ^ (h >> 29));
+}
+
+int sm_inode_set_add(struct sm_inode_set *s, dev_t dev, ino_t ino)
+{
+	if ((s->n + 1) * 2 > s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		struct sm_inode *v = calloc(cap, sizeof(*v));
+		if (!v)
+			return -1;
+		for (size_t k = 0; k < s->cap; k++) {
+			if (!s->v[k].used)
+				continue;
+			size_t h = inode_hash(s->v[k].dev, s->v[k].ino) & (cap - 1);
+			while (v[h].used)
+				h = (h + 1) & (cap - 1);
+			v[h] = s->v[k];
+		}
+		free(s->v);
+		s->v = v;
+		s->cap = cap;
+	}
+	size_t h = inode_hash(dev, ino) & (s->cap - 1);
+	for (; s->v[h].used; h = (h + 1) & (s->cap - 1))
+		if (s->v[h].dev == dev && s->v[h].ino == ino)
+			return 0;
+	s->v[h] = (struct sm_inode){ dev, ino, true };
+	s->n++;
+	return 1;
+}
+
+void sm_inode_set_free(struct sm_inode_set *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- the walk ---- */
+
+struct walk {
+	const char *const *ex;
+	int nex;
+	struct sm_paths *out;
+	struct sm_paths *skipped;  /* what could not be walked, by name (or NULL) */
+	struct sm_inode_set dirs;  /* every directory walked: a DAG or a loop of
+	                            * links is walked once, in sorted order */
+	int depth;
+	struct sm_paths ignored;   /* git-ignored paths relative to the root */
+	size_t root_len;           /* strlen of the root plus its '/' */
 };
 
-static int walk_dir(const char *dir, const char *const *ex, int nex, struct sm_paths *out, struct visited *seen)
+static void skipped(struct walk *w, const char *fmt, const char *path, const char *why)
+{
+	if (!w->skipped)
+		return;
+	char msg[PATH_MAX + 256];
+	snprintf(msg, sizeof(msg), fmt, path, why);
+	sm_paths_push(w->skipped, msg);
+}
+
+static int walk_dir(const char *dir, struct walk *w)
 {
 	struct stat st;
-	if (stat(dir, &st) != 0)
-		return 0;
-	for (int i = 0; i < seen->n; i++)
-		if (seen->dev[i] == st.st_dev && seen->ino[i] == st.st_ino)
-			return 0; /* a symlink loop back to an ancestor */
-	if (seen->n >= SM_MAX_DIR_DEPTH)
-		return 0;
-	seen->dev[seen->n] = st.st_dev;
-	seen->ino[seen->n] = st.st_ino;
-	seen->n++;
-	int count = 0;
-	DIR *d = opendir(dir);
-	if (!d) {
-		seen->n--;
+	if (stat(dir, &st) != 0) {
+		skipped(w, "cannot read directory '%s': %s", dir, strerror(errno));
 		return 0;
 	}
+	int fresh = sm_inode_set_add(&w->dirs, st.st_dev, st.st_ino);
+	if (fresh == 0)
+		return 0; /* walked already: through another link, or a loop */
+	if (fresh < 0) {
+		skipped(w, "cannot read directory '%s': %s", dir, strerror(ENOMEM));
+		return 0;
+	}
+	if (w->depth >= SM_MAX_DIR_DEPTH) {
+		char lim[24];
+		snprintf(lim, sizeof(lim), "%d", SM_MAX_DIR_DEPTH);
+		skipped(w, "directory '%s' is nested more than %s directories deep; it was not walked", dir, lim);
+		return 0;
+	}
+	DIR *d = opendir(dir);
+	if (!d) {
+		skipped(w, "cannot read directory '%s': %s", dir, strerror(errno));
+		return 0;
+	}
+	w->depth++;
+	int count = 0;
 	struct sm_paths names = { 0 };
 	struct dirent *e;
 	int is_build = 0;
@@ -274,32 +613,42 @@ static int walk_dir(const char *dir, const char *const *ex, int nex, struct sm_p
 			else
 				snprintf(p, len, "%s/%s", dir, names.v[i]);
 			struct stat cs;
-			const char *rel = strlen(p) >= seen->root_len ? p + seen->root_len : "";
-			if (!excluded(p, ex, nex) && stat(p, &cs) == 0 &&
-			    !is_ignored(&seen->ignored, rel, S_ISDIR(cs.st_mode))) {
+			const char *rel = strlen(p) >= w->root_len ? p + w->root_len : "";
+			if (excluded(p, w->ex, w->nex)) {
+				free(p);
+				continue;
+			}
+			if (stat(p, &cs) != 0) {
+				/* a dangling link or a loop of links is a broken
+				 * link, nothing to walk; anything else (a name too
+				 * long, an I/O error) is said */
+				if (errno != ENOENT && errno != ELOOP)
+					skipped(w, "cannot read '%s': %s", p, strerror(errno));
+			} else if (!is_ignored(&w->ignored, rel, S_ISDIR(cs.st_mode))) {
 				if (S_ISDIR(cs.st_mode))
-					count += walk_dir(p, ex, nex, out, seen);
+					count += walk_dir(p, w);
 				else if (S_ISREG(cs.st_mode) && has_ext(names.v[i])) {
-					sm_paths_push(out, p);
+					sm_paths_push(w->out, p);
 					count++;
 				}
+				/* FIFOs, devices and sockets are never opened */
 			}
 			free(p);
 		}
 	}
 	sm_paths_free(&names);
-	seen->n--;
+	w->depth--;
 	return count;
 }
 
 int sm_expand_path(const char *path, const char *const *excludes, int nexcludes, struct sm_paths *out, char *err,
 		   size_t errlen)
 {
-	return sm_expand_path_ex(path, excludes, nexcludes, 0, out, err, errlen);
+	return sm_expand_path_ex(path, excludes, nexcludes, 0, out, NULL, err, errlen);
 }
 
 int sm_expand_path_ex(const char *path, const char *const *excludes, int nexcludes, unsigned flags,
-		      struct sm_paths *out, char *err, size_t errlen)
+		      struct sm_paths *out, struct sm_paths *skipped_dirs, char *err, size_t errlen)
 {
 	struct stat st;
 	if (stat(path, &st) != 0) {
@@ -310,17 +659,13 @@ int sm_expand_path_ex(const char *path, const char *const *excludes, int nexclud
 		sm_paths_push(out, path);
 		return 1;
 	}
-	struct visited *seen = calloc(1, sizeof(*seen));
-	if (!seen) {
-		snprintf(err, errlen, "out of memory walking '%s'", path);
-		return -1;
-	}
+	struct walk w = { .ex = excludes, .nex = nexcludes, .out = out, .skipped = skipped_dirs };
 	if (!(flags & SM_WALK_NO_GITIGNORE))
-		git_ignored(path, &seen->ignored);
+		git_ignored(path, &w.ignored);
 	size_t pl = strlen(path);
-	seen->root_len = pl && path[pl - 1] == '/' ? pl : pl + 1;
-	int n = walk_dir(path, excludes, nexcludes, out, seen);
-	sm_paths_free(&seen->ignored);
-	free(seen);
+	w.root_len = pl && path[pl - 1] == '/' ? pl : pl + 1;
+	int n = walk_dir(path, &w);
+	sm_paths_free(&w.ignored);
+	sm_inode_set_free(&w.dirs);
 	return n;
 }

@@ -30,6 +30,27 @@
  * for; the file goes to clang, which skips NUL characters. */
 #define SM_BINARY_SNIFF_BYTES 65536
 
+/* Size of a .smemlint.yaml. A config is a few lines; 1 MiB is far above
+ * any written by hand and keeps a stray or planted file from costing
+ * memory. Past it: the config is an error naming it (exit 2). */
+#define SM_CONFIG_MAX_BYTES (1u << 20)
+
+/* YAML aliases (*name) in a .smemlint.yaml, and the bytes of the strings
+ * its settings take with every alias expanded (billion laughs: 810 KB of
+ * aliases once took 2 GB). No real config needs more than a few aliases;
+ * 1 MiB of flags and globs is far above any. Past them: the config is an
+ * error naming it and the line (exit 2). */
+#define SM_CONFIG_MAX_ALIASES 1000
+#define SM_CONFIG_MAX_EXPANDED (1u << 20)
+
+/* Bytes of a source line quoted under a finding (text and HTML reports).
+ * Lines of code are far shorter; generated or minified code can put 70 KB
+ * on one line, and quoting all of it under each of its findings made the
+ * report quadratic (89 MB of text for a 70 KB file). Past it: a window of
+ * this many bytes around the caret is quoted, with "..." on each side that
+ * was cut. */
+#define SM_QUOTE_BYTES 200
+
 /* Threads of one block: CUDA's limit on every GPU smemlint models. Past it:
  * --block-dim and block-dim: in .smemlint.yaml are errors; a larger
  * __launch_bounds__ is ignored (the shape is assumed); accesses under a
@@ -37,18 +58,10 @@
  * and no race is searched for. */
 #define SM_MAX_BLOCK_THREADS 1024
 
-/* Directories one walk descends through (the ancestors it remembers to
- * detect symlink loops). 256 is far deeper than any source tree. Past it:
- * the deeper directories are skipped (a path with no other CUDA file gets
- * no-cuda-files). */
+/* Directories one walk descends through (its recursion). 256 is far
+ * deeper than any source tree. Past it: the deeper directories are not
+ * walked and each is named (input problem cannot-walk, exit 2). */
 #define SM_MAX_DIR_DEPTH 256
-
-/* Arguments of one clang command line: smemlint's own (about 15) plus the
- * user's flags (after --, from compile_commands.json or .smemlint.yaml).
- * Past it: the further flags are dropped (sm_frontend_args fills at most
- * this many). Used by analyzer/front (frontend.c, pch_cache.c) and
- * tools/smemlint.c (--print-clang-args). */
-#define SM_MAX_CLANG_ARGS 128
 
 /* clang diagnostics (errors) kept per file. 50 shows the first errors,
  * which explain the rest. Past it: the others are dropped (clang itself

@@ -3,6 +3,7 @@
  * sm_text_next_line(), so there is one definition of where a line begins
  * and ends. */
 #include "base/text.h"
+#include "base/limits.h"
 
 #include <string.h>
 
@@ -75,4 +76,32 @@ void sm_text_advance(const char *text, size_t from, size_t to, unsigned *line, s
 		from = (size_t)(nl - text) + 1;
 		*bol = from;
 	}
+}
+
+/* a byte inside a UTF-8 sequence (not its first) */
+static int continuation(unsigned char c)
+{
+	return (c & 0xC0) == 0x80;
+}
+
+void sm_text_window(const char *line, size_t len, size_t b, size_t *from, size_t *to)
+{
+	*from = 0;
+	*to = len;
+	if (len <= SM_QUOTE_BYTES)
+		return;
+	if (b > len)
+		b = len;
+	/* a quarter of the window before the range, the rest from its start */
+	size_t lead = SM_QUOTE_BYTES / 4;
+	size_t f = b > lead ? b - lead : 0;
+	if (f + SM_QUOTE_BYTES > len)
+		f = len - SM_QUOTE_BYTES;
+	size_t t = f + SM_QUOTE_BYTES;
+	while (f > 0 && f < len && continuation((unsigned char)line[f]))
+		f++;
+	while (t < len && t > f && continuation((unsigned char)line[t]))
+		t--;
+	*from = f;
+	*to = t;
 }

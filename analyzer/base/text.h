@@ -43,6 +43,14 @@ const char *sm_text_span(const char *text, size_t textlen, unsigned line1, unsig
  */
 const char *sm_text_next_line(const char *text, size_t textlen, size_t *pos, size_t *len);
 
+/* The part of a line of len bytes to quote under a finding whose range
+ * on it begins at byte b: the whole line when it has at most SM_QUOTE_BYTES
+ * bytes, else a window of at most that many around b, the start of the range
+ * (as clang does), never splitting a UTF-8 sequence. Sets [*from, *to);
+ * the range, clipped to it, is what a caret marks. A report is then
+ * linear in its findings, whatever the length of the lines. */
+void sm_text_window(const char *line, size_t len, size_t b, size_t *from, size_t *to);
+
 /* Carry a line count over text[from..to): *line grows by one per newline
  * there, and *bol (the offset where the current line begins) becomes the
  * offset after the last one. For lexers that step over several lines at

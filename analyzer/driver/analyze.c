@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "base/fsutil.h"
 #include "base/grow.h"
 #include "engine/facts.h"
 #include "rules/rules.h"
@@ -48,57 +50,46 @@ int sm_analyze_path(struct sm_frontend *fe, const char *path, const struct sm_an
 	sm_result_init(r, path);
 	struct sm_pos p0 = { 0, 0 };
 	struct stat st;
-	if (stat(path, &st) != 0) {
+	/* regular files only: a FIFO or a device would block or never end */
+	int fd = sm_open_regular(path, &st);
+	if (fd == -1) {
 		sm_result_problem(r, SM_PROBLEM_CANNOT_READ, p0, "cannot read '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		sm_result_problem(r, SM_PROBLEM_NOT_REGULAR_FILE, p0, "'%s' is a directory", path);
+	if (fd == -2) {
+		sm_result_problem(r, SM_PROBLEM_NOT_REGULAR_FILE, p0, "'%s' is %s, not a regular file; it was not analyzed",
+			       path, sm_file_kind(st.st_mode));
 		return -1;
 	}
 	if (!has_cuda_ext(path)) {
+		close(fd);
 		sm_result_problem(r, SM_PROBLEM_NOT_CUDA_SOURCE, p0, "not a CUDA source file: '%s' (expected .cu or .cuh)", path);
 		return -1;
 	}
-	if (st.st_size > (off_t)SM_MAX_FILE_BYTES) {
-		sm_result_problem(r, SM_PROBLEM_FILE_TOO_LARGE, p0, "file too large: '%s' is %lld bytes (limit %u)", path,
-			       (long long)st.st_size, SM_MAX_FILE_BYTES);
+	char *buf;
+	size_t n;
+	int rc = st.st_size > (off_t)SM_MAX_FILE_BYTES ? -2 : sm_read_fd(fd, SM_MAX_FILE_BYTES, &buf, &n);
+	int rerr = errno;
+	close(fd);
+	if (rc == -2) {
+		if (st.st_size > (off_t)SM_MAX_FILE_BYTES)
+			sm_result_problem(r, SM_PROBLEM_FILE_TOO_LARGE, p0, "file too large: '%s' is %lld bytes (limit %u)",
+				       path, (long long)st.st_size, SM_MAX_FILE_BYTES);
+		else /* it grew while it was read */
+			sm_result_problem(r, SM_PROBLEM_FILE_TOO_LARGE, p0, "file too large: '%s' has more than %u bytes (limit %u)",
+				       path, SM_MAX_FILE_BYTES, SM_MAX_FILE_BYTES);
 		return -1;
 	}
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		sm_result_problem(r, SM_PROBLEM_CANNOT_READ, p0, "cannot read '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	size_t cap = (size_t)st.st_size + 1, n = 0;
-	char *buf = malloc(cap + 1);
-	if (!buf) {
-		fclose(f);
-		sm_result_problem(r, SM_PROBLEM_OUT_OF_MEMORY, p0, "out of memory reading '%s'", path);
-		return -1;
-	}
-	size_t alloc = cap + 1; /* buf's size: cap bytes to read into, one more for a NUL */
-	for (;;) {
-		if (n == cap) {
-			if (cap >= SM_MAX_FILE_BYTES + 1 || SM_ALLOC_GROW(buf, n + 2, alloc))
-				break;
-			cap = alloc - 1;
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-		if (got == 0)
-			break;
-		n += got;
-	}
-	int rerr = ferror(f);
-	fclose(f);
-	if (rerr) {
-		free(buf);
-		sm_result_problem(r, SM_PROBLEM_CANNOT_READ, p0, "cannot read '%s': read error", path);
+	if (rc != 0) {
+		if (rerr == ENOMEM)
+			sm_result_problem(r, SM_PROBLEM_OUT_OF_MEMORY, p0, "out of memory reading '%s'", path);
+		else
+			sm_result_problem(r, SM_PROBLEM_CANNOT_READ, p0, "cannot read '%s': %s", path, strerror(rerr));
 		return -1;
 	}
 	/* keep the result's path; analyze the buffer */
 	struct sm_result tmp;
-	int rc = sm_analyze_buffer(fe, path, buf, n, opt, &tmp);
+	rc = sm_analyze_buffer(fe, path, buf, n, opt, &tmp);
 	free(buf);
 	sm_result_free(r);
 	*r = tmp;

@@ -1,8 +1,14 @@
-/* baseline.c - --write-baseline and --baseline (see report.h). */
+/* baseline.c - --write-baseline and --baseline (see report.h). A baseline
+ * is input: a regular file (never a FIFO), an optional UTF-8 byte-order
+ * mark, version exactly the integer 1, fingerprints exactly 16 hex digits;
+ * anything else is an error naming the file. */
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "driver/report.h"
 #include "base/fsutil.h"
@@ -17,14 +23,35 @@ static int cmp_u64(const void *a, const void *b)
 int sm_baseline_load(const char *path, struct sm_baseline *b, char *err, size_t errlen)
 {
 	memset(b, 0, sizeof(*b));
+	/* a regular file, read without blocking (never a FIFO's wait) */
+	struct stat st;
+	int fd = sm_open_regular(path, &st);
+	if (fd == -2) {
+		snprintf(err, errlen, "cannot read baseline '%s': it is %s, not a regular file", path, sm_file_kind(st.st_mode));
+		return -1;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	int rc = fd < 0 ? -1 : sm_read_fd(fd, (size_t)st.st_size + (1u << 20), &text, &len);
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (rc) {
+		snprintf(err, errlen, "cannot read baseline '%s': %s", path, rc == -2 ? "it grew while it was read" : strerror(e));
+		return -1;
+	}
+	/* a UTF-8 byte-order mark (some editors add one) is not JSON */
+	size_t skip = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
+	json_t *root = json_loadb(text + skip, len - skip, 0, &je);
+	free(text);
 	if (!root) {
 		snprintf(err, errlen, "cannot read baseline '%s': %s (line %d)", path, je.text, je.line);
 		return -1;
 	}
 	json_t *arr = json_object_get(root, "findings");
-	if (!json_is_object(root) || json_integer_value(json_object_get(root, "version")) != 1 || !json_is_array(arr)) {
+	json_t *version = json_object_get(root, "version");
+	if (!json_is_object(root) || !json_is_integer(version) || json_integer_value(version) != 1 || !json_is_array(arr)) {
 		snprintf(err, errlen, "invalid baseline '%s': expected {\"version\": 1, \"findings\": [...]}", path);
 		json_decref(root);
 		return -1;
@@ -38,8 +65,11 @@ int sm_baseline_load(const char *path, struct sm_baseline *b, char *err, size_t 
 	}
 	for (size_t i = 0; i < n; i++) {
 		const char *s = json_string_value(json_object_get(json_array_get(arr, i), "fingerprint"));
-		char *end;
-		if (!s || strlen(s) != 16 || (b->fp[b->n] = strtoull(s, &end, 16), *end)) {
+		/* exactly 16 hex digits: strtoull alone takes " -1", "+0x..." */
+		bool hex = s && strlen(s) == 16 && strspn(s, "0123456789abcdefABCDEF") == 16;
+		if (hex)
+			b->fp[b->n] = strtoull(s, NULL, 16);
+		if (!hex) {
 			snprintf(err, errlen, "invalid baseline '%s': finding %zu has no 16-digit hex \"fingerprint\"", path,
 				 i);
 			json_decref(root);

@@ -1,13 +1,23 @@
 /* config.c - .smemlint.yaml with libyaml, and the rule-choice setters the
- * command line shares with it (see config.h). */
+ * command line shares with it (see config.h).
+ *
+ * A config is input like any other, and the nearest one is read without
+ * being named, so a pull request or another user can plant one: it must be
+ * a regular file (never a FIFO, read without blocking) of at most
+ * SM_CONFIG_MAX_BYTES, with at most SM_CONFIG_MAX_ALIASES aliases and
+ * settings that expand to at most SM_CONFIG_MAX_EXPANDED bytes, and one
+ * found by walking up is used only when its owner and directory are safe
+ * (config_trusted; as git's safe.directory). */
 #define _GNU_SOURCE
 #include "driver/config.h"
+#include "base/fsutil.h"
 #include "base/grow.h"
 
 #include "base/limits.h"
 #include "rules/rules.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -198,6 +208,7 @@ struct reader {
 	struct sm_config *c;
 	char *err;
 	size_t errlen;
+	size_t expanded;  /* bytes of strings taken so far (aliases count each time) */
 };
 
 static int fail(struct reader *R, const yaml_node_t *n, const char *fmt, const char *arg)
@@ -225,6 +236,14 @@ static int each_string(struct reader *R, yaml_node_t *n, const char *key, int (*
 		yaml_node_t *x = yaml_document_get_node(R->doc, *it);
 		if (!scalar(x))
 			return fail(R, x, "'%s' must be a list of strings", key);
+		/* aliases repeat a string without repeating its bytes: bound
+		 * what the settings take, not only the file */
+		R->expanded += strlen(scalar(x)) + 1;
+		if (R->expanded > SM_CONFIG_MAX_EXPANDED) {
+			char lim[24];
+			snprintf(lim, sizeof(lim), "%u", SM_CONFIG_MAX_EXPANDED);
+			return fail(R, x, "the settings expand to more than %s bytes (through aliases?)", lim);
+		}
 		if (fn(R, x, scalar(x)))
 			return -1;
 	}
@@ -245,14 +264,13 @@ static int add_disable(struct reader *R, yaml_node_t *n, const char *s)
 
 static int add_exclude(struct reader *R, yaml_node_t *n, const char *s)
 {
-	(void)n;
+	size_t before = R->c->exclude.n;
 	sm_paths_push(&R->c->exclude, s);
-	return 0;
+	return R->c->exclude.n == before ? fail(R, n, "out of memory", NULL) : 0;
 }
 
 static int add_flag(struct reader *R, yaml_node_t *n, const char *s)
 {
-	(void)n;
 	struct sm_paths *f = &R->c->flags;
 	const char *prev = f->n ? f->v[f->n - 1] : NULL;
 	char buf[PATH_MAX * 2];
@@ -267,8 +285,9 @@ static int add_flag(struct reader *R, yaml_node_t *n, const char *s)
 		snprintf(buf, sizeof(buf), "-isystem%s/%s", R->c->dir, s + 8);
 		s = buf;
 	}
+	size_t before = f->n;
 	sm_paths_push(f, s);
-	return 0;
+	return f->n == before ? fail(R, n, "out of memory", NULL) : 0;
 }
 
 static int read_block(struct reader *R, yaml_node_t *v)
@@ -360,11 +379,59 @@ static int read_root(struct reader *R, yaml_node_t *root)
 	return 0;
 }
 
+/* Count the aliases of text (a first pass of events, before the loader
+ * builds the document): -1 when the YAML is invalid (the loader says why). */
+static long count_aliases(const char *text, size_t len)
+{
+	yaml_parser_t p;
+	if (!yaml_parser_initialize(&p))
+		return -1;
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	long n = 0;
+	for (;;) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&p, &ev)) {
+			n = -1;
+			break;
+		}
+		yaml_event_type_t t = ev.type;
+		yaml_event_delete(&ev);
+		if (t == YAML_ALIAS_EVENT && ++n > SM_CONFIG_MAX_ALIASES)
+			break;
+		if (t == YAML_STREAM_END_EVENT)
+			break;
+	}
+	yaml_parser_delete(&p);
+	return n;
+}
+
 int sm_config_load(const char *path, struct sm_config *c, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "cannot read config '%s': %s", path, strerror(errno));
+	/* a regular file, read without blocking, at most SM_CONFIG_MAX_BYTES */
+	struct stat st;
+	int fd = sm_open_regular(path, &st);
+	if (fd == -2) {
+		snprintf(err, errlen, "cannot read config '%s': it is %s, not a regular file", path, sm_file_kind(st.st_mode));
+		return -1;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	int rc = fd < 0 ? -1 : sm_read_fd(fd, SM_CONFIG_MAX_BYTES, &text, &len);
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (rc == -2) {
+		snprintf(err, errlen, "invalid config '%s': larger than %u bytes", path, SM_CONFIG_MAX_BYTES);
+		return -1;
+	}
+	if (rc) {
+		snprintf(err, errlen, "cannot read config '%s': %s", path, strerror(e));
+		return -1;
+	}
+	/* a UTF-8 byte-order mark is fine (libyaml reads it as an encoding mark) */
+	if (count_aliases(text, len) > SM_CONFIG_MAX_ALIASES) {
+		snprintf(err, errlen, "invalid config '%s': more than %d YAML aliases", path, SM_CONFIG_MAX_ALIASES);
+		free(text);
 		return -1;
 	}
 	char real[PATH_MAX];
@@ -372,11 +439,11 @@ int sm_config_load(const char *path, struct sm_config *c, char *err, size_t errl
 	free(c->dir);
 	c->path = strdup(path);
 	if (realpath(path, real)) {
-		char *s = strrchr(real, '/');
-		if (s == real)
-			s[1] = 0;
-		else if (s)
-			*s = 0;
+		char *sl = strrchr(real, '/');
+		if (sl == real)
+			sl[1] = 0;
+		else if (sl)
+			*sl = 0;
 		c->dir = strdup(real);
 	} else {
 		c->dir = getcwd(NULL, 0);
@@ -384,27 +451,60 @@ int sm_config_load(const char *path, struct sm_config *c, char *err, size_t errl
 	yaml_parser_t p;
 	yaml_document_t doc;
 	if (!yaml_parser_initialize(&p)) {
-		fclose(f);
+		free(text);
 		snprintf(err, errlen, "out of memory reading config '%s'", path);
 		return -1;
 	}
-	yaml_parser_set_input_file(&p, f);
-	int rc = 0;
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&p, &doc)) {
 		snprintf(err, errlen, "invalid config '%s': line %lu: %s", path, (unsigned long)p.problem_mark.line + 1,
 			 p.problem ? p.problem : "not YAML");
 		rc = -1;
 	} else {
-		struct reader R = { path, &doc, c, err, errlen };
+		struct reader R = { path, &doc, c, err, errlen, 0 };
 		rc = read_root(&R, yaml_document_get_root_node(&doc));
 		yaml_document_delete(&doc);
 	}
 	yaml_parser_delete(&p);
-	fclose(f);
+	free(text);
 	return rc;
 }
 
-int sm_config_find(const char *file, char *out, size_t n)
+/* May a config found by walking up be used? Like git's safe.directory: not
+ * when another user could have put it there. The file must belong to the
+ * user or root, and so must its directory, which must not be writable by
+ * everyone unless it has the sticky bit (as /tmp: then only the file's
+ * owner can replace it). Returns 1, or 0 with the reason in why. */
+static int config_trusted(const char *path, char *why, size_t n)
+{
+	struct stat fs, ds;
+	uid_t me = geteuid();
+	char dir[PATH_MAX];
+	const char *sl = strrchr(path, '/');
+	if (!sl)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", sl == path ? 1 : (int)(sl - path), path);
+	if (stat(path, &fs) != 0 || stat(dir, &ds) != 0) {
+		snprintf(why, n, "it cannot be examined");
+		return 0;
+	}
+	if (fs.st_uid != me && fs.st_uid != 0) {
+		snprintf(why, n, "it belongs to another user (uid %u)", (unsigned)fs.st_uid);
+		return 0;
+	}
+	if (ds.st_uid != me && ds.st_uid != 0) {
+		snprintf(why, n, "its directory '%s' belongs to another user (uid %u)", dir, (unsigned)ds.st_uid);
+		return 0;
+	}
+	if ((ds.st_mode & S_IWOTH) && !(ds.st_mode & S_ISVTX)) {
+		snprintf(why, n, "its directory '%s' is writable by every user", dir);
+		return 0;
+	}
+	return 1;
+}
+
+int sm_config_find(const char *file, char *out, size_t n, struct sm_paths *ignored)
 {
 	char dir[PATH_MAX];
 	if (!realpath(file, dir)) {
@@ -428,7 +528,16 @@ int sm_config_find(const char *file, char *out, size_t n)
 	for (;;) {
 		char probe[PATH_MAX + 32];
 		snprintf(probe, sizeof(probe), "%s/%s", strcmp(dir, "/") ? dir : "", SM_CONFIG_NAME);
-		if (access(probe, R_OK) == 0) {
+		char why[PATH_MAX + 64];
+		struct stat pst;
+		if (lstat(probe, &pst) == 0 && !config_trusted(probe, why, sizeof(why))) {
+			/* skipped with a warning; the search goes on above */
+			if (ignored) {
+				char msg[sizeof(why) + PATH_MAX + 64];
+				snprintf(msg, sizeof(msg), "ignoring config '%s': %s", probe, why);
+				sm_paths_push(ignored, msg);
+			}
+		} else if (access(probe, R_OK) == 0) {
 			snprintf(out, n, "%s", probe);
 			return 1;
 		}
@@ -540,7 +649,17 @@ int sm_config_cache_lookup(struct sm_config_cache *cc, const char *file, const s
 {
 	char path[PATH_MAX];
 	*out = NULL;
-	if (!sm_config_find(file, path, sizeof(path)))
+	struct sm_paths ig = { 0 };
+	int found = sm_config_find(file, path, sizeof(path), &ig);
+	for (size_t i = 0; i < ig.n; i++) { /* each once: a few distinct ones */
+		bool have = false;
+		for (size_t k = 0; k < cc->ignored.n && !have; k++)
+			have = !strcmp(cc->ignored.v[k], ig.v[i]);
+		if (!have)
+			sm_paths_push(&cc->ignored, ig.v[i]);
+	}
+	sm_paths_free(&ig);
+	if (!found)
 		return 0;
 	for (unsigned i = 0; i < cc->n; i++)
 		if (!strcmp(cc->v[i]->path, path)) {
@@ -576,5 +695,6 @@ void sm_config_cache_free(struct sm_config_cache *cc)
 		free(cc->v[i]);
 	}
 	free(cc->v);
+	sm_paths_free(&cc->ignored);
 	memset(cc, 0, sizeof(*cc));
 }

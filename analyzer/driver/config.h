@@ -46,8 +46,12 @@ void sm_config_free(struct sm_config *c);
 int sm_config_load(const char *path, struct sm_config *c, char *err, size_t errlen);
 
 /* The nearest .smemlint.yaml above file (its directory first). Returns 1
- * with out filled, or 0 when there is none. */
-int sm_config_find(const char *file, char *out, size_t n);
+ * with out filled, or 0 when there is none. A config that another user
+ * could have planted (owned by someone other than the user or root, or in
+ * such a directory, or in a directory everyone may write without the
+ * sticky bit) is skipped, and the search goes on above it; when ignored is
+ * not NULL, a message for each skipped one is added to it. */
+int sm_config_find(const char *file, char *out, size_t n, struct sm_paths *ignored);
 
 /* Command-line style setters. list: "rule[,rule]"; spec: "rule=level[,...]"
  * with level error, warning, note or none. Return 0 or -1 (err filled). */
@@ -74,6 +78,7 @@ int sm_config_dump(FILE *out, const char *source, const struct sm_analysis_optio
 struct sm_config_cache {
 	struct sm_config **v;
 	unsigned n, cap;
+	struct sm_paths ignored;  /* "ignoring config ..." for each one skipped, once each */
 };
 
 /* *out = the config that applies to file, or NULL when none. Returns 0, or

@@ -4,8 +4,11 @@
  * conflicting access of an array carries the same declaration fix). The
  * file must still hold exactly the text that was analyzed; the edited text
  * is written through a temporary file in the same directory and renamed
- * over the original, keeping its mode. Applying twice changes nothing: the
- * second analysis finds no conflict and so no fix.
+ * over the original (sm_write_file), keeping its mode and owner; a
+ * symbolic link's target is fixed and the link kept; a read-only file, a
+ * file with several hard links, or one that changes before the rename is
+ * refused with the reason. Applying twice changes nothing: the second
+ * analysis finds no conflict and so no fix.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +130,11 @@ int sm_apply_fixes(const struct sm_result *r, FILE *log, char *err, size_t errle
 		return -1;
 	}
 	struct wctx w = { r->text, r->len, e, n };
-	if (sm_write_atomic(r->path, write_edited, &w, err, errlen)) {
+	/* the real file of a link; never a file with other hard links (the
+	 * rename would split them) or one whose owner would change; and the
+	 * text is compared once more just before the rename */
+	struct sm_write_opts wo = { .expect = r->text, .expect_len = r->len, .single_link = true, .keep_owner = true };
+	if (sm_write_file(r->path, write_edited, &w, &wo, err, errlen)) {
 		free(e);
 		return -1;
 	}

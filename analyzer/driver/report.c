@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 
@@ -146,10 +147,38 @@ static uint64_t base_hash(const struct sm_result *r, const struct sm_diag *d, co
 	return fnv(h, "\0", 1);
 }
 
+void sm_project_path(const char *path, char *out, size_t n)
+{
+	char real[PATH_MAX], probe[PATH_MAX + 32];
+	if (realpath(path, real)) {
+		/* the nearest directory above with .git or .smemlint.yaml: the
+		 * directory is real[0..len) */
+		for (size_t len = strlen(real); len > 0;) {
+			while (len > 0 && real[len - 1] != '/')
+				len--;
+			if (len <= 1)
+				break; /* the file system's root is no project's */
+			len--; /* drop the '/' */
+			struct stat st;
+			snprintf(probe, sizeof(probe), "%.*s/.git", (int)len, real);
+			int root = lstat(probe, &st) == 0;
+			if (!root) {
+				snprintf(probe, sizeof(probe), "%.*s/.smemlint.yaml", (int)len, real);
+				root = lstat(probe, &st) == 0;
+			}
+			if (root) {
+				snprintf(out, n, "%s", real + len + 1);
+				return;
+			}
+		}
+	}
+	sm_report_path(path, out, n);
+}
+
 void sm_result_fingerprints(const struct sm_result *r, uint64_t *out)
 {
 	char rpath[PATH_MAX];
-	sm_report_path(r->path, rpath, sizeof(rpath));
+	sm_project_path(r->path, rpath, sizeof(rpath));
 	for (unsigned i = 0; i < r->ndiags; i++)
 		out[i] = base_hash(r, &r->diags[i], rpath);
 	/* then mix in the rank among earlier findings with the same base hash,

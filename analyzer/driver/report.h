@@ -28,8 +28,14 @@ void sm_uri_escape(const char *path, char *out, size_t n);
  * distance from it. */
 unsigned sm_utf16_col(const struct sm_result *r, unsigned line, unsigned col);
 
-/* Stable fingerprints of findings: a 64-bit hash of the rule, the report
- * path, the kernel, the array, the text of the finding's first line with
+/* path relative to its project's root: the nearest directory above it
+ * with a .git or a .smemlint.yaml; without one, sm_report_path (relative
+ * to the current directory). What fingerprints hash, so that a baseline
+ * matches from any working directory. */
+void sm_project_path(const char *path, char *out, size_t n);
+
+/* Stable fingerprints of findings: a 64-bit hash of the rule, the path
+ * relative to the project (sm_project_path), the kernel, the array, the text of the finding's first line with
  * white space collapsed, and the rank of the finding among those of r that
  * share all of these. Line numbers are not part of it, so moving code keeps
  * it. out has r->ndiags entries. */

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,6 +69,8 @@ struct sm_session {
 	struct sm_result *results;       /* [nfiles] */
 	struct sm_result **rp;           /* [nfiles]: what emitters take */
 	struct sm_paths errors;          /* input errors tied to no file */
+	enum sm_problem_id *error_ids;   /* [errors.n]: the problem of each */
+	size_t cap_error_ids;
 	int failures;                    /* errors of the run itself */
 
 	pthread_mutex_t lock;            /* the next file for a worker */
@@ -121,6 +124,7 @@ void sm_session_free(struct sm_session *s)
 		return;
 	free_run(s);
 	sm_paths_free(&s->errors);
+	free(s->error_ids);
 	sm_config_free(&s->cli);
 	sm_config_free(&s->fixed);
 	sm_config_cache_free(&s->configs);
@@ -269,7 +273,12 @@ int sm_session_dump_config(struct sm_session *s, const char *target, FILE *out, 
 	sm_config_init(&found);
 	const struct sm_config *cfg = s->o.config_path ? &s->fixed : NULL;
 	char path[PATH_MAX];
-	if (!cfg && sm_config_find(target, path, sizeof(path))) {
+	struct sm_paths ignored = { 0 };
+	int found_one = !cfg && sm_config_find(target, path, sizeof(path), &ignored);
+	for (size_t i = 0; i < ignored.n; i++)
+		fprintf(s->o.log, "smemlint: warning: %s\n", ignored.v[i]);
+	sm_paths_free(&ignored);
+	if (found_one) {
 		if (sm_config_load(path, &found, err, errlen)) {
 			sm_config_free(&found);
 			return -1;
@@ -298,20 +307,69 @@ int sm_session_dump_config(struct sm_session *s, const char *target, FILE *out, 
 
 /* ---- the file list ---- */
 
+/* Each config skipped as untrusted (sm_config_find), said once. */
+static void warn_ignored_configs(struct sm_session *s)
+{
+	struct sm_paths *ig = &s->configs.ignored; /* each once (sm_config_cache_lookup) */
+	for (size_t i = 0; i < ig->n; i++)
+		fprintf(s->o.log, "smemlint: warning: %s\n", ig->v[i]);
+	sm_paths_free(ig);
+}
+
+/* An input error tied to no file, with its problem id. */
+static void run_error(struct sm_session *s, enum sm_problem_id id, const char *msg)
+{
+	if (SM_ALLOC_GROW(s->error_ids, s->errors.n + 1, s->cap_error_ids)) {
+		s->failures++; /* out of memory: the run still fails */
+		return;
+	}
+	size_t before = s->errors.n;
+	sm_paths_push(&s->errors, msg);
+	if (s->errors.n > before)
+		s->error_ids[before] = id;
+	else
+		s->failures++;
+}
+
+/* Keep the first of the paths that name the same file (by device and
+ * inode: `a.cu ./a.cu`, hard links, links into the tree), so that each
+ * file is analyzed, reported and fixed once. Paths that cannot be
+ * examined stay: the analysis reports them. */
+static void drop_duplicates(struct sm_paths *all)
+{
+	struct sm_inode_set seen = { 0 };
+	size_t kept = 0;
+	for (size_t i = 0; i < all->n; i++) {
+		struct stat st;
+		if (stat(all->v[i], &st) == 0 && S_ISREG(st.st_mode) && sm_inode_set_add(&seen, st.st_dev, st.st_ino) == 0) {
+			free(all->v[i]);
+			continue;
+		}
+		all->v[kept++] = all->v[i];
+	}
+	all->n = kept;
+	sm_inode_set_free(&seen);
+}
+
 /* Expand, shard, find each file's config and drop what it excludes. */
 static int collect_files(struct sm_session *s, const char *const *paths, size_t npaths, char *err, size_t errlen)
 {
-	struct sm_paths all = { 0 };
+	struct sm_paths all = { 0 }, skipped = { 0 };
 	unsigned flags = s->o.no_gitignore ? SM_WALK_NO_GITIGNORE : 0;
 	for (size_t i = 0; i < npaths; i++) {
-		int n = sm_expand_path_ex(paths[i], s->o.excludes, s->o.nexcludes, flags, &all, err, errlen);
+		size_t nskipped = skipped.n;
+		int n = sm_expand_path_ex(paths[i], s->o.excludes, s->o.nexcludes, flags, &all, &skipped, err, errlen);
 		if (n < 0) {
 			sm_paths_push(&all, paths[i]); /* reported by the analyzer */
-		} else if (n == 0) {
+		} else if (n == 0 && skipped.n == nskipped) {
 			snprintf(err, errlen, "no .cu or .cuh files under '%s'", paths[i]);
-			sm_paths_push(&s->errors, err);
+			run_error(s, SM_PROBLEM_NO_CUDA_FILES, err);
 		}
 	}
+	for (size_t i = 0; i < skipped.n; i++)
+		run_error(s, SM_PROBLEM_CANNOT_WALK, skipped.v[i]);
+	sm_paths_free(&skipped);
+	drop_duplicates(&all);
 	s->files = calloc(all.n + 1, sizeof(*s->files));
 	if (!s->files) {
 		snprintf(err, errlen, "out of memory");
@@ -339,6 +397,7 @@ static int collect_files(struct sm_session *s, const char *const *paths, size_t 
 		file_options(s, f->path, c, &f->opt, &f->args);
 	}
 	free(all.v);
+	warn_ignored_configs(s);
 	return 0;
 }
 
@@ -664,8 +723,8 @@ int sm_session_print_clang_args(struct sm_session *s, const char *const *paths, 
 		o.fe.pch = NULL;
 		struct sm_arena A;
 		sm_arena_init(&A, 0);
-		const char *argv[SM_MAX_CLANG_ARGS];
-		int argc = sm_frontend_args(&o.fe, argv, SM_MAX_CLANG_ARGS, &A);
+		int argc;
+		const char **argv = sm_frontend_args(&o.fe, &argc, &A);
 		json_t *a = json_array();
 		for (int k = 0; k < argc; k++)
 			json_array_append_new(a, json_string(argv[k]));
@@ -692,6 +751,11 @@ const char *const *sm_session_errors(const struct sm_session *s, unsigned *n)
 {
 	*n = (unsigned)s->errors.n;
 	return (const char *const *)s->errors.v;
+}
+
+const enum sm_problem_id *sm_session_error_ids(const struct sm_session *s)
+{
+	return s->error_ids;
 }
 
 void sm_session_fail(struct sm_session *s)

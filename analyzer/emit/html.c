@@ -116,17 +116,24 @@ static void source_line(FILE *out, const struct sm_result *r, struct sm_range rg
 		return;
 	size_t b = rg.begin.col ? rg.begin.col - 1 : 0;
 	size_t e = rg.end.line == rg.begin.line && rg.end.col > rg.begin.col ? rg.end.col - 1 : len;
-	if (b > len)
-		b = len;
-	if (e > len)
-		e = len;
-	fprintf(out, "<pre class=\"src\"><span class=\"ln\">%u</span> ", rg.begin.line);
-	esc(out, s, b);
+	/* a long line: a window around the range (base/text.h) */
+	size_t from, to;
+	sm_text_window(s, len, b, &from, &to);
+	if (b < from)
+		b = from;
+	if (b > to)
+		b = to;
+	if (e > to)
+		e = to;
+	if (e < b)
+		e = b;
+	fprintf(out, "<pre class=\"src\"><span class=\"ln\">%u</span> %s", rg.begin.line, from ? "..." : "");
+	esc(out, s + from, b - from);
 	fputs("<mark>", out);
 	esc(out, s + b, e - b);
 	fputs("</mark>", out);
-	esc(out, s + e, len - e);
-	fputs("</pre>\n", out);
+	esc(out, s + e, to - e);
+	fputs(to < len ? "...</pre>\n" : "</pre>\n", out);
 }
 
 static const char CSS[] =

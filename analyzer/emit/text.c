@@ -12,13 +12,17 @@ static void caret(FILE *out, const struct sm_result *r, struct sm_range rg)
 	const char *s = sm_text_line(r->text, r->len, rg.begin.line, &len);
 	if (!s)
 		return;
-	fprintf(out, "  %.*s\n  ", (int)len, s);
-	unsigned b = rg.begin.col ? rg.begin.col - 1 : 0;
-	unsigned e = rg.end.line == rg.begin.line && rg.end.col > rg.begin.col ? rg.end.col - 1 : (unsigned)len;
-	for (unsigned i = 0; i < b && i < len; i++)
+	size_t b = rg.begin.col ? rg.begin.col - 1 : 0;
+	size_t e = rg.end.line == rg.begin.line && rg.end.col > rg.begin.col ? rg.end.col - 1 : len;
+	/* a long line: a window around the caret (base/text.h) */
+	size_t from, to;
+	sm_text_window(s, len, b, &from, &to);
+	const char *pre = from ? "..." : "", *post = to < len ? "..." : "";
+	fprintf(out, "  %s%.*s%s\n  %s", pre, (int)(to - from), s + from, post, from ? "   " : "");
+	for (size_t i = from; i < b && i < to; i++)
 		fputc(s[i] == '\t' ? '\t' : ' ', out);
 	fputc('^', out);
-	for (unsigned i = b + 1; i < e && i < len; i++)
+	for (size_t i = b + 1; i < e && i < to; i++)
 		fputc('~', out);
 	fputc('\n', out);
 }

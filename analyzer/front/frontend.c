@@ -62,11 +62,18 @@ static const struct {
 };
 static const char sm_stub_include_text[] = "#pragma once\n/* provided by smemlint_cuda.h */\n";
 
-int sm_frontend_args(const struct sm_frontend_options *opt, const char **argv, int max,
-		     struct sm_arena *A)
+/* smemlint's own flags before the user's: at most this many */
+#define SM_OWN_ARGS 24
+
+const char **sm_frontend_args(const struct sm_frontend_options *opt, int *argc, struct sm_arena *A)
 {
-	int n = 0;
-#define ADD(s) do { if (n < max) argv[n++] = (s); } while (0)
+	int n = 0, nuser = opt->nargs > 0 ? opt->nargs : 0;
+	/* sized for every flag: no flag is ever dropped */
+	const char **argv = sm_arena_alloc(A, ((size_t)nuser + SM_OWN_ARGS + 1) * sizeof(*argv));
+	*argc = 0;
+	if (!argv)
+		return NULL;
+#define ADD(s) do { argv[n++] = (s); } while (0)
 	ADD("-x");
 	ADD("cuda");
 	ADD("--cuda-device-only");
@@ -97,10 +104,15 @@ int sm_frontend_args(const struct sm_frontend_options *opt, const char **argv, i
 		ADD("-include-pch");
 		ADD(opt->pch);
 	}
-	for (int i = 0; i < opt->nargs; i++)
+	_Static_assert(SM_OWN_ARGS >= 18, "room for smemlint's own flags");
+	for (int i = 0; i < nuser; i++)
 		ADD(opt->args[i]);
 #undef ADD
-	return n;
+	for (int i = 0; i < n; i++)
+		if (!argv[i])
+			return NULL; /* the arena ran out in sm_arena_printf */
+	*argc = n;
+	return argv;
 }
 
 /* Did loading the precompiled header fail? Any error that names it or
@@ -136,8 +148,13 @@ int sm_frontend_build_pch(struct sm_frontend *fe, const struct sm_frontend_optio
 	sm_arena_init(&A, 0);
 	struct sm_frontend_options o = *opt;
 	o.pch = NULL;
-	const char *argv[128];
-	int argc = sm_frontend_args(&o, argv, 128, &A);
+	int argc;
+	const char **argv = sm_frontend_args(&o, &argc, &A);
+	if (!argv) {
+		snprintf(err, errlen, "out of memory precompiling the CUDA headers");
+		sm_arena_release(&A);
+		return -1;
+	}
 	static const char main_name[] = "/<smemlint>/smemlint_pch.cu";
 	struct CXUnsavedFile unsaved[2];
 	unsaved[0].Filename = main_name;
@@ -192,8 +209,10 @@ struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path, cons
 	F->text = text;
 	F->text_len = len;
 
-	const char *argv[128];
-	int argc = sm_frontend_args(opt, argv, 128, A);
+	int argc;
+	const char **argv = sm_frontend_args(opt, &argc, A);
+	if (!argv)
+		return NULL; /* the arena is exhausted */
 	/* headers are parsed as CUDA too: -x cuda is already first */
 	struct CXUnsavedFile unsaved[2 + SM_NSTUB_INCLUDES];
 	unsaved[0].Filename = path;
@@ -230,7 +249,9 @@ struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path, cons
 		fe->pch_rejected = 1;
 		struct sm_frontend_options plain = *opt;
 		plain.pch = NULL;
-		argc = sm_frontend_args(&plain, argv, 128, A);
+		argv = sm_frontend_args(&plain, &argc, A);
+		if (!argv)
+			return NULL;
 		err = clang_parseTranslationUnit2(fe->index, path, argv, argc, unsaved, (unsigned)nunsaved, flags, &tu);
 	}
 	if (err != CXError_Success || !tu) {

@@ -29,10 +29,11 @@ struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path,
 				  struct sm_arena *arena);
 
 /* The compiler flags the front end uses for a file, for `clang -fsyntax-only`
- * comparisons and the header cache. Writes at most max entries into argv
- * (strings owned by `arena`) and returns the count. */
-int sm_frontend_args(const struct sm_frontend_options *opt, const char **argv,
-		     int max, struct sm_arena *arena);
+ * comparisons and the header cache: smemlint's own, then every one of the
+ * user's (none is dropped: the array is sized for them). Returns the array
+ * (in `arena`, as its strings) and sets *argc, or NULL when the arena is
+ * exhausted. */
+const char **sm_frontend_args(const struct sm_frontend_options *opt, int *argc, struct sm_arena *arena);
 
 /* Precompile the headers a parse with `opt` includes before the file (the
  * toolkit's CUDA runtime wrapper, or the bundled header) into `out`, for

@@ -276,8 +276,12 @@ const char *sm_pch_cache_get(struct sm_pch_cache *c, struct sm_frontend *fe, con
 	o.pch = NULL;
 	struct sm_arena A;
 	sm_arena_init(&A, 0);
-	const char *argv[SM_MAX_CLANG_ARGS];
-	int argc = sm_frontend_args(&o, argv, SM_MAX_CLANG_ARGS, &A);
+	int argc;
+	const char **argv = sm_frontend_args(&o, &argc, &A);
+	if (!argv) {
+		sm_arena_release(&A);
+		return NULL;
+	}
 	struct h128 h = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
 	h_str(&h, "smemlint-pch-1");
 	h_str(&h, sm_frontend_clang_version(&A));

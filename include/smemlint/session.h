@@ -102,8 +102,11 @@ int sm_session_print_clang_args(struct sm_session *s, const char *const *paths, 
 /* The results of the run, one per analyzed file, in file order. */
 struct sm_result *const *sm_session_results(const struct sm_session *s, unsigned *n);
 
-/* Input errors tied to no file (a path with no CUDA files under it). */
+/* Input errors tied to no file (a path with no CUDA files under it, a
+ * directory that could not be walked). */
 const char *const *sm_session_errors(const struct sm_session *s, unsigned *n);
+/* The input problem of each of sm_session_errors (the same count). */
+const enum sm_problem_id *sm_session_error_ids(const struct sm_session *s);
 
 /* Count one more input or output error (a report that could not be
  * written): the exit status becomes 2. */
