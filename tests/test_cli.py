@@ -96,8 +96,10 @@ class Toolkit(unittest.TestCase):
     def test_bundled_header_gives_the_same_findings(self):
         corpus = os.path.join(ROOT, "corpus")
         key = lambda doc: sorted((r["file"], r["line"], r["column"], r["rule"], r.get("ways")) for r in doc["results"])
-        with_tk = results(corpus)
-        without = results("--no-cuda", corpus)
+        # CUB ships with the toolkit, not with the bundled header: the
+        # corpus file built on it is left out
+        with_tk = results("--exclude", "idiom_cub.cu", corpus)
+        without = results("--no-cuda", "--exclude", "idiom_cub.cu", corpus)
         self.assertEqual(without["notifications"], [], "the corpus parses with the bundled header")
         self.assertEqual(key(with_tk), key(without))
 
