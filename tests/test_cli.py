@@ -101,6 +101,33 @@ class Toolkit(unittest.TestCase):
         self.assertEqual(without["notifications"], [], "the corpus parses with the bundled header")
         self.assertEqual(key(with_tk), key(without))
 
+    @unittest.skipUnless(os.path.exists("/usr/local/cuda/include/cuda_runtime.h") or os.environ.get("CUDA_PATH"),
+                         "no CUDA toolkit (/usr/local/cuda or $CUDA_PATH): the toolkit parse is not tested")
+    def test_code_nvcc_accepts(self):
+        # issue 15: the streaming store, host max/min, CUB's warp-transpose
+        # BlockLoad (placement new: clang's cuda_wrappers through
+        # -resource-dir) parse with the toolkit as with nvcc
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "accepts.cu")
+            open(src, "w").write(open(os.path.join(BANK, "nvcc_accepts.cu")).read().replace(
+                "#include <cmath>", "#include <cmath>\n#include <cub/cub.cuh>").replace(
+                "int host_blocks", """__global__ void load(const int *in, int *out)
+{
+    typedef cub::BlockLoad<int, 128, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE> BL;
+    __shared__ typename BL::TempStorage tmp;
+    int items[4];
+    BL(tmp).Load(in, items);
+    out[threadIdx.x] = items[0];
+}
+
+int host_blocks"""))
+            for cache in ([], ["--no-cache"]):
+                p = run("--format=json", *cache, src)
+                self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+                doc = json.loads(p.stdout)
+                self.assertEqual(doc["notifications"], [])
+                self.assertEqual([(r["kernel"], r["ways"]) for r in bank(doc)], [("stream", 2)])
+
     def test_bad_cuda_path(self):
         p = run("--cuda-path", "/nonexistent", os.path.join("corpus", "transpose.cu"))
         self.assertEqual(p.returncode, 2)

@@ -61,6 +61,7 @@ struct sm_session {
 	struct sm_compdb db;
 	bool have_db;
 	char toolkit[PATH_MAX];
+	char resource_dir[PATH_MAX];     /* clang's, for cuda_wrappers (frontend.h) */
 	struct sm_pch_cache *cache;      /* NULL: --no-cache */
 
 	struct sm_file_job *files;
@@ -213,6 +214,7 @@ int sm_session_prepare(struct sm_session *s, char *err, size_t errlen)
 	} else {
 		fe->cuda_path = sm_toolkit_find(s->toolkit, sizeof(s->toolkit));
 	}
+	fe->resource_dir = sm_frontend_resource_dir(s->resource_dir, sizeof(s->resource_dir));
 	if (s->o.build_dir) {
 		if (sm_compdb_load(s->o.build_dir, &s->db, err, errlen))
 			return -1;

@@ -281,6 +281,7 @@ const char *sm_pch_cache_get(struct sm_pch_cache *c, struct sm_frontend *fe, con
 	struct h128 h = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
 	h_str(&h, "smemlint-pch-1");
 	h_str(&h, sm_frontend_clang_version(&A));
+	h_str(&h, sm_cuda_compat_header); /* forced in, and part of the PCH */
 	for (int i = 0; i < argc; i++)
 		h_str(&h, argv[i]);
 	/* a relative include directory could shadow a toolkit header: then
