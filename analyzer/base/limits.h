@@ -56,6 +56,17 @@
  * is not added past it either. */
 #define SM_MAX_PARSE_NOTES 50
 
+/* Response files (nvcc --options-file/-optf, @file) expanded inside one
+ * another: CMake writes one level (includes_CUDA.rsp), and a file that
+ * names itself must not loop. Past it: the deeper file is not read and the
+ * file gets input problem compile-flags-incomplete. */
+#define SM_MAX_RSP_DEPTH 8
+
+/* Bytes read from one response file. CMake's include lists are a few KiB;
+ * 1 MiB keeps a wrong path (a binary) from being split into flags. Past
+ * it: the file is not read (compile-flags-incomplete). */
+#define SM_MAX_RSP_BYTES (1u << 20)
+
 /* ---- memory ---- */
 
 /* Bytes of IR (the arena of one translation unit) before the analysis of a

@@ -50,6 +50,8 @@ struct sm_file_job {
 	const struct sm_config *cfg;     /* its config file, or NULL */
 	struct sm_analysis_options opt;  /* its options (file_options) */
 	const char **args;               /* opt.fe.args when merged (malloc'd), or NULL */
+	enum sm_problem_id flags_problem; /* about its compile command (-p), when flags_msg */
+	char *flags_msg;                 /* malloc'd, or NULL */
 };
 
 struct sm_session {
@@ -106,6 +108,7 @@ static void free_run(struct sm_session *s)
 			sm_result_free(&s->results[i]);
 		free(s->files[i].path);
 		free(s->files[i].args);
+		free(s->files[i].flags_msg);
 	}
 	free(s->files);
 	free(s->results);
@@ -254,8 +257,35 @@ static void file_options(const struct sm_session *s, const char *path, const str
 		}
 	}
 	sm_config_apply(&s->cli, out);
-	if (e && e->cf.arch[0])
+	/* the database's architecture (the lowest real one of the command's
+	 * list) over the config's and the default; --arch over both */
+	if (e && e->cf.arch[0] && !s->cli.arch) {
 		out->fe.gpu_arch = e->cf.arch;
+		out->arch = e->cf.arch;
+	}
+}
+
+/* What is wrong with a file's compile command under -p, for f: not in the
+ * database, or a response file that could not be read. */
+static void flags_problem(const struct sm_session *s, struct sm_file_job *f)
+{
+	if (!s->have_db)
+		return;
+	const struct sm_compdb_entry *e = sm_compdb_find(&s->db, f->path);
+	char msg[PATH_MAX * 3];
+	if (!e) {
+		snprintf(msg, sizeof(msg),
+			 "not in the compile database: '%s' has no entry in '%s/compile_commands.json'; it was parsed "
+			 "with the flags after -- and architecture %s",
+			 f->path, s->o.build_dir, f->opt.fe.gpu_arch ? f->opt.fe.gpu_arch : "sm_90");
+		f->flags_problem = SM_PROBLEM_NOT_IN_COMPILE_DATABASE;
+	} else if (e->cf.problem) {
+		snprintf(msg, sizeof(msg), "incomplete compile flags for '%s': %s", f->path, e->cf.problem);
+		f->flags_problem = SM_PROBLEM_COMPILE_FLAGS_INCOMPLETE;
+	} else {
+		return;
+	}
+	f->flags_msg = strdup(msg);
 }
 
 static bool report_unused(const struct sm_session *s, const struct sm_config *cfg)
@@ -339,6 +369,7 @@ static int collect_files(struct sm_session *s, const char *const *paths, size_t 
 		f->path = all.v[i];
 		f->cfg = c;
 		file_options(s, f->path, c, &f->opt, &f->args);
+		flags_problem(s, f);
 	}
 	free(all.v);
 	return 0;
@@ -596,8 +627,11 @@ static void run_forked(struct sm_session *s, int jobs)
 static void post_process(struct sm_session *s)
 {
 	char err[PATH_MAX + 256];
+	struct sm_pos p0 = { 0, 0 };
 	for (size_t i = 0; i < s->nfiles; i++) {
 		s->rp[i] = &s->results[i];
+		if (s->files[i].flags_msg)
+			sm_result_problem(&s->results[i], s->files[i].flags_problem, p0, "%s", s->files[i].flags_msg);
 		sm_result_suppress(&s->results[i], report_unused(s, s->files[i].cfg), s->files[i].opt.levels);
 	}
 	if (s->o.write_baseline &&

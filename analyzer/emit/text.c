@@ -56,7 +56,8 @@ int sm_emit_text(FILE *out, struct sm_result *const *res, unsigned n, const stru
 		const struct sm_result *r = res[f];
 		for (unsigned i = 0; i < r->nnotes; i++) {
 			const struct sm_notification *nt = &r->notes[i];
-			const char *lv = nt->level >= SM_LEVEL_WARNING ? "error" : "note";
+			/* the problem's own level, as every other format prints it */
+			const char *lv = sm_level_name(nt->level);
 			if (nt->pos.line)
 				fprintf(out, "%s:%u:%u: %s: %s\n", r->path, nt->pos.line, nt->pos.col, lv, nt->message);
 			else
