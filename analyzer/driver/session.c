@@ -643,15 +643,31 @@ static void post_process(struct sm_session *s)
 		sm_result_filter_baseline(&s->results[i], &s->baseline);
 	for (size_t i = 0; i < s->errors.n; i++)
 		fprintf(s->o.log, "smemlint: error: %s\n", s->errors.v[i]);
-	/* changes go to the log so that stdout stays the report */
+	/* changes go to the log so that stdout stays the report; what was
+	 * fixed leaves the report (the fix was verified with the model), so
+	 * that the report, the exit status and the closing line say what is
+	 * left */
+	unsigned fixed = 0, fixed_files = 0, left = 0;
 	for (size_t i = 0; s->o.fix && i < s->nfiles; i++) {
-		if (s->results[i].input_error)
-			continue;
-		if (sm_apply_fixes(&s->results[i], s->o.log, err, sizeof(err)) < 0) {
+		struct sm_result *r = &s->results[i];
+		int n = r->input_error ? 0 : sm_apply_fixes(r, s->o.log, err, sizeof(err));
+		if (n < 0) {
 			fprintf(s->o.log, "smemlint: error: %s\n", err);
 			s->failures++;
+		} else if (n > 0) {
+			unsigned out = 0;
+			for (unsigned k = 0; k < r->ndiags; k++)
+				if (!r->diags[k].fix.text)
+					r->diags[out++] = r->diags[k];
+			r->ndiags = out;
+			fixed += (unsigned)n;
+			fixed_files++;
 		}
+		left += r->ndiags;
 	}
+	if (s->o.fix)
+		fprintf(s->o.log, "smemlint: --fix: %u change%s in %u file%s; %u finding%s left\n", fixed,
+			fixed == 1 ? "" : "s", fixed_files, fixed_files == 1 ? "" : "s", left, left == 1 ? "" : "s");
 }
 
 static int job_count(const struct sm_session *s)
