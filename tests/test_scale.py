@@ -190,6 +190,30 @@ def test_cache(tmp):
     check(all(o == ref.stdout for o in outs), "cache: racing processes give other results")
     left = os.listdir(d)
     check(len(left) == 1 and left[0].endswith(".pch"), f"cache: racing processes left {left}")
+    # eviction (issue 15): over SMEMLINT_CACHE_MAX_MIB, the least recently
+    # used PCHs go after a new one is written; the one just used stays,
+    # and a stale temporary of an unfinished write is deleted
+    small = os.path.join(tmp, "small")
+    senv = {"XDG_CACHE_HOME": small, "SMEMLINT_CACHE_MAX_MIB": "1"}
+    sd = os.path.join(small, "smemlint")
+    src = os.path.join(CORPUS, "reduce.cu")
+    ref = run(["--format=json", "--no-cache", src])
+    for i in range(3):
+        p = run(["--format=json", src, "--", "-DSMEMLINT_EVICT=%d" % i], env=senv)
+        check(p.stdout == ref.stdout, "cache: eviction changed the results")
+        if i == 0:
+            stale = os.path.join(sd, "pch-0.pch.tmp.abcdef")
+            open(stale, "w").write("x")
+            os.utime(stale, (1, 1))
+            fresh = os.path.join(sd, "pch-1.pch.tmp.abcdef")
+            open(fresh, "w").write("x")
+    left = sorted(os.listdir(sd))
+    check(len([f for f in left if f.endswith(".pch")]) == 1, f"cache: a 1 MiB cap keeps only the newest PCH: {left}")
+    check("pch-0.pch.tmp.abcdef" not in left and "pch-1.pch.tmp.abcdef" in left,
+          f"cache: only stale temporaries are deleted: {left}")
+    if os.environ.get("SMEMLINT_CACHE_MAX_MIB") is None:
+        p = run(["--format=json", src, "--", "-DSMEMLINT_EVICT=9"], env={"XDG_CACHE_HOME": small})
+        check(len([f for f in os.listdir(sd) if f.endswith(".pch")]) == 2, "cache: the default cap keeps both")
     # an unwritable cache directory: no cache, same results
     ro = os.path.join(tmp, "ro")
     os.makedirs(ro)

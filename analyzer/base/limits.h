@@ -107,6 +107,20 @@
  * PCH is ~10 MiB. Below it: no PCH is built; files parse without one. */
 #define SM_PCH_ROOM ((uint64_t)256 << 20)
 
+/* Size of the header cache directory: a PCH is ~10 MiB and one is made
+ * per distinct flag set (one per CMake target with its own include
+ * directories), so a tree of many targets grew it without bound (1.2 GB
+ * seen). 512 MiB holds ~50 keys. Past it: after each new PCH, the least
+ * recently used ones (by mtime, which every run that uses a file renews)
+ * are deleted until the directory fits; SMEMLINT_CACHE_MAX_MIB sets
+ * another size. */
+#define SM_PCH_CACHE_BYTES ((uint64_t)512 << 20)
+
+/* Age after which a temporary file of an unfinished PCH write (a process
+ * killed between write and rename) is deleted: an hour is far longer than
+ * any build of one (under a second). */
+#define SM_PCH_TMP_AGE_S 3600
+
 /* ---- work ---- */
 
 /* Distinct block shapes a kernel is analyzed with (launch sites with
