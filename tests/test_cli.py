@@ -161,6 +161,46 @@ class Flags(unittest.TestCase):
             self.assertIn("compile_commands.json", p.stderr)
 
 
+class Terminal(unittest.TestCase):
+    # issue 15: colour, the closing summary, the progress line, --quiet
+    SRC = os.path.join("corpus", "transpose.cu")
+
+    def test_color(self):
+        self.assertIn("\033[1;35mwarning:\033[0m", run("--color=always", self.SRC).stdout)
+        self.assertNotIn("\033[", run("--color=never", self.SRC).stdout)
+        self.assertNotIn("\033[", run(self.SRC).stdout, "auto: not a terminal")
+        self.assertNotIn("\033[", run("--color=always", "--format=json", self.SRC).stdout)
+        self.assertEqual(run("--color=blue", self.SRC).returncode, 2)
+
+    def test_summary_and_quiet(self):
+        p = run(self.SRC)
+        self.assertRegex(p.stderr, r"^smemlint: 1 finding \(1 warning\) in 1 file; 0 files with input problems; "
+                                   r"[0-9.]+ s\n$")
+        self.assertEqual(run("-q", self.SRC).stderr, "")
+        self.assertEqual(run("--quiet", "--format=json", self.SRC).stderr, "")
+
+    def test_progress_on_a_terminal(self):
+        import pty
+        master, slave = pty.openpty()
+        p = subprocess.run([SMEMLINT, "--no-cuda", self.SRC, os.path.join("corpus", "reduce.cu")], cwd=ROOT,
+                           stdout=subprocess.PIPE, stderr=slave, text=True)
+        os.close(slave)
+        err = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            err += chunk
+        os.close(master)
+        err = err.decode()
+        self.assertIn("[2/2] ", err)
+        self.assertIn("\r\033[K", err, "the line is rewritten in place and cleared")
+        self.assertNotIn("[1/2]", p.stdout, "never into the report")
+
+
 class Toolkit(unittest.TestCase):
     def test_bundled_header_gives_the_same_findings(self):
         corpus = os.path.join(ROOT, "corpus")

@@ -46,6 +46,7 @@ int sm_launcher_main(int argc, char **argv, int at)
 	}
 	int n = 0, user_arch = 0;
 	lint[n++] = argv[0];
+	lint[n++] = "--quiet"; /* one closing line per compile would be noise */
 	for (int i = 1; i < dd; i++) {
 		if (i == at)
 			continue;

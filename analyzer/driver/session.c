@@ -73,8 +73,9 @@ struct sm_session {
 	struct sm_paths errors;          /* input errors tied to no file */
 	int failures;                    /* errors of the run itself */
 
-	pthread_mutex_t lock;            /* the next file for a worker */
+	pthread_mutex_t lock;            /* the next file for a worker, progress */
 	size_t next;
+	size_t done;                     /* files analyzed, for o.progress */
 };
 
 void sm_session_process_init(void)
@@ -400,6 +401,17 @@ static void analyze_one(struct sm_session *s, struct sm_frontend *fe, size_t i)
 	}
 }
 
+/* One more file done: tell o.progress (under the lock: one call at a time). */
+static void file_done(struct sm_session *s, size_t i)
+{
+	if (!s->o.progress)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->done++;
+	s->o.progress(s->o.progress_ctx, s->done, s->nfiles, s->files[i].path);
+	pthread_mutex_unlock(&s->lock);
+}
+
 static void *worker(void *arg)
 {
 	struct sm_session *s = arg;
@@ -411,6 +423,7 @@ static void *worker(void *arg)
 		if (i >= s->nfiles)
 			break;
 		analyze_one(s, fe, i);
+		file_done(s, i);
 	}
 	sm_frontend_free(fe);
 	return NULL;
@@ -612,7 +625,9 @@ static void run_forked(struct sm_session *s, int jobs)
 				continue;
 			bool eof = drain_child(&ch[k], pf[p++].revents);
 			if (eof || t >= ch[k].deadline) {
+				size_t idx = ch[k].idx;
 				reap(s, &ch[k], !eof);
+				file_done(s, idx);
 				running--;
 			}
 		}
@@ -696,6 +711,7 @@ int sm_session_run(struct sm_session *s, const char *const *paths, size_t npaths
 	if (!s->cache && !s->o.no_cache && !getenv("SMEMLINT_NO_CACHE"))
 		s->cache = sm_pch_cache_new(NULL);
 	s->next = 0;
+	s->done = 0;
 	if (s->o.timeout > 0)
 		run_forked(s, job_count(s));
 	else
