@@ -5,10 +5,15 @@ inline suppressions, baselines, and the self-description (--explain,
 --list-rules, --help, --version, the man page).
 
 Environment: SMEMLINT (the binary), SARIF_SCHEMA (default
-../shared/schemas/sarif-schema-2.1.0.json from the repository root)."""
+../shared/schemas/sarif-schema-2.1.0.json from the repository root). A
+fresh clone has no ../shared: the schema checks are then skipped, with the
+reason, and everything else still runs (issue 15)."""
 import json, os, re, shutil, subprocess, sys, tempfile, unittest
 
-import jsonschema
+try:
+    import jsonschema
+except ImportError:  # Debian's python3-jsonschema (tools/bootstrap.sh installs it)
+    jsonschema = None
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -39,7 +44,16 @@ def write(path, text):
         f.write(text)
 
 
+SCHEMA_MISSING = (None if jsonschema and os.path.exists(SCHEMA) else
+                  "SARIF schema validation skipped: %s" % (
+                      "python3-jsonschema is not installed" if not jsonschema else
+                      "no schema at %s (set SARIF_SCHEMA, or -DSMEMLINT_SARIF_SCHEMA=FILE)" % SCHEMA))
+
+
 def sarif_validator():
+    if SCHEMA_MISSING:
+        print(SCHEMA_MISSING, file=sys.stderr)
+        return None
     with open(SCHEMA, encoding="utf-8") as f:
         schema = json.load(f)
     cls = jsonschema.validators.validator_for(schema)
@@ -57,7 +71,13 @@ class Sarif(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp)
 
+    @unittest.skipIf(SCHEMA_MISSING, SCHEMA_MISSING or "")
+    def test_schema_available(self):
+        self.assertIsNotNone(self.validator)
+
     def valid(self, doc):
+        if self.validator is None:
+            return  # SCHEMA_MISSING: the structure is still checked by each test
         errors = sorted(self.validator.iter_errors(doc), key=lambda e: list(e.path))
         self.assertEqual([], [f"{list(e.path)}: {e.message}" for e in errors[:5]])
 
@@ -73,7 +93,7 @@ class Sarif(unittest.TestCase):
         self.valid(doc)
         # the schema, also with the command-line validator Debian ships
         jsc = shutil.which("jsonschema", path="/usr/bin") or shutil.which("jsonschema")
-        if jsc:
+        if jsc and not SCHEMA_MISSING:
             p = subprocess.run([jsc, "-i", os.path.join(self.tmp, "corpus.sarif"), SCHEMA], capture_output=True,
                                text=True)
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)

@@ -84,12 +84,121 @@ class Flags(unittest.TestCase):
             (r,) = bank(results("-p", build, os.path.join(d, "flags.cu")))
             self.assertEqual(r["ways"], 2)
 
+    def clang_args(self, build, src, *extra):
+        p = run("--print-clang-args", "-p", build, *extra, src)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        (entry,) = json.loads(p.stdout)
+        return entry["arguments"]
+
+    def test_response_files_and_nvcc_flags(self):
+        # issue 15: CMake's Makefile generator hands the include paths over
+        # in --options-file CMakeFiles/<t>.dir/includes_CUDA.rsp, relative
+        # to the entry's directory; nvcc's rdc, multi-arch and host flags
+        with tempfile.TemporaryDirectory() as d:
+            shutil.copy(os.path.join(BANK, "flags_stride16.cu"), os.path.join(d, "flags.cu"))
+            os.makedirs(os.path.join(d, "include"))
+            shutil.copy(os.path.join(BANK, "inc", "flags_inc.cuh"), os.path.join(d, "include"))
+            build = os.path.join(d, "build")
+            os.makedirs(os.path.join(build, "rsp"))
+            open(os.path.join(build, "rsp", "includes_CUDA.rsp"), "w").write('-I"../include" @rsp/defs.rsp\n')
+            open(os.path.join(build, "rsp", "defs.rsp"), "w").write("-DSTRIDE=8\n-isystem /opt/sys\n")
+            open(os.path.join(build, "rsp", "loop.rsp"), "w").write("@rsp/loop.rsp\n")
+            db = os.path.join(build, "compile_commands.json")
+
+            def write(cmd):
+                json.dump([{"directory": build, "command": cmd, "file": "../flags.cu"}], open(db, "w"))
+
+            gencode = ("--generate-code=arch=compute_90,code=[compute_90,sm_90] "
+                       "--generate-code=arch=compute_80,code=[compute_80,sm_80] -gencode arch=compute_86,code=sm_86")
+            for opt in ("--options-file rsp/includes_CUDA.rsp", "-optf rsp/includes_CUDA.rsp",
+                        "--options-file=rsp/includes_CUDA.rsp", "@rsp/includes_CUDA.rsp"):
+                write("nvcc -forward-unknown-to-host-compiler %s %s --expt-relaxed-constexpr --extended-lambda "
+                      "-Xcompiler -fPIC -Xcompiler=-Wall -std=c++17 -x cu -rdc=true -c ../flags.cu -o flags.o"
+                      % (opt, gencode))
+                doc = results("-p", build, os.path.join(d, "flags.cu"))
+                self.assertEqual(doc["notifications"], [], opt)
+                self.assertEqual([r["ways"] for r in bank(doc)], [16], opt)
+                args = self.clang_args(build, os.path.join(d, "flags.cu"))
+                self.assertIn("-I" + os.path.join(build, "../include"), args)
+                self.assertIn("-DSTRIDE=8", args)
+                self.assertEqual(args[args.index("/opt/sys") - 1], "-isystem")
+                self.assertIn("-fgpu-rdc", args)
+                self.assertIn("--cuda-gpu-arch=sm_80", args, "the lowest real arch of the list")
+                self.assertFalse([a for a in args if "fPIC" in a or "Wall" in a or "expt" in a or "lambda" in a])
+            self.assertIn("--cuda-gpu-arch=sm_90", self.clang_args(build, os.path.join(d, "flags.cu"), "--arch", "sm_90"),
+                          "--arch wins over the database")
+            for rdc in ("--relocatable-device-code=true", "--relocatable-device-code true", "-dc"):
+                write("nvcc -DSTRIDE=8 -I../include %s -c ../flags.cu" % rdc)
+                self.assertIn("-fgpu-rdc", self.clang_args(build, os.path.join(d, "flags.cu")), rdc)
+            write("nvcc -DSTRIDE=8 -I../include -rdc=false -c ../flags.cu")
+            self.assertNotIn("-fgpu-rdc", self.clang_args(build, os.path.join(d, "flags.cu")))
+            # a response file that cannot be read, or loops: a warning naming it
+            for bad, what in (("--options-file rsp/missing.rsp", "missing.rsp"), ("@rsp/loop.rsp", "nested deeper")):
+                write("nvcc -DSTRIDE=8 -I../include %s -c ../flags.cu" % bad)
+                doc = results("-p", build, os.path.join(d, "flags.cu"))
+                (n,) = doc["notifications"]
+                self.assertEqual((n["id"], n["level"]), ("compile-flags-incomplete", "warning"))
+                self.assertIn(what, n["message"])
+                self.assertEqual([r["ways"] for r in bank(doc)], [16])
+
+    def test_file_missing_from_the_database(self):
+        with tempfile.TemporaryDirectory() as d:
+            json.dump([], open(os.path.join(d, "compile_commands.json"), "w"))
+            src = os.path.join("corpus", "transpose.cu")
+            p = run("--format=json", "-p", d, src)
+            self.assertEqual(p.returncode, 1, "a warning: the findings decide the exit status")
+            (n,) = json.loads(p.stdout)["notifications"]
+            self.assertEqual((n["id"], n["level"]), ("not-in-compile-database", "warning"))
+            self.assertIn("not in the compile database: '%s'" % src, n["message"])
+            p = run("-p", d, src)
+            self.assertIn("warning: not in the compile database", p.stdout)
+
     def test_bad_compile_commands(self):
         with tempfile.TemporaryDirectory() as d:
             open(os.path.join(d, "compile_commands.json"), "w").write("{not json")
             p = run("-p", d, os.path.join("corpus", "transpose.cu"))
             self.assertEqual(p.returncode, 2)
             self.assertIn("compile_commands.json", p.stderr)
+
+
+class Terminal(unittest.TestCase):
+    # issue 15: colour, the closing summary, the progress line, --quiet
+    SRC = os.path.join("corpus", "transpose.cu")
+
+    def test_color(self):
+        self.assertIn("\033[1;35mwarning:\033[0m", run("--color=always", self.SRC).stdout)
+        self.assertNotIn("\033[", run("--color=never", self.SRC).stdout)
+        self.assertNotIn("\033[", run(self.SRC).stdout, "auto: not a terminal")
+        self.assertNotIn("\033[", run("--color=always", "--format=json", self.SRC).stdout)
+        self.assertEqual(run("--color=blue", self.SRC).returncode, 2)
+
+    def test_summary_and_quiet(self):
+        p = run(self.SRC)
+        self.assertRegex(p.stderr, r"^smemlint: 1 finding \(1 warning\) in 1 file; 0 files with input problems; "
+                                   r"[0-9.]+ s\n$")
+        self.assertEqual(run("-q", self.SRC).stderr, "")
+        self.assertEqual(run("--quiet", "--format=json", self.SRC).stderr, "")
+
+    def test_progress_on_a_terminal(self):
+        import pty
+        master, slave = pty.openpty()
+        p = subprocess.run([SMEMLINT, "--no-cuda", self.SRC, os.path.join("corpus", "reduce.cu")], cwd=ROOT,
+                           stdout=subprocess.PIPE, stderr=slave, text=True)
+        os.close(slave)
+        err = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            err += chunk
+        os.close(master)
+        err = err.decode()
+        self.assertIn("[2/2] ", err)
+        self.assertIn("\r\033[K", err, "the line is rewritten in place and cleared")
+        self.assertNotIn("[1/2]", p.stdout, "never into the report")
 
 
 class Toolkit(unittest.TestCase):
@@ -102,6 +211,33 @@ class Toolkit(unittest.TestCase):
         without = results("--no-cuda", "--exclude", "idiom_cub.cu", corpus)
         self.assertEqual(without["notifications"], [], "the corpus parses with the bundled header")
         self.assertEqual(key(with_tk), key(without))
+
+    @unittest.skipUnless(os.path.exists("/usr/local/cuda/include/cuda_runtime.h") or os.environ.get("CUDA_PATH"),
+                         "no CUDA toolkit (/usr/local/cuda or $CUDA_PATH): the toolkit parse is not tested")
+    def test_code_nvcc_accepts(self):
+        # issue 15: the streaming store, host max/min, CUB's warp-transpose
+        # BlockLoad (placement new: clang's cuda_wrappers through
+        # -resource-dir) parse with the toolkit as with nvcc
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "accepts.cu")
+            open(src, "w").write(open(os.path.join(BANK, "nvcc_accepts.cu")).read().replace(
+                "#include <cmath>", "#include <cmath>\n#include <cub/cub.cuh>").replace(
+                "int host_blocks", """__global__ void load(const int *in, int *out)
+{
+    typedef cub::BlockLoad<int, 128, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE> BL;
+    __shared__ typename BL::TempStorage tmp;
+    int items[4];
+    BL(tmp).Load(in, items);
+    out[threadIdx.x] = items[0];
+}
+
+int host_blocks"""))
+            for cache in ([], ["--no-cache"]):
+                p = run("--format=json", *cache, src)
+                self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+                doc = json.loads(p.stdout)
+                self.assertEqual(doc["notifications"], [])
+                self.assertEqual([(r["kernel"], r["ways"]) for r in bank(doc)], [("stream", 2)])
 
     def test_bad_cuda_path(self):
         p = run("--cuda-path", "/nonexistent", os.path.join("corpus", "transpose.cu"))

@@ -36,6 +36,22 @@ class ApplyFix(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.dir)
 
+    def test_report_and_exit_status_are_what_is_left(self):
+        # issue 15: --fix prints what it changed and what is left; the
+        # report holds only what is left, and the exit status follows it
+        one = self.paths[0]
+        p = subprocess.run([SMEMLINT, "--fix", "--format=json", one], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["results"], [])
+        self.assertIn("transpose.cu:28:26: fixed: 'tile' dimensions [TILE_DIM][TILE_DIM] -> [TILE_DIM][TILE_DIM + 1]", p.stderr)
+        self.assertIn("smemlint: --fix: 1 change in 1 file; 0 findings left", p.stderr)
+        p = subprocess.run([SMEMLINT, "--fix", "--format=json", *self.paths], capture_output=True, text=True)
+        doc = json.loads(p.stdout)
+        after, _ = lint(*self.paths)
+        self.assertEqual(doc["results"], after["results"], "the --fix report is the next run's")
+        self.assertEqual(p.returncode, 1 if after["results"] else 0)
+        self.assertRegex(p.stderr, r"smemlint: --fix: \d+ changes? in \d+ files?; %d findings? left" % len(after["results"]))
+
     def test_fix_compiles_and_removes_conflicts(self):
         before, _ = lint(*self.paths)
         fixable = {(os.path.basename(r["file"]), r["kernel"], r["array"]) for r in conflicts(before) if "fix" in r}

@@ -13,6 +13,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMEMLINT = os.path.abspath(os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint")))
 BUILD_DIR = os.path.abspath(os.environ.get("BUILD_DIR", os.path.dirname(SMEMLINT)))
 CMAKE = shutil.which("cmake")
+NVCC = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
 
 CONFLICT = """__global__ void k(float *out)
 {
@@ -78,26 +79,74 @@ class Workflow(unittest.TestCase):
         build = next(s["run"] for s in steps if s.get("name") == "build and install smemlint")
         self.assertIn("cmake --install", build)
         # the apt line installs what tools/bootstrap.sh lists as build dependencies
-        apt = next(s["run"] for s in steps if "apt-get install" in s.get("run", ""))
+        apt = next(s["run"] for s in steps if s.get("name") == "install build dependencies")
         for pkg in ("libclang-22-dev", "libjansson-dev", "libyaml-dev", "cmake", "pkg-config"):
             self.assertIn(pkg, apt)
-        # the lint command is accepted by the real binary and writes valid SARIF
-        cmd = next(s["run"] for s in steps if s.get("name") == "run smemlint").strip()
-        with tempfile.TemporaryDirectory() as d:
-            write(os.path.join(d, "src", "k.cu"), CONFLICT)
-            env = dict(os.environ, PATH=os.path.dirname(SMEMLINT) + os.pathsep + os.environ["PATH"])
-            p = subprocess.run(["bash", "-e", "-c", cmd], cwd=d, env=env, capture_output=True, text=True)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            with open(os.path.join(d, "smemlint.sarif")) as f:
-                doc = json.load(f)
-            self.assertEqual(doc["version"], "2.1.0")
-            self.assertEqual(len(doc["runs"][0]["results"]), 1)
-            self.assertEqual(doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
-                             "src/k.cu")
-            # and an input error still fails the step
-            write(os.path.join(d, "src", "bad.cu"), "\0\0")
-            p = subprocess.run(["bash", "-e", "-c", cmd], cwd=d, env=env, capture_output=True, text=True)
-            self.assertNotEqual(p.returncode, 0)
+        self.assertIn("cuda-nvcc", next(s["run"] for s in steps if s.get("name") == "install the CUDA toolkit"))
+        self.assertIn("vars.SMEMLINT_REPO", wf["env"]["SMEMLINT_REPO"], "the repository location is a setting")
+        self.assertLess(names.index("configure the project"), names.index("run smemlint"))
+        self.assertIn("-p build", next(s["run"] for s in steps if s.get("name") == "run smemlint"))
+        self.assertGreater(names.index("fail on findings"), steps.index(up[0]))
+
+    def run_steps(self, project, generator, path):
+        """The workflow's steps from "configure the project" on, as GitHub
+        runs them (bash -e, its env, $GITHUB_OUTPUT, the step output in
+        the last one), in project; returns the last step's exit status."""
+        wf = yaml.safe_load(open(os.path.join(ROOT, "examples", "github", "smemlint.yml")))
+        steps = wf["jobs"]["smemlint"]["steps"]
+        names = [s.get("name", "") for s in steps]
+        out = os.path.join(project, "github_output")
+        env = dict(os.environ, PATH=path, GITHUB_OUTPUT=out, CMAKE_GENERATOR=generator,
+                   **{k: str(v) for k, v in wf["env"].items() if not str(v).startswith("${{")})
+        for s in steps[names.index("configure the project"):]:
+            if "run" not in s:
+                continue
+            cmd = s["run"]
+            if "steps.lint.outputs.status" in cmd:
+                status = dict(l.split("=", 1) for l in open(out).read().split())["status"]
+                cmd = cmd.replace("${{ steps.lint.outputs.status }}", status)
+            p = subprocess.run(["bash", "-e", "-c", cmd], cwd=project, env=env, capture_output=True, text=True)
+            if s.get("name") == "run smemlint":
+                self.assertEqual(p.returncode, 0, "findings go on to the upload: " + p.stderr)
+        return p.returncode
+
+    @unittest.skipUnless(CMAKE and NVCC, "the example CMake project needs cmake and nvcc (a CUDA toolkit)")
+    def test_workflow_steps_on_a_cmake_project(self):
+        # issue 15: the recipe runs against a real CMake project (a library
+        # with public include directories and definitions, -rdc, two
+        # architectures, host code calling max) with both generators, and
+        # finds exactly the two planted bugs with no input problem
+        path = os.pathsep.join([os.path.dirname(SMEMLINT), os.path.dirname(NVCC), os.environ["PATH"]])
+        gens = ["Unix Makefiles"] + (["Ninja"] if shutil.which("ninja") else [])
+        for gen in gens:
+            with tempfile.TemporaryDirectory() as d:
+                project = os.path.join(d, "project")
+                shutil.copytree(os.path.join(ROOT, "examples", "cmake-project"), project)
+                self.assertEqual(self.run_steps(project, gen, path), 1, "the last step fails on findings: " + gen)
+                doc = json.load(open(os.path.join(project, "smemlint.sarif")))
+                run_ = doc["runs"][0]
+                got = sorted((r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                              r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in run_["results"])
+                self.assertEqual(got, [("bank-conflict", "src/transpose.cu", 16),
+                                       ("divergent-barrier", "src/reduce.cu", 16)], gen)
+                self.assertEqual(run_["invocations"][0].get("toolExecutionNotifications", []), [], gen)
+                self.assertTrue(run_["invocations"][0]["executionSuccessful"], gen)
+                if gen != "Unix Makefiles":
+                    continue
+                # the same findings from the launcher in the build
+                b = os.path.join(d, "launch")
+                env = dict(os.environ, PATH=path)
+                p = subprocess.run([CMAKE, "-S", project, "-B", b,
+                                    "-DCMAKE_CUDA_COMPILER_LAUNCHER=%s;--launcher;--" % SMEMLINT],
+                                   capture_output=True, text=True, env=env)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                p = subprocess.run([CMAKE, "--build", b, "--target", "demo_kernels"], capture_output=True, text=True,
+                                   env=env)
+                self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+                lines = sorted(l.split(": ")[0] + ": " + l.split(": ")[1] for l in (p.stdout + p.stderr).splitlines()
+                               if re.search(r"\.cu:\d+:\d+: (warning|error):", l))
+                self.assertEqual(lines, [os.path.join(project, "src/reduce.cu:16:13: error"),
+                                         os.path.join(project, "src/transpose.cu:16:32: warning")])
 
 
 @unittest.skipUnless(CMAKE, "cmake")

@@ -133,6 +133,26 @@ class Outputs(unittest.TestCase):
         self.assertTrue(all(n["id"] in known for n in doc["notifications"]))
         self.assertEqual({r["file"] for r in doc["results"]}, {"broken.cu", "fine.cu"})
 
+    def test_one_level_in_every_format(self):
+        # issue 15: a problem has the table's level in text, JSON, SARIF and
+        # GitHub alike, and exit 2 comes with an error on stderr in each
+        level = {i: lvl for _, i, lvl, _ in problems()}
+        rc, out, err = run(["--format=json", *self.files], self.dir)
+        notes = json.loads(out)["notifications"]
+        for n in notes:
+            self.assertEqual(n["level"], level[n["id"]], n)
+        rc, text, err = run([*self.files], self.dir)
+        for n in notes:
+            self.assertIn("%s: %s" % (n["level"], n["message"]), text + err)
+        rc, gh, err = run(["--format=github", *self.files], self.dir)
+        cmd = {"error": "error", "warning": "warning", "note": "notice"}
+        for n in notes:
+            self.assertTrue(any(l.startswith("::%s file=%s" % (cmd[n["level"]], n["file"])) for l in gh.splitlines()), n)
+        for fmt in ("json", "sarif", "github"):
+            rc, out, err = run(["--format=" + fmt, *self.files], self.dir)
+            self.assertEqual(rc, 2)
+            self.assertIn("error: ", err, "an exit-2 run says why on stderr (%s)" % fmt)
+
     def test_timeout_children_carry_ids(self):
         rc, a, _ = run(["--format=json", *self.files], self.dir)
         rc2, b, _ = run(["--format=json", "--timeout", "300", *self.files], self.dir)

@@ -29,26 +29,30 @@ int sm_launcher_main(int argc, char **argv, int at)
 	char **cc = argv + dd + 1;
 	int ncc = argc - dd - 1;
 
-	/* the lint command: our options, the sources, -- the flags */
-	char **lint = calloc((size_t)argc * 2 + 8, sizeof(char *));
-	if (!lint)
+	/* the one translator of compile commands (front/compdb.h); relative
+	 * paths stay relative: the lint runs in the compiler's directory */
+	struct sm_compile_flags cf;
+	if (sm_compile_flags_translate((const char *const *)cc, ncc, NULL, &cf)) {
+		fprintf(stderr, "smemlint: out of memory reading the compile command\n");
 		return 2;
+	}
+	if (cf.problem)
+		fprintf(stderr, "smemlint: warning: incomplete compile flags: %s\n", cf.problem);
+	/* the lint command: our options, the sources, -- the flags */
+	char **lint = calloc((size_t)argc + (size_t)cf.nsources + (size_t)cf.nflags + 8, sizeof(char *));
+	if (!lint) {
+		sm_compile_flags_free(&cf);
+		return 2;
+	}
 	int n = 0, user_arch = 0;
 	lint[n++] = argv[0];
+	lint[n++] = "--quiet"; /* one closing line per compile would be noise */
 	for (int i = 1; i < dd; i++) {
 		if (i == at)
 			continue;
 		if (!strcmp(argv[i], "--arch") || !strncmp(argv[i], "--arch=", 7))
 			user_arch = 1;
 		lint[n++] = argv[i];
-	}
-	/* the one translator of compile commands (front/compdb.h); relative
-	 * paths stay relative: the lint runs in the compiler's directory */
-	struct sm_compile_flags cf;
-	if (sm_compile_flags_translate((const char *const *)cc, ncc, NULL, &cf)) {
-		fprintf(stderr, "smemlint: out of memory reading the compile command\n");
-		free(lint);
-		return 2;
 	}
 	for (int i = 0; i < cf.nsources; i++)
 		lint[n++] = cf.sources[i];

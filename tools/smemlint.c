@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/fsutil.h"
@@ -47,6 +48,9 @@ struct cli {
 	const char **flags;               /* after --, argv-sized */
 	bool dump_config, print_args;
 	bool stdout_failed;               /* a report to stdout failed (said once) */
+	bool quiet;                       /* --quiet: no progress, no closing line */
+	int color;                        /* --color: 0 never, 1 always, -1 auto */
+	bool progress_shown;              /* a progress line is on stderr */
 	int status;                       /* exit status when a handler stops the command */
 	char err[PATH_MAX + 256];
 };
@@ -189,6 +193,20 @@ static int h_timeout(void *ctx, const char *v)
 	return 0;
 }
 
+static int h_color(void *ctx, const char *v)
+{
+	struct cli *c = ctx;
+	if (!strcmp(v, "auto"))
+		c->color = -1;
+	else if (!strcmp(v, "always"))
+		c->color = 1;
+	else if (!strcmp(v, "never"))
+		c->color = 0;
+	else
+		return usage_error(c, "invalid --color '%s': expected auto, always or never", v);
+	return 0;
+}
+
 static int h_launcher(void *ctx, const char *v) { struct cli *c = ctx; return exit_with(c, sm_launcher_main(c->argc, c->argv, c->i)); }
 
 /* "--": the rest are compiler flags */
@@ -234,6 +252,10 @@ static const struct sm_opt options[] = {
 	SESSION_BOOL("--no-gitignore", no_gitignore, "walk directories without skipping what git ignores"),
 	OWN_BOOL("--show-banks", eo.show_banks, "text: print a lanes x banks map under each conflict"),
 	SESSION_BOOL("--fix", fix, "apply padding fixes to the files in place"),
+	SM_OPT_CALL("--color", "WHEN", h_color,
+		 "colour the text report: auto (a terminal, unless NO_COLOR\nis set), always or never"),
+	{ .name = "-q", .alias = "--quiet", .kind = SM_OPT_BOOL, .field = offsetof(struct cli, quiet),
+	  .help = "no progress line and no closing summary on stderr", .spelled = "-q, --quiet" },
 	SM_OPT_CALL("--all-accesses", NULL, h_all_accesses, "json: list every shared access with its degree"),
 	OWN_BOOL("--print-clang-args", print_args, NULL),
 	SM_OPT_CALL("--list-rules", NULL, h_list_rules, "list the rules and exit"),
@@ -255,7 +277,9 @@ static void print_help(FILE *f)
 		   "Static analysis of CUDA shared-memory accesses: bank conflicts and barriers.\n"
 		   "PATH is a .cu/.cuh file or a directory (searched recursively).\n\noptions:\n");
 	sm_opt_help(f, options, NOPTIONS);
-	fprintf(f, "\nexit status: 0 no findings, 1 findings, 2 usage or input error\n");
+	fprintf(f, "\nexit status: 0 no findings, 1 findings, 2 usage error or an input problem of\n"
+		   "level error (a file not read or parsed); warnings about the input do not\n"
+		   "change it. With --fix: what is left after fixing.\n");
 }
 
 /* Returns 0 to run, or 1 to exit with c->status. */
@@ -319,8 +343,52 @@ static int emit(struct cli *c, const struct sm_emitter *e, const char *path, str
 	return 0;
 }
 
+/* The progress line: on a terminal, one line rewritten in place. */
+static void progress(void *ctx, size_t done, size_t total, const char *path)
+{
+	struct cli *c = ctx;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, path);
+	fflush(stderr);
+	c->progress_shown = true;
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The closing line on stderr: N findings (E errors, W warnings, K notes)
+ * in F files; P files with input problems; T s */
+static void summary(struct sm_result *const *res, unsigned n, double t)
+{
+	unsigned lv[4] = { 0 }, total = 0, problems = 0;
+	for (unsigned i = 0; i < n; i++) {
+		for (unsigned k = 0; k < res[i]->ndiags; k++)
+			if ((unsigned)res[i]->diags[k].level < 4)
+				lv[res[i]->diags[k].level]++;
+		total += res[i]->ndiags;
+		problems += res[i]->nnotes > 0;
+	}
+	char by[96] = "";
+	size_t len = 0;
+	static const enum sm_level order[] = { SM_LEVEL_ERROR, SM_LEVEL_WARNING, SM_LEVEL_NOTE };
+	for (int k = 0; k < 3; k++) {
+		unsigned m = lv[order[k]];
+		if (m)
+			len += (size_t)snprintf(by + len, sizeof(by) - len, "%s%u %s%s", len ? ", " : " (", m,
+						sm_level_name(order[k]), m == 1 ? "" : "s");
+	}
+	if (len)
+		snprintf(by + len, sizeof(by) - len, ")");
+	fprintf(stderr, "smemlint: %u finding%s%s in %u file%s; %u file%s with input problems; %.1f s\n", total,
+		total == 1 ? "" : "s", by, n, n == 1 ? "" : "s", problems, problems == 1 ? "" : "s", t);
+}
+
 static int run(struct cli *c)
 {
+	double t0 = seconds();
 	const char *const *paths = (const char *const *)c->inputs.v;
 	if (c->dump_config) {
 		if (sm_session_dump_config(c->s, c->inputs.n ? paths[0] : ".", stdout, c->err, sizeof(c->err)))
@@ -336,11 +404,23 @@ static int run(struct cli *c)
 	}
 	if (c->print_args)
 		return sm_session_print_clang_args(c->s, paths, c->inputs.n, stdout, c->err, sizeof(c->err)) ? 2 : 0;
-	if (sm_session_run(c->s, paths, c->inputs.n, c->err, sizeof(c->err)))
+	/* a progress line only on a terminal, and never into a report */
+	if (!c->quiet && isatty(2)) {
+		c->so->progress = progress;
+		c->so->progress_ctx = c;
+	}
+	int rc = sm_session_run(c->s, paths, c->inputs.n, c->err, sizeof(c->err));
+	if (c->progress_shown)
+		fputs("\r\033[K", stderr);
+	if (rc)
 		return fail(c) * 2; /* 2: the error is printed */
 	unsigned n, nerr;
 	struct sm_result *const *res = sm_session_results(c->s, &n);
 	c->eo.version = SMEMLINT_VERSION;
+	/* colour: text to a terminal (auto), unless NO_COLOR is set or TERM is dumb */
+	const char *term = getenv("TERM"), *nc = getenv("NO_COLOR");
+	c->eo.color = c->format == sm_emitters && !c->out_path &&
+		      (c->color == 1 || (c->color < 0 && isatty(1) && !(nc && *nc) && !(term && !strcmp(term, "dumb"))));
 	c->eo.errors = sm_session_errors(c->s, &nerr);
 	c->eo.error_ids = sm_session_error_ids(c->s);
 	c->eo.nerrors = nerr;
@@ -355,6 +435,8 @@ static int run(struct cli *c)
 			for (unsigned k = 0; k < res[i]->nnotes; k++)
 				if (res[i]->notes[k].level == SM_LEVEL_ERROR)
 					fprintf(stderr, "smemlint: error: %s\n", res[i]->notes[k].message);
+	if (!c->quiet)
+		summary(res, n, seconds() - t0);
 	return sm_session_exit_status(c->s);
 }
 
@@ -391,7 +473,7 @@ int main(int argc, char **argv)
 	hold_std_fds();
 	sm_session_process_init();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error (EPIPE), reported */
-	struct cli c = { .argc = argc, .argv = argv, .format = sm_emitters };
+	struct cli c = { .argc = argc, .argv = argv, .format = sm_emitters, .color = -1 };
 	c.s = sm_session_new();
 	c.excludes = calloc((size_t)argc + 1, sizeof(char *));
 	c.flags = calloc((size_t)argc + 1, sizeof(char *));

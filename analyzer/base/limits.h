@@ -69,6 +69,17 @@
  * is not added past it either. */
 #define SM_MAX_PARSE_NOTES 50
 
+/* Response files (nvcc --options-file/-optf, @file) expanded inside one
+ * another: CMake writes one level (includes_CUDA.rsp), and a file that
+ * names itself must not loop. Past it: the deeper file is not read and the
+ * file gets input problem compile-flags-incomplete. */
+#define SM_MAX_RSP_DEPTH 8
+
+/* Bytes read from one response file. CMake's include lists are a few KiB;
+ * 1 MiB keeps a wrong path (a binary) from being split into flags. Past
+ * it: the file is not read (compile-flags-incomplete). */
+#define SM_MAX_RSP_BYTES (1u << 20)
+
 /* ---- memory ---- */
 
 /* Bytes of IR (the arena of one translation unit) before the analysis of a
@@ -108,6 +119,20 @@
  * header: libclang aborts the whole process when a PCH write fails, and a
  * PCH is ~10 MiB. Below it: no PCH is built; files parse without one. */
 #define SM_PCH_ROOM ((uint64_t)256 << 20)
+
+/* Size of the header cache directory: a PCH is ~10 MiB and one is made
+ * per distinct flag set (one per CMake target with its own include
+ * directories), so a tree of many targets grew it without bound (1.2 GB
+ * seen). 512 MiB holds ~50 keys. Past it: after each new PCH, the least
+ * recently used ones (by mtime, which every run that uses a file renews)
+ * are deleted until the directory fits; SMEMLINT_CACHE_MAX_MIB sets
+ * another size. */
+#define SM_PCH_CACHE_BYTES ((uint64_t)512 << 20)
+
+/* Age after which a temporary file of an unfinished PCH write (a process
+ * killed between write and rename) is deleted: an hour is far longer than
+ * any build of one (under a second). */
+#define SM_PCH_TMP_AGE_S 3600
 
 /* ---- work ---- */
 

@@ -206,5 +206,6 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 			       path, limit >= (1u << 20) ? limit >> 20 : limit >> 10, limit >= (1u << 20) ? "MiB" : "KiB");
 	sm_arena_release(&A);
 	sm_result_sort(r);
+	sm_result_merge_instantiations(r);
 	return 0;
 }

@@ -139,3 +139,46 @@ void sm_result_sort(struct sm_result *r)
 	if (r->nacc > 1)
 		qsort(r->acc, r->nacc, sizeof(*r->acc), cmp_acc);
 }
+
+/* Two findings that are the same but for the instantiation of their
+ * kernel template they come from: the same rule, place, access, kernel
+ * name, array, message and note. (The front end converts each
+ * instantiation of a template kernel separately, under the template's
+ * name; an identical finding of one kernel name twice in one file comes
+ * from two of them.) */
+static bool same_finding(const struct sm_diag *a, const struct sm_diag *b)
+{
+	return a->kernel && a->rule == b->rule && !cmp_pos(a->range.begin, b->range.begin) &&
+	       !cmp_pos(a->range.end, b->range.end) && a->access == b->access && !cmp_str(a->kernel, b->kernel) &&
+	       !cmp_str(a->array, b->array) && !cmp_str(a->message, b->message) && !cmp_str(a->note, b->note);
+}
+
+unsigned sm_result_merge_instantiations(struct sm_result *r)
+{
+	unsigned out = 0, merged = 0;
+	bool *gone = r->ndiags ? calloc(r->ndiags, sizeof(bool)) : NULL;
+	if (r->ndiags && !gone)
+		return 0; /* out of memory: reported as they are */
+	for (unsigned i = 0; i < r->ndiags; i++) {
+		if (gone[i])
+			continue;
+		struct sm_diag *d = &r->diags[i];
+		unsigned count = 1;
+		for (unsigned k = i + 1; k < r->ndiags; k++)
+			if (!gone[k] && same_finding(d, &r->diags[k])) {
+				gone[k] = true;
+				count++;
+			}
+		if (count > 1) {
+			const char *m = sm_arena_printf(&r->arena, "%s (the same in %u instantiations of '%s')", d->message,
+							count, d->kernel);
+			if (m)
+				d->message = m;
+			merged += count - 1;
+		}
+		r->diags[out++] = *d;
+	}
+	r->ndiags = out;
+	free(gone);
+	return merged;
+}

@@ -51,6 +51,8 @@ struct sm_file_job {
 	const struct sm_config *cfg;     /* its config file, or NULL */
 	struct sm_analysis_options opt;  /* its options (file_options) */
 	const char **args;               /* opt.fe.args when merged (malloc'd), or NULL */
+	enum sm_problem_id flags_problem; /* about its compile command (-p), when flags_msg */
+	char *flags_msg;                 /* malloc'd, or NULL */
 };
 
 struct sm_session {
@@ -62,6 +64,7 @@ struct sm_session {
 	struct sm_compdb db;
 	bool have_db;
 	char toolkit[PATH_MAX];
+	char resource_dir[PATH_MAX];     /* clang's, for cuda_wrappers (frontend.h) */
 	struct sm_pch_cache *cache;      /* NULL: --no-cache */
 
 	struct sm_file_job *files;
@@ -73,8 +76,9 @@ struct sm_session {
 	size_t cap_error_ids;
 	int failures;                    /* errors of the run itself */
 
-	pthread_mutex_t lock;            /* the next file for a worker */
+	pthread_mutex_t lock;            /* the next file for a worker, progress */
 	size_t next;
+	size_t done;                     /* files analyzed, for o.progress */
 };
 
 void sm_session_process_init(void)
@@ -108,6 +112,7 @@ static void free_run(struct sm_session *s)
 			sm_result_free(&s->results[i]);
 		free(s->files[i].path);
 		free(s->files[i].args);
+		free(s->files[i].flags_msg);
 	}
 	free(s->files);
 	free(s->results);
@@ -217,6 +222,7 @@ int sm_session_prepare(struct sm_session *s, char *err, size_t errlen)
 	} else {
 		fe->cuda_path = sm_toolkit_find(s->toolkit, sizeof(s->toolkit));
 	}
+	fe->resource_dir = sm_frontend_resource_dir(s->resource_dir, sizeof(s->resource_dir));
 	if (s->o.build_dir) {
 		if (sm_compdb_load(s->o.build_dir, &s->db, err, errlen))
 			return -1;
@@ -256,8 +262,35 @@ static void file_options(const struct sm_session *s, const char *path, const str
 		}
 	}
 	sm_config_apply(&s->cli, out);
-	if (e && e->cf.arch[0])
+	/* the database's architecture (the lowest real one of the command's
+	 * list) over the config's and the default; --arch over both */
+	if (e && e->cf.arch[0] && !s->cli.arch) {
 		out->fe.gpu_arch = e->cf.arch;
+		out->arch = e->cf.arch;
+	}
+}
+
+/* What is wrong with a file's compile command under -p, for f: not in the
+ * database, or a response file that could not be read. */
+static void flags_problem(const struct sm_session *s, struct sm_file_job *f)
+{
+	if (!s->have_db)
+		return;
+	const struct sm_compdb_entry *e = sm_compdb_find(&s->db, f->path);
+	char msg[PATH_MAX * 3];
+	if (!e) {
+		snprintf(msg, sizeof(msg),
+			 "not in the compile database: '%s' has no entry in '%s/compile_commands.json'; it was parsed "
+			 "with the flags after -- and architecture %s",
+			 f->path, s->o.build_dir, f->opt.fe.gpu_arch ? f->opt.fe.gpu_arch : "sm_90");
+		f->flags_problem = SM_PROBLEM_NOT_IN_COMPILE_DATABASE;
+	} else if (e->cf.problem) {
+		snprintf(msg, sizeof(msg), "incomplete compile flags for '%s': %s", f->path, e->cf.problem);
+		f->flags_problem = SM_PROBLEM_COMPILE_FLAGS_INCOMPLETE;
+	} else {
+		return;
+	}
+	f->flags_msg = strdup(msg);
 }
 
 static bool report_unused(const struct sm_session *s, const struct sm_config *cfg)
@@ -395,6 +428,7 @@ static int collect_files(struct sm_session *s, const char *const *paths, size_t 
 		f->path = all.v[i];
 		f->cfg = c;
 		file_options(s, f->path, c, &f->opt, &f->args);
+		flags_problem(s, f);
 	}
 	free(all.v);
 	warn_ignored_configs(s);
@@ -426,6 +460,17 @@ static void analyze_one(struct sm_session *s, struct sm_frontend *fe, size_t i)
 	}
 }
 
+/* One more file done: tell o.progress (under the lock: one call at a time). */
+static void file_done(struct sm_session *s, size_t i)
+{
+	if (!s->o.progress)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->done++;
+	s->o.progress(s->o.progress_ctx, s->done, s->nfiles, s->files[i].path);
+	pthread_mutex_unlock(&s->lock);
+}
+
 static void *worker(void *arg)
 {
 	struct sm_session *s = arg;
@@ -437,6 +482,7 @@ static void *worker(void *arg)
 		if (i >= s->nfiles)
 			break;
 		analyze_one(s, fe, i);
+		file_done(s, i);
 	}
 	sm_frontend_free(fe);
 	return NULL;
@@ -638,7 +684,9 @@ static void run_forked(struct sm_session *s, int jobs)
 				continue;
 			bool eof = drain_child(&ch[k], pf[p++].revents);
 			if (eof || t >= ch[k].deadline) {
+				size_t idx = ch[k].idx;
 				reap(s, &ch[k], !eof);
+				file_done(s, idx);
 				running--;
 			}
 		}
@@ -653,8 +701,11 @@ static void run_forked(struct sm_session *s, int jobs)
 static void post_process(struct sm_session *s)
 {
 	char err[PATH_MAX + 256];
+	struct sm_pos p0 = { 0, 0 };
 	for (size_t i = 0; i < s->nfiles; i++) {
 		s->rp[i] = &s->results[i];
+		if (s->files[i].flags_msg)
+			sm_result_problem(&s->results[i], s->files[i].flags_problem, p0, "%s", s->files[i].flags_msg);
 		sm_result_suppress(&s->results[i], report_unused(s, s->files[i].cfg), s->files[i].opt.levels);
 	}
 	if (s->o.write_baseline &&
@@ -666,15 +717,31 @@ static void post_process(struct sm_session *s)
 		sm_result_filter_baseline(&s->results[i], &s->baseline);
 	for (size_t i = 0; i < s->errors.n; i++)
 		fprintf(s->o.log, "smemlint: error: %s\n", s->errors.v[i]);
-	/* changes go to the log so that stdout stays the report */
+	/* changes go to the log so that stdout stays the report; what was
+	 * fixed leaves the report (the fix was verified with the model), so
+	 * that the report, the exit status and the closing line say what is
+	 * left */
+	unsigned fixed = 0, fixed_files = 0, left = 0;
 	for (size_t i = 0; s->o.fix && i < s->nfiles; i++) {
-		if (s->results[i].input_error)
-			continue;
-		if (sm_apply_fixes(&s->results[i], s->o.log, err, sizeof(err)) < 0) {
+		struct sm_result *r = &s->results[i];
+		int n = r->input_error ? 0 : sm_apply_fixes(r, s->o.log, err, sizeof(err));
+		if (n < 0) {
 			fprintf(s->o.log, "smemlint: error: %s\n", err);
 			s->failures++;
+		} else if (n > 0) {
+			unsigned out = 0;
+			for (unsigned k = 0; k < r->ndiags; k++)
+				if (!r->diags[k].fix.text)
+					r->diags[out++] = r->diags[k];
+			r->ndiags = out;
+			fixed += (unsigned)n;
+			fixed_files++;
 		}
+		left += r->ndiags;
 	}
+	if (s->o.fix)
+		fprintf(s->o.log, "smemlint: --fix: %u change%s in %u file%s; %u finding%s left\n", fixed,
+			fixed == 1 ? "" : "s", fixed_files, fixed_files == 1 ? "" : "s", left, left == 1 ? "" : "s");
 }
 
 static int job_count(const struct sm_session *s)
@@ -703,6 +770,7 @@ int sm_session_run(struct sm_session *s, const char *const *paths, size_t npaths
 	if (!s->cache && !s->o.no_cache && !getenv("SMEMLINT_NO_CACHE"))
 		s->cache = sm_pch_cache_new(NULL);
 	s->next = 0;
+	s->done = 0;
 	if (s->o.timeout > 0)
 		run_forked(s, job_count(s));
 	else

@@ -124,7 +124,7 @@ int sm_emit_json(FILE *out, struct sm_result *const *res, unsigned n, const stru
 			json_t *j = json_object();
 			json_object_set_new(j, "id", json_string(sm_problems[nt->problem].id));
 			json_object_set_new(j, "file", jstr(r->path));
-			json_object_set_new(j, "level", json_string(nt->level == SM_LEVEL_ERROR ? "error" : "note"));
+			json_object_set_new(j, "level", json_string(sm_level_name(nt->level)));
 			if (nt->pos.line) {
 				json_object_set_new(j, "line", json_integer(nt->pos.line));
 				json_object_set_new(j, "column", json_integer(nt->pos.col));

@@ -1,10 +1,23 @@
 /* emit_text.c - gcc-style text: "file:line:col: warning: message [rule]",
- * then the source line and a caret range, then notes. */
+ * then the source line and a caret range, then notes. With o->color, the
+ * location is bold and the level coloured as clang does (error red,
+ * warning magenta, note cyan). */
 #include <string.h>
 
 #include "base/text.h"
 #include "emit/emit.h"
 #include "rules/rules.h"
+
+/* "LOC: LEVEL: " with colours when color */
+static void head(FILE *out, bool color, const char *loc, const char *level)
+{
+	if (!color) {
+		fprintf(out, "%s: %s: ", loc, level);
+		return;
+	}
+	const char *c = !strcmp(level, "error") ? "\033[1;31m" : !strcmp(level, "warning") ? "\033[1;35m" : "\033[1;36m";
+	fprintf(out, "\033[1m%s:\033[0m %s%s:\033[0m ", loc, c, level);
+}
 
 static void caret(FILE *out, const struct sm_result *r, struct sm_range rg)
 {
@@ -56,28 +69,40 @@ static void bank_map(FILE *out, const struct sm_diag *d)
 
 int sm_emit_text(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o)
 {
+	bool color = o && o->color;
+	char loc[4200];
 	for (unsigned f = 0; f < n; f++) {
 		const struct sm_result *r = res[f];
 		for (unsigned i = 0; i < r->nnotes; i++) {
 			const struct sm_notification *nt = &r->notes[i];
-			const char *lv = nt->level >= SM_LEVEL_WARNING ? "error" : "note";
+			/* the problem's own level, as every other format prints it */
+			const char *lv = sm_level_name(nt->level);
 			if (nt->pos.line)
-				fprintf(out, "%s:%u:%u: %s: %s\n", r->path, nt->pos.line, nt->pos.col, lv, nt->message);
+				snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, nt->pos.line, nt->pos.col);
 			else
-				fprintf(out, "smemlint: %s: %s\n", lv, nt->message);
+				snprintf(loc, sizeof(loc), "smemlint");
+			head(out, color, loc, lv);
+			fprintf(out, "%s\n", nt->message);
 		}
 		for (unsigned i = 0; i < r->ndiags; i++) {
 			const struct sm_diag *d = &r->diags[i];
-			fprintf(out, "%s:%u:%u: %s: %s [%s]\n", r->path, d->range.begin.line, d->range.begin.col,
-				sm_level_name(d->level), d->message, sm_rules[d->rule].id);
+			snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, d->range.begin.line, d->range.begin.col);
+			head(out, color, loc, sm_level_name(d->level));
+			fprintf(out, "%s [%s]\n", d->message, sm_rules[d->rule].id);
 			caret(out, r, d->range);
 			if (o && o->show_banks && d->ways >= 2)
 				bank_map(out, d);
-			for (int k = 0; k < d->nrelated; k++)
-				fprintf(out, "%s:%u:%u: note: %s\n", r->path, d->related[k].range.begin.line,
-					d->related[k].range.begin.col, d->related[k].message);
-			if (d->note)
-				fprintf(out, "%s:%u:%u: note: %s\n", r->path, d->range.begin.line, d->range.begin.col, d->note);
+			for (int k = 0; k < d->nrelated; k++) {
+				snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, d->related[k].range.begin.line,
+					 d->related[k].range.begin.col);
+				head(out, color, loc, "note");
+				fprintf(out, "%s\n", d->related[k].message);
+			}
+			if (d->note) {
+				snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, d->range.begin.line, d->range.begin.col);
+				head(out, color, loc, "note");
+				fprintf(out, "%s\n", d->note);
+			}
 			if (d->fix.text)
 				fprintf(out, "fix-it:\"%s\":{%u:%u-%u:%u}:\"%s\"\n", r->path, d->fix.range.begin.line,
 					d->fix.range.begin.col, d->fix.range.end.line, d->fix.range.end.col, d->fix.text);

@@ -11,27 +11,71 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/limits.h"
+
+#define SM_STR_(x) #x
+#define SM_STR(x) SM_STR_(x)
+
+/* The number of an architecture name at s ("90a" -> 90), and its suffix
+ * compared after it; -1 when s does not start with digits. */
+static int arch_number(const char *s)
+{
+	if (*s < '0' || *s > '9')
+		return -1;
+	return atoi(s);
+}
+
+/* Append "sm_NN" (from "sm_NN" or "compute_NN" at a, skip letters before
+ * the digits) to out when it is lower than what out holds (numbers, then
+ * the name: sm_90 before sm_90a). */
+static void keep_lowest(const char *digits, char *out, size_t n, int *count, char *seen, size_t seen_n)
+{
+	char buf[32] = "sm_";
+	size_t k = 3;
+	while (*digits && ((*digits >= '0' && *digits <= '9') || (*digits >= 'a' && *digits <= 'z')) && k < sizeof(buf) - 1)
+		buf[k++] = *digits++;
+	buf[k] = 0;
+	if (k == 3 || arch_number(buf + 3) < 0)
+		return;
+	/* distinct ones, space separated, for the count */
+	char probe[40];
+	snprintf(probe, sizeof(probe), " %s ", buf);
+	if (seen && !strstr(seen, probe)) {
+		size_t l = strlen(seen);
+		if (l + strlen(buf) + 2 < seen_n)
+			snprintf(seen + (l ? l - 1 : 0), seen_n - (l ? l - 1 : 0), " %s ", buf);
+		(*count)++;
+	}
+	int have = out[0] ? arch_number(out + 3) : -1;
+	int now = arch_number(buf + 3);
+	if (have < 0 || now < have || (now == have && strcmp(buf, out) < 0))
+		snprintf(out, n, "%s", buf);
+}
+
+/* Every architecture an nvcc/clang flag value names: the real ones
+ * (sm_NN, code=sm_NN, code=[compute_NN,sm_NN]); the virtual ones
+ * (compute_NN) only when it names no real one. */
+static int archs_of(const char *s, char *out, size_t n, int *count, char *seen, size_t seen_n)
+{
+	int found = 0;
+	for (const char *a = strstr(s, "sm_"); a; a = strstr(a + 3, "sm_")) {
+		keep_lowest(a + 3, out, n, count, seen, seen_n);
+		found = 1;
+	}
+	for (const char *a = strstr(s, "compute_"); !found && a; a = strstr(a + 8, "compute_")) {
+		keep_lowest(a + 8, out, n, count, seen, seen_n);
+		found = 1;
+	}
+	return found;
+}
 
 int sm_arch_of(const char *s, char *out, size_t n)
 {
-	const char *a = strstr(s, "code=sm_");
-	a = a ? a + 5 : strstr(s, "sm_");
-	int skip = 3;
-	if (!a) {
-		a = strstr(s, "compute_");
-		skip = 8;
-	}
-	if (!a)
+	char lowest[32] = "";
+	int count = 0;
+	if (!archs_of(s, lowest, sizeof(lowest), &count, NULL, 0))
 		return 0;
-	const char *d = a + skip;
-	char buf[32] = "sm_";
-	size_t k = 3;
-	while (*d && ((*d >= '0' && *d <= '9') || (*d >= 'a' && *d <= 'z')) && k < sizeof(buf) - 1)
-		buf[k++] = *d++;
-	buf[k] = 0;
-	if (k == 3)
-		return 0;
-	snprintf(out, n, "%s", buf);
+	snprintf(out, n, "%s", lowest);
 	return 1;
 }
 
@@ -40,9 +84,11 @@ static bool takes_value(const char *a)
 {
 	static const char *const v[] = { "-o", "-x", "-MF", "-MT", "-MQ", "-Xcompiler", "-Xlinker", "-Xptxas",
 					  "-Xnvlink", "-Xarchive", "-ccbin", "--compiler-bindir", "-odir",
-					  "--output-directory", "--options-file", "-optf", "-rdc", "-code",
+					  "--output-directory", "-code",
 					  "--gpu-code", "-maxrregcount", "-t", "--threads", "-ldir", "-l", "-L",
-					  "--dependency-output", NULL };
+					  "--dependency-output", "--compiler-options", "--linker-options", "-Xcudafe",
+					  "--keep-dir", "-keep-dir", "--archive-options", "--ptxas-options",
+					  "--nvlink-options", "--relocatable-device-code", "-arch-ls", NULL };
 	for (int i = 0; v[i]; i++)
 		if (!strcmp(a, v[i]))
 			return true;
@@ -98,45 +144,187 @@ static bool is(const char *a, const char *const *names)
 	return false;
 }
 
+/* ---- response files ---- */
+
+static int split_command(const char *cmd, char ***out);
+static void free_argv(char **v, int n);
+
+struct flat {
+	char **v;
+	int n, cap;
+};
+
+static void note_problem(struct sm_compile_flags *out, const char *fmt, const char *a, const char *b)
+{
+	if (out->problem)
+		return; /* the first one explains the rest */
+	char buf[PATH_MAX * 2 + 256];
+	snprintf(buf, sizeof(buf), fmt, a, b);
+	out->problem = strdup(buf);
+}
+
+/* The response file an argument names, with *skip = 1 when its name is
+ * the next argument: --options-file F, --options-file=F, -optf F,
+ * -optf=F, @F. NULL when a is none. */
+static const char *rsp_name(const char *a, const char *next, int *skip)
+{
+	*skip = 0;
+	if (a[0] == '@' && a[1])
+		return a + 1;
+	static const char *const opts[] = { "--options-file", "-optf", NULL };
+	for (int k = 0; opts[k]; k++) {
+		size_t l = strlen(opts[k]);
+		if (strncmp(a, opts[k], l))
+			continue;
+		if (a[l] == '=')
+			return a + l + 1;
+		if (!a[l] && next) {
+			*skip = 1;
+			return next;
+		}
+	}
+	return NULL;
+}
+
+/* argv[from..argc) into f, response files replaced by their arguments
+ * (read relative to dir, as the compiler in dir would). */
+static int expand(const char *const *argv, int argc, int from, const char *dir, int depth, struct flat *f,
+		  struct sm_compile_flags *out)
+{
+	for (int i = from; i < argc; i++) {
+		int skip;
+		const char *name = rsp_name(argv[i], i + 1 < argc ? argv[i + 1] : NULL, &skip);
+		if (!name) {
+			if (push(&f->v, &f->n, &f->cap, argv[i]))
+				return -1;
+			continue;
+		}
+		i += skip;
+		char path[PATH_MAX * 2];
+		if (name[0] != '/' && dir)
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+		else
+			snprintf(path, sizeof(path), "%s", name);
+		if (depth >= SM_MAX_RSP_DEPTH) {
+			note_problem(out, "response file '%s' is nested deeper than %s files; its flags are missing", path,
+				     SM_STR(SM_MAX_RSP_DEPTH));
+			continue;
+		}
+		FILE *fp = fopen(path, "rb");
+		char *text = NULL;
+		size_t len = 0;
+		if (fp) {
+			text = malloc(SM_MAX_RSP_BYTES + 1);
+			len = text ? fread(text, 1, SM_MAX_RSP_BYTES + 1, fp) : 0;
+			if (ferror(fp) || len > SM_MAX_RSP_BYTES || (text && memchr(text, 0, len))) {
+				free(text);
+				text = NULL;
+			}
+			fclose(fp);
+		}
+		if (!text) {
+			note_problem(out, "cannot read response file '%s'%s; its flags are missing", path,
+				     fp ? " (larger than 1 MiB or binary)" : "");
+			continue;
+		}
+		text[len] = 0;
+		char **sub = NULL;
+		int nsub = split_command(text, &sub);
+		free(text);
+		if (nsub < 0)
+			return -1;
+		int rc = expand((const char *const *)sub, nsub, 0, dir, depth + 1, f, out);
+		free_argv(sub, nsub);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+static bool is_true(const char *v)
+{
+	return !strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "yes");
+}
+
 int sm_compile_flags_translate(const char *const *argv, int argc, const char *dir, struct sm_compile_flags *out)
 {
-	static const char *const path_opts[] = { "-I", "-isystem", "-include", "--include-path", NULL };
-	static const char *const macro_opts[] = { "-D", "-U", "--define-macro", NULL };
+	static const char *const path_opts[] = { "-I", "-isystem", "-include", "--include-path", "--system-include",
+						  "--pre-include", NULL };
+	static const char *const macro_opts[] = { "-D", "-U", "--define-macro", "--undefine-macro", NULL };
 	static const char *const std_opts[] = { "-std", "--std", NULL };
-	static const char *const arch_opts[] = { "-arch", "--gpu-architecture", "-gencode", "--generate-code", NULL };
+	static const char *const arch_opts[] = { "-arch", "--gpu-architecture", "-gencode", "--generate-code",
+						  "--gpu-code", "-code", NULL };
 	static const char *const arch_eq[] = { "-arch=", "--gpu-architecture=", "-gencode=", "--generate-code=",
-					       "--cuda-gpu-arch=", NULL };
+					       "--cuda-gpu-arch=", "--gpu-code=", "-code=", "--offload-arch=", NULL };
 	memset(out, 0, sizeof(*out));
+	struct flat f = { 0 };
+	if (argc > 0 && expand(argv, argc, 1, dir, 0, &f, out)) {
+		free_argv(f.v, f.n);
+		return -1;
+	}
+	char seen[sizeof(out->archs)] = "";
 	int rc = 0;
-	for (int i = 1; i < argc && rc == 0; i++) {
-		const char *a = argv[i];
-		bool has_next = i + 1 < argc;
+	bool rdc = false;
+	for (int i = 0; i < f.n && rc == 0; i++) {
+		const char *a = f.v[i];
+		bool has_next = i + 1 < f.n;
 		if (is(a, path_opts) && has_next) {
-			const char *val = argv[++i];
-			const char *name = !strcmp(a, "--include-path") ? "-I" : a;
+			const char *val = f.v[++i];
+			const char *name = !strcmp(a, "--include-path") ? "-I"
+					   : !strcmp(a, "--system-include") ? "-isystem"
+					   : !strcmp(a, "--pre-include") ? "-include" : a;
 			rc = flag(out, name) || path_flag(out, "", val, dir);
 		} else if (is(a, macro_opts) && has_next) {
-			rc = flag(out, !strcmp(a, "--define-macro") ? "-D" : a) || flag(out, argv[++i]);
+			rc = flag(out, !strcmp(a, "--define-macro") ? "-D" : !strcmp(a, "--undefine-macro") ? "-U" : a) ||
+			     flag(out, f.v[++i]);
+		} else if (!strncmp(a, "--include-path=", 15)) {
+			rc = path_flag(out, "-I", a + 15, dir);
+		} else if (!strncmp(a, "--system-include=", 17)) {
+			rc = flag(out, "-isystem") || path_flag(out, "", a + 17, dir);
+		} else if (!strncmp(a, "--define-macro=", 15)) {
+			char buf[PATH_MAX];
+			snprintf(buf, sizeof(buf), "-D%s", a + 15);
+			rc = flag(out, buf);
 		} else if (!strncmp(a, "-isystem", 8)) {
 			rc = path_flag(out, "-isystem", a + 8, dir);
 		} else if (!strncmp(a, "-I", 2)) {
 			rc = path_flag(out, "-I", a + 2, dir);
 		} else if (!strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) || !strncmp(a, "-std=", 5)) {
 			rc = flag(out, a);
+		} else if (!strncmp(a, "--std=", 6)) {
+			rc = flag(out, a + 1);
 		} else if (is(a, std_opts) && has_next) {
 			char buf[64];
-			snprintf(buf, sizeof(buf), "-std=%s", argv[++i]);
+			snprintf(buf, sizeof(buf), "-std=%s", f.v[++i]);
 			rc = flag(out, buf);
 		} else if (is(a, arch_opts) && has_next) {
-			sm_arch_of(argv[++i], out->arch, sizeof(out->arch));
+			archs_of(f.v[++i], out->arch, sizeof(out->arch), &out->narchs, seen, sizeof(seen));
 		} else if (has_prefix_in(a, arch_eq)) {
-			sm_arch_of(strchr(a, '=') + 1, out->arch, sizeof(out->arch));
+			archs_of(strchr(a, '=') + 1, out->arch, sizeof(out->arch), &out->narchs, seen, sizeof(seen));
+		} else if (!strcmp(a, "-rdc") || !strcmp(a, "--relocatable-device-code")) {
+			if (has_next)
+				rdc = is_true(f.v[++i]);
+		} else if (!strncmp(a, "-rdc=", 5) || !strncmp(a, "--relocatable-device-code=", 26)) {
+			rdc = is_true(strchr(a, '=') + 1);
+		} else if (!strcmp(a, "-dc") || !strcmp(a, "--device-c") || !strcmp(a, "-fgpu-rdc")) {
+			rdc = true;
+		} else if (!strcmp(a, "-fno-gpu-rdc")) {
+			rdc = false;
 		} else if (takes_value(a) && has_next) {
 			i++;
 		} else if (a[0] != '-' && is_cuda_source(a)) {
 			rc = push(&out->sources, &out->nsources, &out->cap_sources, a);
 		}
 	}
+	/* relocatable device code: extern __device__ declarations and device
+	 * calls across files (dynamic parallelism) parse only with it */
+	if (rc == 0 && rdc)
+		rc = flag(out, "-fgpu-rdc");
+	snprintf(out->archs, sizeof(out->archs), "%s", seen[0] == ' ' ? seen + 1 : seen);
+	size_t l = strlen(out->archs);
+	if (l && out->archs[l - 1] == ' ')
+		out->archs[l - 1] = 0;
+	free_argv(f.v, f.n);
 	return rc ? -1 : 0;
 }
 
@@ -148,6 +336,7 @@ void sm_compile_flags_free(struct sm_compile_flags *f)
 		free(f->sources[i]);
 	free(f->flags);
 	free(f->sources);
+	free(f->problem);
 	memset(f, 0, sizeof(*f));
 }
 

@@ -3,11 +3,17 @@
  * architecture, the CUDA sources it compiles), and compile_commands.json.
  *
  * One translator serves both `-p BUILD_DIR` (every entry of the database)
- * and `--launcher` (the command CMake runs): flags the front end accepts
- * are kept (-I, -isystem, -D, -U, -include, -std=, and nvcc's long
- * --include-path/--define-macro/--std forms), the architecture comes from
- * -arch/-gencode/--gpu-architecture/--cuda-gpu-arch (the last one named),
- * everything else (-O3, -Xcompiler ..., -o ...) is dropped with its value. */
+ * and `--launcher` (the command CMake runs). Response files
+ * (--options-file F, -optf F, @F, as CMake's Makefile generator writes
+ * includes_CUDA.rsp) are expanded first, read relative to the command's
+ * directory. Flags the front end accepts are kept (-I, -isystem, -D, -U,
+ * -include, -std=, and nvcc's long --include-path/--define-macro/--std
+ * forms); -rdc=true, --relocatable-device-code, -dc become -fgpu-rdc; the
+ * architecture is the lowest real one that -arch/-gencode/--generate-code/
+ * --gpu-architecture/--cuda-gpu-arch name (the code for every architecture
+ * is the same source; the lowest is what every build of it must fit);
+ * everything else (-O3, -Xcompiler ..., --expt-relaxed-constexpr,
+ * --extended-lambda, -x cu, -o ...) is dropped with its value. */
 #ifndef SMEMLINT_FRONT_COMPDB_H
 #define SMEMLINT_FRONT_COMPDB_H
 
@@ -17,7 +23,11 @@
 struct sm_compile_flags {
 	char **flags;        /* for the front end, in command-line order */
 	int nflags, cap_flags;
-	char arch[32];       /* "sm_80", or "" when the command names none */
+	char arch[32];       /* the lowest real one named ("sm_80"), or "" */
+	char archs[160];     /* every distinct one named, space separated */
+	int narchs;          /* how many archs holds */
+	char *problem;       /* a response file that could not be read (the
+	                      * first one), or NULL */
 	char **sources;      /* the .cu files it compiles, as written */
 	int nsources, cap_sources;
 };
@@ -29,8 +39,9 @@ int sm_compile_flags_translate(const char *const *argv, int argc, const char *di
 void sm_compile_flags_free(struct sm_compile_flags *f);
 
 /* The target architecture an nvcc/clang flag value names: "sm_80" from
- * "sm_80", "compute_80" or "arch=compute_80,code=sm_80". Returns 1 with out
- * filled, 0 when it names none. */
+ * "sm_80", "compute_80" or "arch=compute_80,code=sm_80"; the lowest real
+ * one of "arch=compute_80,code=[compute_80,sm_80,sm_90]". Returns 1 with
+ * out filled, 0 when it names none. */
 int sm_arch_of(const char *s, char *out, size_t n);
 
 /* One entry of compile_commands.json. */

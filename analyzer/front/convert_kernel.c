@@ -11,6 +11,7 @@
  * errors clang reported become the file's notes.
  */
 #include "front/convert.h"
+#include "front/include_site.h"
 #include "base/stack.h"
 
 #include <ctype.h>
@@ -336,9 +337,20 @@ static void collect_notes(struct fe *S)
 					note->pos.col = col;
 					note->message = cv_cx_str(S->A, clang_getDiagnosticSpelling(d));
 				} else {
+					/* an error inside a header: "header:line:col: message",
+					 * at the #include line of the main file that brings the
+					 * header in, naming the headers in between (as clang's
+					 * "In file included from") */
 					const char *fn = f ? cv_cx_str(S->A, clang_getFileName(f)) : NULL;
 					const char *msg = cv_cx_str(S->A, clang_getDiagnosticSpelling(d));
-					note->message = fn ? sm_arena_printf(S->A, "%s (in %s:%u)", msg, fn, line) : msg;
+					const char *via = f ? cv_include_site(S->tu, f, S->A, &note->pos) : NULL;
+					if (!fn)
+						note->message = msg;
+					else if (via)
+						note->message = sm_arena_printf(S->A, "%s:%u:%u: %s (included from %s)", fn, line, col,
+										msg, via);
+					else
+						note->message = sm_arena_printf(S->A, "%s:%u:%u: %s", fn, line, col, msg);
 				}
 				cv_vec_push(S->A, &notes, note);
 			}

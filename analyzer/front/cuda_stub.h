@@ -8,6 +8,15 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+/* the C and C++ math headers as clang's CUDA wrapper takes them: every
+ * function host and device, so that host-device code may call them and
+ * the declarations below do not clash with glibc's */
+#pragma clang force_cuda_host_device begin
+#include <math.h>
+#ifdef __cplusplus
+#include <cmath>
+#endif
+#pragma clang force_cuda_host_device end
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))
 #define __global__ __attribute__((global))
@@ -107,23 +116,21 @@ __device__ unsigned long long __brevll(unsigned long long);
 __device__ int __clz(int);
 __device__ int __ffs(int);
 __device__ int __mul24(int, int);
-__device__ float __expf(float);
 __device__ float __fdividef(float, float);
 __device__ float rsqrtf(float);
-__host__ __device__ float sqrtf(float);
-__host__ __device__ float expf(float);
-__host__ __device__ float fmaxf(float, float);
-__host__ __device__ float fminf(float, float);
-__host__ __device__ float fabsf(float);
-__host__ __device__ float sinf(float);
-__host__ __device__ float cosf(float);
-__host__ __device__ void __sincosf(float, float *, float *);
-__host__ __device__ double sqrt(double);
 __host__ __device__ static inline int min(int a, int b) { return a < b ? a : b; }
 __host__ __device__ static inline int max(int a, int b) { return a > b ? a : b; }
 __host__ __device__ static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
 __host__ __device__ static inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
 template <class T> __device__ T __ldg(const T *);
+template <class T> __device__ T __ldcs(const T *);
+template <class T> __device__ T __ldcg(const T *);
+template <class T> __device__ T __ldlu(const T *);
+template <class T> __device__ T __ldcv(const T *);
+template <class T, class U> __device__ void __stcs(T *, U);
+template <class T, class U> __device__ void __stcg(T *, U);
+template <class T, class U> __device__ void __stwb(T *, U);
+template <class T, class U> __device__ void __stwt(T *, U);
 
 namespace cooperative_groups {
 struct thread_block {

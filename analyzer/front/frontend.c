@@ -12,11 +12,14 @@
  * Only front/ includes clang-c. Cursors never leave it: every node is
  * copied into the arena at the boundary.
  */
+#define _GNU_SOURCE
 #include "front/frontend.h"
 #include "front/convert.h"
 
 #include <clang-c/Index.h>
 
+#include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +65,53 @@ static const struct {
 };
 static const char sm_stub_include_text[] = "#pragma once\n/* provided by smemlint_cuda.h */\n";
 
+/* The two headers smemlint forces into a parse (the bundled stub without
+ * a toolkit, the compat declarations with one), as unsaved files u[0..2). */
+static void set_forced_headers(struct CXUnsavedFile *u)
+{
+	u[0].Filename = SM_CUDA_STUB_PATH;
+	u[0].Contents = sm_cuda_stub_header;
+	u[0].Length = (unsigned long)strlen(sm_cuda_stub_header);
+	u[1].Filename = SM_CUDA_COMPAT_PATH;
+	u[1].Contents = sm_cuda_compat_header;
+	u[1].Length = (unsigned long)strlen(sm_cuda_compat_header);
+}
+
+const char *sm_frontend_resource_dir(char *buf, size_t n)
+{
+	Dl_info info;
+	char lib[PATH_MAX];
+	if (!dladdr((void *)clang_getClangVersion, &info) || !info.dli_fname || !realpath(info.dli_fname, lib))
+		return NULL;
+	char *slash = strrchr(lib, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0;
+	/* the major version from "... clang version 22.1.8 ..." */
+	CXString v = clang_getClangVersion();
+	const char *vs = clang_getCString(v);
+	const char *at = vs ? strstr(vs, "version ") : NULL;
+	int major = at ? atoi(at + 8) : 0;
+	clang_disposeString(v);
+	if (major <= 0)
+		return NULL;
+	/* <libdir>/clang/N (LLVM's own layout), <libdir>/../lib/clang/N, and
+	 * Debian's, where the loaded copy is /usr/lib/<triple>/libclang-N.so
+	 * and the headers are under /usr/lib/llvm-N/lib/clang/N */
+	static const char *const rel[] = { "%s/clang/%d", "%s/../lib/clang/%d", "%s/../llvm-%d/lib/clang/%d" };
+	for (unsigned k = 0; k < sizeof(rel) / sizeof(rel[0]); k++) {
+		char dir[PATH_MAX + 64], probe[PATH_MAX + 128], real[PATH_MAX];
+		if (k < 2)
+			snprintf(dir, sizeof(dir), rel[k], lib, major);
+		else
+			snprintf(dir, sizeof(dir), rel[k], lib, major, major);
+		snprintf(probe, sizeof(probe), "%s/include/cuda_wrappers", dir);
+		if (access(probe, R_OK) == 0 && realpath(dir, real) && snprintf(buf, n, "%s", real) < (int)n)
+			return buf;
+	}
+	return NULL;
+}
+
 /* smemlint's own flags before the user's: at most this many */
 #define SM_OWN_ARGS 24
 
@@ -84,6 +134,8 @@ const char **sm_frontend_args(const struct sm_frontend_options *opt, int *argc, 
 	ADD("-target-sdk-version=12.9");
 	ADD("-std=c++17");
 	ADD("-w");
+	if (opt->resource_dir)
+		ADD(sm_arena_printf(A, "-resource-dir=%s", opt->resource_dir));
 	if (opt->cuda_path) {
 		ADD(sm_arena_printf(A, "--cuda-path=%s", opt->cuda_path));
 		/* CUDA 13 keeps libcu++ (cuda/std/...), CUB and Thrust under
@@ -93,6 +145,8 @@ const char **sm_frontend_args(const struct sm_frontend_options *opt, int *argc, 
 			ADD("-isystem");
 			ADD(cccl);
 		}
+		ADD("-include");
+		ADD(SM_CUDA_COMPAT_PATH);
 	} else {
 		ADD("-nocudainc");
 		ADD("-include");
@@ -156,17 +210,14 @@ int sm_frontend_build_pch(struct sm_frontend *fe, const struct sm_frontend_optio
 		return -1;
 	}
 	static const char main_name[] = "/<smemlint>/smemlint_pch.cu";
-	struct CXUnsavedFile unsaved[2];
+	struct CXUnsavedFile unsaved[3];
 	unsaved[0].Filename = main_name;
 	unsaved[0].Contents = "";
 	unsaved[0].Length = 0;
-	unsaved[1].Filename = SM_CUDA_STUB_PATH;
-	unsaved[1].Contents = sm_cuda_stub_header;
-	unsaved[1].Length = (unsigned long)strlen(sm_cuda_stub_header);
+	set_forced_headers(unsaved + 1);
 	CXTranslationUnit tu = NULL;
 	unsigned flags = CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization;
-	enum CXErrorCode e = clang_parseTranslationUnit2(fe->index, main_name, argv, argc, unsaved,
-							opt->cuda_path ? 1u : 2u, flags, &tu);
+	enum CXErrorCode e = clang_parseTranslationUnit2(fe->index, main_name, argv, argc, unsaved, 3u, flags, &tu);
 	int rc = -1;
 	if (e != CXError_Success || !tu) {
 		snprintf(err, errlen, "cannot precompile the CUDA headers (libclang error %d)", (int)e);
@@ -214,18 +265,15 @@ struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path, cons
 	if (!argv)
 		return NULL; /* the arena is exhausted */
 	/* headers are parsed as CUDA too: -x cuda is already first */
-	struct CXUnsavedFile unsaved[2 + SM_NSTUB_INCLUDES];
+	struct CXUnsavedFile unsaved[3 + SM_NSTUB_INCLUDES];
 	unsaved[0].Filename = path;
 	unsaved[0].Contents = text;
 	unsaved[0].Length = (unsigned long)len;
-	unsaved[1].Filename = SM_CUDA_STUB_PATH;
-	unsaved[1].Contents = sm_cuda_stub_header;
-	unsaved[1].Length = (unsigned long)strlen(sm_cuda_stub_header);
-	int nunsaved = 1;
+	set_forced_headers(unsaved + 1);
+	int nunsaved = 3;
 	if (!opt->cuda_path) {
 		/* without a toolkit, #include <cuda_runtime.h> and friends find
 		 * empty stand-ins: the declarations come from the forced stub */
-		nunsaved = 2;
 		for (int i = 0; i < SM_NSTUB_INCLUDES; i++) {
 			unsaved[nunsaved].Filename = sm_stub_includes[i].path;
 			unsaved[nunsaved].Contents = sm_stub_include_text;

@@ -52,5 +52,17 @@ const char *sm_frontend_clang_version(struct sm_arena *A);
 /* The bundled CUDA declarations used when no toolkit is found. */
 extern const char sm_cuda_stub_header[];
 #define SM_CUDA_STUB_PATH "/<smemlint>/smemlint_cuda.h"
+/* What nvcc declares and clang's headers do not (cuda_compat.h): forced
+ * into every parse with a toolkit. */
+extern const char sm_cuda_compat_header[];
+#define SM_CUDA_COMPAT_PATH "/<smemlint>/smemlint_compat.h"
+
+/* The resource directory of the clang that libclang is (its builtin
+ * headers and include/cuda_wrappers), found from where libclang was
+ * loaded: <libdir>/clang/<major>. libclang's own driver has no executable
+ * path and looks for cuda_wrappers under a relative "lib/clang/N", so
+ * without -resource-dir device code cannot use placement new (<new>), CUB
+ * or libcu++. Writes it into buf and returns buf, or NULL when not found. */
+const char *sm_frontend_resource_dir(char *buf, size_t n);
 
 #endif

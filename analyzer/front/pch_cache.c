@@ -3,6 +3,7 @@
 #include "front/pch_cache.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -13,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/grow.h"
@@ -266,6 +268,94 @@ static int build_file(struct sm_frontend *fe, const struct sm_frontend_options *
 	return 0;
 }
 
+/* ---- eviction: least recently used first ----
+ *
+ * A file's mtime is when a run last used it (renewed on first use in each
+ * run), so the oldest mtimes are the least recently used. After a new PCH
+ * is written, the directory is brought under its size cap by deleting the
+ * oldest, never `keep` (the file just built); temporaries of writes that
+ * never finished are deleted once they are SM_PCH_TMP_AGE_S old. A file
+ * another process is reading stays readable until it closes it, and a
+ * file deleted before another process opens it makes that parse fall back
+ * to a plain one (sm_frontend_pch_rejected). */
+
+struct cached_file {
+	char *path;
+	uint64_t size;
+	struct timespec mtime;
+};
+
+static int older(const void *a, const void *b)
+{
+	const struct cached_file *x = a, *y = b;
+	if (x->mtime.tv_sec != y->mtime.tv_sec)
+		return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
+	if (x->mtime.tv_nsec != y->mtime.tv_nsec)
+		return x->mtime.tv_nsec < y->mtime.tv_nsec ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+static uint64_t cache_cap(void)
+{
+	const char *v = getenv("SMEMLINT_CACHE_MAX_MIB");
+	char *end;
+	if (v && *v) {
+		unsigned long long mib = strtoull(v, &end, 10);
+		if (!*end)
+			return (uint64_t)mib << 20;
+	}
+	return SM_PCH_CACHE_BYTES;
+}
+
+static void evict(const char *dir, const char *keep)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct cached_file *f = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t total = 0;
+	time_t now = time(NULL);
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "pch-", 4))
+			continue;
+		char p[PATH_MAX];
+		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+		struct stat st;
+		if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (strstr(de->d_name, ".tmp.")) {
+			if (now - st.st_mtim.tv_sec > SM_PCH_TMP_AGE_S)
+				unlink(p);
+			continue;
+		}
+		size_t l = strlen(de->d_name);
+		if (l < 5 || strcmp(de->d_name + l - 4, ".pch"))
+			continue;
+		total += (uint64_t)st.st_size;
+		if (keep && !strcmp(p, keep))
+			continue;
+		if (SM_ALLOC_GROW(f, n + 1, cap))
+			break;
+		f[n].path = strdup(p);
+		f[n].size = (uint64_t)st.st_size;
+		f[n].mtime = st.st_mtim;
+		if (f[n].path)
+			n++;
+	}
+	closedir(d);
+	uint64_t limit = cache_cap();
+	if (n > 1)
+		qsort(f, n, sizeof(*f), older);
+	for (size_t i = 0; i < n; i++) {
+		if (total > limit && unlink(f[i].path) == 0)
+			total -= f[i].size;
+		free(f[i].path);
+	}
+	free(f);
+}
+
 const char *sm_pch_cache_get(struct sm_pch_cache *c, struct sm_frontend *fe, const struct sm_frontend_options *opt)
 {
 	/* the bundled header (no toolkit) parses in a few milliseconds:
@@ -285,6 +375,7 @@ const char *sm_pch_cache_get(struct sm_pch_cache *c, struct sm_frontend *fe, con
 	struct h128 h = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
 	h_str(&h, "smemlint-pch-1");
 	h_str(&h, sm_frontend_clang_version(&A));
+	h_str(&h, sm_cuda_compat_header); /* forced in, and part of the PCH */
 	for (int i = 0; i < argc; i++)
 		h_str(&h, argv[i]);
 	/* a relative include directory could shadow a toolkit header: then
@@ -338,8 +429,13 @@ const char *sm_pch_cache_get(struct sm_pch_cache *c, struct sm_frontend *fe, con
 	pthread_mutex_unlock(&c->lock);
 
 	struct stat st;
+	int built = 0;
 	int ok = (!rebuild && stat(e->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) ||
-		 build_file(fe, &o, c->dir, e->path) == 0;
+		 (built = build_file(fe, &o, c->dir, e->path) == 0);
+	if (ok && !built)
+		utimensat(AT_FDCWD, e->path, NULL, 0); /* used now: least recently used goes first */
+	if (built)
+		evict(c->dir, e->path);
 
 	pthread_mutex_lock(&c->lock);
 	e->state = ok ? PCH_READY : PCH_FAILED;

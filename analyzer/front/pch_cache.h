@@ -16,6 +16,9 @@
  * the front end falls back to a plain parse when it refuses
  * (sm_frontend_pch_rejected); the cache then rebuilds the file once and
  * gives up on that key for the rest of the run if it is refused again.
+ * Size: after each new PCH the least recently used files (oldest mtime;
+ * a run renews the mtime of each file it uses) are deleted until the
+ * directory fits SM_PCH_CACHE_BYTES (or SMEMLINT_CACHE_MAX_MIB).
  * Nothing here is global: the cache is an object the caller owns.
  */
 #ifndef SMEMLINT_PCH_CACHE_H

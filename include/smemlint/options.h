@@ -23,6 +23,7 @@ struct sm_frontend_options {
 	const char *const *args;     /* user flags (-I, -D, -std, ...) */
 	int nargs;
 	const char *pch;             /* precompiled header to reuse, or NULL */
+	const char *resource_dir;    /* clang's resource directory (-resource-dir), or NULL */
 };
 
 struct sm_analysis_options {

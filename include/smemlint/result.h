@@ -69,6 +69,13 @@ void sm_result_problem(struct sm_result *r, enum sm_problem_id problem, struct s
 /* Add a copy of notification n as it is (level and problem included; the
  * message is copied): for results rebuilt from elsewhere (result_io.c). */
 void sm_result_add_note(struct sm_result *r, const struct sm_notification *n);
+/* Merge findings that several template instantiations of one kernel give
+ * identically (same rule, place, access, kernel, array, message and note)
+ * into the first, whose message then says so ("... (the same in 2
+ * instantiations of 'k')"): one finding, one fingerprint, one code-scanning
+ * alert. Findings that differ (another degree, element type) stay apart.
+ * Returns how many were merged away. */
+unsigned sm_result_merge_instantiations(struct sm_result *r);
 /* Sort findings by position, rule and message: a total order. */
 void sm_result_sort(struct sm_result *r);
 /* A sink that copies findings into r. */

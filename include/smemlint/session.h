@@ -54,6 +54,11 @@ struct sm_session_options {
 	const char *write_baseline;/* --write-baseline FILE */
 	bool fix;                  /* --fix: apply padding fixes in place */
 	FILE *log;                 /* where --fix changes and run errors go (stderr) */
+	/* called as each file's analysis ends (from the worker that did it,
+	 * one call at a time), with how many are done, of how many, and the
+	 * file: for a progress line. NULL: none. */
+	void (*progress)(void *ctx, size_t done, size_t total, const char *path);
+	void *progress_ctx;
 };
 
 struct sm_session;

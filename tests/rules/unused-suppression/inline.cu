@@ -24,7 +24,7 @@ void launch(float *o) { k<<<1, dim3(32, 32)>>>(o); }
 /*
  * check-args: --report-unused-suppressions
  * check-output-start
- * tests/rules/unused-suppression/inline.cu:20:64: error: unknown rule 'nosuch' in suppression (see --list-rules)
+ * tests/rules/unused-suppression/inline.cu:20:64: warning: unknown rule 'nosuch' in suppression (see --list-rules)
  * tests/rules/unused-suppression/inline.cu:14:28: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'k' with blockDim (32,32,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[threadIdx.x + 4] = tile[threadIdx.x][threadIdx.y]; // NO\LINT(bugprone-foo)
  *                              ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

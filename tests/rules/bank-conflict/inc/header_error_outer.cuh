@@ -1,0 +1,2 @@
+#pragma once
+#include "header_error_inner.cuh"
