@@ -235,3 +235,25 @@ int cv_try_eval_int(CXCursor c, int64_t *out)
 	clang_EvalResult_dispose(r);
 	return ok;
 }
+
+int cv_in_main_file(struct fe *S, CXCursor c)
+{
+	CXFile f = NULL;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+	return f && clang_File_isEqual(f, S->main_file);
+}
+
+static enum CXChildVisitResult body_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
+		*(CXCursor *)d = c;
+	return CXChildVisit_Continue;
+}
+
+CXCursor cv_body_of(CXCursor fn)
+{
+	CXCursor body = clang_getNullCursor();
+	clang_visitChildren(fn, body_visit, &body);
+	return body;
+}

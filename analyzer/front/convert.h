@@ -118,6 +118,11 @@ struct toks cv_tokens_of(struct fe *S, CXCursor c);
 /* 1 and *out when clang evaluates c to an integer constant. */
 int cv_try_eval_int(CXCursor c, int64_t *out);
 
+/* Is c written in the analyzed file (not a header)? */
+int cv_in_main_file(struct fe *S, CXCursor c);
+/* A function's body (its compound statement), or a null cursor. */
+CXCursor cv_body_of(CXCursor fn);
+
 /* Append s to the block being built (S->block), if there is one. */
 void cv_emit(struct fe *S, struct sm_stmt *s);
 struct sm_stmt *cv_mk_stmt(struct fe *S, enum sm_stmt_kind k, CXCursor c);

@@ -50,28 +50,6 @@ void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const 
 	cv_vec_push(S->A, &S->notes, n);
 }
 
-static int in_file(struct fe *S, CXCursor c)
-{
-	CXFile f = NULL;
-	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
-	return f && clang_File_isEqual(f, S->main_file);
-}
-
-static enum CXChildVisitResult body_of_visit(CXCursor c, CXCursor p, CXClientData d)
-{
-	(void)p;
-	if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
-		*(CXCursor *)d = c;
-	return CXChildVisit_Continue;
-}
-
-static CXCursor body_of(CXCursor fn)
-{
-	CXCursor body = clang_getNullCursor();
-	clang_visitChildren(fn, body_of_visit, &body);
-	return body;
-}
-
 CXCursor cv_inline_target(struct fe *S, CXCursor c)
 {
 	CXCursor none = clang_getNullCursor();
@@ -92,7 +70,7 @@ CXCursor cv_inline_target(struct fe *S, CXCursor c)
 	 * the program's: their calls stay opaque */
 	if (clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
 		return none;
-	if (clang_Cursor_isNull(body_of(def)))
+	if (clang_Cursor_isNull(cv_body_of(def)))
 		return none;
 	return def;
 }
@@ -194,7 +172,7 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 	site->callee = callee;
 	site->caller = S->call ? S->call->callee : S->K->name;
 	site->range = S->in_header && S->call ? S->call->range : cv_range_of(c);
-	site->callee_in_file = in_file(S, def);
+	site->callee_in_file = cv_in_main_file(S, def);
 	site->depth = depth + 1;
 	site->parent = S->call;
 
@@ -257,7 +235,7 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 		}
 		cv_emit(S, mk_decl(S, v, vals[i], p));
 	}
-	CXCursor b = body_of(def);
+	CXCursor b = cv_body_of(def);
 	cv_emit(S, cv_conv_block(S, b));
 
 	struct sm_var *ret = S->ret_var;

@@ -19,21 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int in_main_file(struct fe *S, CXCursor c)
-{
-	CXFile f = NULL;
-	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
-	return f && clang_File_isEqual(f, S->main_file);
-}
-
-static enum CXChildVisitResult body_visit(CXCursor c, CXCursor p, CXClientData d)
-{
-	(void)p;
-	if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
-		*(CXCursor *)d = c;
-	return CXChildVisit_Continue;
-}
-
 static int64_t launch_bounds_of(struct fe *S, CXCursor fn)
 {
 	struct toks t = cv_tokens_of(S, fn);
@@ -88,8 +73,7 @@ static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char 
 	K->nparams = n > 0 ? (unsigned)n : 0;
 	/* the body: the function's compound statement child (after any
 	 * number of parameters and attributes) */
-	CXCursor body = clang_getNullCursor();
-	clang_visitChildren(fn, body_visit, &body);
+	CXCursor body = cv_body_of(fn);
 	if (!clang_Cursor_isNull(body))
 		K->body = cv_conv_block(S, body);
 	K->vars = (struct sm_var **)S->kvars.v;
@@ -215,7 +199,7 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData
 		for (int i = 0; i < ks.n && i < 8; i++)
 			if (is_config_call(S, cv_strip(ks.c[i])))
 				cfg = i;
-		if (cfg >= 0 && in_main_file(S, c)) {
+		if (cfg >= 0 && cv_in_main_file(S, c)) {
 			CXCursor callee = clang_getCursorReferenced(c);
 			struct pending_launch *pl = sm_arena_alloc(S->A, sizeof(*pl));
 			if (pl) {
@@ -265,7 +249,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData d)
 		clang_visitChildren(c, top_visit, d);
 		return CXChildVisit_Continue;
 	}
-	if (!in_main_file(S, c))
+	if (!cv_in_main_file(S, c))
 		return CXChildVisit_Continue;
 	if (k == CXCursor_VarDecl && cv_has_attr(c, CXCursor_CUDASharedAttr)) {
 		if (!cv_array_of_decl(S, c))
@@ -390,7 +374,7 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, struct sm_file *F, st
 		struct sm_kernel *K = cv_cmap_get(&S.kernels, canon);
 		if (!K) {
 			CXCursor tmpl = clang_getSpecializedCursorTemplate(pl->kernel);
-			if (clang_Cursor_isNull(tmpl) || !in_main_file(&S, tmpl))
+			if (clang_Cursor_isNull(tmpl) || !cv_in_main_file(&S, tmpl))
 				continue;
 			if (!cv_has_attr(pl->kernel, CXCursor_CUDAGlobalAttr))
 				continue;
