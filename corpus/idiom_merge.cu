@@ -170,92 +170,32 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_merge.cu:16:15: warning: 2-way bank conflict on load of 's_pl' (float[128]) in kernel 'mg_pair_load' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
- *       float a = s_pl[2 * t];
- *                 ^~~~~~~~~~~
- * corpus/idiom_merge.cu:11:5: note: 's_pl' declared here
- * corpus/idiom_merge.cu:16:15: note: index 's_pl' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:17:15: warning: 2-way bank conflict on load of 's_pl' (float[128]) in kernel 'mg_pair_load' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
- *       float b = s_pl[2 * t + 1];
- *                 ^~~~~~~~~~~~~~~
- * corpus/idiom_merge.cu:11:5: note: 's_pl' declared here
- * corpus/idiom_merge.cu:17:15: note: index 's_pl' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:27:5: warning: 2-way bank conflict on store of 's_ps' (float[128]) in kernel 'mg_pair_store' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
- *       s_ps[2 * t] = x;
- *       ^~~~~~~~~~~
- * corpus/idiom_merge.cu:24:5: note: 's_ps' declared here
- * corpus/idiom_merge.cu:27:5: note: index 's_ps' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:28:5: warning: 2-way bank conflict on store of 's_ps' (float[128]) in kernel 'mg_pair_store' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
- *       s_ps[2 * t + 1] = -x;
- *       ^~~~~~~~~~~~~~~
- * corpus/idiom_merge.cu:24:5: note: 's_ps' declared here
- * corpus/idiom_merge.cu:28:5: note: index 's_ps' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:40:5: warning: 4-way bank conflict on store of 's_q4' (float[256]) in kernel 'mg_quad' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
- *       s_q4[4 * t + 0] = x;
- *       ^~~~~~~~~~~~~~~
- * corpus/idiom_merge.cu:37:5: note: 's_q4' declared here
- * corpus/idiom_merge.cu:40:5: note: index 's_q4' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 8 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:41:5: warning: 4-way bank conflict on store of 's_q4' (float[256]) in kernel 'mg_quad' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
- *       s_q4[4 * t + 1] = x + 1.0f;
- *       ^~~~~~~~~~~~~~~
- * corpus/idiom_merge.cu:37:5: note: 's_q4' declared here
- * corpus/idiom_merge.cu:41:5: note: index 's_q4' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 8 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:42:5: warning: 4-way bank conflict on store of 's_q4' (float[256]) in kernel 'mg_quad' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
- *       s_q4[4 * t + 2] = x + 2.0f;
- *       ^~~~~~~~~~~~~~~
- * corpus/idiom_merge.cu:37:5: note: 's_q4' declared here
- * corpus/idiom_merge.cu:42:5: note: index 's_q4' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 8 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:43:5: warning: 4-way bank conflict on store of 's_q4' (float[256]) in kernel 'mg_quad' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 3 (byte offsets 12 and 140) [bank-conflict]
- *       s_q4[4 * t + 3] = x + 3.0f;
- *       ^~~~~~~~~~~~~~~
- * corpus/idiom_merge.cu:37:5: note: 's_q4' declared here
- * corpus/idiom_merge.cu:43:5: note: index 's_q4' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 8 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:46:15: warning: 4-way bank conflict on load of 's_q4' (float[256]) in kernel 'mg_quad' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
- *       float a = s_q4[4 * u + 0];
- *                 ^~~~~~~~~~~~~~~
- * corpus/idiom_merge.cu:37:5: note: 's_q4' declared here
- * corpus/idiom_merge.cu:46:15: note: index 's_q4' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 8 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:47:15: warning: 4-way bank conflict on load of 's_q4' (float[256]) in kernel 'mg_quad' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 5 (byte offsets 20 and 148) [bank-conflict]
- *       float b = s_q4[4 * u + 1];
- *                 ^~~~~~~~~~~~~~~
- * corpus/idiom_merge.cu:37:5: note: 's_q4' declared here
- * corpus/idiom_merge.cu:47:15: note: index 's_q4' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 8 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:48:15: warning: 4-way bank conflict on load of 's_q4' (float[256]) in kernel 'mg_quad' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 6 (byte offsets 24 and 152) [bank-conflict]
- *       float c = s_q4[4 * u + 2];
- *                 ^~~~~~~~~~~~~~~
- * corpus/idiom_merge.cu:37:5: note: 's_q4' declared here
- * corpus/idiom_merge.cu:48:15: note: index 's_q4' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 8 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:49:15: warning: 4-way bank conflict on load of 's_q4' (float[256]) in kernel 'mg_quad' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 7 (byte offsets 28 and 156) [bank-conflict]
- *       float d = s_q4[4 * u + 3];
- *                 ^~~~~~~~~~~~~~~
- * corpus/idiom_merge.cu:37:5: note: 's_q4' declared here
- * corpus/idiom_merge.cu:49:15: note: index 's_q4' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 8 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:61:15: warning: 4-way bank conflict on load of 's_p4' (float[256]) in kernel 'mg_pair_stride4' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_merge.cu:61:15: warning: 2-way bank conflict on load of 's_p4' (float[256]) (fused by nvcc with 1 adjacent access into one 8-byte access) in kernel 'mg_pair_stride4' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float a = s_p4[4 * t];
  *                 ^~~~~~~~~~~
  * corpus/idiom_merge.cu:56:5: note: 's_p4' declared here
  * corpus/idiom_merge.cu:61:15: note: index 's_p4' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:62:15: warning: 4-way bank conflict on load of 's_p4' (float[256]) in kernel 'mg_pair_stride4' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_merge.cu:62:15: warning: 2-way bank conflict on load of 's_p4' (float[256]) (fused by nvcc with 1 adjacent access into one 8-byte access) in kernel 'mg_pair_stride4' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float b = s_p4[4 * t + 1];
  *                 ^~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:56:5: note: 's_p4' declared here
  * corpus/idiom_merge.cu:62:15: note: index 's_p4' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:74:15: warning: 8-way bank conflict on load of 's_q8' (float[512]) in kernel 'mg_quad_stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_merge.cu:74:15: warning: 2-way bank conflict on load of 's_q8' (float[512]) (fused by nvcc with 3 adjacent accesses into one 16-byte access) in kernel 'mg_quad_stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float a = s_q8[8 * t + 0];
  *                 ^~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:69:5: note: 's_q8' declared here
  * corpus/idiom_merge.cu:74:15: note: index 's_q8' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:75:15: warning: 8-way bank conflict on load of 's_q8' (float[512]) in kernel 'mg_quad_stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_merge.cu:75:15: warning: 2-way bank conflict on load of 's_q8' (float[512]) (fused by nvcc with 3 adjacent accesses into one 16-byte access) in kernel 'mg_quad_stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float b = s_q8[8 * t + 1];
  *                 ^~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:69:5: note: 's_q8' declared here
  * corpus/idiom_merge.cu:75:15: note: index 's_q8' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:76:15: warning: 8-way bank conflict on load of 's_q8' (float[512]) in kernel 'mg_quad_stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
+ * corpus/idiom_merge.cu:76:15: warning: 2-way bank conflict on load of 's_q8' (float[512]) (fused by nvcc with 3 adjacent accesses into one 16-byte access) in kernel 'mg_quad_stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float c = s_q8[8 * t + 2];
  *                 ^~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:69:5: note: 's_q8' declared here
  * corpus/idiom_merge.cu:76:15: note: index 's_q8' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:77:15: warning: 8-way bank conflict on load of 's_q8' (float[512]) in kernel 'mg_quad_stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 3 (byte offsets 12 and 140) [bank-conflict]
+ * corpus/idiom_merge.cu:77:15: warning: 2-way bank conflict on load of 's_q8' (float[512]) (fused by nvcc with 3 adjacent accesses into one 16-byte access) in kernel 'mg_quad_stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float d = s_q8[8 * t + 3];
  *                 ^~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:69:5: note: 's_q8' declared here

@@ -149,16 +149,6 @@ int main()
 
 /*
  * check-output-start
- * corpus/scan.cu:42:5: warning: 2-way bank conflict on store of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
- *       temp[2 * thid] = in[2 * thid];
- *       ^~~~~~~~~~~~~~
- * corpus/scan.cu:36:5: note: 'temp' declared here
- * corpus/scan.cu:42:5: note: index 'temp' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 11 of 11 conflicting accesses become conflict-free
- * corpus/scan.cu:43:5: warning: 2-way bank conflict on store of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
- *       temp[2 * thid + 1] = in[2 * thid + 1];
- *       ^~~~~~~~~~~~~~~~~~
- * corpus/scan.cu:36:5: note: 'temp' declared here
- * corpus/scan.cu:43:5: note: index 'temp' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 11 of 11 conflicting accesses become conflict-free
  * corpus/scan.cu:50:13: warning: 8-way bank conflict on load of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1), worst when offset = 4; lanes 0 and 4 of warp 0 hit bank 7 (byte offsets 28 and 156) [bank-conflict]
  *               temp[bi] += temp[ai];
  *               ^~~~~~~~
@@ -194,15 +184,5 @@ int main()
  *               ^~~~~~~~
  * corpus/scan.cu:36:5: note: 'temp' declared here
  * corpus/scan.cu:66:13: note: index 'temp' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 11 of 11 conflicting accesses become conflict-free
- * corpus/scan.cu:70:21: warning: 2-way bank conflict on load of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
- *       out[2 * thid] = temp[2 * thid];
- *                       ^~~~~~~~~~~~~~
- * corpus/scan.cu:36:5: note: 'temp' declared here
- * corpus/scan.cu:70:21: note: index 'temp' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 11 of 11 conflicting accesses become conflict-free
- * corpus/scan.cu:71:25: warning: 2-way bank conflict on load of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
- *       out[2 * thid + 1] = temp[2 * thid + 1];
- *                           ^~~~~~~~~~~~~~~~~~
- * corpus/scan.cu:36:5: note: 'temp' declared here
- * corpus/scan.cu:71:25: note: index 'temp' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 11 of 11 conflicting accesses become conflict-free
  * check-output-end
  */

@@ -137,6 +137,12 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			const char *exact = "";
 			if (d->worst != (double)ways)
 				exact = sm_arena_printf(A, " (%.2f wavefronts per ideal)", d->worst);
+			if (res->fused > 1) {
+				/* nvcc fuses the group: the degree is the fused access's */
+				exact = sm_arena_printf(A, "%s (fused by nvcc with %u adjacent access%s into one %u-byte access)",
+							exact, res->fused - 1, res->fused > 2 ? "es" : "", res->fused_width);
+				g.width = res->fused_width;
+			}
 			g.message = sm_arena_printf(A, "%d-way bank conflict on %s of '%s' (%s)%s %s with blockDim (%lld,%lld,%lld)%s%s%s",
 						    ways, kind_name(ra->src->kind), g.array, array_type(A, ra->array), exact,
 						    sm_where_text(A, m->kernel->name, ra->src->call), (long long)res->block.x, (long long)res->block.y,

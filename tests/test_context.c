@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/merge.h"
 #include "engine/threaddep.h"
 #include "ir_builder.h"
 
@@ -188,6 +189,57 @@ START_TEST(test_recurrences)
 }
 END_TEST
 
+/* nvcc fuses s[2t], s[2t+1] into one 8-byte access, and s[4t..4t+3] into
+ * one 16-byte access; not across a store to the array, nor a misaligned
+ * pair (2t+1, 2t+2), nor a pair whose distance only evaluation shows */
+static unsigned fused_of(int variant)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_expr *two_t = OP(&b, SM_OP_MUL, tid(&b), K(&b, 2));
+	struct sm_stmt *body = NULL;
+	switch (variant) {
+	case 0: /* pair */
+		body = blk(&b, 2, acc(&b, SM_ACC_LOAD, two_t), acc(&b, SM_ACC_LOAD, OP(&b, SM_OP_ADD, two_t, K(&b, 1))));
+		break;
+	case 1: /* a store between */
+		body = blk(&b, 3, acc(&b, SM_ACC_LOAD, two_t), acc(&b, SM_ACC_STORE, tid(&b)),
+			   acc(&b, SM_ACC_LOAD, OP(&b, SM_OP_ADD, two_t, K(&b, 1))));
+		break;
+	case 2: /* misaligned */
+		body = blk(&b, 2, acc(&b, SM_ACC_LOAD, OP(&b, SM_OP_ADD, two_t, K(&b, 1))),
+			   acc(&b, SM_ACC_LOAD, OP(&b, SM_OP_ADD, two_t, K(&b, 2))));
+		break;
+	case 3: { /* quad */
+		struct sm_expr *four_t = OP(&b, SM_OP_MUL, tid(&b), K(&b, 4));
+		body = blk(&b, 4, acc(&b, SM_ACC_STORE, four_t), acc(&b, SM_ACC_STORE, OP(&b, SM_OP_ADD, four_t, K(&b, 1))),
+			   acc(&b, SM_ACC_STORE, OP(&b, SM_OP_ADD, four_t, K(&b, 2))),
+			   acc(&b, SM_ACC_STORE, OP(&b, SM_OP_ADD, four_t, K(&b, 3))));
+		break;
+	}
+	default: /* s[2t] and s[(2t) | 1]: adjacent by value only */
+		body = blk(&b, 2, acc(&b, SM_ACC_LOAD, two_t), acc(&b, SM_ACC_LOAD, OP(&b, SM_OP_OR, two_t, K(&b, 1))));
+		break;
+	}
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_merge mg[4];
+	sm_find_merges(&m, &B32, 1, &b.A, mg);
+	unsigned r = mg[0].n * 100 + mg[0].width;
+	sm_irb_release(&b);
+	return r;
+}
+
+START_TEST(test_fused_accesses)
+{
+	ck_assert_uint_eq(fused_of(0), 208);  /* 2 accesses, 8 bytes */
+	ck_assert_uint_eq(fused_of(1), 104);  /* not fused */
+	ck_assert_uint_eq(fused_of(2), 104);
+	ck_assert_uint_eq(fused_of(3), 416);  /* 4 accesses, 16 bytes */
+	ck_assert_uint_eq(fused_of(4), 104);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("context");
@@ -199,6 +251,7 @@ static Suite *suite(void)
 	tcase_add_test(tl, test_launch_binds_parameters);
 	tcase_add_test(tl, test_unknowns_stay_in_bounds);
 	tcase_add_test(tl, test_recurrences);
+	tcase_add_test(tl, test_fused_accesses);
 	suite_add_tcase(s, tl);
 	return s;
 }

@@ -251,6 +251,14 @@
  * the access is not analyzed. */
 #define SM_RECURRENCE_MAX_ITER 256
 
+/* Bank engine, fused accesses (analyzer/engine/merge.c): loop iterations
+ * at which a candidate group's addresses are checked to be consecutive
+ * and aligned for every thread. Group members share their loop, so the
+ * relation is a fact of the index expressions; two iterations catch an
+ * induction variable that breaks it. Past them: not checked (a relation
+ * that holds for the first two iterations is taken to hold). */
+#define SM_MERGE_CHECK_ITERS 2
+
 /* Resolver: substituting variable values into an index. Past it: that part
  * of the index is unknown (the access is not analyzed). */
 #define SM_RESOLVE_MAX_DEPTH 4000

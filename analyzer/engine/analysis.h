@@ -172,6 +172,11 @@ struct sm_access_result {
 	struct sm_degree deg;            /* worst over the kernel's block shapes */
 	struct sm_dim3 block;            /* the shape that gave deg */
 	bool block_assumed;
+	unsigned fused;                  /* > 1: nvcc fuses this access with the
+	                                  * others of its group (engine/merge.c)
+	                                  * into one access; deg is that one's */
+	unsigned fused_width;            /* bytes per thread of the fused access */
+	unsigned fused_first;            /* the group's first access */
 };
 
 /* The block shapes a kernel is analyzed with; *assumed is set when none

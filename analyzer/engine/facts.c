@@ -1,5 +1,6 @@
 /* facts.c - per-kernel facts, computed on first use (see facts.h). */
 #include "engine/facts.h"
+#include "engine/merge.h"
 
 #include <string.h>
 
@@ -35,6 +36,36 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 				ar->block = f->blocks[b];
 				ar->block_assumed = f->assumed;
 			}
+		}
+	}
+	/* groups nvcc fuses: every member gets the fused access's degree */
+	struct sm_merge *mg = sm_arena_alloc(f->arena, (m->nacc + 1) * sizeof(*mg));
+	if (mg) {
+		sm_find_merges(m, f->blocks, f->nblocks, f->arena, mg);
+		for (unsigned a = 0; a < m->nacc; a++) {
+			if (mg[a].n < 2 || mg[a].leader != a)
+				continue;
+			struct sm_raccess fused = m->acc[a];
+			fused.width = mg[a].width;
+			struct sm_access_result r;
+			memset(&r, 0, sizeof(r));
+			for (int b = 0; b < f->nblocks; b++) {
+				struct sm_degree d;
+				sm_access_degree(&fused, f->blocks[b], NULL, f->arena, &d);
+				if (b == 0 || (d.analyzed && (!r.deg.analyzed || d.worst > r.deg.worst))) {
+					r.deg = d;
+					r.block = f->blocks[b];
+					r.block_assumed = f->assumed;
+				}
+			}
+			if (!r.deg.analyzed)
+				continue;
+			r.fused = mg[a].n;
+			r.fused_width = mg[a].width;
+			r.fused_first = a;
+			for (unsigned k = a; k < m->nacc; k++)
+				if (mg[k].leader == a && mg[k].n > 1)
+					res[k] = r;
 		}
 	}
 	f->degrees = res;
