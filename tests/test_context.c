@@ -240,6 +240,30 @@ START_TEST(test_fused_accesses)
 }
 END_TEST
 
+/* s[data[i]]: data dependent, listed with its best and worst case (a
+ * float[256] has 8 words in each bank) and never given a degree */
+START_TEST(test_data_dependent)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	b.s = sm_irb_array(&b, "float", 4, 256, 0);
+	struct sm_expr *loaded = sm_arena_alloc(&b.A, sizeof(*loaded));
+	loaded->kind = SM_E_OPAQUE;
+	loaded->thread_dep = true;
+	loaded->name = "memory load";
+	loaded->id = 1;
+	struct sm_stmt *body = blk(&b, 2, acc(&b, SM_ACC_ATOMIC, loaded), acc(&b, SM_ACC_LOAD, OP(&b, SM_OP_MUL, tid(&b), K(&b, 2))));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_degree d = degree_of(&b, &m, 0, B32);
+	ck_assert(!d.analyzed);
+	ck_assert_ptr_nonnull(strstr(d.why, "data-dependent"));
+	ck_assert_ptr_nonnull(strstr(d.why, "between 1-way (all lanes on one word) and 8-way"));
+	ck_assert(degree_of(&b, &m, 1, B32).analyzed);
+	sm_irb_release(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("context");
@@ -252,6 +276,7 @@ static Suite *suite(void)
 	tcase_add_test(tl, test_unknowns_stay_in_bounds);
 	tcase_add_test(tl, test_recurrences);
 	tcase_add_test(tl, test_fused_accesses);
+	tcase_add_test(tl, test_data_dependent);
 	suite_add_tcase(s, tl);
 	return s;
 }

@@ -694,12 +694,47 @@ static bool has_uniform_unknown(const struct sm_expr *e, int depth)
 	       has_uniform_unknown(e->c, depth + 1);
 }
 
+/* Does the closed expression hold a value loaded from memory (global or
+ * shared)? Then the address is data dependent. */
+static bool loaded_from_memory(const struct sm_expr *e, int depth)
+{
+	if (!e || depth > SM_SCAN_EXPR_DEPTH)
+		return false;
+	if (e->kind == SM_E_OPAQUE && e->thread_dep && (e->place || (e->name && !strcmp(e->name, "memory load"))))
+		return true;
+	if ((e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT) && e->loop && e->ival < e->loop->niv) {
+		const struct sm_iv *iv = &e->loop->ivs[e->ival];
+		if (loaded_from_memory(iv->init, depth + 1) || loaded_from_memory(iv->step, depth + 1))
+			return true;
+	}
+	return loaded_from_memory(e->a, depth + 1) || loaded_from_memory(e->b, depth + 1) ||
+	       loaded_from_memory(e->c, depth + 1);
+}
+
 void sm_access_degree(const struct sm_raccess *ra, struct sm_dim3 block, const int64_t *dims,
 		      struct sm_arena *A, struct sm_degree *out)
 {
-	(void)A;
 	struct sm_layout lay = { dims, 0, 0 };
 	sm_access_degree_layout(ra, block, &lay, out);
+	if (out->analyzed || !A || !ra->ok || !ra->array)
+		return;
+	bool data = loaded_from_memory(ra->extra, 0);
+	for (int k = 0; k < ra->nidx && !data; k++)
+		data = loaded_from_memory(ra->idx[k], 0);
+	if (!data)
+		return;
+	/* the data decides: from a broadcast (1-way) to every lane of a
+	 * request on its own word of one bank, as far as the array has words
+	 * in one bank */
+	unsigned w = ra->width < 4 ? 4 : ra->width;
+	int64_t lanes = (int64_t)SM_WARP * 4 / w;
+	int64_t bytes = array_bytes(ra->array, dims);
+	int64_t per_bank = bytes ? (bytes / 4 + SM_BANKS - 1) / SM_BANKS : lanes;
+	int64_t worst = per_bank < lanes ? per_bank : lanes;
+	if (worst < 1)
+		worst = 1;
+	out->why = sm_arena_printf(A, "data-dependent: the index is loaded from memory, so the data decides "
+				      "between 1-way (all lanes on one word) and %lld-way", (long long)worst);
 }
 
 void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *dims,
