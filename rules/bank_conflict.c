@@ -143,6 +143,8 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 							exact, res->fused - 1, res->fused > 2 ? "es" : "", res->fused_width);
 				g.width = res->fused_width;
 			}
+			if (res->launch)
+				iv = sm_arena_printf(A, " at the launch on line %u%s", res->launch->range.begin.line, iv);
 			g.message = sm_arena_printf(A, "%d-way bank conflict on %s of '%s' (%s)%s %s with blockDim (%lld,%lld,%lld)%s%s%s",
 						    ways, kind_name(ra->src->kind), g.array, array_type(A, ra->array), exact,
 						    sm_where_text(A, m->kernel->name, ra->src->call), (long long)res->block.x, (long long)res->block.y,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/facts.h"
 #include "engine/merge.h"
 #include "engine/threaddep.h"
 #include "ir_builder.h"
@@ -122,6 +123,43 @@ START_TEST(test_launch_binds_parameters)
 	d = param_stride(v32, yes, 0);
 	ck_assert(!d.analyzed);
 	ck_assert_str_eq(d.why, "the degree depends on a value known only at run time");
+}
+END_TEST
+
+/* launches that disagree: each is a context, the worst is kept with its
+ * launch (n = 1: conflict-free, n = 32: 32-way) */
+START_TEST(test_launch_contexts)
+{
+	struct sm_launch launches[2];
+	struct sm_launch_arg args[2] = { { true, 1 }, { true, 32 } };
+	memset(launches, 0, sizeof(launches));
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_var *n = var(&b, "n", SM_V_PARAM);
+	b.k.nparams = 1;
+	for (int l = 0; l < 2; l++) {
+		launches[l].args = &args[l];
+		launches[l].nargs = 1;
+		launches[l].block_known = true;
+		launches[l].block = B32;
+		launches[l].range.begin.line = 50 + (unsigned)l;
+	}
+	b.k.launches = launches;
+	b.k.nlaunches = 2;
+	struct sm_stmt *body = blk(&b, 1, acc(&b, SM_ACC_STORE, OP(&b, SM_OP_MUL, tid(&b), V(&b, n))));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_analysis_options opt;
+	memset(&opt, 0, sizeof(opt));
+	struct sm_kernel_facts f;
+	ck_assert_int_eq(sm_kernel_facts_init(&f, &b.k, &opt, &b.A), 0);
+	ck_assert_int_eq(f.ncontexts, 2);
+	const struct sm_access_result *r = sm_kernel_facts_degrees(&f);
+	ck_assert_ptr_nonnull(r);
+	ck_assert(r[0].deg.analyzed);
+	ck_assert(r[0].deg.worst == 32.0);
+	ck_assert_ptr_eq(r[0].launch, &launches[1]);
+	sm_irb_release(&b);
 }
 END_TEST
 
@@ -273,6 +311,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	TCase *tl = tcase_create("values");
 	tcase_add_test(tl, test_launch_binds_parameters);
+	tcase_add_test(tl, test_launch_contexts);
 	tcase_add_test(tl, test_unknowns_stay_in_bounds);
 	tcase_add_test(tl, test_recurrences);
 	tcase_add_test(tl, test_fused_accesses);

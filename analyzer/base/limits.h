@@ -259,6 +259,12 @@
  * that holds for the first two iterations is taken to hold). */
 #define SM_MERGE_CHECK_ITERS 2
 
+/* Launch contexts per kernel (analyzer/engine/facts.c): launches that fix
+ * different values of a parameter each get a model of their own. Real
+ * programs launch one kernel with a few configurations; 8 matches
+ * SM_MAX_BLOCK_SHAPES. Past it: further launches are not analyzed. */
+#define SM_MAX_LAUNCH_CONTEXTS 8
+
 /* Resolver: substituting variable values into an index. Past it: that part
  * of the index is unknown (the access is not analyzed). */
 #define SM_RESOLVE_MAX_DEPTH 4000

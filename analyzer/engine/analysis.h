@@ -81,8 +81,13 @@ struct sm_kernel_model {
 	unsigned nstmts;
 };
 
-/* Resolve every access of k. Returns 0, or -1 if the arena is exhausted. */
+/* Resolve every access of k. Parameters (and gridDim) that every launch of
+ * the file fixes to the same constant are bound to it. Returns 0, or -1 if
+ * the arena is exhausted. */
 int sm_resolve_kernel(struct sm_kernel *k, struct sm_arena *A, struct sm_kernel_model *out);
+/* The same in the context of one launch: the values it fixes are bound. */
+int sm_resolve_kernel_at(struct sm_kernel *k, const struct sm_launch *launch, struct sm_arena *A,
+			 struct sm_kernel_model *out);
 
 /* Does the closed expression depend on threadIdx (or a per-thread value)? */
 bool sm_expr_thread_dep(const struct sm_expr *e);
@@ -177,6 +182,8 @@ struct sm_access_result {
 	                                  * into one access; deg is that one's */
 	unsigned fused_width;            /* bytes per thread of the fused access */
 	unsigned fused_first;            /* the group's first access */
+	const struct sm_launch *launch;  /* launches that fix different values:
+	                                  * the one that gave deg, else NULL */
 };
 
 /* The block shapes a kernel is analyzed with; *assumed is set when none

@@ -4,6 +4,44 @@
 
 #include <string.h>
 
+/* Do launches a and b fix the same values (block and known arguments)? */
+static bool same_values(const struct sm_launch *a, const struct sm_launch *b)
+{
+	if (a->block_known != b->block_known || a->nargs != b->nargs)
+		return false;
+	if (a->block_known && (a->block.x != b->block.x || a->block.y != b->block.y || a->block.z != b->block.z))
+		return false;
+	for (unsigned i = 0; i < a->nargs; i++)
+		if (a->args[i].known != b->args[i].known || (a->args[i].known && a->args[i].value != b->args[i].value))
+			return false;
+	return true;
+}
+
+/* Launches that disagree on a parameter they both fix: one context each. */
+static void find_contexts(struct sm_kernel_facts *f, struct sm_kernel *k)
+{
+	bool differ = false;
+	for (unsigned i = 0; i < k->nparams && !differ; i++)
+		for (unsigned l = 1; l < k->nlaunches && !differ; l++) {
+			const struct sm_launch *a = &k->launches[0], *b = &k->launches[l];
+			if (i < a->nargs && i < b->nargs && a->args[i].known && b->args[i].known &&
+			    a->args[i].value != b->args[i].value && !k->vars[i]->is_pointer)
+				differ = true;
+		}
+	if (!differ)
+		return;
+	for (unsigned l = 0; l < k->nlaunches && f->ncontexts < SM_MAX_LAUNCH_CONTEXTS; l++) {
+		bool dup = false;
+		for (int c = 0; c < f->ncontexts && !dup; c++)
+			dup = same_values(f->ctx_launch[c], &k->launches[l]);
+		if (dup)
+			continue;
+		if (sm_resolve_kernel_at(k, &k->launches[l], f->arena, &f->ctx_model[f->ncontexts]) != 0)
+			break;
+		f->ctx_launch[f->ncontexts++] = &k->launches[l];
+	}
+}
+
 int sm_kernel_facts_init(struct sm_kernel_facts *f, struct sm_kernel *k, const struct sm_analysis_options *opt,
 			 struct sm_arena *A)
 {
@@ -13,7 +51,42 @@ int sm_kernel_facts_init(struct sm_kernel_facts *f, struct sm_kernel *k, const s
 	f->ndivergence = -1;
 	f->resolved = sm_resolve_kernel(k, A, &f->model) == 0;
 	f->nblocks = sm_kernel_blocks(k, opt, f->blocks, SM_MAX_BLOCK_SHAPES, &f->assumed);
+	find_contexts(f, k);
 	return f->resolved ? 0 : -1;
+}
+
+/* Access a over the launch contexts: each with its own values and block
+ * (or every shape when its block is not known, or --block-dim); the worst,
+ * naming its launch. One context that cannot be analyzed makes the access
+ * not analyzed: its value there is unknown. */
+static void context_degree(struct sm_kernel_facts *f, unsigned a, struct sm_access_result *ar)
+{
+	bool first = true;
+	for (int c = 0; c < f->ncontexts; c++) {
+		const struct sm_launch *L = f->ctx_launch[c];
+		if (a >= f->ctx_model[c].nacc)
+			continue;
+		for (int b = 0; b < f->nblocks; b++) {
+			if (L->block_known && !f->opt->has_block &&
+			    (L->block.x != f->blocks[b].x || L->block.y != f->blocks[b].y || L->block.z != f->blocks[b].z))
+				continue;
+			struct sm_degree d;
+			sm_access_degree(&f->ctx_model[c].acc[a], f->blocks[b], NULL, f->arena, &d);
+			if (!d.analyzed) {
+				ar->deg = d;
+				ar->block = f->blocks[b];
+				ar->launch = L;
+				return;
+			}
+			if (first || d.worst > ar->deg.worst) {
+				ar->deg = d;
+				ar->block = f->blocks[b];
+				ar->block_assumed = f->assumed;
+				ar->launch = L;
+				first = false;
+			}
+		}
+	}
 }
 
 const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f)
@@ -28,6 +101,10 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 	}
 	for (unsigned a = 0; a < m->nacc; a++) {
 		struct sm_access_result *ar = &res[a];
+		if (f->ncontexts) {
+			context_degree(f, a, ar);
+			continue;
+		}
 		for (int b = 0; b < f->nblocks; b++) {
 			struct sm_degree d;
 			sm_access_degree(&m->acc[a], f->blocks[b], NULL, f->arena, &d);

@@ -39,6 +39,13 @@ struct sm_kernel_facts {
 	bool assumed;                  /* no launch, __launch_bounds__ or flag gave them */
 	struct sm_dim3 blocks[SM_MAX_BLOCK_SHAPES];
 
+	/* launches that fix different values of the kernel's parameters: one
+	 * model per distinct launch, resolved with that launch's values (the
+	 * degrees are the worst over them; races and divergence use model) */
+	int ncontexts;
+	struct sm_kernel_model ctx_model[SM_MAX_LAUNCH_CONTEXTS];
+	const struct sm_launch *ctx_launch[SM_MAX_LAUNCH_CONTEXTS];
+
 	/* on first use */
 	struct sm_access_result *degrees;     /* [model.nacc], worst over the shapes */
 	bool degrees_failed;

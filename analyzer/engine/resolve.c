@@ -826,9 +826,15 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
  * passes the same constant holds it on entry; gridDim likewise. A kernel
  * launched with different values (or never launched here) keeps them
  * unknown. */
-static void bind_launch_values(struct rs *R, env_t env)
+static void bind_launch_values(struct rs *R, env_t env, const struct sm_launch *only)
 {
-	const struct sm_kernel *k = R->K;
+	struct sm_kernel kk = *R->K;
+	const struct sm_kernel *k = &kk;
+	if (only) {
+		/* one launch context: its values alone */
+		kk.launches = (struct sm_launch *)only;
+		kk.nlaunches = 1;
+	}
 	if (!k->nlaunches)
 		return;
 	for (unsigned i = 0; i < k->nparams && i < k->nvars; i++) {
@@ -857,6 +863,12 @@ static void bind_launch_values(struct rs *R, env_t env)
 
 int sm_resolve_kernel(struct sm_kernel *k, struct sm_arena *A, struct sm_kernel_model *out)
 {
+	return sm_resolve_kernel_at(k, NULL, A, out);
+}
+
+int sm_resolve_kernel_at(struct sm_kernel *k, const struct sm_launch *launch, struct sm_arena *A,
+			 struct sm_kernel_model *out)
+{
 	struct rs R;
 	memset(&R, 0, sizeof(R));
 	R.A = A;
@@ -867,7 +879,7 @@ int sm_resolve_kernel(struct sm_kernel *k, struct sm_arena *A, struct sm_kernel_
 	env_t env = sm_arena_alloc(A, (k->nvars + 1) * sizeof(*env));
 	if (!R.out || !env)
 		return -1;
-	bind_launch_values(&R, env);
+	bind_launch_values(&R, env, launch);
 	struct walk w = { NULL, NULL, 0 };
 	walk(&R, k->body, env, w);
 	/* accesses never reached by the walk (dead code) stay !ok */

@@ -45,6 +45,15 @@ __global__ void unknown_stride(float *out, int n)
     out[threadIdx.x] = temp[threadIdx.x];
 }
 
+// launched with two head sizes: the worst launch is named
+__global__ void two_heads(const float *q, float *out, int d)
+{
+    __shared__ float tile[64 * 65];
+    tile[threadIdx.x * d] = q[threadIdx.x];
+    __syncthreads();
+    out[threadIdx.x] = tile[threadIdx.x];
+}
+
 int pick(void);
 
 void launch(const float *q, float *f)
@@ -56,6 +65,8 @@ void launch(const float *q, float *f)
     grid_stride<<<4, threads>>>(f);
     assumed<<<1, 32>>>(f, pick());
     unknown_stride<<<1, 32>>>(f, pick());
+    two_heads<<<1, 64>>>(q, f, 65);
+    two_heads<<<1, 64>>>(q, f, 64);
 }
 
 /*
@@ -80,5 +91,9 @@ void launch(const float *q, float *f)
  *       ^~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/launch_values.cu:34:5: note: 't' declared here
  * tests/rules/bank-conflict/launch_values.cu:35:5: note: index 't' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
+ * tests/rules/bank-conflict/launch_values.cu:52:5: warning: 32-way bank conflict on store of 'tile' (float[4160]) in kernel 'two_heads' with blockDim (64,1,1) at the launch on line 69; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 256) [bank-conflict]
+ *       tile[threadIdx.x * d] = q[threadIdx.x];
+ *       ^~~~~~~~~~~~~~~~~~~~~
+ * tests/rules/bank-conflict/launch_values.cu:51:5: note: 'tile' declared here
  * check-output-end
  */
