@@ -502,6 +502,37 @@ static void emit_assign(struct fe *S, struct sm_var *v, enum sm_op op, struct sm
 		v->points_shared = 1;
 }
 
+/* A fact the code states (__builtin_assume(n == 2), assert(n == 2)): a
+ * variable equal to a constant holds it from here on. */
+static void assume(struct fe *S, CXCursor cond, CXCursor at)
+{
+	CXCursor e = cv_strip(cond);
+	struct kids k2 = cv_kids_of(e);
+	int is_assign, ok;
+	if (clang_getCursorKind(e) != CXCursor_BinaryOperator || k2.n != 2 ||
+	    binop_of(S, e, &is_assign, &ok) != SM_OP_EQ || !ok || is_assign)
+		return;
+	for (int side = 0; side < 2; side++) {
+		struct sm_var *v = assign_target(S, k2.c[side]);
+		int64_t val;
+		if (v && cv_try_eval_int(k2.c[1 - side], &val)) {
+			emit_assign(S, v, SM_OP_ASSIGN, mk_const(S, val), at);
+			return;
+		}
+	}
+}
+
+/* Is c a call of the assertion failure handler (assert's other arm)? */
+static int is_assert_fail(struct fe *S, CXCursor c)
+{
+	c = cv_strip(c);
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return 0;
+	const char *n = cv_cx_str(S->A, clang_getCursorSpelling(c));
+	return !strcmp(n, "__assert_fail") || !strcmp(n, "__assertfail") || !strcmp(n, "__assert_rtn") ||
+	       !strcmp(n, "_wassert");
+}
+
 static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 {
 	const char *name = call_name(S, c);
@@ -627,20 +658,7 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 	}
 	/* __builtin_assume(n == 2), __builtin_assume(2 == n): n is 2 from here */
 	if (!strcmp(name, "__builtin_assume") && nargs == 1) {
-		CXCursor e = cv_strip(args[0]);
-		struct kids k2 = cv_kids_of(e);
-		int is_assign, ok;
-		if (clang_getCursorKind(e) == CXCursor_BinaryOperator && k2.n == 2 &&
-		    binop_of(S, e, &is_assign, &ok) == SM_OP_EQ && ok && !is_assign) {
-			for (int side = 0; side < 2; side++) {
-				struct sm_var *v = assign_target(S, k2.c[side]);
-				int64_t val;
-				if (v && cv_try_eval_int(k2.c[1 - side], &val)) {
-					emit_assign(S, v, SM_OP_ASSIGN, mk_const(S, val), c);
-					break;
-				}
-			}
-		}
+		assume(S, args[0], c);
 		return mk_opaque(S, c, name, 0);
 	}
 	/* a __device__ function of the program: followed into its body */
@@ -1050,6 +1068,16 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 		struct kids ks = cv_kids_of(c);
 		if (ks.n != 3)
 			return mk_opaque(S, c, "expression", 1);
+		if (is_assert_fail(S, ks.c[2]) || is_assert_fail(S, ks.c[1])) {
+			/* assert(n == 2): a fact from here on */
+			(void)cv_conv_expr(S, ks.c[0]);
+			CXCursor cond = ks.c[0];
+			struct kids kc = cv_kids_of(cv_strip(cond));
+			if (is_assert_fail(S, ks.c[1]) && kc.n == 1) /* (!(e)) ? fail : 0 */
+				return mk_opaque(S, c, "assert", 0);
+			assume(S, cond, c);
+			return mk_opaque(S, c, "assert", 0);
+		}
 		struct sm_expr *cond = cv_conv_expr(S, ks.c[0]);
 		struct sm_expr *br[2];
 		struct sm_stmt *blocks[2] = { NULL, NULL };
