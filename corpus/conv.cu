@@ -92,7 +92,7 @@ int main()
 
 /*
  * check-output-start
- * corpus/conv.cu:49:13: warning: 2-way bank conflict on store of 'tile' (float[20][20]) in kernel 'conv2d' with blockDim (16,16,1); lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/conv.cu:49:13: warning: 2-way bank conflict on store of 'tile' (float[20][20]) in kernel 'conv2d' with blockDim (16,16,1) (mean 1.50-way over the iterations); lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               tile[y][x] = in[gy * W2 + gx];
  *               ^~~~~~~~~~
  * corpus/conv.cu:40:5: note: 'tile' declared here

@@ -164,38 +164,38 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_butterfly.cu:20:19: warning: 2-way bank conflict on load of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1), worst when stride = 16; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_butterfly.cu:20:19: warning: 2-way bank conflict on load of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1), worst when stride = 16 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           float a = s_w[pos];
  *                     ^~~~~~~~
  * corpus/idiom_butterfly.cu:12:5: note: 's_w' declared here
- * corpus/idiom_butterfly.cu:21:19: warning: 2-way bank conflict on load of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1), worst when stride = 16; lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
+ * corpus/idiom_butterfly.cu:21:19: warning: 2-way bank conflict on load of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1), worst when stride = 16 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
  *           float b = s_w[pos + stride];
  *                     ^~~~~~~~~~~~~~~~~
  * corpus/idiom_butterfly.cu:12:5: note: 's_w' declared here
- * corpus/idiom_butterfly.cu:22:9: warning: 2-way bank conflict on store of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1), worst when stride = 16; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_butterfly.cu:22:9: warning: 2-way bank conflict on store of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1), worst when stride = 16 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           s_w[pos] = a + b;
  *           ^~~~~~~~
  * corpus/idiom_butterfly.cu:12:5: note: 's_w' declared here
- * corpus/idiom_butterfly.cu:23:9: warning: 2-way bank conflict on store of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1), worst when stride = 16; lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
+ * corpus/idiom_butterfly.cu:23:9: warning: 2-way bank conflict on store of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1), worst when stride = 16 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
  *           s_w[pos + stride] = a - b;
  *           ^~~~~~~~~~~~~~~~~
  * corpus/idiom_butterfly.cu:12:5: note: 's_w' declared here
- * corpus/idiom_butterfly.cu:44:23: warning: 8-way bank conflict on load of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1), worst when half = 4; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_butterfly.cu:44:23: warning: 8-way bank conflict on load of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1), worst when half = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               float a = s_h[i0];
  *                         ^~~~~~~
  * corpus/idiom_butterfly.cu:34:5: note: 's_h' declared here
  * corpus/idiom_butterfly.cu:44:23: note: index 's_h' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_butterfly.cu:45:23: warning: 8-way bank conflict on load of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1), worst when half = 4; lanes 0 and 4 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
+ * corpus/idiom_butterfly.cu:45:23: warning: 8-way bank conflict on load of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1), worst when half = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *               float b = s_h[i0 + half];
  *                         ^~~~~~~~~~~~~~
  * corpus/idiom_butterfly.cu:34:5: note: 's_h' declared here
  * corpus/idiom_butterfly.cu:45:23: note: index 's_h' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_butterfly.cu:46:13: warning: 8-way bank conflict on store of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1), worst when half = 4; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_butterfly.cu:46:13: warning: 8-way bank conflict on store of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1), worst when half = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               s_h[i0] = 0.5f * (a + b);
  *               ^~~~~~~
  * corpus/idiom_butterfly.cu:34:5: note: 's_h' declared here
  * corpus/idiom_butterfly.cu:46:13: note: index 's_h' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_butterfly.cu:47:13: warning: 8-way bank conflict on store of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1), worst when half = 4; lanes 0 and 4 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
+ * corpus/idiom_butterfly.cu:47:13: warning: 8-way bank conflict on store of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1), worst when half = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *               s_h[i0 + half] = 0.5f * (a - b);
  *               ^~~~~~~~~~~~~~
  * corpus/idiom_butterfly.cu:34:5: note: 's_h' declared here

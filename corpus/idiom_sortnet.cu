@@ -193,7 +193,7 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_sortnet.cu:10:15: warning: 2-way bank conflict on load of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:10:15: warning: 2-way bank conflict on load of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       uint k0 = ka, k1 = kb;
  *                 ^~
  * corpus/idiom_sortnet.cu:34:5: note: 's_key' declared here
@@ -201,7 +201,7 @@ int main()
  *       uint k0 = ka, k1 = kb;
  *                 ^~
  * corpus/idiom_sortnet.cu:84:5: note: 's_ok' declared here
- * corpus/idiom_sortnet.cu:10:24: warning: 2-way bank conflict on load of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:10:24: warning: 2-way bank conflict on load of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       uint k0 = ka, k1 = kb;
  *                          ^~
  * corpus/idiom_sortnet.cu:34:5: note: 's_key' declared here
@@ -209,7 +209,7 @@ int main()
  *       uint k0 = ka, k1 = kb;
  *                          ^~
  * corpus/idiom_sortnet.cu:84:5: note: 's_ok' declared here
- * corpus/idiom_sortnet.cu:11:15: warning: 2-way bank conflict on load of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:11:15: warning: 2-way bank conflict on load of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       uint v0 = va, v1 = vb;
  *                 ^~
  * corpus/idiom_sortnet.cu:35:5: note: 's_val' declared here
@@ -217,7 +217,7 @@ int main()
  *       uint v0 = va, v1 = vb;
  *                 ^~
  * corpus/idiom_sortnet.cu:85:5: note: 's_ov' declared here
- * corpus/idiom_sortnet.cu:11:24: warning: 2-way bank conflict on load of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:11:24: warning: 2-way bank conflict on load of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       uint v0 = va, v1 = vb;
  *                          ^~
  * corpus/idiom_sortnet.cu:35:5: note: 's_val' declared here
@@ -225,7 +225,7 @@ int main()
  *       uint v0 = va, v1 = vb;
  *                          ^~
  * corpus/idiom_sortnet.cu:85:5: note: 's_ov' declared here
- * corpus/idiom_sortnet.cu:13:5: warning: 2-way bank conflict on store of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:13:5: warning: 2-way bank conflict on store of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       ka = swap ? k1 : k0;
  *       ^~
  * corpus/idiom_sortnet.cu:34:5: note: 's_key' declared here
@@ -233,7 +233,7 @@ int main()
  *       ka = swap ? k1 : k0;
  *       ^~
  * corpus/idiom_sortnet.cu:84:5: note: 's_ok' declared here
- * corpus/idiom_sortnet.cu:14:5: warning: 2-way bank conflict on store of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:14:5: warning: 2-way bank conflict on store of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       kb = swap ? k0 : k1;
  *       ^~
  * corpus/idiom_sortnet.cu:34:5: note: 's_key' declared here
@@ -241,7 +241,7 @@ int main()
  *       kb = swap ? k0 : k1;
  *       ^~
  * corpus/idiom_sortnet.cu:84:5: note: 's_ok' declared here
- * corpus/idiom_sortnet.cu:15:5: warning: 2-way bank conflict on store of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:15:5: warning: 2-way bank conflict on store of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       va = swap ? v1 : v0;
  *       ^~
  * corpus/idiom_sortnet.cu:35:5: note: 's_val' declared here
@@ -249,7 +249,7 @@ int main()
  *       va = swap ? v1 : v0;
  *       ^~
  * corpus/idiom_sortnet.cu:85:5: note: 's_ov' declared here
- * corpus/idiom_sortnet.cu:16:5: warning: 2-way bank conflict on store of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:16:5: warning: 2-way bank conflict on store of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       vb = swap ? v0 : v1;
  *       ^~
  * corpus/idiom_sortnet.cu:35:5: note: 's_val' declared here

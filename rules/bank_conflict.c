@@ -129,6 +129,10 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			if (d->iv_matters && d->worst_iv)
 				iv = sm_arena_printf(A, ", worst when %s = %lld", d->worst_iv->var->name,
 						     (long long)d->worst_iv_value);
+			if (d->iv_matters && d->mean > 0 && d->mean < d->worst - 0.005)
+				/* a loop that is not unrolled is one instruction:
+				 * the profiler shows the mean over its iterations */
+				iv = sm_arena_printf(A, "%s (mean %.2f-way over the iterations)", iv, d->mean);
 			const char *lanes = "";
 			if (d->lane_a >= 0 && d->lane_b >= 0)
 				lanes = sm_arena_printf(A, "; lanes %d and %d of warp %d hit bank %d (byte offsets %lld and %lld)",
