@@ -347,7 +347,7 @@ static void record_access(struct rs *R, struct sm_access *a, env_t env, struct w
 	ra->ok = true;
 	ra->name = a->array ? a->array->name
 		 : (a->base && a->base->kind == SM_E_VAR && a->base->var && !a->base->var->is_ref &&
-		    !strchr(a->base->var->name, '(')) ? a->base->var->name
+		    !strchr(a->base->var->name, '(') && strcmp(a->base->var->name, "this")) ? a->base->var->name
 		 : NULL; /* through a reference or a helper's result: named by its array */
 	if (a->array) {
 		ra->array = a->array;

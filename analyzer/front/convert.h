@@ -79,6 +79,7 @@ struct fe {
 	/* inlining (convert_call.c) */
 	const struct sm_callsite *call; /* the inlined call being converted, or NULL */
 	struct sm_var *ret_var;  /* where `return v;` of that callee puts v */
+	struct sm_var *this_var; /* a method called on a shared object: `this` */
 	CXCursor callee_stack[SM_MAX_CALL_DEPTH]; /* callees being inlined, outer first */
 	bool in_header;          /* converting a callee defined outside the file:
 	                          * positions go to the call site in the file */

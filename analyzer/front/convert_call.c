@@ -16,7 +16,9 @@
  * parameter bound to a shared location (`uint &a` called with s[i])
  * becomes a reference into shared memory, whose every use is an access;
  * a reference bound to a caller's variable copies its value in and back
- * out. `return v;` stores v in the call's result variable and leaves the
+ * out; a method called on a shared object gets `this` pointing at it, so
+ * its member accesses are shared accesses. `return v;` stores v in the
+ * call's result variable and leaves the
  * innermost SM_S_CALL. A callee defined in a header is converted the same
  * way, but its positions are those of the call in the analyzed file.
  *
@@ -205,6 +207,20 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 		}
 	}
 
+	/* a method called on a shared object (t.put(i, j, x) with __shared__
+	 * Tile t): `this` points at it */
+	struct sm_expr *this_val = NULL;
+	if (clang_getCursorKind(def) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(def)) {
+		struct kids ck = cv_kids_of(c);
+		if (ck.n >= 1 && clang_getCursorKind(ck.c[0]) == CXCursor_MemberRefExpr) {
+			struct kids mk = cv_kids_of(ck.c[0]);
+			if (mk.n == 1 && cv_is_shared_lvalue(S, mk.c[0]))
+				this_val = cv_address_of(S, mk.c[0]);
+			else if (mk.n == 1 && clang_getCursorKind(cv_strip(mk.c[0])) == CXCursor_CXXThisExpr && S->this_var)
+				this_val = cv_var_ref(S, c, S->this_var); /* this->other() */
+		}
+	}
+
 	/* the callee's scope: its own variables, its return */
 	struct cmap caller_scope = S->vars;
 	memset(&S->vars, 0, sizeof(S->vars));
@@ -218,6 +234,21 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 	S->call = site;
 	S->in_header = saved_header || !site->callee_in_file;
 	S->ret_var = result_var(S, def, callee);
+	struct sm_var *saved_this = S->this_var;
+	S->this_var = NULL;
+	if (this_val) {
+		struct sm_var *tv = sm_arena_alloc(S->A, sizeof(*tv));
+		if (tv) {
+			tv->name = "this";
+			tv->kind = SM_V_LOCAL;
+			tv->is_pointer = tv->points_shared = true;
+			tv->pointee_size = 1;
+			tv->id = S->kvars.n;
+			cv_vec_push(S->A, &S->kvars, tv);
+			cv_emit(S, mk_decl(S, tv, this_val, c));
+			S->this_var = tv;
+		}
+	}
 
 	struct sm_var **pv = sm_arena_alloc(S->A, ((size_t)nparams + 1) * sizeof(*pv));
 	for (int i = 0; pv && i < nparams; i++) {
@@ -243,6 +274,7 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 	S->vars = caller_scope;
 	S->call = saved_call;
 	S->ret_var = saved_ret;
+	S->this_var = saved_this;
 	S->in_header = saved_header;
 	S->block = saved_block;
 

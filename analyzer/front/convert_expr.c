@@ -274,12 +274,26 @@ static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
 	}
 	if (k == CXCursor_MemberRefExpr) {
 		struct kids ks = cv_kids_of(c);
-		if (ks.n != 1)
-			return 0;
-		CXCursor base = cv_strip(ks.c[0]);
 		CXCursor field = clang_getCursorReferenced(c);
 		if (clang_getCursorKind(field) != CXCursor_FieldDecl)
 			return 0;
+		if (S->this_var && (ks.n == 0 || clang_getCursorKind(cv_strip(ks.c[0])) == CXCursor_CXXThisExpr)) {
+			/* a member of the shared object a method was called on */
+			acc->base = cv_var_ref(S, c, S->this_var);
+			acc->idx[0] = mk_const(S, 0);
+			acc->nidx = 1;
+			acc->base_elem_size = 1;
+			long long off0 = clang_Cursor_getOffsetOfField(field);
+			if (off0 < 0)
+				return 0;
+			struct sm_expr *o = mk_const(S, off0 / 8);
+			acc->extra = acc->extra ? mk_bin(S, SM_OP_ADD, acc->extra, o, clang_getNullCursor()) : o;
+			acc->member = cv_cx_str(S->A, clang_getCursorSpelling(field));
+			return 1;
+		}
+		if (ks.n != 1)
+			return 0;
+		CXCursor base = cv_strip(ks.c[0]);
 		int arrow = 0;
 		struct toks t = cv_tokens_of(S, c);
 		for (unsigned i = 0; i < t.n; i++)
@@ -320,6 +334,8 @@ static int is_shared_ptr_expr(struct fe *S, CXCursor c)
 {
 	c = cv_strip(c);
 	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_CXXThisExpr)
+		return S->this_var != NULL;
 	if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
 		if (cv_array_of_decl(S, d))
@@ -444,6 +460,9 @@ static int is_shared_lvalue(struct fe *S, CXCursor c)
 		if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr ||
 		    (k == CXCursor_UnaryOperator && unop_of(S, c) == '*')) {
 			struct kids ks = cv_kids_of(c);
+			if (k == CXCursor_MemberRefExpr && S->this_var &&
+			    (ks.n == 0 || clang_getCursorKind(cv_strip(ks.c[0])) == CXCursor_CXXThisExpr))
+				return clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FieldDecl;
 			if (ks.n < 1)
 				return 0;
 			CXCursor base = cv_strip(ks.c[0]);
@@ -1121,6 +1140,10 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 	}
 	case CXCursor_CallExpr:
 		return conv_call(S, c);
+	case CXCursor_CXXThisExpr:
+		if (S->this_var)
+			return cv_var_ref(S, c, S->this_var);
+		return mk_opaque(S, c, "this", 0);
 	default: {
 		if (cv_try_eval_int(c, &v))
 			return mk_const(S, v);

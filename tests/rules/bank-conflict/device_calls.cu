@@ -79,8 +79,24 @@ __global__ void recursive(int *out)
     out[threadIdx.x] = depth_sum(s, 3);
 }
 
+// methods of a struct that lives in shared memory: `this` points there
+struct Tile {
+    float v[32][32];
+    __device__ void put(int i, int j, float x) { v[i][j] = x; }
+    __device__ float get(int i, int j) { return this->v[i][j]; }
+};
+
+__global__ void through_method(float *out)
+{
+    __shared__ Tile t;
+    t.put(threadIdx.y, threadIdx.x, 1.0f);
+    __syncthreads();
+    out[threadIdx.x] = t.get(threadIdx.x, threadIdx.y);
+}
+
 void launch(float *f, uint *u, int *d)
 {
+    through_method<<<1, dim3(32, 8)>>>(f);
     through_pointer<<<1, 256>>>(f);
     through_reference<<<1, 256>>>(u);
     through_struct<<<1, 256, 2048>>>(f);
@@ -139,5 +155,9 @@ void launch(float *f, uint *u, int *d)
  *       out[threadIdx.x] = sd[threadIdx.x * 2];
  *                          ^~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/device_calls.cu:10:9: note: 'smem_words' declared here
+ * tests/rules/bank-conflict/device_calls.cu:86:49: warning: 32-way bank conflict on load of 't' (Tile) in 'get' called from kernel 'through_method' at line 94 with blockDim (32,8,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ *       __device__ float get(int i, int j) { return this->v[i][j]; }
+ *                                                   ^~~~~~~~~~~~~
+ * tests/rules/bank-conflict/device_calls.cu:91:5: note: 't' declared here
  * check-output-end
  */
