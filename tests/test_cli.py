@@ -26,6 +26,11 @@ def results(*args, cwd=ROOT):
     return json.loads(p.stdout)
 
 
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
 def bank(doc):
     return [r for r in doc["results"] if r["rule"] == "bank-conflict"]
 
@@ -199,6 +204,104 @@ class Terminal(unittest.TestCase):
         self.assertIn("[2/2] ", err)
         self.assertIn("\r\033[K", err, "the line is rewritten in place and cleared")
         self.assertNotIn("[1/2]", p.stdout, "never into the report")
+
+
+# error-level findings (a divergent barrier) and a warning (a 32-way bank
+# conflict), in one file
+TWO_LEVELS = """__global__ void k(float *out)
+{
+    __shared__ float t[32][32];
+    unsigned x = threadIdx.x;
+    t[x][0] = out[x];
+    if (x < 16)
+        __syncthreads();
+    out[x] = t[0][x];
+}
+"""
+
+
+class ExitStatus(unittest.TestCase):
+    # issue 15: --fail-on LEVEL, --exit-zero, --statistics, --output-format
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.src = os.path.join(self.dir.name, "two.cu")
+        write(self.src, TWO_LEVELS)
+        self.clean = os.path.join(self.dir.name, "clean.cu")
+        write(self.clean, "__global__ void k(float *o) { __shared__ float s[64]; "
+                                    "s[threadIdx.x] = 1; __syncthreads(); o[0] = s[0]; }\n")
+        self.warn = os.path.join(ROOT, "corpus", "transpose.cu")  # one warning
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def levels(self):
+        return sorted(r["level"] for r in results("--no-cuda", self.src)["results"])
+
+    def test_fail_on(self):
+        self.assertEqual(set(self.levels()), {"error", "warning"})
+        for opts, two, warn, clean in (([], 1, 1, 0), (["--fail-on=note"], 1, 1, 0),
+                                        (["--fail-on", "warning"], 1, 1, 0), (["--fail-on=error"], 1, 0, 0),
+                                        (["--fail-on=never"], 0, 0, 0), (["--exit-zero"], 0, 0, 0),
+                                        (["--exit-zero", "--fail-on=error"], 1, 0, 0)):
+            self.assertEqual([run("-q", "--no-cuda", *opts, f).returncode for f in (self.src, self.warn, self.clean)],
+                             [two, warn, clean], opts)
+        # a level changed by --severity counts at its new level
+        self.assertEqual(run("-q", "--no-cuda", "--fail-on=error", "--severity", "bank-conflict=error",
+                             self.warn).returncode, 1)
+        # the report is the same whatever fails the run
+        self.assertEqual(run("-q", "--no-cuda", "--exit-zero", self.src).stdout, run("-q", "--no-cuda", self.src).stdout)
+
+    def test_input_errors_still_fail(self):
+        missing = os.path.join(self.dir.name, "missing.cu")
+        for opts in (["--exit-zero"], ["--fail-on=never"], ["--fail-on=error"]):
+            p = run("-q", "--no-cuda", *opts, self.warn, missing)
+            self.assertEqual(p.returncode, 2, opts)
+            self.assertIn("cannot read", p.stdout + p.stderr)
+
+    def test_bad_level(self):
+        p = run("--fail-on=warnings", self.src)
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(p.stderr, "smemlint: invalid --fail-on level 'warnings': expected error, warning, note or "
+                                   "never\n")
+        self.assertEqual(run("--fail-on", self.src).returncode, 2, "a level is required (the file is not one)")
+
+    def test_statistics(self):
+        missing = os.path.join(self.dir.name, "missing.cu")
+        p = run("-q", "--no-cuda", "--statistics", self.src, self.warn, missing, cwd=self.dir.name)
+        self.assertEqual(p.returncode, 2)
+        stats = p.stdout[p.stdout.index("statistics:"):]
+        self.assertTrue(stats.startswith("statistics: "), stats)
+        doc = results("--no-cuda", self.src, self.warn)
+        rules = {}
+        for r in doc["results"]:
+            rules[r["rule"]] = rules.get(r["rule"], 0) + 1
+        lines = stats.splitlines()
+        by_rule = lines[lines.index("findings by rule:") + 1:lines.index("findings by level:")]
+        self.assertEqual({l.split()[1]: int(l.split()[0]) for l in by_rule}, rules)
+        counts = [int(l.split()[0]) for l in by_rule]
+        self.assertEqual(counts, sorted(counts, reverse=True), "largest first")
+        self.assertIn("input problems by id:\n       1  cannot-read              error\n", stats)
+        by_file = lines[lines.index("findings by file:") + 1:lines.index("input problems by id:")]
+        self.assertEqual(sum(int(l.split()[0]) for l in by_file), len(doc["results"]))
+        self.assertEqual(lines[0], "statistics: %d findings, 1 input problem in 3 files" % len(doc["results"]))
+        # a machine-readable report stays valid: the table goes to stderr
+        p = run("-q", "--no-cuda", "--statistics", "--format=json", self.src, self.warn)
+        self.assertEqual(len(json.loads(p.stdout)["results"]), len(doc["results"]))
+        self.assertTrue(p.stderr.startswith("statistics: "), p.stderr)
+        self.assertNotIn("input problems by id", p.stderr, "a section with nothing in it is left out")
+        # so it does with -o, and --quiet does not hide what was asked for
+        out = os.path.join(self.dir.name, "report.txt")
+        p = run("-q", "--no-cuda", "--statistics", "-o", out, self.clean)
+        self.assertEqual((p.returncode, p.stdout, p.stderr), (0, "", "statistics: 0 findings, 0 input problems in 1 file\n"))
+
+    def test_output_format_alias(self):
+        for spelled in (["--output-format=json"], ["--output-format", "json"]):
+            p = run("-q", "--no-cuda", *spelled, self.warn)
+            self.assertEqual(json.loads(p.stdout), results("--no-cuda", self.warn))
+        p = run("--output-format=yaml", self.warn)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("unknown format 'yaml'", p.stderr)
+        self.assertIn("--output-format=FMT", run("--help").stdout)
 
 
 class Toolkit(unittest.TestCase):

@@ -99,6 +99,7 @@ struct sm_session *sm_session_new(void)
 		return NULL;
 	sm_analysis_options_init(&s->o.analysis);
 	s->o.log = stderr;
+	s->o.fail_on = SM_LEVEL_NOTE; /* any finding fails the run */
 	sm_config_init(&s->cli);
 	sm_config_init(&s->fixed);
 	pthread_mutex_init(&s->lock, NULL);
@@ -193,6 +194,22 @@ int sm_session_arch(struct sm_session *s, const char *arch, char *err, size_t er
 void sm_session_report_unused(struct sm_session *s)
 {
 	s->cli.report_unused = 1;
+}
+
+int sm_session_fail_on(struct sm_session *s, const char *level, char *err, size_t errlen)
+{
+	static const enum sm_level levels[] = { SM_LEVEL_ERROR, SM_LEVEL_WARNING, SM_LEVEL_NOTE };
+	for (size_t k = 0; k < sizeof(levels) / sizeof(levels[0]); k++)
+		if (!strcmp(level, sm_level_name(levels[k]))) {
+			s->o.fail_on = levels[k];
+			return 0;
+		}
+	if (strcmp(level, "never")) {
+		snprintf(err, errlen, "invalid --fail-on level '%s': expected error, warning, note or never", level);
+		return -1;
+	}
+	s->o.fail_on = SM_LEVEL_NONE;
+	return 0;
 }
 
 /* ---- preparing ---- */
@@ -835,7 +852,8 @@ int sm_session_exit_status(const struct sm_session *s)
 {
 	size_t findings = 0, input_errors = s->errors.n + (size_t)s->failures;
 	for (size_t i = 0; s->results && i < s->nfiles; i++) {
-		findings += s->results[i].ndiags;
+		for (unsigned k = 0; k < s->results[i].ndiags; k++)
+			findings += s->o.fail_on != SM_LEVEL_NONE && s->results[i].diags[k].level >= s->o.fail_on;
 		input_errors += s->results[i].input_error;
 	}
 	if (input_errors)
