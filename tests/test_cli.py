@@ -304,6 +304,53 @@ class ExitStatus(unittest.TestCase):
         self.assertIn("--output-format=FMT", run("--help").stdout)
 
 
+class Stdin(unittest.TestCase):
+    # issue 15: "-" reads the file list from standard input
+    A, B = os.path.join("corpus", "transpose.cu"), os.path.join("corpus", "reduce.cu")
+
+    def lint(self, stdin, *args):
+        return subprocess.run([SMEMLINT, "-q", "--format=json", *args], input=stdin, capture_output=True, cwd=ROOT)
+
+    def files(self, p):
+        return sorted({r["file"] for r in json.loads(p.stdout)["results"]})
+
+    def test_lines_and_nul(self):
+        expected = self.lint(b"", self.A, self.B)
+        for stdin in (b"%s\n%s\n" % (self.A.encode(), self.B.encode()),
+                      b"%s\r\n\n%s" % (self.A.encode(), self.B.encode()),  # CRLF, a blank line, no last newline
+                      b"%s\0%s\0" % (self.A.encode(), self.B.encode())):     # git ls-files -z, find -print0
+            p = self.lint(stdin, "-")
+            self.assertEqual((p.returncode, p.stdout), (expected.returncode, expected.stdout), stdin)
+        # mixed with PATHs, in order; a second "-" adds nothing (stdin is read once)
+        p = self.lint(self.B.encode() + b"\n", self.A, "-", "-")
+        self.assertEqual(self.files(p), ["corpus/reduce.cu", "corpus/transpose.cu"])
+        # each path is what it is on the command line: a non-CUDA file is an error
+        p = self.lint(b"README.md\n", "-")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(b"not a CUDA source file: 'README.md'", p.stderr)
+
+    def test_a_path_with_a_newline(self):
+        with tempfile.TemporaryDirectory() as d:
+            odd = os.path.join(d, "two\nlines.cu")
+            write(odd, TWO_LEVELS)
+            p = self.lint(odd.encode() + b"\0", "--no-cuda", "-")
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertEqual(self.files(p), [odd])
+
+    def test_empty_and_unreadable(self):
+        p = subprocess.run([SMEMLINT, "-"], input=b"\n", capture_output=True, cwd=ROOT)
+        self.assertEqual(p.returncode, 0, "an empty list from a filter is a run over no files")
+        self.assertIn(b"smemlint: warning: the file list on standard input is empty\n", p.stderr)
+        self.assertIn(b"0 findings in 0 files", p.stderr)
+        fd = os.open(os.path.join(ROOT, "corpus"), os.O_RDONLY)
+        try:
+            p = subprocess.run([SMEMLINT, "-"], stdin=fd, capture_output=True, text=True, cwd=ROOT)
+        finally:
+            os.close(fd)
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(p.stderr, "smemlint: cannot read the file list from standard input: Is a directory\n")
+
+
 class Toolkit(unittest.TestCase):
     def test_bundled_header_gives_the_same_findings(self):
         corpus = os.path.join(ROOT, "corpus")

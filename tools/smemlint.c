@@ -290,7 +290,8 @@ static void print_help(FILE *f)
 {
 	fprintf(f, "usage: smemlint [options] PATH... [-- COMPILER-FLAGS...]\n\n"
 		   "Static analysis of CUDA shared-memory accesses: bank conflicts and barriers.\n"
-		   "PATH is a .cu/.cuh file or a directory (searched recursively).\n\noptions:\n");
+		   "PATH is a .cu/.cuh file or a directory (searched recursively); '-' reads\n"
+		   "the paths from standard input, one a line (or NUL-separated).\n\noptions:\n");
 	sm_opt_help(f, options, NOPTIONS);
 	fprintf(f, "\nexit status: 0 no findings, 1 findings (at --fail-on's level or above), 2 a\n"
 		   "usage error or an input problem of level error (a file not read or parsed);\n"
@@ -321,6 +322,63 @@ static int parse(struct cli *c)
 }
 
 /* ---- running ---- */
+
+/* Replace each "-" among the PATHs by the file list on standard input,
+ * read once (a second "-" adds nothing): one path a line (a '\r' before
+ * the '\n' is dropped, empty lines are skipped), or one per NUL when the
+ * list holds a NUL (git ls-files -z, find -print0), so that any path can
+ * be given. Each path is then what it would be on the command line.
+ * Returns 0, or 1 with the status set (2) when the list cannot be read. */
+static int read_stdin_paths(struct cli *c)
+{
+	bool any = false, read_it = false;
+	for (size_t i = 0; i < c->inputs.n; i++)
+		any |= !strcmp(c->inputs.v[i], "-");
+	if (!any)
+		return 0;
+	struct sm_paths all = { 0 };
+	for (size_t i = 0; i < c->inputs.n; i++) {
+		if (strcmp(c->inputs.v[i], "-")) {
+			sm_paths_push(&all, c->inputs.v[i]);
+			continue;
+		}
+		if (read_it)
+			continue;
+		read_it = true;
+		char *buf;
+		size_t len;
+		int rc = sm_read_fd(0, SM_MAX_STDIN_LIST_BYTES, &buf, &len);
+		if (rc) {
+			if (rc == -2)
+				fprintf(stderr, "smemlint: the file list on standard input is larger than %u bytes\n",
+					SM_MAX_STDIN_LIST_BYTES);
+			else
+				fprintf(stderr, "smemlint: cannot read the file list from standard input: %s\n",
+					strerror(errno));
+			sm_paths_free(&all);
+			c->status = 2;
+			return 1;
+		}
+		char sep = memchr(buf, 0, len) ? '\0' : '\n';
+		size_t before = all.n;
+		for (size_t at = 0; at < len;) {
+			char *p = buf + at, *end = memchr(p, sep, len - at);
+			size_t n = end ? (size_t)(end - p) : len - at;
+			at += n + 1;
+			if (sep == '\n' && n && p[n - 1] == '\r')
+				n--;
+			p[n] = 0;
+			if (n)
+				sm_paths_push(&all, p);
+		}
+		free(buf);
+		if (all.n == before)
+			fprintf(stderr, "smemlint: warning: the file list on standard input is empty\n");
+	}
+	sm_paths_free(&c->inputs);
+	c->inputs = all;
+	return 0;
+}
 
 struct report {
 	const struct sm_emitter *emitter;
@@ -418,6 +476,11 @@ static int run(struct cli *c)
 		print_help(stderr);
 		return 2;
 	}
+	/* after prepare (a usage error first), before anything is analyzed;
+	 * an empty list from a pipe is a run over no files, not an error */
+	if (read_stdin_paths(c))
+		return c->status;
+	paths = (const char *const *)c->inputs.v;
 	if (c->print_args)
 		return sm_session_print_clang_args(c->s, paths, c->inputs.n, stdout, c->err, sizeof(c->err)) ? 2 : 0;
 	/* a progress line only on a terminal, and never into a report */
