@@ -158,6 +158,50 @@ class Flags(unittest.TestCase):
             p = run("-p", d, src)
             self.assertIn("warning: not in the compile database", p.stdout)
 
+    def test_cuda_language_cpp(self):
+        # issue 15: a .cpp the compile command compiles as CUDA (-x cu, as
+        # CMake writes for LANGUAGE CUDA) is linted, found under a
+        # directory, named, or through clang's -x cuda after --; a .cpp the
+        # host compiler builds is not
+        with tempfile.TemporaryDirectory() as d:
+            src, build = os.path.join(d, "src"), os.path.join(d, "build")
+            for f in ("sub/k.cpp", "skip/k2.cpp", "a.cu", "sub-x/z.cu"):
+                os.makedirs(os.path.dirname(os.path.join(src, f)), exist_ok=True)
+                write(os.path.join(src, f), TWO_LEVELS)
+            write(os.path.join(src, "host.cpp"), "this is not C++ nor CUDA\n")
+            os.makedirs(build)
+            nvcc = "/usr/local/cuda/bin/nvcc --generate-code=arch=compute_80,code=[compute_80,sm_80] -x cu -c %s -o x.o"
+            db = [{"directory": build, "command": nvcc % os.path.join(src, "sub", "k.cpp"),
+                        "file": os.path.join(src, "sub", "k.cpp")},
+                       {"directory": build, "command": nvcc % "../src/skip/k2.cpp", "file": "../src/skip/k2.cpp"},
+                       {"directory": build, "command": "/usr/bin/c++ -c ../src/host.cpp -o h.o", "file": "../src/host.cpp"},
+                       {"directory": build, "command": nvcc % "../src/a.cu", "file": "../src/a.cu"},
+                       {"directory": build, "command": nvcc % "../src/sub-x/z.cu", "file": "../src/sub-x/z.cu"}]
+            write(os.path.join(build, "compile_commands.json"), json.dumps(db))
+            files = lambda doc: [r["file"] for r in doc["results"] if r["rule"] == "bank-conflict"]
+            doc = results("--no-cuda", "-p", "build", "src/", cwd=d)
+            self.assertEqual(doc["notifications"], [])
+            # in the walk's order: each directory's names sorted, depth first
+            self.assertEqual(files(doc), ["src/a.cu", "src/skip/k2.cpp", "src/sub/k.cpp", "src/sub-x/z.cu"])
+            doc = results("--no-cuda", "-p", "build", "--exclude", "skip", "src", cwd=d)
+            self.assertEqual(files(doc), ["src/a.cu", "src/sub/k.cpp", "src/sub-x/z.cu"])
+            doc = results("--no-cuda", "-p", "build", "src/sub/k.cpp", cwd=d)
+            self.assertEqual((files(doc), doc["notifications"]), (["src/sub/k.cpp"], []))
+            p = run("--no-cuda", "src/sub/k.cpp", cwd=d)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("not a CUDA source file: 'src/sub/k.cpp' (expected .cu or .cuh, or a compile command "
+                          "with -x cu)", p.stdout)
+            self.assertEqual(files(results("--no-cuda", "src/sub/k.cpp", "--", "-x", "cuda", cwd=d)), ["src/sub/k.cpp"])
+            self.assertEqual(files(results("--no-cuda", "src/sub/k.cpp", "--", "-xcuda", cwd=d)), ["src/sub/k.cpp"])
+            # the launcher: the .cpp after -x cu is linted before the compiler runs
+            p = subprocess.run([SMEMLINT, "--no-cuda", "--launcher", "--", "true", "-x", "cu", "-c", "sub/k.cpp", "-o",
+                                "k.o"], capture_output=True, text=True, cwd=src)
+            self.assertEqual(p.returncode, 0)
+            self.assertIn("sub/k.cpp:5:5: warning: 32-way bank conflict", p.stderr)
+            p = subprocess.run([SMEMLINT, "--no-cuda", "--launcher", "--", "true", "-c", "sub/k.cpp"],
+                               capture_output=True, text=True, cwd=src)
+            self.assertEqual((p.returncode, p.stderr), (0, ""), "without -x cu a .cpp is the host compiler's")
+
     def test_bad_compile_commands(self):
         with tempfile.TemporaryDirectory() as d:
             open(os.path.join(d, "compile_commands.json"), "w").write("{not json")

@@ -61,9 +61,10 @@ int sm_analyze_path(struct sm_frontend *fe, const char *path, const struct sm_an
 			       path, sm_file_kind(st.st_mode));
 		return -1;
 	}
-	if (!has_cuda_ext(path)) {
+	if (!has_cuda_ext(path) && !opt->as_cuda) {
 		close(fd);
-		sm_result_problem(r, SM_PROBLEM_NOT_CUDA_SOURCE, p0, "not a CUDA source file: '%s' (expected .cu or .cuh)", path);
+		sm_result_problem(r, SM_PROBLEM_NOT_CUDA_SOURCE, p0,
+				  "not a CUDA source file: '%s' (expected .cu or .cuh, or a compile command with -x cu)", path);
 		return -1;
 	}
 	char *buf;
