@@ -7,7 +7,11 @@ inline suppressions, baselines, and the self-description (--explain,
 Environment: SMEMLINT (the binary), SARIF_SCHEMA (default
 ../shared/schemas/sarif-schema-2.1.0.json from the repository root). A
 fresh clone has no ../shared: the schema checks are then skipped, with the
-reason, and everything else still runs (issue 15)."""
+reason, and everything else still runs (issue 15). SARIF_MULTITOOL:
+Microsoft's SARIF Multitool (npm @microsoft/sarif-multitool-linux, which
+tools/bootstrap.sh installs into BUILD_DIR/sarif-multitool); default that
+path beside the binary, then sarif-multitool on PATH. Without it the
+Multitool check is skipped, with the reason."""
 import json, os, re, shutil, subprocess, sys, tempfile, unittest
 
 try:
@@ -50,6 +54,20 @@ SCHEMA_MISSING = (None if jsonschema and os.path.exists(SCHEMA) else
                       "no schema at %s (set SARIF_SCHEMA, or -DSMEMLINT_SARIF_SCHEMA=FILE)" % SCHEMA))
 
 
+def multitool():
+    """Microsoft's SARIF Multitool, or None."""
+    for t in (os.environ.get("SARIF_MULTITOOL"),
+              os.path.join(os.path.dirname(SMEMLINT), "sarif-multitool", "node_modules", "@microsoft",
+                           "sarif-multitool-linux", "Sarif.Multitool"),
+              shutil.which("sarif-multitool")):
+        if t and os.access(t, os.X_OK):
+            return t
+    return None
+
+
+MULTITOOL = multitool()
+
+
 def sarif_validator():
     if SCHEMA_MISSING:
         print(SCHEMA_MISSING, file=sys.stderr)
@@ -87,6 +105,35 @@ class Sarif(unittest.TestCase):
         self.assertEqual(p.returncode, 1)
         with open(out, encoding="utf-8") as f:
             return json.load(f)
+
+    @unittest.skipUnless(MULTITOOL, "SARIF Multitool not found (tools/bootstrap.sh installs it from npm into "
+                                    "BUILD_DIR/sarif-multitool; or set SARIF_MULTITOOL)")
+    def test_multitool_github_rules(self):
+        # issue 15: Microsoft's validator with the SARIF and GitHub rule sets
+        # (what code scanning requires of an upload) finds nothing, on the
+        # corpus and on a run with every kind of input problem, merged
+        # template instantiations and fixes
+        d = os.path.join(self.tmp, "multitool")
+        os.makedirs(d)
+        write(os.path.join(d, "src", "k.cu"), CONFLICT)
+        write(os.path.join(d, "src", "broken.cu"), "__global__ void k() { undeclared_thing; }\nvoid h() { nope; }\n")
+        write(os.path.join(d, "src", "notes.txt"), "not CUDA\n")
+        runs = {"corpus.sarif": ["corpus", os.path.join("tests", "rules", "bank-conflict", "template_instantiations.cu")],
+                "problems.sarif": [os.path.join(d, "src"), os.path.join(d, "src", "notes.txt"),
+                                   os.path.join(d, "missing.cu"), os.path.join(d, "empty")]}
+        os.makedirs(os.path.join(d, "empty"))
+        for name, paths in runs.items():
+            log, out = os.path.join(d, name), os.path.join(d, name + ".validation.sarif")
+            run("-q", "--format=sarif", "-o", log, *paths, cwd=ROOT, check_rc=(1, 2))
+            p = subprocess.run([MULTITOOL, "validate", "--rule-kind", "Gh;Sarif", "-o", out, log],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            with open(out, encoding="utf-8") as f:
+                v = json.load(f)["runs"][0]
+            self.assertTrue(v["invocations"][0]["executionSuccessful"], p.stdout)
+            found = ["%s %s: %s" % (r.get("level", "warning"), r["ruleId"], json.dumps(r["message"])[:300])
+                     for r in v.get("results", []) if r.get("level", "warning") in ("error", "warning")]
+            self.assertEqual(found, [], name)
 
     def test_corpus_is_valid_and_complete(self):
         doc = self.corpus()

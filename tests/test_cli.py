@@ -26,6 +26,11 @@ def results(*args, cwd=ROOT):
     return json.loads(p.stdout)
 
 
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
 def bank(doc):
     return [r for r in doc["results"] if r["rule"] == "bank-conflict"]
 
@@ -153,6 +158,50 @@ class Flags(unittest.TestCase):
             p = run("-p", d, src)
             self.assertIn("warning: not in the compile database", p.stdout)
 
+    def test_cuda_language_cpp(self):
+        # issue 15: a .cpp the compile command compiles as CUDA (-x cu, as
+        # CMake writes for LANGUAGE CUDA) is linted, found under a
+        # directory, named, or through clang's -x cuda after --; a .cpp the
+        # host compiler builds is not
+        with tempfile.TemporaryDirectory() as d:
+            src, build = os.path.join(d, "src"), os.path.join(d, "build")
+            for f in ("sub/k.cpp", "skip/k2.cpp", "a.cu", "sub-x/z.cu"):
+                os.makedirs(os.path.dirname(os.path.join(src, f)), exist_ok=True)
+                write(os.path.join(src, f), TWO_LEVELS)
+            write(os.path.join(src, "host.cpp"), "this is not C++ nor CUDA\n")
+            os.makedirs(build)
+            nvcc = "/usr/local/cuda/bin/nvcc --generate-code=arch=compute_80,code=[compute_80,sm_80] -x cu -c %s -o x.o"
+            db = [{"directory": build, "command": nvcc % os.path.join(src, "sub", "k.cpp"),
+                        "file": os.path.join(src, "sub", "k.cpp")},
+                       {"directory": build, "command": nvcc % "../src/skip/k2.cpp", "file": "../src/skip/k2.cpp"},
+                       {"directory": build, "command": "/usr/bin/c++ -c ../src/host.cpp -o h.o", "file": "../src/host.cpp"},
+                       {"directory": build, "command": nvcc % "../src/a.cu", "file": "../src/a.cu"},
+                       {"directory": build, "command": nvcc % "../src/sub-x/z.cu", "file": "../src/sub-x/z.cu"}]
+            write(os.path.join(build, "compile_commands.json"), json.dumps(db))
+            files = lambda doc: [r["file"] for r in doc["results"] if r["rule"] == "bank-conflict"]
+            doc = results("--no-cuda", "-p", "build", "src/", cwd=d)
+            self.assertEqual(doc["notifications"], [])
+            # in the walk's order: each directory's names sorted, depth first
+            self.assertEqual(files(doc), ["src/a.cu", "src/skip/k2.cpp", "src/sub/k.cpp", "src/sub-x/z.cu"])
+            doc = results("--no-cuda", "-p", "build", "--exclude", "skip", "src", cwd=d)
+            self.assertEqual(files(doc), ["src/a.cu", "src/sub/k.cpp", "src/sub-x/z.cu"])
+            doc = results("--no-cuda", "-p", "build", "src/sub/k.cpp", cwd=d)
+            self.assertEqual((files(doc), doc["notifications"]), (["src/sub/k.cpp"], []))
+            p = run("--no-cuda", "src/sub/k.cpp", cwd=d)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("not a CUDA source file: 'src/sub/k.cpp' (expected .cu or .cuh, or a compile command "
+                          "with -x cu)", p.stdout)
+            self.assertEqual(files(results("--no-cuda", "src/sub/k.cpp", "--", "-x", "cuda", cwd=d)), ["src/sub/k.cpp"])
+            self.assertEqual(files(results("--no-cuda", "src/sub/k.cpp", "--", "-xcuda", cwd=d)), ["src/sub/k.cpp"])
+            # the launcher: the .cpp after -x cu is linted before the compiler runs
+            p = subprocess.run([SMEMLINT, "--no-cuda", "--launcher", "--", "true", "-x", "cu", "-c", "sub/k.cpp", "-o",
+                                "k.o"], capture_output=True, text=True, cwd=src)
+            self.assertEqual(p.returncode, 0)
+            self.assertIn("sub/k.cpp:5:5: warning: 32-way bank conflict", p.stderr)
+            p = subprocess.run([SMEMLINT, "--no-cuda", "--launcher", "--", "true", "-c", "sub/k.cpp"],
+                               capture_output=True, text=True, cwd=src)
+            self.assertEqual((p.returncode, p.stderr), (0, ""), "without -x cu a .cpp is the host compiler's")
+
     def test_bad_compile_commands(self):
         with tempfile.TemporaryDirectory() as d:
             open(os.path.join(d, "compile_commands.json"), "w").write("{not json")
@@ -199,6 +248,151 @@ class Terminal(unittest.TestCase):
         self.assertIn("[2/2] ", err)
         self.assertIn("\r\033[K", err, "the line is rewritten in place and cleared")
         self.assertNotIn("[1/2]", p.stdout, "never into the report")
+
+
+# error-level findings (a divergent barrier) and a warning (a 32-way bank
+# conflict), in one file
+TWO_LEVELS = """__global__ void k(float *out)
+{
+    __shared__ float t[32][32];
+    unsigned x = threadIdx.x;
+    t[x][0] = out[x];
+    if (x < 16)
+        __syncthreads();
+    out[x] = t[0][x];
+}
+"""
+
+
+class ExitStatus(unittest.TestCase):
+    # issue 15: --fail-on LEVEL, --exit-zero, --statistics, --output-format
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.src = os.path.join(self.dir.name, "two.cu")
+        write(self.src, TWO_LEVELS)
+        self.clean = os.path.join(self.dir.name, "clean.cu")
+        write(self.clean, "__global__ void k(float *o) { __shared__ float s[64]; "
+                                    "s[threadIdx.x] = 1; __syncthreads(); o[0] = s[0]; }\n")
+        self.warn = os.path.join(ROOT, "corpus", "transpose.cu")  # one warning
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def levels(self):
+        return sorted(r["level"] for r in results("--no-cuda", self.src)["results"])
+
+    def test_fail_on(self):
+        self.assertEqual(set(self.levels()), {"error", "warning"})
+        for opts, two, warn, clean in (([], 1, 1, 0), (["--fail-on=note"], 1, 1, 0),
+                                        (["--fail-on", "warning"], 1, 1, 0), (["--fail-on=error"], 1, 0, 0),
+                                        (["--fail-on=never"], 0, 0, 0), (["--exit-zero"], 0, 0, 0),
+                                        (["--exit-zero", "--fail-on=error"], 1, 0, 0)):
+            self.assertEqual([run("-q", "--no-cuda", *opts, f).returncode for f in (self.src, self.warn, self.clean)],
+                             [two, warn, clean], opts)
+        # a level changed by --severity counts at its new level
+        self.assertEqual(run("-q", "--no-cuda", "--fail-on=error", "--severity", "bank-conflict=error",
+                             self.warn).returncode, 1)
+        # the report is the same whatever fails the run
+        self.assertEqual(run("-q", "--no-cuda", "--exit-zero", self.src).stdout, run("-q", "--no-cuda", self.src).stdout)
+
+    def test_input_errors_still_fail(self):
+        missing = os.path.join(self.dir.name, "missing.cu")
+        for opts in (["--exit-zero"], ["--fail-on=never"], ["--fail-on=error"]):
+            p = run("-q", "--no-cuda", *opts, self.warn, missing)
+            self.assertEqual(p.returncode, 2, opts)
+            self.assertIn("cannot read", p.stdout + p.stderr)
+
+    def test_bad_level(self):
+        p = run("--fail-on=warnings", self.src)
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(p.stderr, "smemlint: invalid --fail-on level 'warnings': expected error, warning, note or "
+                                   "never\n")
+        self.assertEqual(run("--fail-on", self.src).returncode, 2, "a level is required (the file is not one)")
+
+    def test_statistics(self):
+        missing = os.path.join(self.dir.name, "missing.cu")
+        p = run("-q", "--no-cuda", "--statistics", self.src, self.warn, missing, cwd=self.dir.name)
+        self.assertEqual(p.returncode, 2)
+        stats = p.stdout[p.stdout.index("statistics:"):]
+        self.assertTrue(stats.startswith("statistics: "), stats)
+        doc = results("--no-cuda", self.src, self.warn)
+        rules = {}
+        for r in doc["results"]:
+            rules[r["rule"]] = rules.get(r["rule"], 0) + 1
+        lines = stats.splitlines()
+        by_rule = lines[lines.index("findings by rule:") + 1:lines.index("findings by level:")]
+        self.assertEqual({l.split()[1]: int(l.split()[0]) for l in by_rule}, rules)
+        counts = [int(l.split()[0]) for l in by_rule]
+        self.assertEqual(counts, sorted(counts, reverse=True), "largest first")
+        self.assertIn("input problems by id:\n       1  cannot-read              error\n", stats)
+        by_file = lines[lines.index("findings by file:") + 1:lines.index("input problems by id:")]
+        self.assertEqual(sum(int(l.split()[0]) for l in by_file), len(doc["results"]))
+        self.assertEqual(lines[0], "statistics: %d findings, 1 input problem in 3 files" % len(doc["results"]))
+        # a machine-readable report stays valid: the table goes to stderr
+        p = run("-q", "--no-cuda", "--statistics", "--format=json", self.src, self.warn)
+        self.assertEqual(len(json.loads(p.stdout)["results"]), len(doc["results"]))
+        self.assertTrue(p.stderr.startswith("statistics: "), p.stderr)
+        self.assertNotIn("input problems by id", p.stderr, "a section with nothing in it is left out")
+        # so it does with -o, and --quiet does not hide what was asked for
+        out = os.path.join(self.dir.name, "report.txt")
+        p = run("-q", "--no-cuda", "--statistics", "-o", out, self.clean)
+        self.assertEqual((p.returncode, p.stdout, p.stderr), (0, "", "statistics: 0 findings, 0 input problems in 1 file\n"))
+
+    def test_output_format_alias(self):
+        for spelled in (["--output-format=json"], ["--output-format", "json"]):
+            p = run("-q", "--no-cuda", *spelled, self.warn)
+            self.assertEqual(json.loads(p.stdout), results("--no-cuda", self.warn))
+        p = run("--output-format=yaml", self.warn)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("unknown format 'yaml'", p.stderr)
+        self.assertIn("--output-format=FMT", run("--help").stdout)
+
+
+class Stdin(unittest.TestCase):
+    # issue 15: "-" reads the file list from standard input
+    A, B = os.path.join("corpus", "transpose.cu"), os.path.join("corpus", "reduce.cu")
+
+    def lint(self, stdin, *args):
+        return subprocess.run([SMEMLINT, "-q", "--format=json", *args], input=stdin, capture_output=True, cwd=ROOT)
+
+    def files(self, p):
+        return sorted({r["file"] for r in json.loads(p.stdout)["results"]})
+
+    def test_lines_and_nul(self):
+        expected = self.lint(b"", self.A, self.B)
+        for stdin in (b"%s\n%s\n" % (self.A.encode(), self.B.encode()),
+                      b"%s\r\n\n%s" % (self.A.encode(), self.B.encode()),  # CRLF, a blank line, no last newline
+                      b"%s\0%s\0" % (self.A.encode(), self.B.encode())):     # git ls-files -z, find -print0
+            p = self.lint(stdin, "-")
+            self.assertEqual((p.returncode, p.stdout), (expected.returncode, expected.stdout), stdin)
+        # mixed with PATHs, in order; a second "-" adds nothing (stdin is read once)
+        p = self.lint(self.B.encode() + b"\n", self.A, "-", "-")
+        self.assertEqual(self.files(p), ["corpus/reduce.cu", "corpus/transpose.cu"])
+        # each path is what it is on the command line: a non-CUDA file is an error
+        p = self.lint(b"README.md\n", "-")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(b"not a CUDA source file: 'README.md'", p.stderr)
+
+    def test_a_path_with_a_newline(self):
+        with tempfile.TemporaryDirectory() as d:
+            odd = os.path.join(d, "two\nlines.cu")
+            write(odd, TWO_LEVELS)
+            p = self.lint(odd.encode() + b"\0", "--no-cuda", "-")
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertEqual(self.files(p), [odd])
+
+    def test_empty_and_unreadable(self):
+        p = subprocess.run([SMEMLINT, "-"], input=b"\n", capture_output=True, cwd=ROOT)
+        self.assertEqual(p.returncode, 0, "an empty list from a filter is a run over no files")
+        self.assertIn(b"smemlint: warning: the file list on standard input is empty\n", p.stderr)
+        self.assertIn(b"0 findings in 0 files", p.stderr)
+        fd = os.open(os.path.join(ROOT, "corpus"), os.O_RDONLY)
+        try:
+            p = subprocess.run([SMEMLINT, "-"], stdin=fd, capture_output=True, text=True, cwd=ROOT)
+        finally:
+            os.close(fd)
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(p.stderr, "smemlint: cannot read the file list from standard input: Is a directory\n")
 
 
 class Toolkit(unittest.TestCase):

@@ -149,6 +149,49 @@ class Workflow(unittest.TestCase):
                                          os.path.join(project, "src/transpose.cu:16:32: warning")])
 
 
+@unittest.skipUnless(CMAKE and NVCC, "a CUDA CMake project needs cmake and nvcc (a CUDA toolkit)")
+class CudaLanguageCpp(unittest.TestCase):
+    # issue 15: a .cpp with LANGUAGE CUDA (CMake compiles it with nvcc -x cu)
+    # is linted through -p with both generators and through the launcher;
+    # the host .cpp beside it is not
+    def test_generators_and_launcher(self):
+        path = os.pathsep.join([os.path.dirname(SMEMLINT), os.path.dirname(NVCC), os.environ["PATH"]])
+        env = dict(os.environ, PATH=path)
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, "src", "kernels.cpp"), CONFLICT)
+            write(os.path.join(d, "src", "host.cpp"), "int host() { return 1; }\n")
+            write(os.path.join(d, "CMakeLists.txt"), textwrap.dedent("""\
+                cmake_minimum_required(VERSION 3.18)
+                project(cpp_as_cuda LANGUAGES CXX CUDA)
+                set(CMAKE_CUDA_ARCHITECTURES 80)
+                add_library(k STATIC src/kernels.cpp src/host.cpp)
+                set_source_files_properties(src/kernels.cpp PROPERTIES LANGUAGE CUDA)
+                """))
+            gens = ["Unix Makefiles"] + (["Ninja"] if shutil.which("ninja") else [])
+            for gen in gens:
+                b = os.path.join(d, "build-" + gen.split()[0])
+                p = subprocess.run([CMAKE, "-S", d, "-B", b, "-G", gen, "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"],
+                                   capture_output=True, text=True, env=env)
+                self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+                with open(os.path.join(b, "compile_commands.json")) as f:
+                    self.assertIn("-x cu", f.read(), gen)
+                p = subprocess.run([SMEMLINT, "--format=json", "-p", b, "src/"], capture_output=True, text=True,
+                                   cwd=d)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                doc = json.loads(p.stdout)
+                self.assertEqual(doc["notifications"], [], gen)
+                self.assertEqual([(r["file"], r["line"], r["ways"]) for r in doc["results"]],
+                                 [("src/kernels.cpp", 6, 32)], gen)
+            b = os.path.join(d, "launch")
+            p = subprocess.run([CMAKE, "-S", d, "-B", b, "-DCMAKE_CUDA_COMPILER_LAUNCHER=%s;--launcher;--" % SMEMLINT],
+                               capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            p = subprocess.run([CMAKE, "--build", b], capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertIn(os.path.join(d, "src", "kernels.cpp") + ":6:24: warning: 32-way bank conflict",
+                          p.stdout + p.stderr)
+
+
 @unittest.skipUnless(CMAKE, "cmake")
 class CMakeIntegration(unittest.TestCase):
     @classmethod

@@ -106,12 +106,14 @@ class Outputs(unittest.TestCase):
             f.write(KERNEL)
             f.write(("// " + "x" * 1020 + "\n") * (17 * 1024))
         with open(os.path.join(d, "broken.cu"), "w") as f:
+            # a missing header (parse-error) and an error in a host-only
+            # function, which nvcc's device pass never sees (host-code-error)
             f.write('#include "does_not_exist.cuh"\n' + KERNEL + "void f() { undeclared_thing = 1; }\n")
         with open(os.path.join(d, "fine.cu"), "w") as f:
             f.write(KERNEL)
         os.mkdir(os.path.join(d, "empty"))
         cls.files = ["blob.cu", "huge.cu", "broken.cu", "missing.cu", "fine.cu"]
-        cls.want = {"blob.cu": {"binary-file"}, "huge.cu": {"file-too-large"}, "broken.cu": {"parse-error"},
+        cls.want = {"blob.cu": {"binary-file"}, "huge.cu": {"file-too-large"}, "broken.cu": {"parse-error", "host-code-error"},
                     "missing.cu": {"cannot-read"}, "fine.cu": set()}
 
     @classmethod

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PKGS=(cmake make gcc pkg-config python3 libclang-22-dev clang-22 check libjansson-dev libyaml-dev
-      python3-jsonschema python3-yaml chromium libclang-rt-22-dev valgrind)
+      python3-jsonschema python3-yaml chromium libclang-rt-22-dev valgrind npm)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -22,6 +22,18 @@ fi
 BUILD=${BUILD_DIR:-build}
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$BUILD" -j "$(nproc)"
+
+# Microsoft's SARIF Multitool (ci.formats validates the SARIF output with
+# its GitHub rule set): the Linux build from npm, beside the binary. npm may
+# refuse the package's postinstall chmod, so it is done here.
+MT_VERSION=5.7.0
+MT="$BUILD/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+if [ "${1:-test}" = test ] && [ ! -x "$MT" ]; then
+  echo "bootstrap: installing the SARIF Multitool $MT_VERSION from npm"
+  npm install --silent --no-audit --no-fund --prefix "$BUILD/sarif-multitool" \
+    "@microsoft/sarif-multitool-linux@$MT_VERSION"
+  chmod u+x "$MT"
+fi
 
 case "${1:-test}" in
   lint)

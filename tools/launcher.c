@@ -62,6 +62,11 @@ int sm_launcher_main(int argc, char **argv, int at)
 		lint[n++] = archopt;
 	}
 	lint[n++] = "--";
+	/* -x cu: its .cpp sources are CUDA; clang's spelling tells the lint */
+	if (cf.as_cuda) {
+		lint[n++] = "-x";
+		lint[n++] = "cuda";
+	}
 	for (int i = 0; i < cf.nflags; i++)
 		lint[n++] = cf.flags[i];
 	lint[n] = NULL;

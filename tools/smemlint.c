@@ -47,6 +47,7 @@ struct cli {
 	const char **excludes;            /* --exclude, argv-sized */
 	const char **flags;               /* after --, argv-sized */
 	bool dump_config, print_args;
+	bool statistics;                  /* --statistics */
 	bool stdout_failed;               /* a report to stdout failed (said once) */
 	bool quiet;                       /* --quiet: no progress, no closing line */
 	int color;                        /* --color: 0 never, 1 always, -1 auto */
@@ -144,6 +145,8 @@ static int h_arch(void *ctx, const char *v) { struct cli *c = ctx; return sm_ses
 static int h_enable(void *ctx, const char *v) { struct cli *c = ctx; return sm_session_rules(c->s, v, true, c->err, sizeof(c->err)) ? fail(c) : 0; }
 static int h_disable(void *ctx, const char *v) { struct cli *c = ctx; return sm_session_rules(c->s, v, false, c->err, sizeof(c->err)) ? fail(c) : 0; }
 static int h_severity(void *ctx, const char *v) { struct cli *c = ctx; return sm_session_severity(c->s, v, c->err, sizeof(c->err)) ? fail(c) : 0; }
+static int h_fail_on(void *ctx, const char *v) { struct cli *c = ctx; return sm_session_fail_on(c->s, v, c->err, sizeof(c->err)) ? fail(c) : 0; }
+static int h_exit_zero(void *ctx, const char *v) { struct cli *c = ctx; c->so->fail_on = SM_LEVEL_NONE; return 0; }
 static int h_report_unused(void *ctx, const char *v) { struct cli *c = ctx; sm_session_report_unused(c->s); return 0; }
 static int h_exclude(void *ctx, const char *v) { struct cli *c = ctx; c->excludes[c->so->nexcludes++] = v; return 0; }
 
@@ -220,13 +223,22 @@ static int h_flags(void *ctx, const char *v)
 	return 0;
 }
 
-static void format_help(char *buf, size_t n) { format_list(buf, n, true); }
+/* the formats, and the alias (ruff's spelling) */
+static void format_help(char *buf, size_t n)
+{
+	format_list(buf, n, true);
+	size_t len = strlen(buf);
+	snprintf(buf + len, n - len, "; also --output-format=FMT");
+}
 
 static const struct sm_opt options[] = {
-	{ .name = "--format", .value = "FMT", .fn = h_format, .help = "", .spelled = "--format=FMT", .help_fn = format_help },
+	{ .name = "--format", .alias = "--output-format", .value = "FMT", .fn = h_format, .help = "",
+	  .spelled = "--format=FMT", .help_fn = format_help },
 	{ .name = "-o", .alias = "--output", .value = "FILE", .kind = SM_OPT_STR, .field = offsetof(struct cli, out_path),
 	  .help = "write the report to FILE (atomically)" },
 	OWN_STR("--html", "FILE", html_path, "also write a self-contained HTML report with bank maps"),
+	OWN_BOOL("--statistics", statistics,
+		 "count findings per rule, level and file, and input\nproblems per id: after a text report on stdout, else\non stderr"),
 	SM_OPT_CALL("--block-dim", "X[,Y[,Z]]", h_block, "analyze every kernel with this block shape"),
 	SM_OPT_CALL("--arch", "sm_NN", h_arch, "target architecture (default sm_90)"),
 	SESSION_STR("--cuda-path", "DIR", cuda_path,
@@ -252,6 +264,9 @@ static const struct sm_opt options[] = {
 	SESSION_BOOL("--no-gitignore", no_gitignore, "walk directories without skipping what git ignores"),
 	OWN_BOOL("--show-banks", eo.show_banks, "text: print a lanes x banks map under each conflict"),
 	SESSION_BOOL("--fix", fix, "apply padding fixes to the files in place"),
+	SM_OPT_CALL("--fail-on", "LEVEL", h_fail_on,
+		 "exit 1 only for findings at LEVEL or above: error,\nwarning, note (the default: any finding) or never"),
+	SM_OPT_CALL("--exit-zero", NULL, h_exit_zero, "findings never make the exit status 1 (--fail-on never)"),
 	SM_OPT_CALL("--color", "WHEN", h_color,
 		 "colour the text report: auto (a terminal, unless NO_COLOR\nis set), always or never"),
 	{ .name = "-q", .alias = "--quiet", .kind = SM_OPT_BOOL, .field = offsetof(struct cli, quiet),
@@ -275,11 +290,13 @@ static void print_help(FILE *f)
 {
 	fprintf(f, "usage: smemlint [options] PATH... [-- COMPILER-FLAGS...]\n\n"
 		   "Static analysis of CUDA shared-memory accesses: bank conflicts and barriers.\n"
-		   "PATH is a .cu/.cuh file or a directory (searched recursively).\n\noptions:\n");
+		   "PATH is a .cu/.cuh file or a directory (searched recursively); '-' reads\n"
+		   "the paths from standard input, one a line (or NUL-separated).\n\noptions:\n");
 	sm_opt_help(f, options, NOPTIONS);
-	fprintf(f, "\nexit status: 0 no findings, 1 findings, 2 usage error or an input problem of\n"
-		   "level error (a file not read or parsed); warnings about the input do not\n"
-		   "change it. With --fix: what is left after fixing.\n");
+	fprintf(f, "\nexit status: 0 no findings, 1 findings (at --fail-on's level or above), 2 a\n"
+		   "usage error or an input problem of level error (a file not read or parsed);\n"
+		   "warnings about the input do not change it. With --fix: what is left after\n"
+		   "fixing.\n");
 }
 
 /* Returns 0 to run, or 1 to exit with c->status. */
@@ -305,6 +322,63 @@ static int parse(struct cli *c)
 }
 
 /* ---- running ---- */
+
+/* Replace each "-" among the PATHs by the file list on standard input,
+ * read once (a second "-" adds nothing): one path a line (a '\r' before
+ * the '\n' is dropped, empty lines are skipped), or one per NUL when the
+ * list holds a NUL (git ls-files -z, find -print0), so that any path can
+ * be given. Each path is then what it would be on the command line.
+ * Returns 0, or 1 with the status set (2) when the list cannot be read. */
+static int read_stdin_paths(struct cli *c)
+{
+	bool any = false, read_it = false;
+	for (size_t i = 0; i < c->inputs.n; i++)
+		any |= !strcmp(c->inputs.v[i], "-");
+	if (!any)
+		return 0;
+	struct sm_paths all = { 0 };
+	for (size_t i = 0; i < c->inputs.n; i++) {
+		if (strcmp(c->inputs.v[i], "-")) {
+			sm_paths_push(&all, c->inputs.v[i]);
+			continue;
+		}
+		if (read_it)
+			continue;
+		read_it = true;
+		char *buf;
+		size_t len;
+		int rc = sm_read_fd(0, SM_MAX_STDIN_LIST_BYTES, &buf, &len);
+		if (rc) {
+			if (rc == -2)
+				fprintf(stderr, "smemlint: the file list on standard input is larger than %u bytes\n",
+					SM_MAX_STDIN_LIST_BYTES);
+			else
+				fprintf(stderr, "smemlint: cannot read the file list from standard input: %s\n",
+					strerror(errno));
+			sm_paths_free(&all);
+			c->status = 2;
+			return 1;
+		}
+		char sep = memchr(buf, 0, len) ? '\0' : '\n';
+		size_t before = all.n;
+		for (size_t at = 0; at < len;) {
+			char *p = buf + at, *end = memchr(p, sep, len - at);
+			size_t n = end ? (size_t)(end - p) : len - at;
+			at += n + 1;
+			if (sep == '\n' && n && p[n - 1] == '\r')
+				n--;
+			p[n] = 0;
+			if (n)
+				sm_paths_push(&all, p);
+		}
+		free(buf);
+		if (all.n == before)
+			fprintf(stderr, "smemlint: warning: the file list on standard input is empty\n");
+	}
+	sm_paths_free(&c->inputs);
+	c->inputs = all;
+	return 0;
+}
 
 struct report {
 	const struct sm_emitter *emitter;
@@ -402,6 +476,11 @@ static int run(struct cli *c)
 		print_help(stderr);
 		return 2;
 	}
+	/* after prepare (a usage error first), before anything is analyzed;
+	 * an empty list from a pipe is a run over no files, not an error */
+	if (read_stdin_paths(c))
+		return c->status;
+	paths = (const char *const *)c->inputs.v;
 	if (c->print_args)
 		return sm_session_print_clang_args(c->s, paths, c->inputs.n, stdout, c->err, sizeof(c->err)) ? 2 : 0;
 	/* a progress line only on a terminal, and never into a report */
@@ -428,6 +507,17 @@ static int run(struct cli *c)
 		sm_session_fail(c->s);
 	if (c->html_path && emit(c, sm_emitter_find("html"), c->html_path, res, n))
 		sm_session_fail(c->s);
+	/* the statistics follow a text report on stdout; they never go into a
+	 * machine-readable report or a report file */
+	if (c->statistics) {
+		const struct sm_emitter *st = sm_emitter_find("statistics");
+		if (c->format == sm_emitters && !c->out_path) {
+			if (emit(c, st, NULL, res, n))
+				sm_session_fail(c->s);
+		} else if (st->emit(stderr, res, n, &c->eo)) {
+			sm_session_fail(c->s);
+		}
+	}
 	/* input errors also go to stderr in text form when the report is
 	 * machine readable or written to a file */
 	if (c->format != sm_emitters || c->out_path)

@@ -80,6 +80,12 @@
  * it: the file is not read (compile-flags-incomplete). */
 #define SM_MAX_RSP_BYTES (1u << 20)
 
+/* Bytes of the file list read from standard input (PATH "-"). A path a
+ * line, 64 MiB holds a million long paths, far above any source tree, and
+ * keeps a stray binary piped in from filling memory. Past it: a usage
+ * error naming standard input (exit 2); nothing is analyzed. */
+#define SM_MAX_STDIN_LIST_BYTES (64u * 1024 * 1024)
+
 /* ---- memory ---- */
 
 /* Bytes of IR (the arena of one translation unit) before the analysis of a

@@ -61,9 +61,10 @@ int sm_analyze_path(struct sm_frontend *fe, const char *path, const struct sm_an
 			       path, sm_file_kind(st.st_mode));
 		return -1;
 	}
-	if (!has_cuda_ext(path)) {
+	if (!has_cuda_ext(path) && !opt->as_cuda) {
 		close(fd);
-		sm_result_problem(r, SM_PROBLEM_NOT_CUDA_SOURCE, p0, "not a CUDA source file: '%s' (expected .cu or .cuh)", path);
+		sm_result_problem(r, SM_PROBLEM_NOT_CUDA_SOURCE, p0,
+				  "not a CUDA source file: '%s' (expected .cu or .cuh, or a compile command with -x cu)", path);
 		return -1;
 	}
 	char *buf;
@@ -150,12 +151,15 @@ static void run_rules(const struct sm_file *F, const struct sm_analysis_options 
 }
 
 /* The problem of a front-end note: clang's errors (level 2) are
- * parse-error; the front end's only lesser note is its own nesting cap. */
+ * parse-error, those in host-only functions host-code-error (level 1:
+ * they do not fail the run); the front end's own lesser notes are its
+ * nesting cap and calls not followed. */
 static enum sm_problem_id front_problem(const struct sm_note *n)
 {
 	switch (n->kind) {
 	case SM_NOTE_CALL: return SM_PROBLEM_CALL_NOT_FOLLOWED;
 	case SM_NOTE_TOO_DEEP: return SM_PROBLEM_NESTING_TOO_DEEP;
+	case SM_NOTE_HOST_CLANG: return SM_PROBLEM_HOST_CODE_ERROR;
 	default: return SM_PROBLEM_PARSE_ERROR;
 	}
 }
@@ -188,7 +192,8 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 		return -1;
 	}
 	/* clang's errors: reported, and they fail the run (exit 2), but what
-	 * parsed is still analyzed */
+	 * parsed is still analyzed; those in host-only functions are
+	 * warnings (front/host_code.h) */
 	for (unsigned i = 0; i < F->nnotes; i++) {
 		const struct sm_note *n = &F->notes[i];
 		sm_result_problem(r, front_problem(n), n->pos, "%s", n->message);

@@ -19,6 +19,7 @@
 #include "smemlint/session.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <jansson.h>
 #include <limits.h>
 #include <poll.h>
@@ -99,6 +100,7 @@ struct sm_session *sm_session_new(void)
 		return NULL;
 	sm_analysis_options_init(&s->o.analysis);
 	s->o.log = stderr;
+	s->o.fail_on = SM_LEVEL_NOTE; /* any finding fails the run */
 	sm_config_init(&s->cli);
 	sm_config_init(&s->fixed);
 	pthread_mutex_init(&s->lock, NULL);
@@ -195,6 +197,22 @@ void sm_session_report_unused(struct sm_session *s)
 	s->cli.report_unused = 1;
 }
 
+int sm_session_fail_on(struct sm_session *s, const char *level, char *err, size_t errlen)
+{
+	static const enum sm_level levels[] = { SM_LEVEL_ERROR, SM_LEVEL_WARNING, SM_LEVEL_NOTE };
+	for (size_t k = 0; k < sizeof(levels) / sizeof(levels[0]); k++)
+		if (!strcmp(level, sm_level_name(levels[k]))) {
+			s->o.fail_on = levels[k];
+			return 0;
+		}
+	if (strcmp(level, "never")) {
+		snprintf(err, errlen, "invalid --fail-on level '%s': expected error, warning, note or never", level);
+		return -1;
+	}
+	s->o.fail_on = SM_LEVEL_NONE;
+	return 0;
+}
+
 /* ---- preparing ---- */
 
 static int load_fixed_config(struct sm_session *s, char *err, size_t errlen)
@@ -262,6 +280,13 @@ static void file_options(const struct sm_session *s, const char *path, const str
 		}
 	}
 	sm_config_apply(&s->cli, out);
+	/* compiled as CUDA whatever its name: -x cu in its compile command,
+	 * or clang's -x cuda among the flags (the config's, after --) */
+	out->as_cuda = e && e->cf.as_cuda;
+	for (int k = 0; k + 1 < out->fe.nargs; k++)
+		out->as_cuda |= !strcmp(out->fe.args[k], "-x") && !strcmp(out->fe.args[k + 1], "cuda");
+	for (int k = 0; k < out->fe.nargs; k++)
+		out->as_cuda |= !strcmp(out->fe.args[k], "-xcuda");
 	/* the database's architecture (the lowest real one of the command's
 	 * list) over the config's and the default; --arch over both */
 	if (e && e->cf.arch[0] && !s->cli.arch) {
@@ -384,14 +409,83 @@ static void drop_duplicates(struct sm_paths *all)
 	sm_inode_set_free(&seen);
 }
 
+/* The order of a directory walk (sm_expand_path_ex: each directory's
+ * names sorted, depth first): component by component, so '/' sorts
+ * before every other byte. */
+static int walk_order(const void *pa, const void *pb)
+{
+	const unsigned char *a = *(const unsigned char *const *)pa, *b = *(const unsigned char *const *)pb;
+	for (; *a && *a == *b; a++, b++)
+		;
+	unsigned ca = *a == '/' ? 1 : *a ? *a + 1u : 0, cb = *b == '/' ? 1 : *b ? *b + 1u : 0;
+	return (ca > cb) - (ca < cb);
+}
+
+/* An --exclude glob matches rel's path or base name at some directory
+ * level, as the walk tests each directory and file it meets. */
+static bool db_excluded(const struct sm_session *s, const char *path, size_t root_len)
+{
+	char buf[PATH_MAX];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (size_t at = root_len; buf[at];) {
+		size_t end = at + strcspn(buf + at, "/");
+		char keep = buf[end];
+		buf[end] = 0;
+		for (int i = 0; i < s->o.nexcludes; i++)
+			if (!fnmatch(s->o.excludes[i], buf, 0) || !fnmatch(s->o.excludes[i], buf + at, 0))
+				return true;
+		buf[end] = keep;
+		at = keep ? end + 1 : end;
+	}
+	return false;
+}
+
+/* The sources under directory dir that the compile database compiles as
+ * CUDA but that do not end in .cu (-x cu: a .cpp whose LANGUAGE is CUDA),
+ * the walk's from out[from] on: added, then all put in walk order.
+ * Returns how many were added. */
+static int add_db_sources(const struct sm_session *s, const char *dir, struct sm_paths *out, size_t from)
+{
+	char real[PATH_MAX];
+	if (!s->have_db || !realpath(dir, real))
+		return 0;
+	size_t rl = strlen(real), dl = strlen(dir);
+	while (dl > 1 && dir[dl - 1] == '/')
+		dl--;
+	int added = 0;
+	for (size_t i = 0; i < s->db.n; i++) {
+		const struct sm_compdb_entry *e = &s->db.e[i];
+		const char *dot = strrchr(e->file, '.');
+		if (!e->cf.as_cuda || (dot && (!strcmp(dot, ".cu") || !strcmp(dot, ".cuh"))))
+			continue;
+		if (strncmp(e->file, real, rl) || (e->file[rl] != '/' && rl > 1))
+			continue;
+		char path[PATH_MAX];
+		const char *rest = e->file + rl + (rl > 1);
+		if (snprintf(path, sizeof(path), "%.*s/%s", (int)dl, dir, rest) >= (int)sizeof(path))
+			continue;
+		struct stat st;
+		if (db_excluded(s, path, dl + 1) || stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		sm_paths_push(out, path);
+		added++;
+	}
+	if (added && out->n - from > 1)
+		qsort(out->v + from, out->n - from, sizeof(char *), walk_order);
+	return added;
+}
+
 /* Expand, shard, find each file's config and drop what it excludes. */
 static int collect_files(struct sm_session *s, const char *const *paths, size_t npaths, char *err, size_t errlen)
 {
 	struct sm_paths all = { 0 }, skipped = { 0 };
 	unsigned flags = s->o.no_gitignore ? SM_WALK_NO_GITIGNORE : 0;
 	for (size_t i = 0; i < npaths; i++) {
-		size_t nskipped = skipped.n;
+		size_t nskipped = skipped.n, from = all.n;
 		int n = sm_expand_path_ex(paths[i], s->o.excludes, s->o.nexcludes, flags, &all, &skipped, err, errlen);
+		struct stat st;
+		if (n >= 0 && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
+			n += add_db_sources(s, paths[i], &all, from);
 		if (n < 0) {
 			sm_paths_push(&all, paths[i]); /* reported by the analyzer */
 		} else if (n == 0 && skipped.n == nskipped) {
@@ -835,7 +929,8 @@ int sm_session_exit_status(const struct sm_session *s)
 {
 	size_t findings = 0, input_errors = s->errors.n + (size_t)s->failures;
 	for (size_t i = 0; s->results && i < s->nfiles; i++) {
-		findings += s->results[i].ndiags;
+		for (unsigned k = 0; k < s->results[i].ndiags; k++)
+			findings += s->o.fail_on != SM_LEVEL_NONE && s->results[i].diags[k].level >= s->o.fail_on;
 		input_errors += s->results[i].input_error;
 	}
 	if (input_errors)

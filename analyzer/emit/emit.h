@@ -30,6 +30,10 @@ int sm_emit_github(FILE *out, struct sm_result *const *res, unsigned n, const st
 /* A self-contained HTML report with an SVG bank map per bank conflict. */
 int sm_emit_html(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o);
 
+/* --statistics (emit/statistics.c): how many findings per rule, level and
+ * file, and how many input problems of each id, largest first. */
+int sm_emit_statistics(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o);
+
 /* One output format, as the command offers it. */
 struct sm_emitter {
 	const char *name;         /* the --format value */

@@ -10,6 +10,7 @@ const struct sm_emitter sm_emitters[] = {
 	{ "sarif", "(SARIF 2.1.0)", sm_emit_sarif, true },
 	{ "github", "(GitHub Actions workflow commands)", sm_emit_github, true },
 	{ "html", "(a self-contained page with bank maps)", sm_emit_html, false },
+	{ "statistics", "(counts per rule, level and file)", sm_emit_statistics, false },
 	{ NULL, NULL, NULL, false },
 };
 

@@ -131,6 +131,22 @@ static json_t *driver(const struct sm_emit_options *o)
 		json_t *x = json_object();
 		json_object_set_new(x, "id", json_string(sm_problems[i].id));
 		json_object_set_new(x, "shortDescription", text_msg(sm_problems[i].summary));
+		/* what GitHub's ingestion requires of every descriptor (the
+		 * Multitool's GH2012): a full description and a help text */
+		static const char *const what[] = {
+			[SM_LEVEL_ERROR] = "An error: the file was not analyzed, or not all of it, and the run fails (exit 2).",
+			[SM_LEVEL_WARNING] = "A warning: the file was analyzed, perhaps partly; the exit status is that of the findings.",
+			[SM_LEVEL_NOTE] = "A note: the file was analyzed; the exit status is that of the findings.",
+			[SM_LEVEL_NONE] = "",
+		};
+		char *full = NULL;
+		if (asprintf(&full, "%s. %s", sm_problems[i].summary, what[sm_problems[i].level]) < 0)
+			full = NULL;
+		json_object_set_new(x, "fullDescription", text_msg(full ? full : sm_problems[i].summary));
+		json_t *h = json_object();
+		json_object_set_new(h, "text", json_string(full ? full : sm_problems[i].summary));
+		json_object_set_new(x, "help", h);
+		free(full);
 		json_t *dc = json_object();
 		json_object_set_new(dc, "level", json_string(sarif_level(sm_problems[i].level)));
 		json_object_set_new(x, "defaultConfiguration", dc);

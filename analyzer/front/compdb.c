@@ -101,6 +101,37 @@ static bool is_cuda_source(const char *a)
 	return n > 3 && !strcmp(a + n - 3, ".cu");
 }
 
+/* A C or C++ source by its name: compiled as CUDA after -x cu (CMake
+ * writes that for a .cpp whose LANGUAGE is CUDA). */
+static bool is_c_source(const char *a)
+{
+	static const char *const ext[] = { ".c", ".cc", ".cp", ".cpp", ".cxx", ".c++", ".C", ".CPP", NULL };
+	const char *dot = strrchr(a, '.'), *slash = strrchr(a, '/');
+	if (!dot || dot == a || (slash && dot < slash + 2))
+		return false;
+	for (int i = 0; ext[i]; i++)
+		if (!strcmp(dot, ext[i]))
+			return true;
+	return false;
+}
+
+/* The language an -x option names, when argv[*i] is one (-x L, --x L,
+ * -x=L, --x=L, -xL): 1 CUDA (nvcc's cu, clang's cuda), 0 another one; -1
+ * when argv[*i] is no -x (then *i is unchanged). */
+static int x_language(char **v, int n, int *i)
+{
+	const char *a = v[*i], *lang = NULL;
+	if ((!strcmp(a, "-x") || !strcmp(a, "--x")) && *i + 1 < n)
+		lang = v[++*i];
+	else if (!strncmp(a, "-x=", 3) || !strncmp(a, "--x=", 4))
+		lang = strchr(a, '=') + 1;
+	else if (!strncmp(a, "-x", 2) && a[2] && a[2] != '-')
+		lang = a + 2;
+	else
+		return -1;
+	return !strcmp(lang, "cu") || !strcmp(lang, "cuda");
+}
+
 static int push(char ***v, int *n, int *cap, const char *s)
 {
 	char *c = strdup(s);
@@ -263,12 +294,14 @@ int sm_compile_flags_translate(const char *const *argv, int argc, const char *di
 		return -1;
 	}
 	char seen[sizeof(out->archs)] = "";
-	int rc = 0;
-	bool rdc = false;
+	int rc = 0, lang;
+	bool rdc = false, x_cuda = false; /* an -x cu before the sources */
 	for (int i = 0; i < f.n && rc == 0; i++) {
 		const char *a = f.v[i];
 		bool has_next = i + 1 < f.n;
-		if (is(a, path_opts) && has_next) {
+		if ((lang = x_language(f.v, f.n, &i)) >= 0) {
+			x_cuda = lang == 1;
+		} else if (is(a, path_opts) && has_next) {
 			const char *val = f.v[++i];
 			const char *name = !strcmp(a, "--include-path") ? "-I"
 					   : !strcmp(a, "--system-include") ? "-isystem"
@@ -312,8 +345,9 @@ int sm_compile_flags_translate(const char *const *argv, int argc, const char *di
 			rdc = false;
 		} else if (takes_value(a) && has_next) {
 			i++;
-		} else if (a[0] != '-' && is_cuda_source(a)) {
+		} else if (a[0] != '-' && (is_cuda_source(a) || (x_cuda && is_c_source(a)))) {
 			rc = push(&out->sources, &out->nsources, &out->cap_sources, a);
+			out->as_cuda |= x_cuda;
 		}
 	}
 	/* relocatable device code: extern __device__ declarations and device

@@ -12,11 +12,14 @@
  * architecture is the lowest real one that -arch/-gencode/--generate-code/
  * --gpu-architecture/--cuda-gpu-arch name (the code for every architecture
  * is the same source; the lowest is what every build of it must fit);
+ * -x cu (nvcc) or -x cuda (clang) makes the C and C++ sources after it
+ * CUDA sources too (CMake writes it for a .cpp whose LANGUAGE is CUDA);
  * everything else (-O3, -Xcompiler ..., --expt-relaxed-constexpr,
- * --extended-lambda, -x cu, -o ...) is dropped with its value. */
+ * --extended-lambda, -o ...) is dropped with its value. */
 #ifndef SMEMLINT_FRONT_COMPDB_H
 #define SMEMLINT_FRONT_COMPDB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* What one compile command says, in malloc'd strings. */
@@ -28,7 +31,9 @@ struct sm_compile_flags {
 	int narchs;          /* how many archs holds */
 	char *problem;       /* a response file that could not be read (the
 	                      * first one), or NULL */
-	char **sources;      /* the .cu files it compiles, as written */
+	char **sources;      /* the .cu files it compiles, as written, and the
+	                      * C/C++ ones after -x cu */
+	bool as_cuda;        /* a source was compiled as CUDA by -x cu / -x cuda */
 	int nsources, cap_sources;
 };
 

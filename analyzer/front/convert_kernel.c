@@ -11,6 +11,7 @@
  * errors clang reported become the file's notes.
  */
 #include "front/convert.h"
+#include "front/host_code.h"
 #include "front/include_site.h"
 #include "base/stack.h"
 
@@ -336,6 +337,7 @@ static void collect_notes(struct fe *S)
 					else
 						note->message = sm_arena_printf(S->A, "%s:%u:%u: %s", fn, line, col, msg);
 				}
+				cv_host_code_note(S->tu, d, note, S->A); /* host-only code: a warning */
 				cv_vec_push(S->A, &notes, note);
 			}
 		}

@@ -32,6 +32,8 @@ struct sm_analysis_options {
 	bool has_block;
 	const char *arch;                /* --arch, e.g. "sm_90" */
 	bool all_accesses;               /* record every access (--all-accesses) */
+	bool as_cuda;                    /* its compile command compiles it as CUDA
+	                                  * (-x cu, -x cuda): analyzed whatever its name */
 	enum sm_level levels[SM_RULE__COUNT]; /* SM_LEVEL_NONE: rule disabled */
 	size_t ir_arena_limit;           /* bytes of IR per file; 0 = SM_IR_ARENA_LIMIT */
 };

@@ -15,8 +15,8 @@
  *                                         timeout), suppress, baseline, --fix
  *
  * then the results (sorted by file, findings sorted) go to an emitter, and
- * sm_session_exit_status() gives 0 (no findings), 1 (findings) or 2 (an
- * input or usage error). Nothing is global: sessions in different threads
+ * sm_session_exit_status() gives 0 (no findings at fail_on or above), 1
+ * (findings) or 2 (an input or usage error). Nothing is global: sessions in different threads
  * are independent, and one session's workers share only its header cache.
  */
 #ifndef SMEMLINT_SESSION_H
@@ -53,6 +53,11 @@ struct sm_session_options {
 	const char *baseline;      /* --baseline FILE: drop the findings it lists */
 	const char *write_baseline;/* --write-baseline FILE */
 	bool fix;                  /* --fix: apply padding fixes in place */
+	enum sm_level fail_on;     /* the least level of a finding that makes the exit
+	                            * status 1: SM_LEVEL_NOTE (the default: any
+	                            * finding), WARNING or ERROR; SM_LEVEL_NONE:
+	                            * findings never do (--fail-on never,
+	                            * --exit-zero). Input errors still give 2. */
 	FILE *log;                 /* where --fix changes and run errors go (stderr) */
 	/* called as each file's analysis ends (from the worker that did it,
 	 * one call at a time), with how many are done, of how many, and the
@@ -83,6 +88,8 @@ int sm_session_severity(struct sm_session *s, const char *spec, char *err, size_
 int sm_session_block(struct sm_session *s, const char *spec, char *err, size_t errlen);
 int sm_session_arch(struct sm_session *s, const char *arch, char *err, size_t errlen);
 void sm_session_report_unused(struct sm_session *s);
+/* --fail-on LEVEL: "error", "warning", "note" or "never" into fail_on. */
+int sm_session_fail_on(struct sm_session *s, const char *level, char *err, size_t errlen);
 
 /* Read what the settings name (--config, --baseline, the toolkit, the
  * compile database). Returns 0, or -1 with err filled (a usage error). */
@@ -117,7 +124,8 @@ const enum sm_problem_id *sm_session_error_ids(const struct sm_session *s);
  * written): the exit status becomes 2. */
 void sm_session_fail(struct sm_session *s);
 
-/* 0: no findings; 1: findings; 2: an input error, a failed write or fix. */
+/* 2: an input error, a failed write or fix; else 1: a finding at fail_on
+ * or above (unless --write-baseline); else 0. */
 int sm_session_exit_status(const struct sm_session *s);
 
 /* Analyze one in-memory file with the session's settings (no config file,
