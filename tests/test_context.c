@@ -302,6 +302,35 @@ START_TEST(test_data_dependent)
 }
 END_TEST
 
+/* Byte addressing: r[tid].v[3] on a 16-byte struct element is byte offset
+ * 16 * tid + 12 (4-way); ((uint *)bytes)[2 * tid] on a uchar array is byte
+ * offset 8 * tid (2-way), not 2 * tid */
+START_TEST(test_byte_offsets)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	b.s = sm_irb_array(&b, "rec", 16, 128, 0);
+	struct sm_stmt *body = blk(&b, 1, acc(&b, SM_ACC_STORE, tid(&b)));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	m.acc[0].extra = K(&b, 12);
+	ck_assert(degree_of(&b, &m, 0, B32).worst == 4.0);
+
+	struct sm_irb c;
+	sm_irb_init(&c);
+	c.s = sm_irb_array(&c, "uchar", 1, 2048, 0);
+	struct sm_stmt *b2 = blk(&c, 1, acc(&c, SM_ACC_STORE, K(&c, 0)));
+	sm_irb_resolve(&c, b2, &m);
+	/* the front end's form of ((uint *)bytes)[2 * tid]: no subscript of
+	 * the uchar array, a byte offset of 4 * (2 * tid) */
+	m.acc[0].nidx = 0;
+	m.acc[0].extra = OP(&c, SM_OP_MUL, OP(&c, SM_OP_MUL, tid(&c), K(&c, 2)), K(&c, 4));
+	ck_assert(degree_of(&c, &m, 0, B32).worst == 2.0);
+	sm_irb_release(&c);
+	sm_irb_release(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("context");
@@ -316,6 +345,7 @@ static Suite *suite(void)
 	tcase_add_test(tl, test_recurrences);
 	tcase_add_test(tl, test_fused_accesses);
 	tcase_add_test(tl, test_data_dependent);
+	tcase_add_test(tl, test_byte_offsets);
 	suite_add_tcase(s, tl);
 	return s;
 }
