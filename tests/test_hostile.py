@@ -14,7 +14,7 @@ runs, and the per-file limits (size, IR memory).
 
     SMEMLINT=build/smemlint python3 tests/test_hostile.py [-v]
 """
-import json, os, shutil, signal, stat, subprocess, sys, tempfile, unittest
+import json, os, shutil, signal, stat, subprocess, sys, tempfile, time, unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMEMLINT = os.path.abspath(os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint")))
@@ -899,6 +899,109 @@ class ClosedDescriptors(Base):
         with open(out, encoding="utf-8") as f:
             self.assertTrue(f.read().lstrip().lower().startswith("<!doctype html"))
         self.assertEqual(sorted(os.listdir(self.dir)), ["r.html"])
+
+
+def toolkit_or_skip(test):
+    toolkit = os.environ.get("CUDA_PATH") or "/usr/local/cuda"
+    if not os.path.exists(os.path.join(toolkit, "include", "cuda_runtime.h")):
+        test.skipTest("no CUDA toolkit: the header cache is only used with one")
+
+
+class Cache(Base):
+    """The header cache (issue 16 item 5): a PCH is built in a child process,
+    so a write that fails inside libclang (which aborts its process) costs
+    only the cache; nothing is left behind; targets that differ only in
+    their include directories share one file."""
+
+    def setUp(self):
+        super().setUp()
+        toolkit_or_skip(self)
+        self.cache = os.path.join(self.dir, "cache")
+        os.mkdir(self.cache)
+        self.env = {"XDG_CACHE_HOME": self.cache}
+
+    def files(self):
+        return sorted(os.path.relpath(os.path.join(r, f), self.cache)
+                      for r, ds, fs in os.walk(self.cache) for f in fs + [d for d in ds if ".tmp." in d])
+
+    def smemlint(self, *args, env=None):
+        e = dict(self.env)
+        e.update(env or {})
+        rc, out, err = run([SMEMLINT, "--format=json", *args], self.dir, env=e)
+        self.assertGreaterEqual(rc, 0, f"killed by signal {-rc}: {err[-2000:]}")
+        return rc, out, err
+
+    def test_write_fails_inside_libclang(self):
+        # a file size limit in the child only: libclang's write fails with
+        # EFBIG as on a full disk, and libclang aborts the child
+        rc, out, err = self.smemlint(self.normal, env={"SMEMLINT_TEST_PCH_FSIZE": "100000"})
+        self.assertEqual(rc, 1, err[-2000:])
+        self.assertEqual(self.findings(json.loads(out), self.normal), self.expected_cuda())
+        self.assertIn("smemlint: note: no header cache: cannot write '", err)
+        self.assertIn("File too large", err)
+        self.assertIn("files were parsed without it", err)
+        self.assertEqual(self.files(), [], "litter in the cache directory")
+
+    def expected_cuda(self):
+        rc, out, err = run([SMEMLINT, "--no-cache", "--format=json", self.normal], self.dir)
+        self.assertEqual(rc, 1, err[-2000:])
+        return self.findings(json.loads(out), self.normal)
+
+    def test_leftovers_of_killed_runs_removed(self):
+        d = os.path.join(self.cache, "smemlint")
+        os.makedirs(d)
+        dead = subprocess.Popen(["true"])
+        dead.wait()
+        host = os.uname().nodename.replace("/", "_").replace(".", "_")
+        left = os.path.join(d, f"pch-{'0' * 32}.tmp.{host}.{dead.pid}.AbCdEf")
+        os.mkdir(left)
+        with open(os.path.join(left, "h.pch"), "wb") as f:
+            f.write(b"x" * 1000)
+        old = os.path.join(d, f"pch-{'1' * 32}.pch.tmp.XyZ123")  # the old kind, two hours old
+        open(old, "w").close()
+        os.utime(old, (time.time() - 7200, time.time() - 7200))
+        rc, out, err = self.smemlint(self.normal)
+        self.assertEqual(rc, 1, err[-2000:])
+        self.assertFalse(os.path.exists(left), "the temporary directory of a dead process stayed")
+        self.assertFalse(os.path.exists(old))
+        self.assertEqual(len([f for f in os.listdir(d) if f.endswith(".pch")]), 1)
+
+    def test_interrupted_build_leaves_nothing(self):
+        d = os.path.join(self.cache, "smemlint")
+        e = dict(os.environ)
+        e.update(self.env)
+        p = subprocess.Popen([SMEMLINT, self.normal], cwd=self.dir, env=e, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.time() + 30
+        while time.time() < deadline and not (os.path.isdir(d) and any(".tmp." in f for f in os.listdir(d))):
+            time.sleep(0.005)
+        os.killpg(p.pid, signal.SIGINT)  # as ^C: the whole process group
+        p.wait(timeout=60)
+        rc, out, err = self.smemlint(self.normal)
+        self.assertEqual(rc, 1, err[-2000:])
+        self.assertEqual([f for f in os.listdir(d) if ".tmp." in f], [], "temporaries of the interrupted run")
+
+    def test_targets_share_one_file(self):
+        for name in ("a", "b"):
+            inc = os.path.join(self.dir, "inc_" + name)
+            os.mkdir(inc)
+            open(os.path.join(inc, f"project_{name}.h"), "w").close()
+            rc, out, err = self.smemlint(self.normal, "--", f"-I{inc}", "-isystem", f"inc_{name}")
+            self.assertEqual(rc, 1, err[-2000:])
+        d = os.path.join(self.cache, "smemlint")
+        pchs = [f for f in os.listdir(d) if f.endswith(".pch")]
+        self.assertEqual(len(pchs), 1, pchs)
+        # a directory holding a header the PCH contains gets a PCH of its own
+        with open(os.path.join(d, pchs[0][:-4] + ".deps")) as f:
+            deps = [l.strip() for l in f if l.strip()]
+        self.assertTrue(deps)
+        inc = os.path.join(self.dir, "inc_shadow")
+        os.mkdir(inc)
+        with open(os.path.join(inc, os.path.basename(deps[-1])), "w") as f:
+            f.write(open(deps[-1]).read())
+        rc, out, err = self.smemlint(self.normal, "--", f"-I{inc}")
+        self.assertEqual(rc, 1, err[-2000:])
+        self.assertEqual(len([f for f in os.listdir(d) if f.endswith(".pch")]), 2)
 
 
 if __name__ == "__main__":

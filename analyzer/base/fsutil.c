@@ -10,6 +10,8 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,7 +36,34 @@ extern char **environ;
  *    opened and written in place, never replaced;
  *  - a directory, a dangling link, a read-only file: refused with a message.
  * The temporary is ".smemlint.tmp.XXXXXX" (20 bytes, hidden from walks) so
- * that any name that fits NAME_MAX can be written. */
+ * that any name that fits NAME_MAX can be written.
+ *
+ * Signals: from the temporary's creation to its rename or removal, the
+ * calling thread blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT; one that
+ * arrives meanwhile is delivered when they are unblocked, after the
+ * temporary is gone, and ends the process as usual. No handler and no
+ * global list of temporaries is needed. It covers every write of the
+ * command, which happens on the main thread once the workers are done (a
+ * signal meant for the process goes to a thread that does not block it).
+ * SIGKILL cannot be blocked: a temporary it leaves is a hidden file. */
+
+/* Block the signals that end a process from a terminal or a service
+ * manager (see above); *old receives the mask to restore. */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+static void release_signals(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
 
 #define TMP_NAME "/.smemlint.tmp.XXXXXX"
 
@@ -186,9 +215,12 @@ int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx
 	else
 		tmp[0] = '.';
 	memcpy(tmp + dl, TMP_NAME, sizeof(TMP_NAME));
+	sigset_t held;
+	hold_signals(&held);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		release_signals(&held);
 		free(tmp);
 		free(target);
 		return -1;
@@ -243,6 +275,7 @@ int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx
 		if (!same) {
 			snprintf(err, errlen, "'%s' changed while it was being fixed; not fixing it", path);
 			unlink(tmp);
+			release_signals(&held);
 			free(tmp);
 			free(target);
 			return -1;
@@ -254,6 +287,7 @@ int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
 		unlink(tmp);
 	}
+	release_signals(&held);
 	free(tmp);
 	free(target);
 	return e ? -1 : 0;

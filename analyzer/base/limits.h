@@ -122,9 +122,17 @@
 #define SM_STACK_FALLBACK ((size_t)1 << 20)
 
 /* Free space (and `ulimit -f` room) required to build a precompiled
- * header: libclang aborts the whole process when a PCH write fails, and a
- * PCH is ~10 MiB. Below it: no PCH is built; files parse without one. */
+ * header. A PCH is ~10 MiB and is built in a child process, so a write
+ * that fails costs only that build; the margin keeps the cache from
+ * filling a nearly full disk. Below it: no PCH is built (a note says
+ * why); files parse without one. */
 #define SM_PCH_ROOM ((uint64_t)256 << 20)
+
+/* Time a child process gets to build one precompiled header. A build
+ * takes a few seconds; a child forked while another thread held a lock it
+ * needs would wait forever. Past it: the child is killed, its temporary
+ * directory removed, and files parse without a PCH (a note says why). */
+#define SM_PCH_BUILD_SECONDS 120
 
 /* Size of the header cache directory: a PCH is ~10 MiB and one is made
  * per distinct flag set (one per CMake target with its own include
@@ -135,9 +143,10 @@
  * another size. */
 #define SM_PCH_CACHE_BYTES ((uint64_t)512 << 20)
 
-/* Age after which a temporary file of an unfinished PCH write (a process
- * killed between write and rename) is deleted: an hour is far longer than
- * any build of one (under a second). */
+/* Age after which a temporary directory of an unfinished PCH build of
+ * another host (or an old-style temporary file) is deleted: an hour is far
+ * longer than any build (a few seconds). Those of this host are deleted
+ * as soon as the process that made them is gone. */
 #define SM_PCH_TMP_AGE_S 3600
 
 /* ---- work ---- */

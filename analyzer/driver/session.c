@@ -838,6 +838,19 @@ static void post_process(struct sm_session *s)
 			fixed == 1 ? "" : "s", fixed_files, fixed_files == 1 ? "" : "s", left, left == 1 ? "" : "s");
 }
 
+/* Ask for every file's PCH before any worker starts: a PCH is built in a
+ * forked child (pch_cache.c), and a fork is safest while this process has
+ * one thread. Files of equal flags ask once (their PCH is then ready). */
+static void warm_cache(struct sm_session *s)
+{
+	if (!s->cache || !s->nfiles)
+		return;
+	struct sm_frontend *fe = sm_frontend_new();
+	for (size_t i = 0; fe && i < s->nfiles; i++)
+		sm_pch_cache_get(s->cache, fe, &s->files[i].opt.fe);
+	sm_frontend_free(fe);
+}
+
 static int job_count(const struct sm_session *s)
 {
 	int jobs = s->o.jobs;
@@ -865,11 +878,15 @@ int sm_session_run(struct sm_session *s, const char *const *paths, size_t npaths
 		s->cache = sm_pch_cache_new(NULL);
 	s->next = 0;
 	s->done = 0;
+	warm_cache(s);
 	if (s->o.timeout > 0)
 		run_forked(s, job_count(s));
 	else
 		run_threads(s, job_count(s));
 	post_process(s);
+	const char *why = s->cache ? sm_pch_cache_failure(s->cache) : NULL;
+	if (why)
+		fprintf(s->o.log, "smemlint: note: no header cache: %s; files were parsed without it\n", why);
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <clang-c/Index.h>
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,8 +196,31 @@ int sm_frontend_pch_rejected(const struct sm_frontend *fe)
 	return fe ? fe->pch_rejected : 0;
 }
 
-int sm_frontend_build_pch(struct sm_frontend *fe, const struct sm_frontend_options *opt, const char *out, char *err,
-			  size_t errlen)
+/* clang_getInclusions visitor: one absolute file name a line */
+static void list_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	(void)stack;
+	(void)depth;
+	CXString n = clang_getFileName(f);
+	const char *s = clang_getCString(n);
+	if (s && s[0] == '/' && strncmp(s, "/<smemlint>", 11) != 0)
+		fprintf((FILE *)data, "%s\n", s);
+	clang_disposeString(n);
+}
+
+/* Write the headers tu includes to `path`: 0, or -1 */
+static int write_inclusions(CXTranslationUnit tu, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	clang_getInclusions(tu, list_inclusion, f);
+	int bad = ferror(f);
+	return (fclose(f) != 0 || bad) ? -1 : 0;
+}
+
+int sm_frontend_build_pch(struct sm_frontend *fe, const struct sm_frontend_options *opt, const char *out,
+			  const char *deps, char *err, size_t errlen)
 {
 	struct sm_arena A;
 	sm_arena_init(&A, 0);
@@ -232,6 +256,8 @@ int sm_frontend_build_pch(struct sm_frontend *fe, const struct sm_frontend_optio
 		}
 		if (errors)
 			snprintf(err, errlen, "cannot precompile the CUDA headers: %d errors", errors);
+		else if (deps && write_inclusions(tu, deps) != 0)
+			snprintf(err, errlen, "cannot write '%s': %s", deps, strerror(errno));
 		else if (clang_saveTranslationUnit(tu, out, clang_defaultSaveOptions(tu)) != CXSaveError_None)
 			snprintf(err, errlen, "cannot write '%s'", out);
 		else

@@ -37,10 +37,13 @@ const char **sm_frontend_args(const struct sm_frontend_options *opt, int *argc, 
 
 /* Precompile the headers a parse with `opt` includes before the file (the
  * toolkit's CUDA runtime wrapper, or the bundled header) into `out`, for
- * opt->pch of later parses with the same flags. Returns 0, or -1 with a
- * message in err (nothing usable at out). */
+ * opt->pch of later parses with the same flags, and (deps not NULL) list
+ * the absolute names of the headers it contains in `deps`, one a line.
+ * Returns 0, or -1 with a message in err (nothing usable at out). A write
+ * that fails inside libclang aborts the process: the header cache calls
+ * this in a child process (pch_cache.c). */
 int sm_frontend_build_pch(struct sm_frontend *fe, const struct sm_frontend_options *opt,
-			  const char *out, char *err, size_t errlen);
+			  const char *out, const char *deps, char *err, size_t errlen);
 
 /* 1 when the last sm_frontend_parse could not use opt->pch (stale, corrupt,
  * built with other flags) and parsed without it instead. */

@@ -1,4 +1,24 @@
-/* pch_cache.c - the header cache (see pch_cache.h). */
+/* pch_cache.c - the header cache (see pch_cache.h).
+ *
+ * Design: a PCH is built in a forked child process that writes into a
+ * private temporary directory in the cache directory; the parent renames
+ * the finished file into place and removes the directory whatever the
+ * child did. libclang aborts the process when a PCH write fails (a full
+ * disk, a quota, `ulimit -f`): in the child that is a failed build, a
+ * note and plain parses, never a lost run, and nothing is left behind.
+ * The session asks for each file's PCH before it starts its workers, so
+ * the fork normally happens while the process has one thread; a rebuild
+ * after a rejected PCH forks from a worker, and a child that hangs there
+ * (a lock another thread held at the fork) is killed after
+ * SM_PCH_BUILD_SECONDS. A temporary directory of a run killed mid-build is
+ * named after its host and process and is removed by the next run once
+ * that process is gone.
+ *
+ * Keys leave out the user's include directories when none of them holds
+ * a file the PCH's headers could resolve to instead (checked against the
+ * list of headers each PCH contains, `pch-<key>.deps`), so that targets
+ * which differ only in their own include directories share one file.
+ */
 #define _GNU_SOURCE
 #include "front/pch_cache.h"
 
@@ -6,14 +26,19 @@
 #include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,11 +53,23 @@ struct pch_entry {
 	char *path;
 	int state;
 	int rebuilds;
+	bool deps_read;          /* deps loaded (or found missing) */
+	bool no_deps;            /* no list: every include directory counts */
+	char **deps;             /* absolute names of the headers in the PCH */
+	size_t ndeps;
 };
 
 struct toolkit_id {
 	char *root;
 	uint64_t h;
+};
+
+/* Does include directory `dir` hold a header that would replace one of
+ * `base`'s? (memo: asked once per directory and key) */
+struct shadow_memo {
+	char *dir;
+	const struct pch_entry *base;
+	bool shadows;
 };
 
 struct sm_pch_cache {
@@ -43,6 +80,10 @@ struct sm_pch_cache {
 	size_t n, cap;           /* entries in e, its capacity */
 	struct toolkit_id *tk;   /* toolkits whose include tree was hashed */
 	size_t ntk, captk;       /* entries in tk, its capacity */
+	struct shadow_memo *sh;  /* include directories checked */
+	size_t nsh, capsh;
+	char *failure;           /* why the first build that failed failed */
+	bool swept;              /* leftovers of killed runs removed */
 };
 
 /* ---- hashing: FNV-1a 64, two streams make a 128-bit key ---- */
@@ -141,9 +182,16 @@ void sm_pch_cache_free(struct sm_pch_cache *c)
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->n; i++) {
+		for (size_t k = 0; k < c->e[i]->ndeps; k++)
+			free(c->e[i]->deps[k]);
+		free(c->e[i]->deps);
 		free(c->e[i]->path);
 		free(c->e[i]);
 	}
+	for (size_t i = 0; i < c->nsh; i++)
+		free(c->sh[i].dir);
+	free(c->sh);
+	free(c->failure);
 	for (size_t i = 0; i < c->ntk; i++)
 		free(c->tk[i].root);
 	free(c->tk);
@@ -157,6 +205,16 @@ void sm_pch_cache_free(struct sm_pch_cache *c)
 const char *sm_pch_cache_dir(const struct sm_pch_cache *c)
 {
 	return c ? c->dir : NULL;
+}
+
+const char *sm_pch_cache_failure(struct sm_pch_cache *c)
+{
+	if (!c)
+		return NULL;
+	pthread_mutex_lock(&c->lock);
+	const char *f = c->failure;
+	pthread_mutex_unlock(&c->lock);
+	return f;
 }
 
 /* mkdir -p */
@@ -234,38 +292,261 @@ static struct pch_entry *find_locked(struct sm_pch_cache *c, const char *key)
 	return NULL;
 }
 
-/* libclang aborts the whole process (report_fatal_error) when writing a
- * PCH fails, so a PCH is built only with room to spare: a file size limit
- * (ulimit -f) and free space of at least SM_PCH_ROOM (base/limits.h). */
+/* Remember the first failure, for sm_pch_cache_failure (under c->lock). */
+static void fail_locked(struct sm_pch_cache *c, const char *why)
+{
+	if (!c->failure && why && *why)
+		c->failure = strdup(why);
+}
 
-static int room_for_pch(const char *dir)
+/* ---- temporary directories ---- */
+
+/* Remove a temporary directory of a build and what is in it (flat: the
+ * PCH, its list and libclang's own temporary file). */
+static void remove_tmp_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d)) != NULL) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			unlinkat(dirfd(d), de->d_name, 0);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+static void host_name(char *h, size_t n)
+{
+	if (gethostname(h, n) != 0 || !h[0])
+		snprintf(h, n, "host");
+	h[n - 1] = 0;
+	for (char *p = h; *p; p++)
+		if (*p == '/' || *p == '.')
+			*p = '_';
+}
+
+/* Is the temporary entry `name` (pch-<key>.tmp.<host>.<pid>.XXXXXX) left
+ * by a process of this host that no longer runs? */
+static bool builder_gone(const char *name)
+{
+	const char *t = strstr(name, ".tmp.");
+	char host[64];
+	host_name(host, sizeof(host));
+	size_t hl = strlen(host);
+	if (!t || strncmp(t + 5, host, hl) != 0 || t[5 + hl] != '.')
+		return false;
+	char *end;
+	long pid = strtol(t + 6 + hl, &end, 10);
+	if (pid <= 0 || *end != '.')
+		return false;
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Remove what builds that never finished left in dir: temporaries of a
+ * process of this host that is gone, and any older than SM_PCH_TMP_AGE_S
+ * (other hosts sharing the directory, old file-style temporaries). */
+static void sweep_tmp(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	time_t now = time(NULL);
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "pch-", 4) || !strstr(de->d_name, ".tmp."))
+			continue;
+		char p[PATH_MAX];
+		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+		struct stat st;
+		if (lstat(p, &st) != 0)
+			continue;
+		if (!builder_gone(de->d_name) && now - st.st_mtim.tv_sec <= SM_PCH_TMP_AGE_S)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			remove_tmp_dir(p);
+		else if (S_ISREG(st.st_mode))
+			unlink(p);
+	}
+	closedir(d);
+}
+
+/* ---- building, in a child process ---- */
+
+/* Is there room to build? A build that fails in the child costs nothing
+ * but time; this keeps a nearly full disk from being filled. */
+static int room_for_pch(const char *dir, char *why, size_t n)
 {
 	struct rlimit rl;
-	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < SM_PCH_ROOM)
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < SM_PCH_ROOM) {
+		snprintf(why, n, "the file size limit (ulimit -f) is below %llu MiB",
+			 (unsigned long long)(SM_PCH_ROOM >> 20));
 		return 0;
+	}
 	struct statvfs vs;
-	if (statvfs(dir, &vs) == 0 && (uint64_t)vs.f_bavail * vs.f_frsize < SM_PCH_ROOM)
+	if (statvfs(dir, &vs) == 0 && (uint64_t)vs.f_bavail * vs.f_frsize < SM_PCH_ROOM) {
+		snprintf(why, n, "'%s' has %llu MiB free, less than %llu MiB", dir,
+			 (unsigned long long)(((uint64_t)vs.f_bavail * vs.f_frsize) >> 20),
+			 (unsigned long long)(SM_PCH_ROOM >> 20));
 		return 0;
+	}
 	return 1;
 }
 
-static int build_file(struct sm_frontend *fe, const struct sm_frontend_options *opt, const char *dir,
-		      const char *path)
+static double mono_s(void)
 {
-	if (make_dirs(dir) != 0 || !room_for_pch(dir))
-		return -1;
-	char tmp[PATH_MAX];
-	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return -1;
-	close(fd);
-	char err[256];
-	if (sm_frontend_build_pch(fe, opt, tmp, err, sizeof(err)) != 0 || rename(tmp, path) != 0) {
-		unlink(tmp);
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The child: build into out and deps, say why not on fd 2 (the pipe). */
+static void __attribute__((noreturn))
+child_build(struct sm_frontend *fe, const struct sm_frontend_options *o, const char *out, const char *deps,
+	    pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	/* test hook: a file size limit only here, to fail the write inside
+	 * libclang the way a full disk does */
+	const char *fs = getenv("SMEMLINT_TEST_PCH_FSIZE");
+	if (fs && *fs) {
+		struct rlimit rl = { (rlim_t)strtoull(fs, NULL, 10), (rlim_t)strtoull(fs, NULL, 10) };
+		setrlimit(RLIMIT_FSIZE, &rl);
+	}
+	char err[512];
+	int rc = sm_frontend_build_pch(fe, o, out, deps, err, sizeof(err));
+	if (rc != 0) {
+		ssize_t w = write(2, err, strlen(err));
+		(void)w;
+	}
+	_exit(rc ? 1 : 0);
+}
+
+/* Why the child failed, from what it wrote: libclang's "LLVM ERROR: ..."
+ * line if there is one, else the last line. */
+static void child_reason(char *buf, size_t len, char *why, size_t n)
+{
+	buf[len] = 0;
+	const char *l = strstr(buf, "ERROR: "); /* LLVM ERROR, LIBCLANG FATAL ERROR */
+	if (l) {
+		l += 7;
+	} else {
+		while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+			buf[--len] = 0;
+		const char *nl = strrchr(buf, '\n');
+		l = nl ? nl + 1 : buf;
+	}
+	size_t k = strcspn(l, "\n");
+	snprintf(why, n, "%.*s", (int)(k > 300 ? 300 : k), l);
+}
+
+/* Build the PCH for key at path (its header list at path with .deps):
+ * 0, or -1 with why filled. Never leaves a temporary behind. */
+static int build_isolated(const char *dir, struct sm_frontend *fe, const struct sm_frontend_options *o,
+			  const char *key, const char *path, char *why, size_t n)
+{
+	if (make_dirs(dir) != 0) {
+		snprintf(why, n, "cannot create '%s': %s", dir, strerror(errno));
 		return -1;
 	}
-	return 0;
+	if (!room_for_pch(dir, why, n))
+		return -1;
+	char host[64], tmp[PATH_MAX], out[PATH_MAX + 16], deps[PATH_MAX + 16], final_deps[PATH_MAX];
+	host_name(host, sizeof(host));
+	if (snprintf(tmp, sizeof(tmp), "%s/pch-%s.tmp.%s.%ld.XXXXXX", dir, key, host, (long)getpid()) >= (int)sizeof(tmp) ||
+	    !mkdtemp(tmp)) {
+		snprintf(why, n, "cannot create a temporary directory in '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(out, sizeof(out), "%s/h.pch", tmp);
+	snprintf(deps, sizeof(deps), "%s/h.deps", tmp);
+	snprintf(final_deps, sizeof(final_deps), "%.*s.deps", (int)(strlen(path) - 4), path);
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		snprintf(why, n, "cannot start a process to build '%s': %s", path, strerror(errno));
+		remove_tmp_dir(tmp);
+		return -1;
+	}
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		dup2(p[1], 2);
+		child_build(fe, o, out, deps, parent);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		snprintf(why, n, "cannot start a process to build '%s': %s", path, strerror(errno));
+		close(p[0]);
+		remove_tmp_dir(tmp);
+		return -1;
+	}
+	char buf[4096];
+	size_t len = 0;
+	double deadline = mono_s() + SM_PCH_BUILD_SECONDS;
+	bool timed_out = false;
+	for (;;) {
+		double left = deadline - mono_s();
+		if (left <= 0) {
+			timed_out = true;
+			kill(pid, SIGKILL);
+			break;
+		}
+		struct pollfd pf = { p[0], POLLIN, 0 };
+		int r = poll(&pf, 1, left > 1 ? 1000 : (int)(left * 1000) + 1);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r <= 0)
+			continue;
+		char tmpb[1024];
+		ssize_t got = read(p[0], tmpb, sizeof(tmpb));
+		if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN))
+			break;
+		if (got > 0) {
+			/* keep the end: the reason is the last thing written */
+			if (len + (size_t)got >= sizeof(buf)) {
+				size_t drop = len + (size_t)got - (sizeof(buf) - 1);
+				drop = drop > len ? len : drop;
+				memmove(buf, buf + drop, len - drop);
+				len -= drop;
+			}
+			size_t take = (size_t)got < sizeof(buf) - 1 - len ? (size_t)got : sizeof(buf) - 1 - len;
+			memcpy(buf + len, tmpb, take);
+			len += take;
+		}
+	}
+	close(p[0]);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	struct stat st;
+	int rc = -1;
+	if (timed_out) {
+		snprintf(why, n, "building '%s' took longer than %d s", path, SM_PCH_BUILD_SECONDS);
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode) &&
+		   st.st_size > 0) {
+		/* the list first: a PCH in place always has its list */
+		if (rename(deps, final_deps) != 0 || rename(out, path) != 0)
+			snprintf(why, n, "cannot rename into '%s': %s", path, strerror(errno));
+		else
+			rc = 0;
+	} else {
+		char reason[320];
+		child_reason(buf, len, reason, sizeof(reason));
+		if (WIFSIGNALED(status))
+			snprintf(why, n, "cannot write '%s': %s%s(signal %d, %s)", path, reason, *reason ? " " : "",
+				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			snprintf(why, n, "cannot write '%s': %s", path, *reason ? reason : "the build failed");
+	}
+	if (rc != 0)
+		unlink(final_deps);
+	remove_tmp_dir(tmp);
+	return rc;
 }
 
 /* ---- eviction: least recently used first ----
@@ -273,11 +554,10 @@ static int build_file(struct sm_frontend *fe, const struct sm_frontend_options *
  * A file's mtime is when a run last used it (renewed on first use in each
  * run), so the oldest mtimes are the least recently used. After a new PCH
  * is written, the directory is brought under its size cap by deleting the
- * oldest, never `keep` (the file just built); temporaries of writes that
- * never finished are deleted once they are SM_PCH_TMP_AGE_S old. A file
- * another process is reading stays readable until it closes it, and a
- * file deleted before another process opens it makes that parse fall back
- * to a plain one (sm_frontend_pch_rejected). */
+ * oldest (each with its .deps list), never `keep` (the file just built).
+ * A file another process is reading stays readable until it closes it,
+ * and a file deleted before another process opens it makes that parse
+ * fall back to a plain one (sm_frontend_pch_rejected). */
 
 struct cached_file {
 	char *path;
@@ -309,29 +589,24 @@ static uint64_t cache_cap(void)
 
 static void evict(const char *dir, const char *keep)
 {
+	sweep_tmp(dir);
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
 	struct cached_file *f = NULL;
 	size_t n = 0, cap = 0;
 	uint64_t total = 0;
-	time_t now = time(NULL);
 	struct dirent *de;
 	while ((de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, "pch-", 4))
+		if (strncmp(de->d_name, "pch-", 4) || strstr(de->d_name, ".tmp."))
+			continue;
+		size_t l = strlen(de->d_name);
+		if (l < 5 || strcmp(de->d_name + l - 4, ".pch"))
 			continue;
 		char p[PATH_MAX];
 		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
 		struct stat st;
 		if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode))
-			continue;
-		if (strstr(de->d_name, ".tmp.")) {
-			if (now - st.st_mtim.tv_sec > SM_PCH_TMP_AGE_S)
-				unlink(p);
-			continue;
-		}
-		size_t l = strlen(de->d_name);
-		if (l < 5 || strcmp(de->d_name + l - 4, ".pch"))
 			continue;
 		total += (uint64_t)st.st_size;
 		if (keep && !strcmp(p, keep))
@@ -349,61 +624,229 @@ static void evict(const char *dir, const char *keep)
 	if (n > 1)
 		qsort(f, n, sizeof(*f), older);
 	for (size_t i = 0; i < n; i++) {
-		if (total > limit && unlink(f[i].path) == 0)
+		if (total > limit && unlink(f[i].path) == 0) {
 			total -= f[i].size;
+			size_t l = strlen(f[i].path);
+			memcpy(f[i].path + l - 4, ".dep", 4); /* pch-<key>.dep */
+			char deps[PATH_MAX];
+			snprintf(deps, sizeof(deps), "%ss", f[i].path);
+			unlink(deps);
+		}
 		free(f[i].path);
 	}
 	free(f);
 }
 
-const char *sm_pch_cache_get(struct sm_pch_cache *c, struct sm_frontend *fe, const struct sm_frontend_options *opt)
+/* ---- keys ---- */
+
+/* Is user flag i an include directory (-I, -isystem, -iquote, -idirafter,
+ * --include-directory)? Sets *dir and *used (1 or 2 flags). */
+static bool include_dir_flag(const struct sm_frontend_options *o, int i, const char **dir, int *used)
 {
-	/* the bundled header (no toolkit) parses in a few milliseconds:
-	 * nothing to gain */
-	if (!c || !c->dir || !fe || !opt->cuda_path || unusable_flags(opt))
-		return NULL;
-	struct sm_frontend_options o = *opt;
-	o.pch = NULL;
+	static const char *const pre[] = { "--include-directory", "-isystem", "-iquote", "-idirafter", "-I" };
+	const char *a = o->args[i];
+	for (unsigned k = 0; k < sizeof(pre) / sizeof(pre[0]); k++) {
+		size_t n = strlen(pre[k]);
+		if (strncmp(a, pre[k], n) != 0)
+			continue;
+		if (a[n] == '=' || (a[n] && n == 2)) {
+			*dir = a + n + (a[n] == '=');
+			*used = 1;
+			return true;
+		}
+		if (a[n])
+			return false; /* -isystem-after and the like: keep */
+		*dir = i + 1 < o->nargs ? o->args[i + 1] : "";
+		*used = i + 1 < o->nargs ? 2 : 1;
+		return true;
+	}
+	return false;
+}
+
+/* The key of the PCH for opt (its flags as the front end passes them). */
+static void make_key(struct sm_pch_cache *c, const struct sm_frontend_options *opt, char key[33])
+{
 	struct sm_arena A;
 	sm_arena_init(&A, 0);
-	int argc;
-	const char **argv = sm_frontend_args(&o, &argc, &A);
-	if (!argv) {
-		sm_arena_release(&A);
-		return NULL;
-	}
+	int argc = 0;
+	const char **argv = sm_frontend_args(opt, &argc, &A);
 	struct h128 h = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
-	h_str(&h, "smemlint-pch-1");
+	h_str(&h, "smemlint-pch-2");
 	h_str(&h, sm_frontend_clang_version(&A));
 	h_str(&h, sm_cuda_compat_header); /* forced in, and part of the PCH */
-	for (int i = 0; i < argc; i++)
+	for (int i = 0; argv && i < argc; i++)
 		h_str(&h, argv[i]);
 	/* a relative include directory could shadow a toolkit header: then
 	 * the working directory is part of the key (only then, so that runs
 	 * from many directories share one file) */
-	if (relative_paths(&o)) {
+	if (relative_paths(opt)) {
 		char cwd[PATH_MAX];
 		h_str(&h, getcwd(cwd, sizeof(cwd)) ? cwd : "");
 	}
 	sm_arena_release(&A);
-
 	pthread_mutex_lock(&c->lock);
-	if (o.cuda_path) {
-		uint64_t t = toolkit_id_locked(c, o.cuda_path);
-		h_bytes(&h, &t, sizeof(t));
+	uint64_t t = toolkit_id_locked(c, opt->cuda_path);
+	pthread_mutex_unlock(&c->lock);
+	h_bytes(&h, &t, sizeof(t));
+	snprintf(key, 33, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
+}
+
+/* ---- shadowing: may an include directory replace a header of a PCH? ---- */
+
+/* Read e's header list (under c->lock, e ready). */
+static void read_deps_locked(struct pch_entry *e)
+{
+	if (e->deps_read)
+		return;
+	e->deps_read = true;
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%.*s.deps", (int)(strlen(e->path) - 4), e->path);
+	FILE *f = fopen(p, "re");
+	if (!f) {
+		e->no_deps = true;
+		return;
 	}
-	char key[33];
-	snprintf(key, sizeof(key), "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
+	char line[PATH_MAX];
+	size_t cap = 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[0] != '/' || SM_ALLOC_GROW(e->deps, e->ndeps + 1, cap))
+			continue;
+		if ((e->deps[e->ndeps] = strdup(line)) != NULL)
+			e->ndeps++;
+	}
+	if (ferror(f))
+		e->no_deps = true;
+	fclose(f);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Would `dir`, searched before the toolkit and system directories, hold
+ * another file under a name some header of the PCH may have been included
+ * by (any tail of its path: <cuda/std/x> as well as "x")? The same file (the toolkit's
+ * own include directory given again) does not count. */
+static bool shadows(const char *dir, const struct pch_entry *e, const char *toolkit)
+{
+	if (e->no_deps)
+		return true;
+	/* the toolkit's own include directories, which the PCH was built
+	 * with (CMake often passes them again) */
+	char real[PATH_MAX], tk[PATH_MAX + 32], tkreal[PATH_MAX];
+	if (toolkit && realpath(dir, real)) {
+		static const char *const sub[] = { "%s/include", "%s/include/cccl" };
+		for (unsigned k = 0; k < 2; k++) {
+			snprintf(tk, sizeof(tk), sub[k], toolkit);
+			if (realpath(tk, tkreal) && !strcmp(real, tkreal))
+				return false;
+		}
+	}
+	DIR *d = opendir(dir);
+	if (!d)
+		return false; /* missing or unreadable: it holds nothing clang could find */
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	bool bad = false;
+	while ((de = readdir(d)) != NULL) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (SM_ALLOC_GROW(names, n + 1, cap) || !(names[n] = strdup(de->d_name))) {
+			bad = true;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_str);
+	bool hit = bad;
+	for (size_t i = 0; !hit && i < e->ndeps; i++) {
+		const char *dep = e->deps[i];
+		const char *s = dep + strlen(dep);
+		for (;;) {
+			/* s: the start of the last comp+1 components */
+			while (s > dep && s[-1] != '/')
+				s--;
+			if (s <= dep + 1 || hit)
+				break;
+			size_t first = strcspn(s, "/");
+			char name[NAME_MAX + 1];
+			snprintf(name, sizeof(name), "%.*s", (int)first, s);
+			const char *key = name;
+			if (bsearch(&key, names, n, sizeof(*names), cmp_str)) {
+				char cand[PATH_MAX];
+				struct stat a, b;
+				snprintf(cand, sizeof(cand), "%s/%s", dir, s);
+				if (stat(cand, &a) == 0 && !S_ISDIR(a.st_mode) &&
+				    (stat(dep, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino)) {
+					hit = true;
+				}
+			}
+			s--; /* onto the '/' before it */
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return hit;
+}
+
+/* Does any include directory of opt shadow base's headers? */
+static bool any_shadow(struct sm_pch_cache *c, struct pch_entry *base, const struct sm_frontend_options *opt)
+{
+	pthread_mutex_lock(&c->lock);
+	read_deps_locked(base);
+	pthread_mutex_unlock(&c->lock);
+	for (int i = 0; i < opt->nargs; i++) {
+		const char *dir;
+		int used;
+		if (!include_dir_flag(opt, i, &dir, &used))
+			continue;
+		i += used - 1;
+		int known = -1;
+		pthread_mutex_lock(&c->lock);
+		for (size_t k = 0; k < c->nsh; k++)
+			if (c->sh[k].base == base && !strcmp(c->sh[k].dir, dir))
+				known = c->sh[k].shadows;
+		pthread_mutex_unlock(&c->lock);
+		if (known < 0) {
+			known = shadows(dir, base, opt->cuda_path);
+			pthread_mutex_lock(&c->lock);
+			if (!SM_ALLOC_GROW(c->sh, c->nsh + 1, c->capsh) && (c->sh[c->nsh].dir = strdup(dir)) != NULL) {
+				c->sh[c->nsh].base = base;
+				c->sh[c->nsh].shadows = known;
+				c->nsh++;
+			}
+			pthread_mutex_unlock(&c->lock);
+		}
+		if (known)
+			return true;
+	}
+	return false;
+}
+
+/* ---- get ---- */
+
+/* The PCH for key (built from opt when missing or stale), or NULL; *out
+ * the entry. */
+static const char *ensure(struct sm_pch_cache *c, struct sm_frontend *fe, const struct sm_frontend_options *opt,
+			  const char *key, struct pch_entry **out)
+{
+	*out = NULL;
+	pthread_mutex_lock(&c->lock);
+	bool sweep = !c->swept;
+	c->swept = true;
 	struct pch_entry *e = find_locked(c, key);
 	while (e && e->state == PCH_BUILDING)
 		pthread_cond_wait(&c->cond, &c->lock);
-	if (e && e->state == PCH_READY) {
+	if (e && (e->state == PCH_READY || e->state == PCH_FAILED)) {
 		pthread_mutex_unlock(&c->lock);
-		return e->path;
-	}
-	if (e && e->state == PCH_FAILED) {
-		pthread_mutex_unlock(&c->lock);
-		return NULL;
+		*out = e;
+		return e->state == PCH_READY ? e->path : NULL;
 	}
 	int rebuild = 0;
 	if (e) {
@@ -422,16 +865,19 @@ const char *sm_pch_cache_get(struct sm_pch_cache *c, struct sm_frontend *fe, con
 			pthread_mutex_unlock(&c->lock);
 			return NULL;
 		}
-		memcpy(e->key, key, sizeof(key));
+		memcpy(e->key, key, 33);
 		c->e[c->n++] = e;
 	}
 	e->state = PCH_BUILDING;
 	pthread_mutex_unlock(&c->lock);
 
+	if (sweep)
+		sweep_tmp(c->dir);
 	struct stat st;
 	int built = 0;
+	char why[PATH_MAX + 512] = "";
 	int ok = (!rebuild && stat(e->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) ||
-		 (built = build_file(fe, &o, c->dir, e->path) == 0);
+		 (built = build_isolated(c->dir, fe, opt, key, e->path, why, sizeof(why)) == 0);
 	if (ok && !built)
 		utimensat(AT_FDCWD, e->path, NULL, 0); /* used now: least recently used goes first */
 	if (built)
@@ -439,9 +885,53 @@ const char *sm_pch_cache_get(struct sm_pch_cache *c, struct sm_frontend *fe, con
 
 	pthread_mutex_lock(&c->lock);
 	e->state = ok ? PCH_READY : PCH_FAILED;
+	if (!ok)
+		fail_locked(c, why);
 	pthread_cond_broadcast(&c->cond);
 	pthread_mutex_unlock(&c->lock);
+	*out = e;
 	return ok ? e->path : NULL;
+}
+
+const char *sm_pch_cache_get(struct sm_pch_cache *c, struct sm_frontend *fe, const struct sm_frontend_options *opt)
+{
+	/* the bundled header (no toolkit) parses in a few milliseconds:
+	 * nothing to gain */
+	if (!c || !c->dir || !fe || !opt->cuda_path || unusable_flags(opt))
+		return NULL;
+	struct sm_frontend_options o = *opt;
+	o.pch = NULL;
+	/* first the PCH of the flags without the user's include directories,
+	 * shared by every target that differs only in those */
+	const char **base_args = malloc(((size_t)(o.nargs > 0 ? o.nargs : 0) + 1) * sizeof(*base_args));
+	if (!base_args)
+		return NULL;
+	struct sm_frontend_options b = o;
+	b.args = base_args;
+	b.nargs = 0;
+	int ndirs = 0;
+	for (int i = 0; i < o.nargs; i++) {
+		const char *dir;
+		int used;
+		if (include_dir_flag(&o, i, &dir, &used)) {
+			i += used - 1;
+			ndirs++;
+			continue;
+		}
+		base_args[b.nargs++] = o.args[i];
+	}
+	char key[33];
+	make_key(c, &b, key);
+	struct pch_entry *base;
+	const char *p = ensure(c, fe, &b, key, &base);
+	free(base_args);
+	if (!p || !ndirs || !any_shadow(c, base, &o))
+		return p;
+	/* an include directory may replace one of its headers: the PCH of
+	 * every flag */
+	make_key(c, &o, key);
+	struct pch_entry *full;
+	return ensure(c, fe, &o, key, &full);
 }
 
 void sm_pch_cache_reject(struct sm_pch_cache *c, const char *pch)
