@@ -1004,5 +1004,55 @@ class Cache(Base):
         self.assertEqual(len([f for f in os.listdir(d) if f.endswith(".pch")]), 2)
 
 
+class Results(Base):
+    """Results are bounded (issue 16 item 6): findings and access records per
+    file are capped with a too-many-results warning; what a clean file's
+    result keeps after its analysis is small (its text is released)."""
+
+    def many(self, n):
+        body = "".join(f"    s[(threadIdx.x * 2 + {i}) & 1023] = {i};\n" for i in range(n))
+        return self.write("many.cu", "__global__ void k(float *o)\n{\n    __shared__ float s[1024];\n" + body +
+                          "    o[0] = s[0];\n}\n")
+
+    def test_findings_capped(self):
+        p = self.many(30)
+        rc, doc, err = self.lint(p, rcs=(1,))
+        self.assertGreaterEqual(len(self.findings(doc, p)), 30)
+        self.assertEqual(self.ids(doc, p), set())
+        rc, doc, err = self.lint(p, rcs=(1,), env={"SMEMLINT_TEST_MAX_RESULTS": "5"})
+        self.assertEqual(len(self.findings(doc, p)), 5)
+        msgs = self.notes(doc, p, "warning", "too-many-results")
+        self.assertEqual(msgs, [f"too many results: '{p}' gave more than 5 findings; the rest are left out"])
+
+    def test_access_records_capped(self):
+        p = self.many(30)
+        rc, doc, err = self.lint(p, rcs=(1,), extra=("--all-accesses",),
+                                 env={"SMEMLINT_TEST_MAX_RESULTS": "7"})
+        accs = [a for a in doc.get("accesses", []) if a.get("file") == p]
+        self.assertEqual(len(accs), 7, doc.keys())
+        self.assertTrue(any("access records" in m for m in self.notes(doc, p, "warning", "too-many-results")))
+
+    def test_clean_files_keep_little(self):
+        # 400 clean files in one run: the peak RSS grows by far less than
+        # the 64 KiB arena block each result used to keep
+        d = os.path.join(self.dir, "tree")
+        os.mkdir(d)
+        def rss(n):
+            for i in range(n):
+                with open(os.path.join(d, f"f{i:04d}.cu"), "w") as f:
+                    f.write(f"__global__ void k{i}(float *o) {{ __shared__ float s[64]; "
+                            f"s[threadIdx.x & 63] = o[0]; __syncthreads(); o[1] = s[threadIdx.x & 63]; }}\n")
+            import resource
+            p = subprocess.run(["/usr/bin/time", "-f", "%M", SMEMLINT, *BASE, "-j2", "--format=json", d],
+                               capture_output=True, timeout=1200)
+            self.assertEqual(p.returncode, 0, p.stderr[-2000:])
+            return int(p.stderr.decode().strip().splitlines()[-1])
+        if not os.path.exists("/usr/bin/time"):
+            self.skipTest("no /usr/bin/time")
+        small, large = rss(40), rss(400)
+        per_file_kib = (large - small) / 360
+        self.assertLess(per_file_kib, 16, f"{per_file_kib:.1f} KiB kept per clean file ({small} -> {large} KiB)")
+
+
 if __name__ == "__main__":
     unittest.main()

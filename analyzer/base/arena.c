@@ -1,4 +1,9 @@
-/* arena.c - bump allocator, one per translation unit (see arena.h). */
+/* arena.c - bump allocator, one per translation unit (see arena.h).
+ *
+ * Blocks grow from 1 KiB, doubling up to 64 KiB (an allocation larger than
+ * that gets a block of its own size), so that the many small arenas a run
+ * keeps (one per file's result) cost what they hold, not 64 KiB each,
+ * while the IR's arenas reach 64 KiB blocks after a few steps. */
 #include "smemlint/arena.h"
 
 #include <stdarg.h>
@@ -13,7 +18,8 @@ struct sm_arena_block {
 	max_align_t data[];
 };
 
-#define SM_ARENA_MIN_BLOCK (64 * 1024)
+#define SM_ARENA_FIRST_BLOCK 1024
+#define SM_ARENA_MAX_STEP (64 * 1024)
 
 void sm_arena_init(struct sm_arena *a, size_t limit)
 {
@@ -28,7 +34,10 @@ void *sm_arena_alloc(struct sm_arena *a, size_t n)
 	if (n == 0)
 		n = align;
 	if (!a->head || a->used + n > a->head->size) {
-		size_t size = n > SM_ARENA_MIN_BLOCK ? n : SM_ARENA_MIN_BLOCK;
+		size_t step = a->head ? a->head->size * 2 : SM_ARENA_FIRST_BLOCK;
+		if (step > SM_ARENA_MAX_STEP)
+			step = SM_ARENA_MAX_STEP;
+		size_t size = n > step ? n : step;
 		if (size > SIZE_MAX - sizeof(struct sm_arena_block) ||
 		    (a->limit && a->total + size > a->limit)) {
 			a->failed = 1;

@@ -143,6 +143,18 @@
  * another size. */
 #define SM_PCH_CACHE_BYTES ((uint64_t)512 << 20)
 
+/* Findings kept for one file. A finding with its bank map is about 500
+ * bytes, so 10,000 is ~5 MiB; hand-written files give at most a few
+ * hundred, and a generated one with more is better fixed at its generator.
+ * Past it: the rest are left out and the file gets input problem
+ * too-many-results (a warning). */
+#define SM_MAX_FILE_FINDINGS 10000
+
+/* Access records kept for one file (--all-accesses), about 100 bytes
+ * each: 100,000 is ~10 MiB. Past it: the rest are left out and the file
+ * gets input problem too-many-results (a warning). */
+#define SM_MAX_FILE_ACCESSES 100000
+
 /* Age after which a temporary directory of an unfinished PCH build of
  * another host (or an old-style temporary file) is deleted: an hour is far
  * longer than any build (a few seconds). Those of this host are deleted

@@ -25,6 +25,10 @@ void sm_analysis_options_init(struct sm_analysis_options *o)
 	const char *lim = getenv("SMEMLINT_TEST_ARENA_LIMIT");
 	if (lim && *lim)
 		o->ir_arena_limit = (size_t)strtoull(lim, NULL, 10);
+	/* test hook: lower result caps, to exercise too-many-results cheaply */
+	const char *mr = getenv("SMEMLINT_TEST_MAX_RESULTS");
+	if (mr && *mr)
+		o->max_results = (unsigned)strtoul(mr, NULL, 10);
 }
 
 /* ---- reading ---- */
@@ -106,6 +110,11 @@ static void record_accesses(struct sm_kernel_facts *f, struct sm_result *r)
 		return;
 	for (unsigned a = 0; a < m->nacc; a++) {
 		const struct sm_raccess *ra = &m->acc[a];
+		unsigned cap = r->max_acc ? r->max_acc : SM_MAX_FILE_ACCESSES;
+		if (r->nacc >= cap) {
+			sm_result_capped(r, "access records", cap);
+			return;
+		}
 		if (!ra->src || SM_ALLOC_GROW(r->acc, r->nacc + 1, r->cap_acc))
 			continue;
 		struct sm_access_record *rec = &r->acc[r->nacc++];
@@ -178,6 +187,7 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 	copy[len] = 0;
 	r->text = copy;
 	r->len = len;
+	r->max_diags = r->max_acc = opt->max_results;
 	if (looks_binary(copy, len)) {
 		sm_result_problem(r, SM_PROBLEM_BINARY_FILE, p0, "binary file: '%s' contains NUL bytes", path);
 		return -1;

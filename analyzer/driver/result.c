@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/limits.h"
 
 void sm_result_init(struct sm_result *r, const char *path)
 {
@@ -56,9 +57,92 @@ void sm_result_problem(struct sm_result *r, enum sm_problem_id problem, struct s
 	va_end(ap);
 }
 
+void sm_result_capped(struct sm_result *r, const char *what, unsigned limit)
+{
+	if (r->capped)
+		return;
+	r->capped = true;
+	struct sm_pos p0 = { 0, 0 };
+	sm_result_problem(r, SM_PROBLEM_TOO_MANY_RESULTS, p0, "too many results: '%s' gave more than %u %s; the rest are left out",
+			  r->path ? r->path : "?", limit, what);
+}
+
+/* copy s into A (NULL stays NULL) */
+static const char *keep(struct sm_arena *A, const char *s)
+{
+	return s ? sm_arena_strdup(A, s) : NULL;
+}
+
+void sm_result_compact(struct sm_result *r)
+{
+	bool need_text = r->ndiags || r->nacc;
+	for (unsigned i = 0; i < r->nnotes && !need_text; i++)
+		need_text = r->notes[i].pos.line > 0;
+	struct sm_arena B;
+	sm_arena_init(&B, 0);
+	struct sm_result c = *r;
+	c.arena = B;
+	c.path = keep(&c.arena, r->path);
+	c.text = NULL;
+	c.len = 0;
+	if (need_text && r->text) {
+		c.text = sm_arena_strndup(&c.arena, r->text, r->len);
+		c.len = r->len;
+	}
+	for (unsigned i = 0; i < c.ndiags; i++) {
+		struct sm_diag *d = &c.diags[i];
+		d->message = keep(&c.arena, d->message);
+		d->note = keep(&c.arena, d->note);
+		d->kernel = keep(&c.arena, d->kernel);
+		d->array = keep(&c.arena, d->array);
+		for (int k = 0; k < d->nrelated && k < SM_MAX_RELATED; k++)
+			d->related[k].message = keep(&c.arena, d->related[k].message);
+		d->fix.text = keep(&c.arena, d->fix.text);
+		d->fix_refused = keep(&c.arena, d->fix_refused);
+		if (d->bank_addr) {
+			int64_t *b = sm_arena_alloc(&c.arena, SM_WARP * sizeof(int64_t));
+			if (b)
+				memcpy(b, d->bank_addr, SM_WARP * sizeof(int64_t));
+			d->bank_addr = b;
+		}
+	}
+	for (unsigned i = 0; i < c.nacc; i++) {
+		c.acc[i].kernel = keep(&c.arena, c.acc[i].kernel);
+		c.acc[i].array = keep(&c.arena, c.acc[i].array);
+		c.acc[i].why = keep(&c.arena, c.acc[i].why);
+	}
+	for (unsigned i = 0; i < c.nnotes; i++)
+		c.notes[i].message = keep(&c.arena, c.notes[i].message);
+	if (sm_arena_failed(&c.arena)) {
+		sm_arena_release(&c.arena); /* out of memory: keep it as it was */
+		return;
+	}
+	sm_arena_release(&r->arena);
+	/* the arrays to their size (a failed shrink keeps the larger one) */
+	void *p;
+	if (c.ndiags < c.cap_diags && (p = realloc(c.diags, (c.ndiags ? c.ndiags : 1) * sizeof(*c.diags)))) {
+		c.diags = p;
+		c.cap_diags = c.ndiags ? c.ndiags : 1;
+	}
+	if (c.nacc < c.cap_acc && (p = realloc(c.acc, (c.nacc ? c.nacc : 1) * sizeof(*c.acc)))) {
+		c.acc = p;
+		c.cap_acc = c.nacc ? c.nacc : 1;
+	}
+	if (c.nnotes < c.cap_notes && (p = realloc(c.notes, (c.nnotes ? c.nnotes : 1) * sizeof(*c.notes)))) {
+		c.notes = p;
+		c.cap_notes = c.nnotes ? c.nnotes : 1;
+	}
+	*r = c;
+}
+
 static void sink_report(struct sm_sink *sink, const struct sm_diag *d)
 {
 	struct sm_result *r = sink->ctx;
+	unsigned cap = r->max_diags ? r->max_diags : SM_MAX_FILE_FINDINGS;
+	if (r->ndiags >= cap) {
+		sm_result_capped(r, "findings", cap);
+		return;
+	}
 	if (SM_ALLOC_GROW(r->diags, r->ndiags + 1, r->cap_diags))
 		return;
 	struct sm_arena *A = &r->arena;

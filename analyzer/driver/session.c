@@ -54,6 +54,7 @@ struct sm_file_job {
 	const char **args;               /* opt.fe.args when merged (malloc'd), or NULL */
 	enum sm_problem_id flags_problem; /* about its compile command (-p), when flags_msg */
 	char *flags_msg;                 /* malloc'd, or NULL */
+	bool settled;                    /* its result is suppressed and compacted */
 };
 
 struct sm_session {
@@ -539,6 +540,26 @@ static void parser_unavailable(struct sm_result *r, const char *path)
 	sm_result_problem(r, SM_PROBLEM_CANNOT_START_PARSER, p0, "cannot start the parser for '%s'", path);
 }
 
+/* File i's analysis is over: its compile-command problem, its inline
+ * suppressions, then what the report does not need is released
+ * (sm_result_compact), so that a run's memory grows by a few hundred bytes
+ * per clean file, not by its text and arena. Once per file, on the worker
+ * that analyzed it (touches only file i), or in post_process for files
+ * no worker saw. */
+static void settle(struct sm_session *s, size_t i)
+{
+	struct sm_file_job *f = &s->files[i];
+	if (f->settled)
+		return;
+	f->settled = true;
+	struct sm_result *r = &s->results[i];
+	struct sm_pos p0 = { 0, 0 };
+	if (f->flags_msg)
+		sm_result_problem(r, f->flags_problem, p0, "%s", f->flags_msg);
+	sm_result_suppress(r, report_unused(s, f->cfg), f->opt.levels);
+	sm_result_compact(r);
+}
+
 /* Analyze file i with front end fe (NULL: it could not be started). */
 static void analyze_one(struct sm_session *s, struct sm_frontend *fe, size_t i)
 {
@@ -552,6 +573,7 @@ static void analyze_one(struct sm_session *s, struct sm_frontend *fe, size_t i)
 		if (o.fe.pch && sm_frontend_pch_rejected(fe))
 			sm_pch_cache_reject(s->cache, o.fe.pch);
 	}
+	settle(s, i);
 }
 
 /* One more file done: tell o.progress (under the lock: one call at a time). */
@@ -780,6 +802,7 @@ static void run_forked(struct sm_session *s, int jobs)
 			if (eof || t >= ch[k].deadline) {
 				size_t idx = ch[k].idx;
 				reap(s, &ch[k], !eof);
+				settle(s, idx);
 				file_done(s, idx);
 				running--;
 			}
@@ -795,12 +818,9 @@ static void run_forked(struct sm_session *s, int jobs)
 static void post_process(struct sm_session *s)
 {
 	char err[PATH_MAX + 256];
-	struct sm_pos p0 = { 0, 0 };
 	for (size_t i = 0; i < s->nfiles; i++) {
 		s->rp[i] = &s->results[i];
-		if (s->files[i].flags_msg)
-			sm_result_problem(&s->results[i], s->files[i].flags_problem, p0, "%s", s->files[i].flags_msg);
-		sm_result_suppress(&s->results[i], report_unused(s, s->files[i].cfg), s->files[i].opt.levels);
+		settle(s, i);
 	}
 	if (s->o.write_baseline &&
 	    sm_baseline_write(s->o.write_baseline, s->rp, (unsigned)s->nfiles, err, sizeof(err))) {

@@ -36,6 +36,8 @@ struct sm_analysis_options {
 	                                  * (-x cu, -x cuda): analyzed whatever its name */
 	enum sm_level levels[SM_RULE__COUNT]; /* SM_LEVEL_NONE: rule disabled */
 	size_t ir_arena_limit;           /* bytes of IR per file; 0 = SM_IR_ARENA_LIMIT */
+	unsigned max_results;            /* findings and access records kept per file;
+	                                  * 0 = SM_MAX_FILE_FINDINGS, SM_MAX_FILE_ACCESSES */
 };
 
 #endif

@@ -57,6 +57,8 @@ struct sm_result {
 	unsigned nnotes, cap_notes;
 	bool input_error;                /* the file could not be (fully) analyzed:
 	                                  * unreadable, binary, or clang errors */
+	bool capped;                     /* too-many-results was reported */
+	unsigned max_diags, max_acc;     /* caps; 0: SM_MAX_FILE_FINDINGS, SM_MAX_FILE_ACCESSES */
 };
 
 void sm_result_init(struct sm_result *r, const char *path);
@@ -76,6 +78,15 @@ void sm_result_add_note(struct sm_result *r, const struct sm_notification *n);
  * alert. Findings that differ (another degree, element type) stay apart.
  * Returns how many were merged away. */
 unsigned sm_result_merge_instantiations(struct sm_result *r);
+/* Note that findings or access records past SM_MAX_FILE_FINDINGS or
+ * SM_MAX_FILE_ACCESSES were left out (once per file). */
+void sm_result_capped(struct sm_result *r, const char *what, unsigned limit);
+/* Release what the report no longer needs once the file is done: the
+ * file's text when no finding, access or notification points into it, and
+ * the slack of the arena and arrays (everything is copied into an arena
+ * of its exact size). Memory kept per clean file is then its path and a
+ * few hundred bytes. */
+void sm_result_compact(struct sm_result *r);
 /* Sort findings by position, rule and message: a total order. */
 void sm_result_sort(struct sm_result *r);
 /* A sink that copies findings into r. */
