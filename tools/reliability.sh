@@ -84,10 +84,12 @@ stage_fuzz() {
   local secs=${SMEMLINT_FUZZ_SECONDS:-60} jobs=${SMEMLINT_FUZZ_JOBS:-1}
   local work="$ASAN/fuzz-corpus" art="$ASAN/fuzz-artifacts/"
   mkdir -p "$work" "$art"
+  # seeds of the shapes that blew up before (deep macros, labels, long lines)
+  python3 tools/fuzz/gen_seeds.py "$ASAN/fuzz-seeds"
   local args=(-dict=tools/fuzz/cuda.dict -max_total_time="$secs" -timeout="${SMEMLINT_FUZZ_INPUT_SECONDS:-10}" -print_final_stats=1
               -artifact_prefix="$art")
   [ "$jobs" -gt 1 ] && args+=(-fork="$jobs" -ignore_crashes=0)
-  "$ASAN/fuzz_smemlint" "${args[@]}" "$work" corpus/ 2>&1 | tail -12
+  "$ASAN/fuzz_smemlint" "${args[@]}" "$work" corpus/ "$ASAN/fuzz-seeds" 2>&1 | tail -12
   local rc=${PIPESTATUS[0]}
   if [ "$rc" -ne 0 ] || compgen -G "$art/crash-*" >/dev/null || compgen -G "$art/leak-*" >/dev/null; then
     echo "reliability: fuzz: failure (exit $rc); inputs in $art" >&2
