@@ -147,7 +147,12 @@ def test_cache(tmp):
     check(cold.stdout == plain.stdout and cold.returncode == 1, "cache: cold cache gives other results")
     check(warm.stdout == plain.stdout and warm.returncode == 1, "cache: warm cache gives other results")
     d = os.path.join(cache, "smemlint")
-    pchs = [f for f in os.listdir(d)] if os.path.isdir(d) else []
+    def pch_files():  # each PCH comes with its header list, pch-<key>.deps
+        names = os.listdir(d) if os.path.isdir(d) else []
+        pch = sorted(f for f in names if f.endswith(".pch"))
+        check(sorted(names) == sorted(pch + [f[:-4] + ".deps" for f in pch]), f"cache: files {names}")
+        return pch
+    pchs = pch_files()
     toolkit = json.loads(run(["--print-clang-args", os.path.join(CORPUS, "reduce.cu")]).stdout)[0]
     has_toolkit = any(a.startswith("--cuda-path=") for a in toolkit["arguments"])
     if not has_toolkit:
@@ -157,10 +162,10 @@ def test_cache(tmp):
     check(len(pchs) == 1 and pchs[0].startswith("pch-") and pchs[0].endswith(".pch"), f"cache: files {pchs}")
     # another working directory shares the file (no relative include path)
     run(["--format=json", os.path.join(CORPUS, "reduce.cu")], env=env, cwd=tmp)
-    check(os.listdir(d) == pchs, f"cache: another working directory made another key: {os.listdir(d)}")
+    check(pch_files() == pchs, f"cache: another working directory made another key: {os.listdir(d)}")
     # other flags (a -D may change what the headers mean): another key
     run(["--format=json", os.path.join(CORPUS, "reduce.cu"), "--", "-DSMEMLINT_TEST_KEY=1"], env=env)
-    check(len(os.listdir(d)) == 2, f"cache: -D flags are part of the key: {os.listdir(d)}")
+    check(len(pch_files()) == 2, f"cache: -D flags are part of the key: {os.listdir(d)}")
     # a corrupt file falls back to a plain parse with the same results, and
     # is rebuilt (on a few files: each plain parse costs the full headers)
     few = [os.path.join(CORPUS, f) for f in ("transpose.cu", "reduce.cu", "scan.cu", "matmul.cu")]
@@ -189,8 +194,8 @@ def test_cache(tmp):
     outs = [p.communicate()[0] for p in procs]
     ref = run(["--format=json", "--no-cache", os.path.join(CORPUS, "transpose.cu"), os.path.join(CORPUS, "reduce.cu")])
     check(all(o == ref.stdout for o in outs), "cache: racing processes give other results")
-    left = os.listdir(d)
-    check(len(left) == 1 and left[0].endswith(".pch"), f"cache: racing processes left {left}")
+    left = pch_files()
+    check(len(left) == 1, f"cache: racing processes left {os.listdir(d)}")
     # eviction (issue 15): over SMEMLINT_CACHE_MAX_MIB, the least recently
     # used PCHs go after a new one is written; the one just used stays,
     # and a stale temporary of an unfinished write is deleted
@@ -210,6 +215,7 @@ def test_cache(tmp):
             open(fresh, "w").write("x")
     left = sorted(os.listdir(sd))
     check(len([f for f in left if f.endswith(".pch")]) == 1, f"cache: a 1 MiB cap keeps only the newest PCH: {left}")
+    check(len([f for f in left if f.endswith(".deps")]) == 1, f"cache: an evicted PCH's list stays: {left}")
     check("pch-0.pch.tmp.abcdef" not in left and "pch-1.pch.tmp.abcdef" in left,
           f"cache: only stale temporaries are deleted: {left}")
     if os.environ.get("SMEMLINT_CACHE_MAX_MIB") is None:
