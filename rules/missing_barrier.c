@@ -16,6 +16,11 @@
  * two threads and the element they share. A thread touching only its own
  * elements, atomics against atomics, accesses whose address cannot be
  * computed and accesses ordered by a barrier are not reported.
+ * One store is also paired with itself: two threads of different warps
+ * running `s[0] = threadIdx.x` (a scalar, a loop every thread runs, a
+ * modulo that folds two warps onto one element) write the same bytes at
+ * once, and no barrier can order them. Two writes of one constant by
+ * every thread are left to `same-value-write` (a note).
  */
 #include "rules/explain.h"
 #include "rules/messages.h"
@@ -39,15 +44,19 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 	struct sm_dim3 bl = v->block;
 	const char *ta = sm_thread_name(r->tid_a, bl, A);
 	const char *name = sm_race_array_name(v);
+	bool same = r->a == r->b && !r->cross_iter;
 	struct sm_race_words w = {
 		.rule = SM_RULE_MISSING_BARRIER,
 		.later = sm_thread_name(r->tid_b, bl, A),
 		.earlier = ta,
 		.headline = sm_arena_printf(A, "missing barrier: %s race on '%s'", race_name(r->kind), name),
-		.tail = sm_arena_printf(A, ", with no __syncthreads() in between (different warps) %s with blockDim (%lld,%lld,%lld)%s%s",
+		.tail = sm_arena_printf(A, "%s %s with blockDim (%lld,%lld,%lld)%s%s",
+					same ? ", threads of different warps at once (no barrier orders one statement's executions)"
+					     : ", with no __syncthreads() in between (different warps)",
 					sm_where_text(A, v->m->kernel->name, v->m->acc[r->b].src->call), (long long)bl.x, (long long)bl.y, (long long)bl.z,
 					v->assumed ? SM_BLOCK_ASSUMED_TEXT : "", r->truncated ? " (search capped)" : ""),
-		.note = r->cross_iter ? "add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads"
+		.note = same ? "let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element"
+		      : r->cross_iter ? "add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads"
 				      : "add __syncthreads() between the two accesses",
 		.related = sm_arena_printf(A, "the racing %s of '%s' by %s", kind_word(ra->src->kind),
 					   ra->name ? ra->name : ra->array->name, ta),

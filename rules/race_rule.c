@@ -6,7 +6,9 @@
 
 #include "rules/messages.h"
 
-void sm_rule_each_race(const struct sm_rule_ctx *ctx, bool inter_warp, sm_race_fn fn, struct sm_sink *sink)
+enum walk { W_INTRA, W_INTER, W_BENIGN };
+
+static void each_race(const struct sm_rule_ctx *ctx, enum walk which, sm_race_fn fn, struct sm_sink *sink)
 {
 	for (unsigned k = 0; k < ctx->file->nkernels; k++) {
 		struct sm_kernel_facts *f = &ctx->facts[k];
@@ -23,7 +25,8 @@ void sm_rule_each_race(const struct sm_rule_ctx *ctx, bool inter_warp, sm_race_f
 				continue;
 			for (unsigned i = 0; i < s->n; i++) {
 				const struct sm_race *r = &s->v[i];
-				if (r->inter_warp != inter_warp)
+				if (which == W_BENIGN ? !r->same_value
+						      : r->same_value || r->inter_warp != (which == W_INTER))
 					continue;
 				unsigned line = m->acc[r->b].src->range.begin.line;
 				bool dup = false;
@@ -37,6 +40,16 @@ void sm_rule_each_race(const struct sm_rule_ctx *ctx, bool inter_warp, sm_race_f
 			}
 		}
 	}
+}
+
+void sm_rule_each_race(const struct sm_rule_ctx *ctx, bool inter_warp, sm_race_fn fn, struct sm_sink *sink)
+{
+	each_race(ctx, inter_warp ? W_INTER : W_INTRA, fn, sink);
+}
+
+void sm_rule_each_benign_race(const struct sm_rule_ctx *ctx, sm_race_fn fn, struct sm_sink *sink)
+{
+	each_race(ctx, W_BENIGN, fn, sink);
 }
 
 const char *sm_race_array_name(const struct sm_race_visit *v)
@@ -57,8 +70,10 @@ void sm_race_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v
 	const char *when = r->cross_iter ? " in the previous iteration" : "";
 	const char *verb = r->kind == SM_RACE_RAW ? "reads" : r->kind == SM_RACE_WAR ? "overwrites" : "writes";
 	const char *past = r->kind == SM_RACE_WAR ? "read" : "wrote";
-	const char *story = sm_arena_printf(A, "%s %s %s, which %s %s at line %u%s", w->later, verb, elem, w->earlier,
-					    past, la, when);
+	const char *story = r->a == r->b && !r->cross_iter ? sm_arena_printf(A, "%s %s %s, which %s also writes in the same statement",
+							  w->later, verb, elem, w->earlier)
+					 : sm_arena_printf(A, "%s %s %s, which %s %s at line %u%s", w->later, verb, elem,
+							  w->earlier, past, la, when);
 	struct sm_diag g;
 	memset(&g, 0, sizeof(g));
 	g.rule = w->rule;

@@ -23,8 +23,12 @@ typedef bool (*sm_race_fn)(const struct sm_rule_ctx *ctx, const struct sm_race_v
 
 /* For every kernel and block shape, hand the races whose inter_warp equals
  * `inter_warp` to fn, at most one reported finding per source line of the
- * later access. */
+ * later access. Benign races (same_value) are left out: they are
+ * same-value-write's. */
 void sm_rule_each_race(const struct sm_rule_ctx *ctx, bool inter_warp, sm_race_fn fn, struct sm_sink *sink);
+
+/* The same walk over the benign races only (both warp relations). */
+void sm_rule_each_benign_race(const struct sm_rule_ctx *ctx, sm_race_fn fn, struct sm_sink *sink);
 
 /* How a rule names the two parties of a race: "thread 5" / "lane 3 of
  * warp 1" for the later access, and for the earlier one. */

@@ -36,7 +36,7 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 	const struct sm_raccess *ra = &v->m->acc[r->a];
 	/* a pair that also races across warps is missing-barrier's */
 	for (unsigned j = 0; j < v->nall; j++)
-		if (v->all[j].inter_warp && v->all[j].b == r->b)
+		if (v->all[j].inter_warp && !v->all[j].same_value && v->all[j].b == r->b)
 			return false;
 	struct sm_dim3 bl = v->block;
 	struct sm_race_words w = {
@@ -44,10 +44,13 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 		.later = sm_arena_printf(A, "lane %d of warp %d", lane_of(r->tid_b, bl), warp_of(r->tid_b, bl)),
 		.earlier = sm_arena_printf(A, "lane %d", lane_of(r->tid_a, bl)),
 		.headline = sm_arena_printf(A, "unsynchronized warp exchange on '%s'", sm_race_array_name(v)),
-		.tail = sm_arena_printf(A, ", with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) %s with blockDim (%lld,%lld,%lld)%s",
+		.tail = sm_arena_printf(A, "%s %s with blockDim (%lld,%lld,%lld)%s",
+					r->a == r->b && !r->cross_iter ? ", lanes of one warp in one statement (which lane's write lands is undefined)"
+					: ", with no __syncwarp() in between (a race under independent thread scheduling, volatile or not)",
 					sm_where_text(A, v->m->kernel->name, v->m->acc[v->r->b].src->call), (long long)bl.x, (long long)bl.y, (long long)bl.z,
 					v->assumed ? SM_BLOCK_ASSUMED_TEXT : ""),
-		.note = "add __syncwarp() between the write and the access that depends on it",
+		.note = r->a == r->b && !r->cross_iter ? "let one lane write it, or give each lane its own element"
+							  : "add __syncwarp() between the write and the access that depends on it",
 		.related = sm_arena_printf(A, "the other lane's %s of '%s'", ra->src->kind == SM_ACC_LOAD ? "read" : "write",
 					   ra->name ? ra->name : ra->array->name),
 	};

@@ -892,6 +892,42 @@ static bool search(struct rjob *J, struct pairctx *P, int d, bool warp)
 	return J->found;
 }
 
+/* Does every thread compute e alike, from constants only (no variable,
+ * thread id, uniform unknown or memory)? */
+static bool const_value(const struct sm_expr *e, int depth)
+{
+	if (!e || depth > SM_SCAN_EXPR_DEPTH)
+		return false;
+	switch (e->kind) {
+	case SM_E_CONST:
+		return true;
+	case SM_E_OPAQUE:
+		/* a floating literal, a constant the front end could not fold */
+		return !e->thread_dep && !e->place && !e->a && e->name &&
+		       (!strcmp(e->name, "constant") || !strcmp(e->name, "floating constant"));
+	case SM_E_UNARY:
+	case SM_E_CAST:
+		return const_value(e->a, depth + 1);
+	case SM_E_BINARY:
+		return const_value(e->a, depth + 1) && const_value(e->b, depth + 1);
+	case SM_E_COND:
+		return const_value(e->a, depth + 1) && const_value(e->b, depth + 1) && const_value(e->c, depth + 1);
+	default:
+		return false;
+	}
+}
+
+/* Two stores of one constant: the same store (every thread writes the
+ * constant), or two stores of the same integer. */
+static bool same_value(const struct sm_access *x, const struct sm_access *y)
+{
+	if (!x || !y || x->kind != SM_ACC_STORE || y->kind != SM_ACC_STORE || !x->value || !y->value)
+		return false;
+	if (x == y)
+		return const_value(x->value, 0);
+	return x->value->kind == SM_E_CONST && y->value->kind == SM_E_CONST && x->value->ival == y->value->ival;
+}
+
 static bool same_storage(const struct sm_array *x, const struct sm_array *y)
 {
 	return x == y || (x && y && x->is_dynamic && y->is_dynamic);
@@ -987,9 +1023,14 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 			for (int mode = 0; mode < 2 && !hit; mode++) {
 				bool warp = mode == 1;
 				for (int d = -1; d < nc && !hit; d++) {
-					if (d < 0 && a == b)
+					/* two threads running one store at the same
+					 * iterations: nothing lies between them. Only
+					 * where the front end recorded the value stored
+					 * (else a constant written by every thread, a
+					 * benign race, could not be told apart) */
+					if (d < 0 && a == b && !rb->src->value)
 						continue;
-					if (!pair_reach(&P, d, -1, warp))
+					if (!(d < 0 && a == b) && !pair_reach(&P, d, -1, warp))
 						continue;
 					J.want_inter = !warp;
 					if (search(&J, &P, d, warp)) {
@@ -1025,6 +1066,7 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 			lin_tid(block, J.lin_b, R->tid_b);
 			R->addr = J.addr;
 			R->truncated = trunc;
+			R->same_value = same_value(ra->src, rb->src);
 		}
 	}
 	*out = races;

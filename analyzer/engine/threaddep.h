@@ -67,6 +67,9 @@ struct sm_race {
 	int64_t tid_a[3], tid_b[3];   /* the thread running a, the one running b */
 	int64_t addr;                 /* a byte offset (in the root array) both touch */
 	bool truncated;               /* enumeration was capped: the search was partial */
+	bool same_value;              /* two stores of one value every thread computes
+	                               * alike (a constant): benign, the memory ends
+	                               * up holding it whichever thread wins */
 };
 
 /* The races of m's kernel for one block shape: for each ordered pair of
@@ -75,6 +78,10 @@ struct sm_race {
  * bytes with no block barrier on some path from a to b and at least one
  * such pair of threads is in different warps (inter_warp), else when the
  * path also has no __syncwarp and the threads share a warp (!inter_warp).
+ * A store paired with itself (a == b) races when two threads run it at the
+ * same iterations of its loops (no barrier can lie between two threads'
+ * executions of one statement) or, with no barrier around the loop, in
+ * consecutive iterations.
  * Returns 0, or -1 when out of memory. */
 int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
 		    struct sm_race **out, unsigned *nout);
