@@ -1019,7 +1019,9 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 			if (is_shared_lvalue(S, lhs)) {
 				if (op != SM_OP_ASSIGN)
 					(void)emit_access(S, lhs, SM_ACC_LOAD);
-				(void)emit_access(S, lhs, SM_ACC_STORE);
+				struct sm_access *st = emit_access(S, lhs, SM_ACC_STORE);
+				if (st && op == SM_OP_ASSIGN)
+					st->value = rhs; /* the race search tells a constant from a race */
 				return rhs;
 			}
 			(void)cv_conv_expr(S, lhs);
