@@ -68,6 +68,12 @@ int main()
  *       ^~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/block_dims_flag.cu:14:5: note: 'b' declared here
  * tests/rules/bank-conflict/block_dims_flag.cu:15:5: note: index 'b' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
+ * tests/rules/bank-conflict/block_dims_flag.cu:15:5: note: benign race: threads write the same constant to 'b': thread (0,0) writes b[0], which thread (0,1) also writes in the same statement, threads of different warps (the value is the same whichever write lands) in kernel 'from_int' with blockDim (32,8,1) [same-value-write]
+ *       b[threadIdx.x * 4] = 1.0f;
+ *       ^~~~~~~~~~~~~~~~~~
+ * tests/rules/bank-conflict/block_dims_flag.cu:15:5: note: the same constant written by thread (0,1)
+ * tests/rules/bank-conflict/block_dims_flag.cu:14:5: note: 'b' declared here
+ * tests/rules/bank-conflict/block_dims_flag.cu:15:5: note: harmless as written; let one thread write it (if (threadIdx.x == 0)) to make the intent plain, or disable same-value-write
  * tests/rules/bank-conflict/block_dims_flag.cu:16:22: error: missing barrier: read-after-write race on 'b': thread (0,0) reads b[0], which thread (0,1) wrote at line 15, with no __syncthreads() in between (different warps) in kernel 'from_int' with blockDim (32,8,1) [missing-barrier]
  *       o[threadIdx.x] = b[threadIdx.x];
  *                        ^~~~~~~~~~~~~~
@@ -79,6 +85,12 @@ int main()
  *       ^~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/block_dims_flag.cu:21:5: note: 'c' declared here
  * tests/rules/bank-conflict/block_dims_flag.cu:22:5: note: index 'c' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
+ * tests/rules/bank-conflict/block_dims_flag.cu:22:5: note: benign race: threads write the same constant to 'c': thread (0,0) writes c[0], which thread (0,1) also writes in the same statement, threads of different warps (the value is the same whichever write lands) in kernel 'from_bounds' with blockDim (32,8,1) [same-value-write]
+ *       c[threadIdx.x * 8] = 1.0f;
+ *       ^~~~~~~~~~~~~~~~~~
+ * tests/rules/bank-conflict/block_dims_flag.cu:22:5: note: the same constant written by thread (0,1)
+ * tests/rules/bank-conflict/block_dims_flag.cu:21:5: note: 'c' declared here
+ * tests/rules/bank-conflict/block_dims_flag.cu:22:5: note: harmless as written; let one thread write it (if (threadIdx.x == 0)) to make the intent plain, or disable same-value-write
  * tests/rules/bank-conflict/block_dims_flag.cu:23:22: error: missing barrier: read-after-write race on 'c': thread (0,0) reads c[0], which thread (0,1) wrote at line 22, with no __syncthreads() in between (different warps) in kernel 'from_bounds' with blockDim (32,8,1) [missing-barrier]
  *       o[threadIdx.x] = c[threadIdx.x];
  *                        ^~~~~~~~~~~~~~
@@ -90,6 +102,12 @@ int main()
  *       ^~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/block_dims_flag.cu:28:5: note: 'd' declared here
  * tests/rules/bank-conflict/block_dims_flag.cu:29:5: note: index 'd' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
+ * tests/rules/bank-conflict/block_dims_flag.cu:29:5: note: benign race: threads write the same constant to 'd': thread (0,0) writes d[0], which thread (0,1) also writes in the same statement, threads of different warps (the value is the same whichever write lands) in kernel 'assumed' with blockDim (32,8,1) [same-value-write]
+ *       d[threadIdx.x * 32] = 1.0f;
+ *       ^~~~~~~~~~~~~~~~~~~
+ * tests/rules/bank-conflict/block_dims_flag.cu:29:5: note: the same constant written by thread (0,1)
+ * tests/rules/bank-conflict/block_dims_flag.cu:28:5: note: 'd' declared here
+ * tests/rules/bank-conflict/block_dims_flag.cu:29:5: note: harmless as written; let one thread write it (if (threadIdx.x == 0)) to make the intent plain, or disable same-value-write
  * tests/rules/bank-conflict/block_dims_flag.cu:30:22: error: missing barrier: read-after-write race on 'd': thread (0,0) reads d[0], which thread (0,1) wrote at line 29, with no __syncthreads() in between (different warps) in kernel 'assumed' with blockDim (32,8,1) [missing-barrier]
  *       o[threadIdx.x] = d[threadIdx.x];
  *                        ^~~~~~~~~~~~~~
@@ -101,12 +119,12 @@ int main()
  *           ^~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/block_dims_flag.cu:35:5: note: 'e' declared here
  * tests/rules/bank-conflict/block_dims_flag.cu:37:9: note: index 'e' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
- * tests/rules/bank-conflict/block_dims_flag.cu:37:9: error: missing barrier: write-after-write race on 'e': thread (0,0) writes e[0], which thread (0,1) wrote at line 37 in the previous iteration, with no __syncthreads() in between (different warps) in kernel 'uniform_loop' with blockDim (32,8,1) [missing-barrier]
+ * tests/rules/bank-conflict/block_dims_flag.cu:37:9: note: benign race: threads write the same constant to 'e': thread (0,0) writes e[0], which thread (0,1) also writes in the same statement, threads of different warps (the value is the same whichever write lands) in kernel 'uniform_loop' with blockDim (32,8,1) [same-value-write]
  *           e[2 * s * threadIdx.x] = 1.0f;
  *           ^~~~~~~~~~~~~~~~~~~~~~
- * tests/rules/bank-conflict/block_dims_flag.cu:37:9: note: the racing write of 'e' by thread (0,1)
+ * tests/rules/bank-conflict/block_dims_flag.cu:37:9: note: the same constant written by thread (0,1)
  * tests/rules/bank-conflict/block_dims_flag.cu:35:5: note: 'e' declared here
- * tests/rules/bank-conflict/block_dims_flag.cu:37:9: note: add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads
+ * tests/rules/bank-conflict/block_dims_flag.cu:37:9: note: harmless as written; let one thread write it (if (threadIdx.x == 0)) to make the intent plain, or disable same-value-write
  * tests/rules/bank-conflict/block_dims_flag.cu:38:22: error: missing barrier: read-after-write race on 'e': thread (0,0) reads e[0], which thread (0,1) wrote at line 37, with no __syncthreads() in between (different warps) in kernel 'uniform_loop' with blockDim (32,8,1) [missing-barrier]
  *       o[threadIdx.x] = e[threadIdx.x];
  *                        ^~~~~~~~~~~~~~

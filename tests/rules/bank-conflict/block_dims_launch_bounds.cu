@@ -105,12 +105,12 @@ int main()
  *           ^~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/block_dims_launch_bounds.cu:35:5: note: 'e' declared here
  * tests/rules/bank-conflict/block_dims_launch_bounds.cu:37:9: note: index 'e' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
- * tests/rules/bank-conflict/block_dims_launch_bounds.cu:37:9: warning: unsynchronized warp exchange on 'e': lane 1 of warp 0 writes e[4], which lane 2 wrote at line 37 in the previous iteration, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'uniform_loop' with blockDim (32,1,1) [warp-sync]
+ * tests/rules/bank-conflict/block_dims_launch_bounds.cu:37:9: note: benign race: threads write the same constant to 'e': thread 1 writes e[4], which thread 2 wrote at line 37 in the previous iteration, lanes of one warp (the value is the same whichever write lands) in kernel 'uniform_loop' with blockDim (32,1,1) [same-value-write]
  *           e[2 * s * threadIdx.x] = 1.0f;
  *           ^~~~~~~~~~~~~~~~~~~~~~
- * tests/rules/bank-conflict/block_dims_launch_bounds.cu:37:9: note: the other lane's write of 'e'
+ * tests/rules/bank-conflict/block_dims_launch_bounds.cu:37:9: note: the same constant written by thread 2
  * tests/rules/bank-conflict/block_dims_launch_bounds.cu:35:5: note: 'e' declared here
- * tests/rules/bank-conflict/block_dims_launch_bounds.cu:37:9: note: add __syncwarp() between the write and the access that depends on it
+ * tests/rules/bank-conflict/block_dims_launch_bounds.cu:37:9: note: harmless as written; let one thread write it (if (threadIdx.x == 0)) to make the intent plain, or disable same-value-write
  * tests/rules/bank-conflict/block_dims_launch_bounds.cu:38:22: warning: unsynchronized warp exchange on 'e': lane 2 of warp 0 reads e[2], which lane 1 wrote at line 37, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'uniform_loop' with blockDim (32,1,1) [warp-sync]
  *       o[threadIdx.x] = e[threadIdx.x];
  *                        ^~~~~~~~~~~~~~
