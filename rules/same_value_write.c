@@ -21,6 +21,10 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 {
 	struct sm_arena *A = ctx->scratch;
 	const struct sm_race *r = v->r;
+	/* a line that also races with a different value is that rule's */
+	for (unsigned j = 0; j < v->nall; j++)
+		if (!v->all[j].same_value && v->all[j].b == r->b)
+			return false;
 	struct sm_dim3 bl = v->block;
 	const char *ta = sm_thread_name(r->tid_a, bl, A);
 	struct sm_race_words w = {

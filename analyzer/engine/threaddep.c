@@ -933,6 +933,98 @@ static bool same_storage(const struct sm_array *x, const struct sm_array *y)
 	return x == y || (x && y && x->is_dynamic && y->is_dynamic);
 }
 
+/* ---- barrier intervals ----
+ * The starts of an interval are the kernel's entry and every barrier (in
+ * warp mode also every __syncwarp). An access lies in the intervals of the
+ * starts that reach it with no barrier on the way, within one iteration of
+ * every loop (a latch is not crossed: from it only the loop's exit is
+ * taken). Two accesses that threads can run between the same two barriers
+ * at the same iterations share a start, whichever branch each thread takes;
+ * two with no start in common are never such a pair, which spares the
+ * search most pairs of a long kernel. One bit set per access and mode. */
+struct ivals {
+	int nwords;                /* 64-bit words per access */
+	uint64_t *bits[2];         /* [mode][access * nwords + start / 64] */
+};
+
+static int ivals_build(const struct cfg *G, int entry, const int *acc_at, struct ivals *I, unsigned char *seen,
+		       int *stack)
+{
+	int nstart = 1;
+	for (int v = 0; v < G->nn; v++)
+		nstart += G->n[v].kind == CN_BARRIER || G->n[v].kind == CN_SYNCWARP;
+	I->nwords = (nstart + 63) / 64;
+	for (int w = 0; w < 2; w++) {
+		I->bits[w] = calloc((size_t)G->nacc * (size_t)I->nwords + 1, sizeof(uint64_t));
+		if (!I->bits[w])
+			return -1;
+	}
+	for (int w = 0; w < 2; w++) {
+		int si = 0;
+		for (int v = -1; v < G->nn; v++) {
+			bool bar = v >= 0 && (G->n[v].kind == CN_BARRIER || G->n[v].kind == CN_SYNCWARP);
+			if (v >= 0 && !bar)
+				continue;
+			int me = si++;
+			if (v >= 0 && !w && G->n[v].kind == CN_SYNCWARP)
+				continue; /* block mode: __syncwarp is no start */
+			memset(seen, 0, (size_t)G->nn);
+			int sp = 0;
+			if (v < 0)
+				stack[sp++] = entry;
+			else
+				for (int i = 0; i < G->n[v].nsucc; i++)
+					stack[sp++] = G->n[v].succ[i];
+			while (sp > 0) {
+				int u = stack[--sp];
+				if (u < 0 || seen[u])
+					continue;
+				seen[u] = 1;
+				const struct cnode *c = &G->n[u];
+				if (c->kind == CN_BARRIER || (w && c->kind == CN_SYNCWARP))
+					continue;
+				if (c->kind == CN_ACCESS && acc_at[u] >= 0)
+					I->bits[w][(size_t)acc_at[u] * I->nwords + me / 64] |= (uint64_t)1 << (me % 64);
+				if (c->kind == CN_LATCH) {
+					/* leave the loop: its head's exit edge only */
+					const struct cnode *h = &G->n[G->loops[c->loop].head];
+					if (h->nsucc > 1 && sp < G->nn)
+						stack[sp++] = h->succ[1];
+					continue;
+				}
+				for (int i = 0; i < c->nsucc; i++)
+					if (sp < G->nn)
+						stack[sp++] = c->succ[i];
+			}
+		}
+	}
+	return 0;
+}
+
+/* Do ra and rb lie in the two arms of one thread-dependent if, so that
+ * threads of one interval run one and others the other? (Arms of a
+ * uniform if, or a loop some threads skip only when all do, are not.) */
+static bool split_by_thread(const struct sm_raccess *ra, const struct sm_raccess *rb)
+{
+	for (const struct sm_guard *x = ra->guards; x; x = x->next) {
+		if (!x->cond || !sm_expr_thread_dep(x->cond))
+			continue;
+		for (const struct sm_guard *y = rb->guards; y; y = y->next)
+			if (y->cond == x->cond && y->negate != x->negate)
+				return true;
+	}
+	return false;
+}
+
+static bool ivals_meet(const struct ivals *I, int w, unsigned a, unsigned b)
+{
+	const uint64_t *x = &I->bits[w][(size_t)a * I->nwords], *y = &I->bits[w][(size_t)b * I->nwords];
+	for (int i = 0; i < I->nwords; i++)
+		if (x[i] & y[i])
+			return true;
+	return false;
+}
+
 int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
 		    struct sm_race **out, unsigned *nout)
 {
@@ -956,6 +1048,8 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 	int *stack = NULL;
 	unsigned cap = 0, n = 0;
 	struct sm_race *races = NULL;
+	int *acc_at = NULL;
+	struct ivals IV = { 0, { NULL, NULL } };
 	int rc = 0;
 	if (!G.acc_node_of || !G.acc_nloops || !G.acc_loops || !ea || !memo) {
 		rc = -1;
@@ -973,11 +1067,21 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 	if (G.block.z < 1) G.block.z = 1;
 	G.exit = cnew(&G, CN_PLAIN);
 	G.ret = -1;
-	cbuild(&G, m->kernel->body, G.exit, -1, -1, 0);
+	int entry = cbuild(&G, m->kernel->body, G.exit, -1, -1, 0);
 	seen = malloc((size_t)G.nn * 2 + 1);
 	stack = malloc(((size_t)G.nn * 2 + 1) * sizeof(int));
 	closed = malloc((size_t)G.nloops + 1);
-	if (G.failed || !seen || !stack || !closed) {
+	acc_at = malloc(((size_t)G.nn + 1) * sizeof(int));
+	if (G.failed || !seen || !stack || !closed || !acc_at) {
+		rc = -1;
+		goto done;
+	}
+	for (int v = 0; v < G.nn; v++)
+		acc_at[v] = -1;
+	for (unsigned i = 0; i < nacc; i++)
+		if (G.acc_node_of[i] >= 0)
+			acc_at[G.acc_node_of[i]] = (int)i;
+	if (ivals_build(&G, entry, acc_at, &IV, seen, stack)) {
 		rc = -1;
 		goto done;
 	}
@@ -1030,7 +1134,14 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 					 * benign race, could not be told apart) */
 					if (d < 0 && a == b && !rb->src->value)
 						continue;
-					if (!(d < 0 && a == b) && !pair_reach(&P, d, -1, warp))
+					/* at the same iterations: only accesses of one
+					 * barrier interval, and unless one follows the
+					 * other, the pair is taken once (a before b in
+					 * the source) */
+					if (d < 0 && !ivals_meet(&IV, warp, a, b))
+						continue;
+					if (!(d < 0 && a == b) && !pair_reach(&P, d, -1, warp) &&
+					    (d >= 0 || a > b || !split_by_thread(ra, rb)))
 						continue;
 					J.want_inter = !warp;
 					if (search(&J, &P, d, warp)) {
@@ -1081,6 +1192,9 @@ done:
 	free(G.acc_loops);
 	free(G.loops);
 	free(ea);
+	free(acc_at);
+	free(IV.bits[0]);
+	free(IV.bits[1]);
 	if (memo) {
 		memo_free(memo);
 		free(memo);
