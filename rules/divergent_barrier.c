@@ -13,7 +13,10 @@
  * dependent; blockIdx, blockDim, gridDim, parameters, constants and the
  * results of __syncthreads_count/_and/_or are uniform. The message quotes
  * the condition and gives its location as related[0]. A uniform condition
- * (blockIdx.x == 0) is never reported.
+ * (blockIdx.x == 0) is never reported. One finding per cause: the first
+ * barrier a condition or an early exit makes divergent is the finding, and
+ * every later one it affects is a related location (text notes, SARIF
+ * relatedLocations), counted in the message.
  */
 #include <string.h>
 
@@ -31,6 +34,13 @@ static const char *jump_name(const struct sm_stmt *s)
 	case SM_S_CONTINUE: return "continue";
 	default: return "goto";
 	}
+}
+
+/* Do two divergent barriers have one cause (the same condition, and for
+ * an early exit the same jump)? */
+static bool same_cause(const struct sm_divergence *x, const struct sm_divergence *y)
+{
+	return x->kind == y->kind && x->cond == y->cond && x->jump == y->jump;
 }
 
 static struct sm_range cond_range(const struct sm_stmt *s)
@@ -53,6 +63,16 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 		int n = sm_kernel_facts_divergence(f, &dv);
 		for (int i = 0; i < n; i++) {
 			const struct sm_divergence *d = &dv[i];
+			/* one finding per cause: the first barrier it reaches; the
+			 * others follow as related locations */
+			bool seen = false;
+			for (int j = 0; j < i && !seen; j++)
+				seen = same_cause(&dv[j], d);
+			if (seen)
+				continue;
+			int nsame = 0;
+			for (int j = i + 1; j < n; j++)
+				nsame += same_cause(&dv[j], d);
 			const struct sm_stmt *b = d->barrier;
 			const char *bname = b->barrier == SM_BAR_ASM ? "bar.sync" :
 					    sm_source_text(F->text, F->text_len, b->range, A, 40);
@@ -87,7 +107,8 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 				g.note = "threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier";
 				break;
 			}
-			g.message = sm_arena_printf(A, "divergent barrier: '%s' %s %s", bname, what, sm_where_text(A, m->kernel->name, d->barrier ? d->barrier->call : NULL));
+			const char *more = nsame == 0 ? "" : sm_arena_printf(A, " (and %d more barrier%s after it)", nsame, nsame == 1 ? "" : "s");
+			g.message = sm_arena_printf(A, "divergent barrier: '%s' %s %s%s", bname, what, sm_where_text(A, m->kernel->name, d->barrier ? d->barrier->call : NULL), more);
 			g.related[0].range = cr;
 			g.related[0].message = sm_arena_printf(A, "thread-dependent condition '%s'", ctext);
 			g.nrelated = 1;
@@ -95,6 +116,16 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 				g.related[1].range = d->jump->range;
 				g.related[1].message = sm_arena_printf(A, "the '%s' that skips the barrier", jump_name(d->jump));
 				g.nrelated = 2;
+			}
+			for (int j = i + 1; j < n && g.nrelated < SM_MAX_RELATED; j++) {
+				if (!same_cause(&dv[j], d))
+					continue;
+				const struct sm_stmt *o = dv[j].barrier;
+				g.related[g.nrelated].range = o->range;
+				g.related[g.nrelated].message = sm_arena_printf(A, "'%s', made divergent by the same %s",
+					o->barrier == SM_BAR_ASM ? "bar.sync" : sm_source_text(F->text, F->text_len, o->range, A, 40),
+					d->kind == SM_DIV_EXIT ? jump_name(d->jump) : "condition");
+				g.nrelated++;
 			}
 			sm_sink_report(sink, &g);
 		}

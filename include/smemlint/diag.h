@@ -17,7 +17,11 @@ enum sm_level { SM_LEVEL_NONE, SM_LEVEL_NOTE, SM_LEVEL_WARNING, SM_LEVEL_ERROR }
 
 const char *sm_level_name(enum sm_level l);
 
-#define SM_MAX_RELATED 4
+/* Secondary locations one finding carries: a condition, a jump and every
+ * further barrier the same cause makes divergent (one early return before
+ * a dozen cooperative-groups syncs is one finding). Past it: the finding's
+ * message counts the barriers not listed. */
+#define SM_MAX_RELATED 16
 
 /* A secondary location: the declaration of the array, the other access of
  * a race, the condition of a divergent barrier. */
