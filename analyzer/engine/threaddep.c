@@ -1001,6 +1001,55 @@ static int ivals_build(const struct cfg *G, int entry, const int *acc_at, struct
 	return 0;
 }
 
+/* The bytes an access can touch, for the pruning of pairs before any
+ * thread is enumerated: known for an access outside every loop (one
+ * address per thread, at the search's assignment of the uniform unknowns,
+ * so two disjoint ranges never give the search a candidate); unbounded
+ * inside a loop. */
+struct arange {
+	bool bounded;
+	bool empty;                /* no thread runs it */
+	int64_t lo, hi;            /* [lo, hi) */
+};
+
+static void acc_range(struct addr_memo *M, const struct sm_raccess *ra, struct sm_dim3 block, struct arange *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (!ra->ok || ra->loop)
+		return;
+	struct sm_eval_ctx c;
+	memset(&c, 0, sizeof(c));
+	c.ntid = block;
+	c.seed = RACE_SEED;
+	unsigned long evals = 0;
+	const struct addr_vec *v = memo_get(M, ra, &c, &evals);
+	if (!v)
+		return;
+	int64_t w = ra->width ? ra->width : 1;
+	r->empty = true;
+	for (int t = 0; t < M->nthreads; t++) {
+		if (v->st[t] < 0)
+			return; /* an address not computed: unbounded */
+		if (v->st[t] != 1)
+			continue;
+		if (r->empty || v->addr[t] < r->lo)
+			r->lo = v->addr[t];
+		if (r->empty || v->addr[t] + w > r->hi)
+			r->hi = v->addr[t] + w;
+		r->empty = false;
+	}
+	r->bounded = true;
+}
+
+static bool ranges_meet(const struct arange *x, const struct arange *y)
+{
+	if (!x->bounded || !y->bounded)
+		return true;
+	if (x->empty || y->empty)
+		return false;
+	return x->lo < y->hi && y->lo < x->hi;
+}
+
 /* Do ra and rb lie in the two arms of one thread-dependent if, so that
  * threads of one interval run one and others the other? (Arms of a
  * uniform if, or a loop some threads skip only when all do, are not.) */
@@ -1050,6 +1099,7 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 	struct sm_race *races = NULL;
 	int *acc_at = NULL;
 	struct ivals IV = { 0, { NULL, NULL } };
+	struct arange *rg = NULL;
 	int rc = 0;
 	if (!G.acc_node_of || !G.acc_nloops || !G.acc_loops || !ea || !memo) {
 		rc = -1;
@@ -1085,6 +1135,13 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 		rc = -1;
 		goto done;
 	}
+	rg = malloc((size_t)nacc * sizeof(*rg));
+	if (!rg) {
+		rc = -1;
+		goto done;
+	}
+	for (unsigned i = 0; i < nacc; i++)
+		acc_range(memo, &m->acc[i], block, &rg[i]);
 	for (unsigned b = 0; b < nacc; b++) {
 		const struct sm_raccess *rb = &m->acc[b];
 		if (!rb->ok || !rb->src || !rb->array || G.acc_node_of[b] < 0)
@@ -1096,6 +1153,8 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 			if (!ra->ok || !ra->src || !ra->array || G.acc_node_of[a] < 0)
 				continue;
 			if (!same_storage(ra->array, rb->array))
+				continue;
+			if (!ranges_meet(&rg[a], &rg[b]))
 				continue;
 			int ka = ra->src->kind, kb = rb->src->kind;
 			if (ka == SM_ACC_LOAD && kb == SM_ACC_LOAD)
@@ -1178,6 +1237,11 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 			R->addr = J.addr;
 			R->truncated = trunc;
 			R->same_value = same_value(ra->src, rb->src);
+			/* the rules report one race per later access, the first
+			 * between warps that changes a value: the rest of b's
+			 * partners add nothing */
+			if (inter && !R->same_value)
+				break;
 		}
 	}
 	*out = races;
@@ -1193,6 +1257,7 @@ done:
 	free(G.loops);
 	free(ea);
 	free(acc_at);
+	free(rg);
 	free(IV.bits[0]);
 	free(IV.bits[1]);
 	if (memo) {
