@@ -157,6 +157,85 @@ START_TEST(test_reverse_barrier)
 }
 END_TEST
 
+/* a store with its value recorded, as the front end gives a plain '=' */
+static struct sm_stmt *store(struct sm_irb *b, struct sm_expr *idx, struct sm_expr *value)
+{
+	struct sm_stmt *s = acc(b, SM_ACC_STORE, idx);
+	s->access->value = value;
+	return s;
+}
+
+START_TEST(test_same_statement)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_race *r;
+	/* s[0] = threadIdx.x by 128 threads: one store paired with itself */
+	unsigned n = races(&b, blk(&b, 1, store(&b, K(&b, 0), tid(&b))), B128, &r);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(r[0].a, 0);
+	ck_assert_uint_eq(r[0].b, 0);
+	ck_assert_int_eq(r[0].kind, SM_RACE_WAW);
+	ck_assert(r[0].inter_warp);
+	ck_assert(!r[0].same_value);
+	ck_assert_int_eq(r[0].addr, 0);
+	sm_irb_release(&b);
+	/* s[tid % 32]: threads t and t+32 */
+	sm_irb_init(&b);
+	n = races(&b, blk(&b, 1, store(&b, OP(&b, SM_OP_REM, tid(&b), K(&b, 32)), tid(&b))), B128, &r);
+	ck_assert_uint_eq(n, 1);
+	ck_assert(r[0].inter_warp);
+	ck_assert_int_eq(r[0].tid_a[0] % 32, r[0].tid_b[0] % 32);
+	sm_irb_release(&b);
+	/* s[tid]: every thread its own element */
+	sm_irb_init(&b);
+	n = races(&b, blk(&b, 1, store(&b, tid(&b), tid(&b))), B128, &r);
+	ck_assert_uint_eq(n, 0);
+	sm_irb_release(&b);
+	/* s[0] = 1 by every thread: benign */
+	sm_irb_init(&b);
+	n = races(&b, blk(&b, 1, store(&b, K(&b, 0), K(&b, 1))), B128, &r);
+	ck_assert_uint_eq(n, 1);
+	ck_assert(r[0].same_value);
+	sm_irb_release(&b);
+	/* no value recorded: not judged (a constant could not be told apart) */
+	sm_irb_init(&b);
+	n = races(&b, blk(&b, 1, acc(&b, SM_ACC_STORE, K(&b, 0))), B128, &r);
+	ck_assert_uint_eq(n, 0);
+	sm_irb_release(&b);
+}
+END_TEST
+
+START_TEST(test_if_arms)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_race *r;
+	struct sm_var *p = var(&b, "p", SM_V_PARAM);
+	/* if (tid < 64) s[0] = 1; else s[0] = 2;: threads of both arms race */
+	unsigned n = races(&b, blk(&b, 1, iff(&b, OP(&b, SM_OP_LT, tid(&b), K(&b, 64)), store(&b, K(&b, 0), K(&b, 1)),
+					      store(&b, K(&b, 0), K(&b, 2)))), B128, &r);
+	bool found = false;
+	for (unsigned i = 0; i < n; i++)
+		found |= r[i].a != r[i].b && r[i].inter_warp && !r[i].same_value;
+	ck_assert(found);
+	sm_irb_release(&b);
+	/* the arms of a uniform if: every thread takes the same arm */
+	sm_irb_init(&b);
+	p = var(&b, "p", SM_V_PARAM);
+	n = races(&b, blk(&b, 1, iff(&b, OP(&b, SM_OP_LT, V(&b, p), K(&b, 64)), acc(&b, SM_ACC_STORE, tid(&b)),
+				      acc(&b, SM_ACC_LOAD, rev(&b, 128)))), B128, &r);
+	ck_assert_uint_eq(n, 0);
+	sm_irb_release(&b);
+	/* a barrier between: separate intervals */
+	sm_irb_init(&b);
+	n = races(&b, blk(&b, 3, store(&b, K(&b, 0), K(&b, 1)), bar(&b, SM_BAR_SYNCTHREADS), acc(&b, SM_ACC_LOAD, K(&b, 0))), B128, &r);
+	for (unsigned i = 0; i < n; i++)
+		ck_assert_uint_eq(r[i].b, 0); /* only the store with itself */
+	sm_irb_release(&b);
+}
+END_TEST
+
 START_TEST(test_syncwarp_does_not_order_warps)
 {
 	struct sm_irb b;
@@ -269,6 +348,8 @@ static Suite *suite(void)
 	TCase *tr = tcase_create("races");
 	tcase_add_test(tr, test_reverse);
 	tcase_add_test(tr, test_reverse_barrier);
+	tcase_add_test(tr, test_same_statement);
+	tcase_add_test(tr, test_if_arms);
 	tcase_add_test(tr, test_syncwarp_does_not_order_warps);
 	tcase_add_test(tr, test_warp_exchange);
 	tcase_add_test(tr, test_own_elements);
