@@ -13,7 +13,10 @@
  * dependent; blockIdx, blockDim, gridDim, parameters, constants and the
  * results of __syncthreads_count/_and/_or are uniform. The message quotes
  * the condition and gives its location as related[0]. A uniform condition
- * (blockIdx.x == 0) is never reported. One finding per cause: the first
+ * (blockIdx.x == 0) is never reported, nor is a thread-dependent if or
+ * switch condition that every thread of every launch agrees on (each
+ * launch fixes the block shape and the condition has no unknown left:
+ * `tid < 4` under <<<1, 4>>>). One finding per cause: the first
  * barrier a condition or an early exit makes divergent is the finding, and
  * every later one it affects is a related location (text notes, SARIF
  * relatedLocations), counted in the message.

@@ -64,12 +64,55 @@ static const struct dcause *mkcause(struct dw *W, enum sm_div_kind kind, const s
 	return c;
 }
 
+/* Do all threads agree on condition e at every launch of the kernel? Only
+ * when every launch fixes the block shape and e can be evaluated for each
+ * thread with no unknown (a parameter the launches fix is a constant by
+ * now; blockIdx is not): `if (tid < 4)` under <<<1, 4>>> is uniform. */
+static bool agreed_by_launches(const struct sm_kernel *k, const struct sm_expr *e)
+{
+	if (!k || !e || k->nlaunches == 0)
+		return false;
+	for (unsigned l = 0; l < k->nlaunches; l++) {
+		const struct sm_launch *L = &k->launches[l];
+		if (!L->block_known || L->block.x < 1 || L->block.y < 1 || L->block.z < 1)
+			return false;
+		int64_t nt = L->block.x * L->block.y * L->block.z;
+		if (nt > SM_MAX_BLOCK_THREADS)
+			return false;
+		int64_t first = 0;
+		for (int64_t t = 0; t < nt; t++) {
+			struct sm_eval_ctx c;
+			memset(&c, 0, sizeof(c));
+			c.ntid = L->block;
+			c.tid[0] = t % L->block.x;
+			c.tid[1] = (t / L->block.x) % L->block.y;
+			c.tid[2] = t / (L->block.x * L->block.y);
+			c.strict = 1;
+			c.budget = SM_EVAL_BUDGET_COND;
+			int64_t v = sm_eval(e, &c) != 0;
+			if (c.err)
+				return false;
+			if (t == 0)
+				first = v;
+			else if (v != first)
+				return false;
+		}
+	}
+	return true;
+}
+
 /* The cause a statement's own condition adds to in: none when the
- * condition is uniform. */
+ * condition is uniform, or when every thread of every launch agrees on
+ * it. */
 static const struct dcause *cond_cause(struct dw *W, const struct sm_stmt *s, enum sm_div_kind kind,
 				       const struct dcause *in)
 {
-	return sm_stmt_cond_thread_dep(W->m, s) ? mkcause(W, kind, s, NULL) : in;
+	if (!sm_stmt_cond_thread_dep(W->m, s))
+		return in;
+	const struct sm_rstmt *r = sm_rstmt_find(W->m, s);
+	if (kind != SM_DIV_LOOP && r && agreed_by_launches(W->m->kernel, r->cond))
+		return in;
+	return mkcause(W, kind, s, NULL);
 }
 
 static void add_barrier(struct dw *W, const struct sm_stmt *s, const struct dcause *c)
