@@ -224,11 +224,7 @@ int main()
  *           uint t = s[pos - off];
  *                    ^~~~~~~~~~~~
  * corpus/idiom_helpers_ptr.cu:41:5: note: 's_buf' declared here
- * corpus/idiom_helpers_ptr.cu:23:9: warning: 2-way bank conflict on load of 's' (uint[256]) in 'scan_warp' called from kernel 'hp_scan_warp16' at line 43 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
- *           s[pos] += t;
- *           ^~~~~~
- * corpus/idiom_helpers_ptr.cu:41:5: note: 's_buf' declared here
- * corpus/idiom_helpers_ptr.cu:23:9: warning: 2-way bank conflict on store of 's' (uint[256]) in 'scan_warp' called from kernel 'hp_scan_warp16' at line 43 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
+ * corpus/idiom_helpers_ptr.cu:23:9: warning: 2-way bank conflict on load and store of 's' (uint[256]) in 'scan_warp' called from kernel 'hp_scan_warp16' at line 43 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
  *           s[pos] += t;
  *           ^~~~~~
  * corpus/idiom_helpers_ptr.cu:41:5: note: 's_buf' declared here

@@ -230,12 +230,7 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_histo_views.cu:25:9: warning: 4-way bank conflict on load of 's_cnt' (uchar[8192]) in kernel 'hv_byte_bins' with blockDim (128,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 129) [bank-conflict]
- *           s_cnt[bin * HV_THREADS + tid] += 1;
- *           ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/idiom_histo_views.cu:17:5: note: 's_cnt' declared here
- * corpus/idiom_histo_views.cu:25:9: note: index 's_cnt' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 0 of 2 conflicting accesses become conflict-free
- * corpus/idiom_histo_views.cu:25:9: warning: 4-way bank conflict on store of 's_cnt' (uchar[8192]) in kernel 'hv_byte_bins' with blockDim (128,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 129) [bank-conflict]
+ * corpus/idiom_histo_views.cu:25:9: warning: 4-way bank conflict on load and store of 's_cnt' (uchar[8192]) in kernel 'hv_byte_bins' with blockDim (128,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 129) [bank-conflict]
  *           s_cnt[bin * HV_THREADS + tid] += 1;
  *           ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_histo_views.cu:17:5: note: 's_cnt' declared here

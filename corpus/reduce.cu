@@ -239,12 +239,7 @@ int main()
 
 /*
  * check-output-start
- * corpus/reduce.cu:40:13: warning: 8-way bank conflict on load of 'sdata' (float[256]) in kernel 'reduce_interleaved_strided' with blockDim (256,1,1), worst when s = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
- *               sdata[index] += sdata[index + s];
- *               ^~~~~~~~~~~~
- * corpus/reduce.cu:31:5: note: 'sdata' declared here
- * corpus/reduce.cu:40:13: note: index 'sdata' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 3 of 3 conflicting accesses become conflict-free
- * corpus/reduce.cu:40:13: warning: 8-way bank conflict on store of 'sdata' (float[256]) in kernel 'reduce_interleaved_strided' with blockDim (256,1,1), worst when s = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/reduce.cu:40:13: warning: 8-way bank conflict on load and store of 'sdata' (float[256]) in kernel 'reduce_interleaved_strided' with blockDim (256,1,1), worst when s = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               sdata[index] += sdata[index + s];
  *               ^~~~~~~~~~~~
  * corpus/reduce.cu:31:5: note: 'sdata' declared here

@@ -149,12 +149,7 @@ int main()
 
 /*
  * check-output-start
- * corpus/scan.cu:50:13: warning: 8-way bank conflict on load of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1), worst when offset = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 7 (byte offsets 28 and 156) [bank-conflict]
- *               temp[bi] += temp[ai];
- *               ^~~~~~~~
- * corpus/scan.cu:36:5: note: 'temp' declared here
- * corpus/scan.cu:50:13: note: index 'temp' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 11 of 11 conflicting accesses become conflict-free
- * corpus/scan.cu:50:13: warning: 8-way bank conflict on store of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1), worst when offset = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 7 (byte offsets 28 and 156) [bank-conflict]
+ * corpus/scan.cu:50:13: warning: 8-way bank conflict on load and store of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1), worst when offset = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 7 (byte offsets 28 and 156) [bank-conflict]
  *               temp[bi] += temp[ai];
  *               ^~~~~~~~
  * corpus/scan.cu:36:5: note: 'temp' declared here

@@ -89,6 +89,20 @@ static bool reported_before(const struct sm_kernel_model *m, const struct sm_acc
 	return false;
 }
 
+/* Is access i a load whose next access is the store of the same
+ * expression (s[i] += v), with the same degree? */
+static bool store_of_same(const struct sm_kernel_model *m, const struct sm_access_result *degrees, unsigned i, int ways)
+{
+	if (i + 1 >= m->nacc)
+		return false;
+	const struct sm_access *a = m->acc[i].src, *b = m->acc[i + 1].src;
+	const struct sm_degree *d = &degrees[i + 1].deg;
+	return a && b && a->kind == SM_ACC_LOAD && b->kind == SM_ACC_STORE && a->call == b->call &&
+	       a->range.begin.line == b->range.begin.line && a->range.begin.col == b->range.begin.col &&
+	       a->range.end.line == b->range.end.line && a->range.end.col == b->range.end.col && d->analyzed &&
+	       (int)(d->worst + 0.5) == ways && degrees[i].launch == degrees[i + 1].launch;
+}
+
 void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 {
 	struct sm_arena *A = ctx->scratch;
@@ -102,13 +116,20 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 		const struct sm_access_result *degrees = sm_kernel_facts_degrees(f);
 		if (!degrees)
 			continue;
+		unsigned skip = m->nacc; /* the store already reported with its load */
 		for (unsigned i = 0; i < m->nacc; i++) {
 			const struct sm_raccess *ra = &m->acc[i];
 			const struct sm_access_result *res = &degrees[i];
 			const struct sm_degree *d = &res->deg;
-			if (!ra->src || !d->analyzed || d->worst < 2.0 - 1e-9)
+			if (i == skip || !ra->src || !d->analyzed || d->worst < 2.0 - 1e-9)
 				continue;
 			int ways = (int)(d->worst + 0.5);
+			const char *what = kind_name(ra->src->kind);
+			if (store_of_same(m, degrees, i, ways)) {
+				/* s[i] += v, ++s[i]: one expression, one finding */
+				what = "load and store";
+				skip = i + 1;
+			}
 			if (ra->src->call && reported_before(m, degrees, i, ways))
 				continue; /* one helper line, one finding per degree */
 			struct sm_diag g;
@@ -150,7 +171,7 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			if (res->launch)
 				iv = sm_arena_printf(A, " at the launch on line %u%s", res->launch->range.begin.line, iv);
 			g.message = sm_arena_printf(A, "%d-way bank conflict on %s of '%s' (%s)%s %s with blockDim (%lld,%lld,%lld)%s%s%s",
-						    ways, kind_name(ra->src->kind), g.array, array_type(A, ra->array), exact,
+						    ways, what, g.array, array_type(A, ra->array), exact,
 						    sm_where_text(A, m->kernel->name, ra->src->call), (long long)res->block.x, (long long)res->block.y,
 						    (long long)res->block.z, res->block_assumed ? SM_BLOCK_ASSUMED_TEXT : "",
 						    iv, lanes);

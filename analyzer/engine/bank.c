@@ -374,6 +374,8 @@ struct job {
 	double worst;
 	double first;
 	bool varies;
+	bool invariant[SM_MAX_LOOPS]; /* loop d changes nothing the access sees:
+	                               * one iteration stands for all */
 	int64_t limit;           /* bytes of the array (0: not known) */
 	bool oob;                /* an active lane addressed outside it */
 };
@@ -535,6 +537,8 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 	}
 }
 
+static bool loop_invariant_for(const struct job *J, int d);
+
 static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 {
 	if (J->err)
@@ -578,7 +582,59 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 			break;
 		}
 		enumerate(J, d + 1, c);
+		if (any && J->invariant[d])
+			break; /* every later iteration makes the same requests */
 	}
+}
+
+/* Does e read loop L's counters (directly, or through the counters of a
+ * loop whose start or step does)? */
+static bool refs_loop(const struct sm_expr *e, const struct sm_loop *L, int depth)
+{
+	if (!e)
+		return false;
+	if (depth > SM_SCAN_EXPR_DEPTH)
+		return true;
+	if (e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT || e->kind == SM_E_PREV) {
+		if (e->loop == L)
+			return true;
+		if (e->loop && e->ival < e->loop->niv && e->kind != SM_E_PREV) {
+			const struct sm_iv *iv = &e->loop->ivs[e->ival];
+			if (refs_loop(iv->init, L, depth + 1) || refs_loop(iv->step, L, depth + 1))
+				return true;
+		}
+	}
+	return refs_loop(e->a, L, depth + 1) || refs_loop(e->b, L, depth + 1) || refs_loop(e->c, L, depth + 1);
+}
+
+/* Loop d of J changes nothing the access sees when its condition is the
+ * same for every thread (the same lanes run each iteration) and neither
+ * the address, the guards nor the loops inside it read its counters: its
+ * iterations all make the same warp requests (a tile loop of a matmul
+ * around an access to the tile). */
+static bool loop_invariant_for(const struct job *J, int d)
+{
+	const struct sm_loop *L = J->loops[d];
+	if (sm_expr_thread_dep(L->cond))
+		return false;
+	const struct sm_raccess *ra = J->ra;
+	for (int k = 0; k < ra->nidx; k++)
+		if (refs_loop(ra->idx[k], L, 0))
+			return false;
+	if (refs_loop(ra->extra, L, 0))
+		return false;
+	for (const struct sm_guard *g = ra->guards; g; g = g->next)
+		if (refs_loop(g->cond, L, 0))
+			return false;
+	for (int i = d + 1; i < J->nloops; i++) {
+		const struct sm_loop *M = J->loops[i];
+		if (refs_loop(M->cond, L, 0))
+			return false;
+		for (int v = 0; v < M->niv; v++)
+			if (refs_loop(M->ivs[v].init, L, 0) || refs_loop(M->ivs[v].step, L, 0))
+				return false;
+	}
+	return true;
 }
 
 /* The array's size in bytes under layout dims (0 when not known: extern
@@ -617,6 +673,8 @@ static bool run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 	for (int i = 0; i < n; i++)
 		J.loops[i] = chain[n - 1 - i];
 	J.nloops = n;
+	for (int i = 0; i < n; i++)
+		J.invariant[i] = loop_invariant_for(&J, i);
 	const struct sm_array *arr = ra->array;
 	for (int k = 0; k < ra->nidx; k++) {
 		int64_t s = 1;
