@@ -1041,7 +1041,7 @@ class Results(Base):
             for i in range(n):
                 with open(os.path.join(d, f"f{i:04d}.cu"), "w") as f:
                     f.write(f"__global__ void k{i}(float *o) {{ __shared__ float s[64]; "
-                            f"s[threadIdx.x & 63] = o[0]; __syncthreads(); o[1] = s[threadIdx.x & 63]; }}\n")
+                            f"if (threadIdx.x < 64) s[threadIdx.x] = o[0]; __syncthreads(); o[1] = s[threadIdx.x & 63]; }}\n")
             p = subprocess.run(["/usr/bin/time", "-f", "%M", SMEMLINT, *BASE, "-j2", "--format=json", d],
                                capture_output=True, timeout=1200)
             self.assertEqual(p.returncode, 0, p.stderr[-2000:])
