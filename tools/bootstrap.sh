@@ -7,11 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PKGS=(cmake make gcc pkg-config python3 libclang-22-dev clang-22 check libjansson-dev libyaml-dev
-      python3-jsonschema python3-yaml chromium libclang-rt-22-dev valgrind npm)
+      python3-jsonschema python3-yaml chromium libclang-rt-22-dev valgrind)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# npm: Debian's package only when no npm is installed (a Node.js from
+# another source ships its own npm, and Debian's npm conflicts with it)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "bootstrap: installing ${missing[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
