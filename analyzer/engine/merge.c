@@ -201,7 +201,7 @@ void sm_find_merges(const struct sm_kernel_model *m, const struct sm_dim3 *block
 		/* try four words (16 bytes), then two of w */
 		for (unsigned n = w == 4 ? 4 : 2; n >= 2; n /= 2) {
 			unsigned members[4] = { i, 0, 0, 0 };
-			unsigned found = 1, last = i;
+			unsigned found = 1;
 			bool broken = false;
 			for (unsigned j = i + 1; j < m->nacc && found < n && !broken; j++) {
 				const struct sm_raccess *rj = &m->acc[j];
@@ -216,12 +216,10 @@ void sm_find_merges(const struct sm_kernel_model *m, const struct sm_dim3 *block
 				if (w == ri->array->elem_size && written_adjacent(ri->src, rj->src, (int64_t)found) &&
 				    related(ri, rj, (int64_t)(found * w), n * w, blocks, nblocks)) {
 					members[found++] = j;
-					last = j;
 				} else {
 					broken = true;
 				}
 			}
-			(void)last;
 			if (found == n) {
 				for (unsigned k = 0; k < n; k++) {
 					out[members[k]].leader = i;

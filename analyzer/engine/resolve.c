@@ -828,20 +828,17 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
  * unknown. */
 static void bind_launch_values(struct rs *R, env_t env, const struct sm_launch *only)
 {
-	struct sm_kernel kk = *R->K;
-	const struct sm_kernel *k = &kk;
-	if (only) {
-		/* one launch context: its values alone */
-		kk.launches = (struct sm_launch *)only;
-		kk.nlaunches = 1;
-	}
-	if (!k->nlaunches)
+	const struct sm_kernel *k = R->K;
+	/* the launches that count: one context, or all of the file's */
+	const struct sm_launch *launches = only ? only : k->launches;
+	unsigned nlaunches = only ? 1 : k->nlaunches;
+	if (!nlaunches)
 		return;
 	for (unsigned i = 0; i < k->nparams && i < k->nvars; i++) {
 		bool same = true;
 		int64_t v = 0;
-		for (unsigned l = 0; l < k->nlaunches && same; l++) {
-			const struct sm_launch *L = &k->launches[l];
+		for (unsigned l = 0; l < nlaunches && same; l++) {
+			const struct sm_launch *L = &launches[l];
 			if (i >= L->nargs || !L->args[i].known)
 				same = false;
 			else if (l == 0)
@@ -853,9 +850,9 @@ static void bind_launch_values(struct rs *R, env_t env, const struct sm_launch *
 			env[i] = mk_const(R, v);
 	}
 	R->grid_known = true;
-	R->grid = k->launches[0].grid;
-	for (unsigned l = 0; l < k->nlaunches; l++) {
-		const struct sm_launch *L = &k->launches[l];
+	R->grid = launches[0].grid;
+	for (unsigned l = 0; l < nlaunches; l++) {
+		const struct sm_launch *L = &launches[l];
 		if (!L->grid_known || L->grid.x != R->grid.x || L->grid.y != R->grid.y || L->grid.z != R->grid.z)
 			R->grid_known = false;
 	}

@@ -121,24 +121,31 @@ static struct sm_stmt *mk_decl(struct fe *S, struct sm_var *v, struct sm_expr *v
 	return s;
 }
 
-static struct sm_var *result_var(struct fe *S, CXCursor def, const char *callee)
+/* A variable of the kernel that no declaration names: a call's result
+ * or a method's `this`. pointee: its type when it is a pointer. */
+static struct sm_var *synthetic_var(struct fe *S, const char *name, CXType type)
 {
-	CXType rt = clang_getCanonicalType(clang_getCursorResultType(def));
-	if (rt.kind == CXType_Void || rt.kind == CXType_Invalid)
-		return NULL;
 	struct sm_var *v = sm_arena_alloc(S->A, sizeof(*v));
 	if (!v)
 		return NULL;
-	v->name = sm_arena_printf(S->A, "%s()", callee);
+	v->name = name;
 	v->kind = SM_V_LOCAL;
-	v->is_pointer = rt.kind == CXType_Pointer;
+	v->is_pointer = type.kind == CXType_Pointer;
 	if (v->is_pointer) {
-		long long s = clang_Type_getSizeOf(clang_getPointeeType(rt));
+		long long s = clang_Type_getSizeOf(clang_getPointeeType(type));
 		v->pointee_size = s > 0 ? (unsigned)s : 1;
 	}
 	v->id = S->kvars.n;
 	cv_vec_push(S->A, &S->kvars, v);
 	return v;
+}
+
+static struct sm_var *result_var(struct fe *S, CXCursor def, const char *callee)
+{
+	CXType rt = clang_getCanonicalType(clang_getCursorResultType(def));
+	if (rt.kind == CXType_Void || rt.kind == CXType_Invalid)
+		return NULL;
+	return synthetic_var(S, sm_arena_printf(S->A, "%s()", callee), rt);
 }
 
 static int not_followed(struct fe *S, CXCursor c, const char *callee, const char *why)
@@ -237,14 +244,12 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 	struct sm_var *saved_this = S->this_var;
 	S->this_var = NULL;
 	if (this_val) {
-		struct sm_var *tv = sm_arena_alloc(S->A, sizeof(*tv));
+		/* held as a byte pointer: members add their byte offsets */
+		CXType none = { .kind = CXType_Invalid };
+		struct sm_var *tv = synthetic_var(S, "this", none);
 		if (tv) {
-			tv->name = "this";
-			tv->kind = SM_V_LOCAL;
 			tv->is_pointer = tv->points_shared = true;
 			tv->pointee_size = 1;
-			tv->id = S->kvars.n;
-			cv_vec_push(S->A, &S->kvars, tv);
 			cv_emit(S, mk_decl(S, tv, this_val, c));
 			S->this_var = tv;
 		}
