@@ -172,8 +172,9 @@ static int eval_dim3(struct fe *S, CXCursor c, struct sm_dim3 *out, int depth)
 
 struct launch_ctx {
 	struct fe *S;
-	struct vec specs; /* template specializations to convert */
 	struct vec launches; /* pending: struct pending_launch */
+	struct vec device_fns; /* CXCursor *: __device__ definitions, converted
+	                        * on their own only when no kernel inlines them */
 };
 
 struct pending_launch {
@@ -258,10 +259,17 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData d)
 		return CXChildVisit_Continue;
 	}
 	if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod) && clang_isCursorDefinition(c)) {
-		if (cv_has_attr(c, CXCursor_CUDAGlobalAttr) || cv_has_attr(c, CXCursor_CUDADeviceAttr)) {
+		if (cv_has_attr(c, CXCursor_CUDAGlobalAttr)) {
 			struct sm_kernel *K = convert_function(S, c, NULL);
 			if (K)
 				cv_cmap_put(&S->kernels, clang_getCanonicalCursor(c), K);
+		} else if (cv_has_attr(c, CXCursor_CUDADeviceAttr)) {
+			/* after the kernels: only if no kernel calls it */
+			CXCursor *keep = sm_arena_alloc(S->A, sizeof(*keep));
+			if (keep) {
+				*keep = c;
+				cv_vec_push(S->A, &lc->device_fns, keep);
+			}
 		}
 		if (!cv_has_attr(c, CXCursor_CUDAGlobalAttr) && !cv_has_attr(c, CXCursor_CUDADeviceAttr))
 			clang_visitChildren(c, launch_visit, d);
@@ -393,6 +401,17 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, struct sm_file *F, st
 		nl[K->nlaunches] = pl->L;
 		K->launches = nl;
 		K->nlaunches++;
+	}
+	/* __device__ functions no kernel calls: analyzed on their own (one that
+	 * another of them inlines is marked below) */
+	for (unsigned i = 0; i < lc.device_fns.n; i++) {
+		CXCursor c = *(CXCursor *)lc.device_fns.v[i];
+		CXCursor canon = clang_getCanonicalCursor(c);
+		if (cv_cmap_get(&S.inlined, canon))
+			continue;
+		struct sm_kernel *K = convert_function(&S, c, NULL);
+		if (K)
+			cv_cmap_put(&S.kernels, canon, K);
 	}
 	/* a __device__ function inlined into a kernel is analyzed there */
 	for (unsigned i = 0; i < S.kernels.cap; i++) {
