@@ -19,6 +19,7 @@ try:
 except ImportError:  # Debian's python3-jsonschema (tools/bootstrap.sh installs it)
     jsonschema = None
 import yaml
+from tooling import needs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMEMLINT = os.path.abspath(os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint")))
@@ -106,7 +107,7 @@ class Sarif(unittest.TestCase):
         with open(out, encoding="utf-8") as f:
             return json.load(f)
 
-    @unittest.skipUnless(MULTITOOL, "SARIF Multitool not found (tools/bootstrap.sh installs it from npm into "
+    @needs(MULTITOOL, "SARIF Multitool not found (tools/bootstrap.sh installs it from npm into "
                                     "BUILD_DIR/sarif-multitool; or set SARIF_MULTITOOL)")
     def test_multitool_github_rules(self):
         # issue 15: Microsoft's validator with the SARIF and GitHub rule sets

@@ -10,6 +10,7 @@ error) is in rule tests: tests/rules/bank-conflict/{block_dims,
 block_dims_flag,block_dims_launch_bounds,flags_stride16,flags_stride2,
 parse_error}.cu and the corpus (tests/run_rules.py)."""
 import json, os, shutil, subprocess, tempfile, unittest
+from tooling import cuda_toolkit, needs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMEMLINT = os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint"))
@@ -406,8 +407,8 @@ class Toolkit(unittest.TestCase):
         self.assertEqual(without["notifications"], [], "the corpus parses with the bundled header")
         self.assertEqual(key(with_tk), key(without))
 
-    @unittest.skipUnless(os.path.exists("/usr/local/cuda/include/cuda_runtime.h") or os.environ.get("CUDA_PATH"),
-                         "no CUDA toolkit (/usr/local/cuda or $CUDA_PATH): the toolkit parse is not tested")
+    @needs(cuda_toolkit(),
+           "no CUDA toolkit (/usr/local/cuda or $CUDA_PATH): the toolkit parse is not tested")
     def test_code_nvcc_accepts(self):
         # issue 15: the streaming store, host max/min, CUB's warp-transpose
         # BlockLoad (placement new: clang's cuda_wrappers through

@@ -15,6 +15,7 @@ runs, and the per-file limits (size, IR memory).
     SMEMLINT=build/smemlint python3 tests/test_hostile.py [-v]
 """
 import json, os, shutil, signal, stat, subprocess, sys, tempfile, time, unittest
+from tooling import cuda_toolkit, require
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMEMLINT = os.path.abspath(os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint")))
@@ -382,9 +383,7 @@ class Writes(Base):
     def test_cache_full_disk(self):
         # libclang aborts the process when a PCH write fails: the cache must
         # not start one without room (here: ulimit -f 1 MiB, a PCH is ~10 MiB)
-        toolkit = os.environ.get("CUDA_PATH") or "/usr/local/cuda"
-        if not os.path.exists(os.path.join(toolkit, "include", "cuda_runtime.h")):
-            self.skipTest("no CUDA toolkit: the header cache is only used with one")
+        toolkit_or_skip(self)
         import resource
         cache = os.path.join(self.dir, "cache")
         os.mkdir(cache)
@@ -902,9 +901,7 @@ class ClosedDescriptors(Base):
 
 
 def toolkit_or_skip(test):
-    toolkit = os.environ.get("CUDA_PATH") or "/usr/local/cuda"
-    if not os.path.exists(os.path.join(toolkit, "include", "cuda_runtime.h")):
-        test.skipTest("no CUDA toolkit: the header cache is only used with one")
+    require(test, cuda_toolkit(), "no CUDA toolkit: the header cache is only used with one")
 
 
 class Cache(Base):
@@ -1046,8 +1043,7 @@ class Results(Base):
                                capture_output=True, timeout=1200)
             self.assertEqual(p.returncode, 0, p.stderr[-2000:])
             return int(p.stderr.decode().strip().splitlines()[-1])
-        if not os.path.exists("/usr/bin/time"):
-            self.skipTest("no /usr/bin/time")
+        require(self, os.path.exists("/usr/bin/time"), "no /usr/bin/time (Debian's time package)")
         if os.environ.get("ASAN_OPTIONS"):
             self.skipTest("peak RSS under AddressSanitizer (shadow memory, quarantine) says nothing "
                           "about what smemlint keeps; measured in the normal build")

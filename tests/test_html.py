@@ -5,6 +5,7 @@ after load carries data-ready and the count it fills in, and Chromium logs
 no console error), every bank conflict has an SVG bank map with one row per
 active lane, nothing is fetched from outside, and input text is escaped."""
 import html.parser, json, os, re, shutil, struct, subprocess, sys, tempfile, unittest, zlib
+from tooling import needs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMEMLINT = os.path.abspath(os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint")))
@@ -89,7 +90,7 @@ class Html(unittest.TestCase):
         self.assertNotIn("<script>alert", self.html)
         self.assertEqual(self.html.count("<script>"), 1)
 
-    @unittest.skipUnless(CHROMIUM, NO_CHROMIUM)
+    @needs(CHROMIUM, NO_CHROMIUM)
     def test_renders_in_chromium(self):
         png = os.path.join(self.tmp, "shot.png")
         p = chromium(f"--screenshot={png}", "--window-size=1200,1600", "file://" + self.report, cwd=self.tmp)
@@ -99,7 +100,7 @@ class Html(unittest.TestCase):
         self.assertGreater(len(data), 20000, "a screenshot of a real page, not a blank one")
         self.assertNotRegex(p.stderr, r"CONSOLE[(:]\d+|Uncaught|SyntaxError")
 
-    @unittest.skipUnless(CHROMIUM, NO_CHROMIUM)
+    @needs(CHROMIUM, NO_CHROMIUM)
     def test_dom_after_script(self):
         p = chromium("--dump-dom", "file://" + self.report, cwd=self.tmp)
         self.assertEqual(p.returncode, 0, p.stderr[-2000:])

@@ -8,6 +8,7 @@ Environment: SMEMLINT (the binary), BUILD_DIR (its build tree, for
 import json, os, re, shlex, shutil, stat, subprocess, sys, tempfile, textwrap, unittest
 
 import yaml
+from tooling import needs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMEMLINT = os.path.abspath(os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint")))
@@ -110,7 +111,7 @@ class Workflow(unittest.TestCase):
                 self.assertEqual(p.returncode, 0, "findings go on to the upload: " + p.stderr)
         return p.returncode
 
-    @unittest.skipUnless(CMAKE and NVCC, "the example CMake project needs cmake and nvcc (a CUDA toolkit)")
+    @needs(CMAKE and NVCC, "the example CMake project needs cmake and nvcc (a CUDA toolkit)")
     def test_workflow_steps_on_a_cmake_project(self):
         # issue 15: the recipe runs against a real CMake project (a library
         # with public include directories and definitions, -rdc, two
@@ -149,7 +150,7 @@ class Workflow(unittest.TestCase):
                                          os.path.join(project, "src/transpose.cu:16:32: warning")])
 
 
-@unittest.skipUnless(CMAKE and NVCC, "a CUDA CMake project needs cmake and nvcc (a CUDA toolkit)")
+@needs(CMAKE and NVCC, "a CUDA CMake project needs cmake and nvcc (a CUDA toolkit)")
 class CudaLanguageCpp(unittest.TestCase):
     # issue 15: a .cpp with LANGUAGE CUDA (CMake compiles it with nvcc -x cu)
     # is linted through -p with both generators and through the launcher;
@@ -192,7 +193,7 @@ class CudaLanguageCpp(unittest.TestCase):
                           p.stdout + p.stderr)
 
 
-@unittest.skipUnless(CMAKE, "cmake")
+@needs(CMAKE, "cmake")
 class CMakeIntegration(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
