@@ -75,7 +75,10 @@ const struct sm_rule_doc sm_doc_missing_barrier = {
 	"MissingBarrier",
 	"Two accesses to the same shared memory, at least one a write, are not separated by a block "
 	"barrier, and a thread writes bytes that a thread of another warp reads or writes: a data race. "
-	"The finding names both accesses, the two threads and the element they share.",
+	"The finding names both accesses, the two threads and the element they share. A write under a "
+	"condition that reads shared memory is assumed to happen, unless the condition tests one element "
+	"in ways no value satisfies for that thread (b[y][x] == 0 && b[y][k] != 0 when k == x): the "
+	"transitive-closure step, where only the owner writes its element and never while others read it.",
 	"buf[threadIdx.x] = in[i];\n"
 	"// missing __syncthreads()\n"
 	"out[i] = buf[blockDim.x - 1 - threadIdx.x];  // reads another warp's write\n",

@@ -207,6 +207,12 @@
 #define SM_EVAL_BUDGET_COND 100000
 #define SM_EVAL_BUDGET_ACCESS 200000
 
+/* Comparisons of shared elements with constants collected from one guard
+ * condition to find two that no value satisfies together (correlate.c).
+ * Real conditions have a handful; past it the rest are not compared, and
+ * the guard is taken as true (as any undecidable guard). */
+#define SM_CORRELATE_ATOMS 16
+
 /* The race search, per pair of accesses and search mode: iterations of a
  * loop with a known bound, iterations tried when the bound is unknown,
  * iteration tuples, thread evaluations, and candidate partner threads

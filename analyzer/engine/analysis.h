@@ -124,6 +124,13 @@ struct sm_eval_ctx {
 
 int64_t sm_eval(const struct sm_expr *e, struct sm_eval_ctx *c);
 
+/* Is the guard condition cond (its negation when negate) false for the
+ * thread and iterations in c because it compares one shared element with
+ * constants in ways no value satisfies (x == 0 && x != 0, through two loads
+ * of the same element)? Only loads within this one condition are related
+ * (correlate.c). */
+bool sm_guard_impossible(const struct sm_expr *cond, bool negate, struct sm_eval_ctx *c);
+
 /* Is loop L's condition true at the iterations in c (uniform unknowns make
  * it undecidable)? 1 true, 0 false, -1 undecidable. */
 int sm_loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c);

@@ -401,8 +401,16 @@ static int guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c)
 		c->err = 0;
 		c->budget = SM_EVAL_BUDGET_COND;
 		int64_t v = sm_eval(g->cond, c);
-		if (c->err)
-			continue; /* undecidable: assume it holds */
+		if (c->err) {
+			/* undecidable: assume it holds, unless it tests one
+			 * shared element against itself */
+			c->err = 0;
+			if (sm_guard_impossible(g->cond, g->negate, c)) {
+				c->strict = 0;
+				return 0;
+			}
+			continue;
+		}
 		if ((v != 0) == g->negate) {
 			c->strict = 0;
 			return 0;

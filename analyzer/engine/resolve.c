@@ -116,6 +116,15 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 				struct sm_expr *n = opaque(R, e->name, false);
 				return n ? n : e;
 			}
+			/* per thread: keep the resolved place, which tells two
+			 * loads of one element apart from loads of two
+			 * (correlate.c) */
+			struct sm_expr *n = p ? rs_alloc(R, sizeof(*n)) : NULL;
+			if (n) {
+				*n = *e;
+				n->place = p;
+				return n;
+			}
 		}
 		return e;
 	case SM_E_BUILTIN:

@@ -1,0 +1,148 @@
+/* test_correlate.c - Check tests of the guard correlation model
+ * (engine/correlate.c) on hand-built IR: one thread's condition that tests
+ * one shared element in ways no value satisfies is false for that thread;
+ * compatible tests, different elements, narrowing casts and loads through
+ * unknown offsets are not. Table-driven: each row is a condition over
+ * s[tid] and s[tid + d] (d from the row, so d == 0 is the same element). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir_builder.h"
+
+/* the value a thread loads from s[tid + d] */
+static struct sm_expr *load(struct sm_irb *b, int64_t d)
+{
+	struct sm_access *p = sm_arena_alloc(&b->A, sizeof(*p));
+	p->kind = SM_ACC_LOAD;
+	p->array = b->s;
+	p->nidx = 1;
+	p->idx[0] = d ? OP(b, SM_OP_ADD, tid(b), K(b, d)) : tid(b);
+	p->width = b->s->elem_size;
+	struct sm_expr *e = sm_arena_alloc(&b->A, sizeof(*e));
+	e->kind = SM_E_OPAQUE;
+	e->thread_dep = true;
+	e->name = "s";
+	e->place = p;
+	return e;
+}
+
+static struct sm_expr *unary(struct sm_irb *b, enum sm_op op, struct sm_expr *a)
+{
+	struct sm_expr *e = sm_arena_alloc(&b->A, sizeof(*e));
+	e->kind = SM_E_UNARY;
+	e->op = op;
+	e->a = a;
+	e->bits = 64;
+	return e;
+}
+
+static struct sm_expr *cast(struct sm_irb *b, unsigned bits, struct sm_expr *a)
+{
+	struct sm_expr *e = sm_arena_alloc(&b->A, sizeof(*e));
+	e->kind = SM_E_CAST;
+	e->bits = bits;
+	e->a = a;
+	return e;
+}
+
+/* (s[tid] op1 k1) && (s[tid + d] op2 k2), in the row's shape */
+enum shape { AND, NOT_SECOND, OR_NEGATED, CAST8_SECOND, BARE_SECOND };
+
+static const struct row {
+	const char *what;
+	enum shape shape;
+	enum sm_op op1;
+	int64_t k1;
+	enum sm_op op2;
+	int64_t k2;
+	int64_t d;
+	bool negate;           /* the else branch: the condition must be false */
+	bool impossible;
+} rows[] = {
+	{ "x == 0 && x != 0", AND, SM_OP_EQ, 0, SM_OP_NE, 0, 0, false, true },
+	{ "x == 0 && y != 0 (other element)", AND, SM_OP_EQ, 0, SM_OP_NE, 0, 1, false, false },
+	{ "x == 1 && x == 2", AND, SM_OP_EQ, 1, SM_OP_EQ, 2, 0, false, true },
+	{ "x == 2 && x == 2", AND, SM_OP_EQ, 2, SM_OP_EQ, 2, 0, false, false },
+	{ "x > 0 && x < 5", AND, SM_OP_GT, 0, SM_OP_LT, 5, 0, false, false },
+	{ "x > 4 && x < 5", AND, SM_OP_GT, 4, SM_OP_LT, 5, 0, false, true },
+	{ "x >= 5 && x <= 5", AND, SM_OP_GE, 5, SM_OP_LE, 5, 0, false, false },
+	{ "x != 1 && x != 2", AND, SM_OP_NE, 1, SM_OP_NE, 2, 0, false, false },
+	{ "x < 0 && !(x < 0)", NOT_SECOND, SM_OP_LT, 0, SM_OP_LT, 0, 0, false, true },
+	{ "else of !(x == 0 || x != 0)", OR_NEGATED, SM_OP_EQ, 0, SM_OP_NE, 0, 0, true, true },
+	{ "else of (x == 0 && x != 0) is always taken", AND, SM_OP_EQ, 0, SM_OP_NE, 0, 0, true, false },
+	{ "x == 256 && (char)x == 0 (narrowing)", CAST8_SECOND, SM_OP_EQ, 256, SM_OP_EQ, 0, 0, false, false },
+	{ "x == 0 && x (bare load)", BARE_SECOND, SM_OP_EQ, 0, SM_OP_NE, 0, 0, false, true },
+};
+
+START_TEST(test_rows)
+{
+	const struct row *r = &rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	b.s->elem_size = 4;
+	struct sm_expr *first = OP(&b, r->op1, load(&b, 0), K(&b, r->k1));
+	struct sm_expr *second;
+	switch (r->shape) {
+	case NOT_SECOND:
+		second = unary(&b, SM_OP_NOT, cast(&b, 32, OP(&b, r->op2, load(&b, r->d), K(&b, r->k2))));
+		break;
+	case CAST8_SECOND:
+		second = OP(&b, r->op2, cast(&b, 8, load(&b, r->d)), K(&b, r->k2));
+		break;
+	case BARE_SECOND:
+		second = load(&b, r->d);
+		break;
+	default:
+		second = OP(&b, r->op2, load(&b, r->d), K(&b, r->k2));
+		break;
+	}
+	struct sm_expr *cond = r->shape == OR_NEGATED ? OP(&b, SM_OP_LOR, first, second)
+						     : OP(&b, SM_OP_LAND, first, second);
+	for (int t = 0; t < 4; t++) {
+		struct sm_eval_ctx c;
+		memset(&c, 0, sizeof(c));
+		c.tid[0] = t;
+		c.ntid = (struct sm_dim3){ 32, 1, 1 };
+		ck_assert_msg(sm_guard_impossible(cond, r->negate, &c) == r->impossible, "%s (thread %d)", r->what, t);
+	}
+	sm_irb_release(&b);
+}
+END_TEST
+
+/* an offset the thread cannot compute (a parameter) relates nothing */
+START_TEST(test_unknown_offset)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_var *n = var(&b, "n", SM_V_PARAM);
+	struct sm_expr *x = load(&b, 0), *y = load(&b, 0);
+	y->place->idx[0] = V(&b, n);
+	x->place->idx[0] = V(&b, n);
+	struct sm_expr *cond = OP(&b, SM_OP_LAND, OP(&b, SM_OP_EQ, x, K(&b, 0)), OP(&b, SM_OP_NE, y, K(&b, 0)));
+	struct sm_eval_ctx c;
+	memset(&c, 0, sizeof(c));
+	c.ntid = (struct sm_dim3){ 32, 1, 1 };
+	ck_assert(!sm_guard_impossible(cond, false, &c));
+	sm_irb_release(&b);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("correlate");
+	TCase *tc = tcase_create("guards");
+	tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof(rows) / sizeof(rows[0])));
+	tcase_add_test(tc, test_unknown_offset);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
