@@ -1,7 +1,9 @@
 /* same_value_write.c - rule `same-value-write`.
  *
  * Models: a store that every thread runs with one compile-time constant
- * (`s_flag = 1;`, `s_done = 0.0f;`), or two stores of the same integer
+ * (`s_flag = 1;`, `s_done = 0.0f;`) or with one value every thread computes
+ * alike (a parameter, a load from one global address: `s[t & 63] = o[0]`,
+ * at the same loop iterations), or two stores of the same integer
  * constant, reaching the same shared bytes from different threads with no
  * barrier in between. Formally a race (missing-barrier's or warp-sync's
  * pair), but whichever thread's write lands, the memory holds the same
@@ -31,13 +33,14 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 		.rule = SM_RULE_SAME_VALUE_WRITE,
 		.later = sm_thread_name(r->tid_b, bl, A),
 		.earlier = ta,
-		.headline = sm_arena_printf(A, "benign race: threads write the same constant to '%s'", sm_race_array_name(v)),
+		.headline = sm_arena_printf(A, "benign race: threads write the same %s to '%s'",
+					    r->same_uniform ? "value" : "constant", sm_race_array_name(v)),
 		.tail = sm_arena_printf(A, ", %s (the value is the same whichever write lands) %s with blockDim (%lld,%lld,%lld)%s",
 					r->inter_warp ? "threads of different warps" : "lanes of one warp",
 					sm_where_text(A, v->m->kernel->name, v->m->acc[r->b].src->call), (long long)bl.x,
 					(long long)bl.y, (long long)bl.z, v->assumed ? SM_BLOCK_ASSUMED_TEXT : ""),
 		.note = "harmless as written; let one thread write it (if (threadIdx.x == 0)) to make the intent plain, or disable same-value-write",
-		.related = sm_arena_printf(A, "the same constant written by %s", ta),
+		.related = sm_arena_printf(A, "the same %s written by %s", r->same_uniform ? "value" : "constant", ta),
 	};
 	sm_race_report(ctx, v, &w, sink);
 	return true;
@@ -51,8 +54,9 @@ void sm_rule_same_value_write(const struct sm_rule_ctx *ctx, struct sm_sink *sin
 /* What --explain, SARIF and doc/rules.md say about this rule. */
 const struct sm_rule_doc sm_doc_same_value_write = {
 	"SameValueWrite",
-	"Several threads write the same compile-time constant to one shared-memory location with no "
-	"barrier in between. This is formally a data race, but the location holds the constant whichever "
+	"Several threads write the same compile-time constant, or the same value every thread computes "
+	"alike (a kernel parameter, a load from one global address), to one shared-memory location with no "
+	"barrier in between. This is formally a data race, but the location holds that value whichever "
 	"write lands, so it is reported as a note under its own id: disable it to keep only the races "
 	"that can change a value (missing-barrier, warp-sync).",
 	"__shared__ int s_found;\n"

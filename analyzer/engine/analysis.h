@@ -59,6 +59,8 @@ struct sm_raccess {
 	unsigned width;               /* bytes per thread */
 	const struct sm_loop *loop;   /* innermost enclosing loop, or NULL */
 	const struct sm_guard *guards;/* all guards in force */
+	struct sm_expr *value;        /* a plain '=' store: the value stored, closed
+	                               * (src->value resolved), or NULL */
 	bool ok;                      /* false: could not be resolved */
 	const char *why;              /* when !ok: the reason */
 };

@@ -113,7 +113,11 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 				dep = dep || sm_expr_thread_dep(p->idx[i]);
 			dep = dep || (p && (sm_expr_thread_dep(p->extra) || sm_expr_thread_dep(p->base)));
 			if (!dep) {
+				/* the place stays: o[k] in a loop is alike in
+				 * every thread, not in every iteration */
 				struct sm_expr *n = opaque(R, e->name, false);
+				if (n)
+					n->place = p;
 				return n ? n : e;
 			}
 			/* per thread: keep the resolved place, which tells two
@@ -353,6 +357,7 @@ static void record_access(struct rs *R, struct sm_access *a, env_t env, struct w
 	ra->width = a->width;
 	ra->loop = w.loop;
 	ra->guards = w.guards;
+	ra->value = a->value ? subst(R, (struct sm_expr *)a->value, env, 0) : NULL;
 	ra->ok = true;
 	ra->name = a->array ? a->array->name
 		 : (a->base && a->base->kind == SM_E_VAR && a->base->var && !a->base->var->is_ref &&

@@ -321,6 +321,15 @@ static bool refs_loops(const struct sm_expr *e, int depth)
 		return e != NULL;
 	if (e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT || e->kind == SM_E_ADDR)
 		return true;
+	if (e->kind == SM_E_OPAQUE && e->place) {
+		/* a load: its value varies where its address does */
+		const struct sm_access *p = e->place;
+		for (int i = 0; i < p->nidx; i++)
+			if (refs_loops(p->idx[i], depth + 1))
+				return true;
+		if (refs_loops(p->extra, depth + 1) || refs_loops(p->base, depth + 1))
+			return true;
+	}
 	return refs_loops(e->a, depth + 1) || refs_loops(e->b, depth + 1) || refs_loops(e->c, depth + 1);
 }
 
@@ -960,14 +969,22 @@ static bool const_value(const struct sm_expr *e, int depth)
 	}
 }
 
-/* Two stores of one constant: the same store (every thread writes the
- * constant), or two stores of the same integer. */
-static bool same_value(const struct sm_access *x, const struct sm_access *y)
+/* Two stores of one value: the same store of a constant (every thread
+ * writes it), or two stores of the same integer: 1. The same store at the
+ * iterations of a value every thread computes alike (a parameter, a load
+ * from one global address), not a constant, and no loop counter: 2. Else 0. */
+static int same_value(const struct sm_raccess *rx, const struct sm_raccess *ry, bool cross_iter)
 {
+	const struct sm_access *x = rx->src, *y = ry->src;
 	if (!x || !y || x->kind != SM_ACC_STORE || y->kind != SM_ACC_STORE || !x->value || !y->value)
-		return false;
-	if (x == y)
-		return const_value(x->value, 0);
+		return 0;
+	if (x == y) {
+		if (const_value(x->value, 0))
+			return 1;
+		/* alike in every thread and in every iteration: threads at
+		 * different iterations write one element too */
+		return !cross_iter && rx->value && !sm_expr_thread_dep(rx->value) && !refs_loops(rx->value, 0) ? 2 : 0;
+	}
 	return x->value->kind == SM_E_CONST && y->value->kind == SM_E_CONST && x->value->ival == y->value->ival;
 }
 
@@ -1279,7 +1296,9 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 			lin_tid(block, J.lin_b, R->tid_b);
 			R->addr = J.addr;
 			R->truncated = trunc;
-			R->same_value = same_value(ra->src, rb->src);
+			int same = same_value(ra, rb, cross);
+			R->same_value = same != 0;
+			R->same_uniform = same == 2;
 			/* the rules report one race per later access, the first
 			 * between warps that changes a value: the rest of b's
 			 * partners add nothing */

@@ -70,6 +70,10 @@ struct sm_race {
 	bool same_value;              /* two stores of one value every thread computes
 	                               * alike (a constant): benign, the memory ends
 	                               * up holding it whichever thread wins */
+	bool same_uniform;            /* same_value, and the value is not a constant
+	                               * but one every thread computes alike at the
+	                               * same iterations (a parameter, a load from
+	                               * one global address: s[t & 63] = o[0]) */
 };
 
 /* The races of m's kernel for one block shape: for each ordered pair of

@@ -443,6 +443,41 @@ static struct sm_expr *load_value(struct fe *S, CXCursor c, struct sm_access *a)
 	return e;
 }
 
+/* A load from global memory through a kernel parameter or a file-scope
+ * variable (p[i], *p, args.n, p->n): every thread that computes the same
+ * index and base reads the same value, so the load is per thread only if
+ * they are. The value keeps them as its place (array NULL, base, idx); the
+ * resolver decides, as for a shared load. A local array or an inlined
+ * callee's parameter (which may point at one) is per thread: NULL. */
+static struct sm_expr *global_load(struct fe *S, CXCursor c, CXCursor base, struct sm_expr *idx, const char *name)
+{
+	CXCursor b = cv_strip(base);
+	if (clang_getCursorKind(b) != CXCursor_DeclRefExpr)
+		return NULL;
+	CXCursor d = clang_getCursorReferenced(b);
+	struct sm_expr *bv = NULL;
+	struct sm_var *v = var_of(S, d);
+	if (v && v->kind == SM_V_PARAM && !v->points_shared && !v->is_ref)
+		bv = cv_var_ref(S, b, v);
+	else if (!v && clang_getCursorKind(d) == CXCursor_VarDecl) {
+		enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));
+		if (pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace)
+			bv = mk_opaque(S, b, "global", 0);
+	}
+	if (!bv)
+		return NULL;
+	struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
+	struct sm_expr *e = mk_opaque(S, c, name, 1);
+	if (!pl || !e)
+		return NULL;
+	pl->kind = SM_ACC_LOAD;
+	pl->base = bv;
+	pl->idx[0] = idx ? idx : mk_const(S, 0);
+	pl->nidx = 1;
+	e->place = pl;
+	return e;
+}
+
 int cv_is_shared_lvalue(struct fe *S, CXCursor c)
 {
 	return is_shared_lvalue(S, c);
@@ -901,7 +936,8 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 		struct kids ks = cv_kids_of(c);
 		for (int i = 0; i < ks.n && i < 8; i++)
 			(void)cv_conv_expr(S, ks.c[i]);
-		return mk_opaque(S, c, "member", 1);
+		struct sm_expr *g = ks.n == 1 ? global_load(S, c, ks.c[0], NULL, "member") : NULL;
+		return g ? g : mk_opaque(S, c, "member", 1);
 	}
 	case CXCursor_ArraySubscriptExpr: {
 		/* reached only for non-load contexts (arrays of arrays decaying,
@@ -918,10 +954,16 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 			return e;
 		}
 		struct kids ks = cv_kids_of(c);
-		for (int i = 0; i < ks.n && i < 8; i++)
-			(void)cv_conv_expr(S, ks.c[i]);
-		/* a load from global or local memory: per thread */
-		return mk_opaque(S, c, "memory load", 1);
+		struct sm_expr *idx = NULL;
+		for (int i = 0; i < ks.n && i < 8; i++) {
+			struct sm_expr *x = cv_conv_expr(S, ks.c[i]);
+			if (i == 1)
+				idx = x;
+		}
+		/* a load from global or local memory: per thread, unless a
+		 * parameter's or global's element at a uniform index */
+		struct sm_expr *g = ks.n == 2 && idx ? global_load(S, c, ks.c[0], idx, "memory load") : NULL;
+		return g ? g : mk_opaque(S, c, "memory load", 1);
 	}
 	case CXCursor_UnaryOperator: {
 		struct kids ks = cv_kids_of(c);
@@ -952,7 +994,8 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 				return load_value(S, c, a);
 			}
 			(void)cv_conv_expr(S, ks.c[0]);
-			return mk_opaque(S, c, "memory load", 1);
+			struct sm_expr *g = global_load(S, c, ks.c[0], NULL, "memory load");
+			return g ? g : mk_opaque(S, c, "memory load", 1);
 		}
 		if (op == 'i' || op == 'd') {
 			CXCursor tgt = cv_strip(ks.c[0]);
