@@ -134,18 +134,18 @@ int main()
 
 /*
  * check-output-start
- * corpus/barriers.cu:18:5: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'i >= n') in kernel 'early_return_sync' [divergent-barrier]
+ * corpus/barriers.cu:18:5: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'i >= n') in kernel 'early_return_sync' at the launch on line 107 [divergent-barrier]
  *       __syncthreads();
  *       ^~~~~~~~~~~~~~~
  * corpus/barriers.cu:15:9: note: thread-dependent condition 'i >= n'
  * corpus/barriers.cu:16:9: note: the 'return' that skips the barrier
  * corpus/barriers.cu:18:5: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
- * corpus/barriers.cu:35:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'it <= warp') in kernel 'loop_sync_tid' [divergent-barrier]
+ * corpus/barriers.cu:35:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'it <= warp') in kernel 'loop_sync_tid' at the launch on line 111 [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
  * corpus/barriers.cu:33:22: note: thread-dependent condition 'it <= warp'
  * corpus/barriers.cu:35:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * corpus/barriers.cu:48:9: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'tid < 64' in kernel 'cond_sync_tid' [divergent-barrier]
+ * corpus/barriers.cu:48:9: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'tid < 64' in kernel 'cond_sync_tid' at the launch on line 115 [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
  * corpus/barriers.cu:47:9: note: thread-dependent condition 'tid < 64'

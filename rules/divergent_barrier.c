@@ -14,9 +14,12 @@
  * results of __syncthreads_count/_and/_or are uniform. The message quotes
  * the condition and gives its location as related[0]. A uniform condition
  * (blockIdx.x == 0) is never reported, nor is a thread-dependent if or
- * switch condition that every thread of every launch agrees on (each
- * launch fixes the block shape and the condition has no unknown left:
- * `tid < 4` under <<<1, 4>>>). One finding per cause: the first
+ * switch condition, or loop trip count, that the threads of each block
+ * agree on at every launch (each launch fixes the block shape, and the grid
+ * when the condition reads blockIdx, and the condition has no unknown left:
+ * `tid < 4` under <<<1, 4>>>, `if (id > len) return;` under <<<255, 256>>>
+ * with len = 65536). When a launch decides it diverges, the message names
+ * that launch ("at the launch on line 40"). One finding per cause: the first
  * barrier a condition or an early exit makes divergent is the finding, and
  * every later one it affects is a related location (text notes, SARIF
  * relatedLocations), counted in the message.
@@ -111,7 +114,8 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 				break;
 			}
 			const char *more = nsame == 0 ? "" : sm_arena_printf(A, " (and %d more barrier%s after it)", nsame, nsame == 1 ? "" : "s");
-			g.message = sm_arena_printf(A, "divergent barrier: '%s' %s %s%s", bname, what, sm_where_text(A, m->kernel->name, d->barrier ? d->barrier->call : NULL), more);
+			const char *at = d->launch ? sm_arena_printf(A, " at the launch on line %u", d->launch->range.begin.line) : "";
+			g.message = sm_arena_printf(A, "divergent barrier: '%s' %s %s%s%s", bname, what, sm_where_text(A, m->kernel->name, d->barrier ? d->barrier->call : NULL), at, more);
 			g.related[0].range = cr;
 			g.related[0].message = sm_arena_printf(A, "thread-dependent condition '%s'", ctext);
 			g.nrelated = 1;

@@ -207,6 +207,14 @@
 #define SM_EVAL_BUDGET_COND 100000
 #define SM_EVAL_BUDGET_ACCESS 200000
 
+/* Thread evaluations spent deciding, from the launches, whether the threads
+ * of each block agree on one condition (or a loop's trip count): every
+ * thread of every block of each launch that fixes its shape (and grid, when
+ * the condition reads blockIdx). A 4,096-block grid of 256 threads fits;
+ * past it the condition is judged by its syntax (thread dependent means
+ * divergent), as when a launch is unknown. */
+#define SM_LAUNCH_VERDICT_EVALS (1 << 21)
+
 /* Comparisons of shared elements with constants collected from one guard
  * condition to find two that no value satisfies together (correlate.c).
  * Real conditions have a handful; past it the rest are not compared, and

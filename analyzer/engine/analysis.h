@@ -122,6 +122,12 @@ struct sm_eval_ctx {
 	int strict;                   /* uniform unknowns are errors (conditions) */
 	int err;                      /* set when the value is unknown */
 	unsigned budget;              /* nodes left to visit */
+	const struct sm_launch *launch; /* NULL, or one launch of the kernel: the
+	                               * parameters it fixes are known, and with
+	                               * its grid known blockIdx is ctaid and
+	                               * gridDim its grid (the divergence verdict
+	                               * of threaddep.c) */
+	int64_t ctaid[3];             /* blockIdx when launch is set */
 };
 
 int64_t sm_eval(const struct sm_expr *e, struct sm_eval_ctx *c);

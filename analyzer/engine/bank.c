@@ -197,6 +197,11 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 		case SM_B_NTID: return e->dim == 0 ? c->ntid.x : e->dim == 1 ? c->ntid.y : c->ntid.z;
 		case SM_B_CTAID:
 		case SM_B_NCTAID:
+			if (c->launch && c->launch->grid_known) {
+				const struct sm_dim3 *g = &c->launch->grid;
+				return e->builtin == SM_B_CTAID ? c->ctaid[e->dim]
+								: e->dim == 0 ? g->x : e->dim == 1 ? g->y : g->z;
+			}
 			if (c->strict) {
 				c->err = 1;
 				return 0;
@@ -208,7 +213,10 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 		}
 		return 0;
 	case SM_E_VAR:
-		/* a parameter: uniform and unknown */
+		/* a parameter: uniform, and unknown unless the launch fixes it */
+		if (c->launch && e->var && e->var->kind == SM_V_PARAM && !e->var->is_pointer &&
+		    e->var->id < c->launch->nargs && c->launch->args[e->var->id].known)
+			return c->launch->args[e->var->id].value;
 		if (c->strict) {
 			c->err = 1;
 			return 0;

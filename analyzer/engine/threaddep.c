@@ -33,6 +33,7 @@ struct dcause {
 	enum sm_div_kind kind;
 	const struct sm_stmt *cond;
 	const struct sm_stmt *jump;
+	const struct sm_launch *launch; /* where the launches show it diverging */
 };
 
 struct dexits {
@@ -51,7 +52,7 @@ struct dw {
 };
 
 static const struct dcause *mkcause(struct dw *W, enum sm_div_kind kind, const struct sm_stmt *cond,
-				    const struct sm_stmt *jump)
+				    const struct sm_stmt *jump, const struct sm_launch *launch)
 {
 	struct dcause *c = sm_arena_alloc(W->A, sizeof(*c));
 	if (!c) {
@@ -61,44 +62,169 @@ static const struct dcause *mkcause(struct dw *W, enum sm_div_kind kind, const s
 	c->kind = kind;
 	c->cond = cond;
 	c->jump = jump;
+	c->launch = launch;
 	return c;
 }
 
-/* Do all threads agree on condition e at every launch of the kernel? Only
- * when every launch fixes the block shape and e can be evaluated for each
- * thread with no unknown (a parameter the launches fix is a constant by
- * now; blockIdx is not): `if (tid < 4)` under <<<1, 4>>> is uniform. */
-static bool agreed_by_launches(const struct sm_kernel *k, const struct sm_expr *e)
+/* ---- what the launches say about a condition ----
+ * A condition is divergent when threads of one block disagree on it. With
+ * a launch that fixes the block shape (and the grid, when the condition
+ * reads blockIdx or gridDim) and the kernel arguments the condition reads,
+ * every thread of every block is evaluated: `if (tid < 4)` under
+ * <<<1, 4>>> and `if (id > len) return;` under <<<255, 256>>> with
+ * len = 65536 are agreed on by every block's threads. For a loop, the
+ * threads must agree on its trip count. Blocks may differ from each other
+ * (blockIdx.x == 0 is uniform within a block). */
+enum verdict { V_UNKNOWN, V_AGREE, V_DIVERGE };
+
+struct vjob {
+	const struct sm_launch *L;
+	const struct sm_expr *cond;
+	const struct sm_loop *loop;  /* a loop statement: compare trip counts */
+	unsigned long evals;
+};
+
+/* Does e read blockIdx or gridDim (through a load's address too)? */
+static bool reads_grid(const struct sm_expr *e, int depth)
 {
-	if (!k || !e || k->nlaunches == 0)
-		return false;
-	for (unsigned l = 0; l < k->nlaunches; l++) {
-		const struct sm_launch *L = &k->launches[l];
-		if (!L->block_known || L->block.x < 1 || L->block.y < 1 || L->block.z < 1)
+	if (!e || depth > SM_SCAN_EXPR_DEPTH)
+		return e != NULL;
+	if (e->kind == SM_E_BUILTIN && (e->builtin == SM_B_CTAID || e->builtin == SM_B_NCTAID))
+		return true;
+	if ((e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT) && e->loop && e->ival < e->loop->niv) {
+		const struct sm_iv *iv = &e->loop->ivs[e->ival];
+		if (reads_grid(iv->init, depth + 1) || reads_grid(iv->step, depth + 1))
+			return true;
+	}
+	if (e->place) {
+		for (int i = 0; i < e->place->nidx; i++)
+			if (reads_grid(e->place->idx[i], depth + 1))
+				return true;
+		if (reads_grid(e->place->extra, depth + 1) || reads_grid(e->place->base, depth + 1))
+			return true;
+	}
+	return reads_grid(e->a, depth + 1) || reads_grid(e->b, depth + 1) || reads_grid(e->c, depth + 1);
+}
+
+/* Does e read a loop counter other than own's (whose iteration the
+ * verdict cannot pick)? */
+static bool reads_other_loop(const struct sm_expr *e, const struct sm_loop *own, int depth)
+{
+	if (!e || depth > SM_SCAN_EXPR_DEPTH)
+		return e != NULL;
+	if (e->kind == SM_E_LOOPVAR || e->kind == SM_E_PREV)
+		return e->loop != own;
+	if (e->kind == SM_E_LOOPEXIT)
+		return true;
+	return reads_other_loop(e->a, own, depth + 1) || reads_other_loop(e->b, own, depth + 1) ||
+	       reads_other_loop(e->c, own, depth + 1);
+}
+
+/* One thread's value: the condition, or the loop's trip count; false when
+ * unknown. */
+static bool thread_value(struct vjob *V, struct sm_eval_ctx *c, int64_t *out)
+{
+	if (!V->loop) {
+		c->err = 0;
+		c->strict = 1;
+		c->budget = SM_EVAL_BUDGET_COND;
+		int64_t v = sm_eval(V->cond, c);
+		V->evals++;
+		*out = v != 0;
+		return !c->err;
+	}
+	for (int64_t k = 0; k <= SM_MAX_ITER; k++) {
+		c->iter[V->loop->depth] = k;
+		int r = sm_loop_cond(V->loop, c);
+		V->evals++;
+		if (r < 0)
 			return false;
-		int64_t nt = L->block.x * L->block.y * L->block.z;
-		if (nt > SM_MAX_BLOCK_THREADS)
-			return false;
+		if (r == 0) {
+			*out = k;
+			return true;
+		}
+	}
+	return false;
+}
+
+static enum verdict launch_verdict_one(struct vjob *V)
+{
+	const struct sm_launch *L = V->L;
+	if (!L->block_known || L->block.x < 1 || L->block.y < 1 || L->block.z < 1)
+		return V_UNKNOWN;
+	int64_t nt = L->block.x * L->block.y * L->block.z;
+	if (nt > SM_MAX_BLOCK_THREADS)
+		return V_UNKNOWN;
+	int64_t nb = 1;
+	if (reads_grid(V->cond, 0)) {
+		if (!L->grid_known || L->grid.x < 1 || L->grid.y < 1 || L->grid.z < 1)
+			return V_UNKNOWN;
+		nb = L->grid.x * L->grid.y * L->grid.z;
+	}
+	if (nb > (int64_t)(SM_LAUNCH_VERDICT_EVALS / (unsigned long)nt))
+		return V_UNKNOWN;
+	for (int64_t blk = 0; blk < nb; blk++) {
 		int64_t first = 0;
 		for (int64_t t = 0; t < nt; t++) {
+			if (V->evals >= SM_LAUNCH_VERDICT_EVALS)
+				return V_UNKNOWN;
 			struct sm_eval_ctx c;
 			memset(&c, 0, sizeof(c));
 			c.ntid = L->block;
+			c.launch = L;
 			c.tid[0] = t % L->block.x;
 			c.tid[1] = (t / L->block.x) % L->block.y;
 			c.tid[2] = t / (L->block.x * L->block.y);
-			c.strict = 1;
-			c.budget = SM_EVAL_BUDGET_COND;
-			int64_t v = sm_eval(e, &c) != 0;
-			if (c.err)
-				return false;
+			if (L->grid_known && L->grid.x > 0 && L->grid.y > 0) {
+				c.ctaid[0] = blk % L->grid.x;
+				c.ctaid[1] = (blk / L->grid.x) % L->grid.y;
+				c.ctaid[2] = blk / (L->grid.x * L->grid.y);
+			}
+			int64_t v;
+			if (!thread_value(V, &c, &v))
+				return V_UNKNOWN;
 			if (t == 0)
 				first = v;
 			else if (v != first)
-				return false;
+				return V_DIVERGE;
 		}
 	}
-	return true;
+	return V_AGREE;
+}
+
+/* Every launch of the kernel agrees (V_AGREE), one makes threads of a
+ * block disagree (V_DIVERGE, *which), or some cannot be evaluated. */
+static enum verdict launch_verdict(const struct sm_kernel *k, const struct sm_rstmt *r, bool loop,
+				   const struct sm_launch **which)
+{
+	*which = NULL;
+	if (!k || !r || k->nlaunches == 0)
+		return V_UNKNOWN;
+	struct vjob V = { NULL, r->cond, NULL, 0 };
+	if (loop) {
+		const struct sm_loop *L = r->loop;
+		if (!L || !L->cond || L->depth >= SM_MAX_LOOPS || reads_other_loop(L->cond, L, 0))
+			return V_UNKNOWN;
+		for (int i = 0; i < L->niv; i++)
+			if (reads_other_loop(L->ivs[i].init, L, 0) || reads_other_loop(L->ivs[i].step, L, 0))
+				return V_UNKNOWN;
+		V.cond = L->cond;
+		V.loop = L;
+	}
+	if (!V.cond)
+		return V_UNKNOWN;
+	enum verdict all = V_AGREE;
+	for (unsigned l = 0; l < k->nlaunches; l++) {
+		V.L = &k->launches[l];
+		enum verdict v = launch_verdict_one(&V);
+		if (v == V_DIVERGE) {
+			*which = V.L;
+			return V_DIVERGE;
+		}
+		if (v == V_UNKNOWN)
+			all = V_UNKNOWN;
+	}
+	return all;
 }
 
 /* The cause a statement's own condition adds to in: none when the
@@ -110,9 +236,11 @@ static const struct dcause *cond_cause(struct dw *W, const struct sm_stmt *s, en
 	if (!sm_stmt_cond_thread_dep(W->m, s))
 		return in;
 	const struct sm_rstmt *r = sm_rstmt_find(W->m, s);
-	if (kind != SM_DIV_LOOP && r && agreed_by_launches(W->m->kernel, r->cond))
+	const struct sm_launch *which = NULL;
+	enum verdict v = launch_verdict(W->m->kernel, r, kind == SM_DIV_LOOP, &which);
+	if (v == V_AGREE)
 		return in;
-	return mkcause(W, kind, s, NULL);
+	return mkcause(W, kind, s, NULL, which);
 }
 
 static void add_barrier(struct dw *W, const struct sm_stmt *s, const struct dcause *c)
@@ -227,7 +355,7 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 	case SM_S_CONTINUE: {
 		if (!in)
 			return in;
-		const struct dcause *c = mkcause(W, SM_DIV_EXIT, in->cond, s);
+		const struct dcause *c = mkcause(W, SM_DIV_EXIT, in->cond, s, in->launch);
 		if (s->kind == SM_S_BREAK) {
 			if (!ex->brk)
 				ex->brk = c;
@@ -270,6 +398,7 @@ int sm_divergent_barriers(const struct sm_kernel_model *m, struct sm_arena *A, s
 		d.kind = c->kind;
 		d.cond = c->cond;
 		d.jump = c->jump;
+		d.launch = c->launch;
 		W.bars[k++] = d;
 	}
 	*out = W.bars;

@@ -51,6 +51,9 @@ struct sm_divergence {
 	const struct sm_stmt *cond;   /* the IF/SWITCH/LOOP with the thread-dependent condition */
 	const struct sm_stmt *jump;   /* SM_DIV_EXIT: the return/break/continue/goto */
 	bool in_loop;                 /* SM_DIV_EXIT: the jump leaves a loop around the barrier */
+	const struct sm_launch *launch; /* the launch at which threads of one block
+	                               * disagree, when the launches decide it; NULL
+	                               * when judged by the condition's syntax */
 };
 
 /* The divergent block barriers (__syncwarp excluded) of m's kernel, in

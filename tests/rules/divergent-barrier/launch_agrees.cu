@@ -1,6 +1,8 @@
-// A condition every thread of every launch agrees on is not divergent
-// (issue 14, item 2): tid < 4 with 4-thread blocks; the same kernel shape
-// launched with 8 threads is.
+// A condition the threads of each block agree on at every launch is not
+// divergent (issue 14, item 2): tid < 4 with 4-thread blocks; the same
+// kernel shape launched with 8 threads is, and the message names the launch.
+// blockIdx is enumerated over a known grid, and a loop's trip count is
+// compared between threads.
 
 __global__ void all_pass(float *o)
 {
@@ -24,8 +26,7 @@ __global__ void half_pass(float *o)
     o[tid] = s1[7 - tid];
 }
 
-// blockIdx is not enumerated yet: still reported although the launch
-// keeps id <= 65279 < len (issue 14, item 2, not done)
+// every block keeps id <= 65279 < len = 65536: no thread returns
 __global__ void len_launch(float *o, int len)
 {
     __shared__ float t[256];
@@ -37,26 +38,87 @@ __global__ void len_launch(float *o, int len)
     o[id] = t[255 - threadIdx.x];
 }
 
+// twin: launched once with len = 1024 (4 full blocks, clean) and once with
+// len = 1000, where the last block's threads 232-255 return: divergent at
+// that launch
+__global__ void len_partial(float *o, int len)
+{
+    __shared__ float u[256];
+    int id = blockIdx.x * blockDim.x + threadIdx.x;
+    if (id >= len)
+        return;
+    u[threadIdx.x] = o[id];
+    __syncthreads();
+    o[id] = u[255 - threadIdx.x];
+}
+
+// a grid-stride loop whose trip count is the same for every thread: n is
+// a multiple of the block at its only launch
+__global__ void stride_even(float *o, int n)
+{
+    __shared__ float v[256];
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        v[threadIdx.x] = o[i];
+        __syncthreads();
+        o[i] = v[255 - threadIdx.x];
+        __syncthreads();
+    }
+}
+
+// twin: n = 1000 gives threads 232-255 one iteration fewer
+__global__ void stride_uneven(float *o, int n)
+{
+    __shared__ float w[256];
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        w[threadIdx.x] = o[i];
+        __syncthreads();
+        o[i] = w[255 - threadIdx.x];
+        __syncthreads();
+    }
+}
+
+// blockIdx.x == 0 differs between blocks, never within one: uniform
+__global__ void first_block(float *o)
+{
+    __shared__ float z[256];
+    if (blockIdx.x == 0) {
+        z[threadIdx.x] = o[threadIdx.x];
+        __syncthreads();
+        o[threadIdx.x] = z[255 - threadIdx.x];
+    }
+}
+
 void launch(float *o)
 {
     all_pass<<<1, 4>>>(o);
     half_pass<<<1, 8>>>(o);
     len_launch<<<255, 256>>>(o, 65536);
+    len_partial<<<4, 256>>>(o, 1024);
+    len_partial<<<4, 256>>>(o, 1000);
+    stride_even<<<1, 256>>>(o, 1024);
+    stride_uneven<<<1, 256>>>(o, 1000);
+    first_block<<<4, 256>>>(o);
 }
 
 /*
  * check-args: --no-cuda
  * check-output-start
- * tests/rules/divergent-barrier/launch_agrees.cu:22:9: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'tid < 4' in kernel 'half_pass' [divergent-barrier]
+ * tests/rules/divergent-barrier/launch_agrees.cu:24:9: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'tid < 4' in kernel 'half_pass' at the launch on line 94 [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/launch_agrees.cu:20:9: note: thread-dependent condition 'tid < 4'
- * tests/rules/divergent-barrier/launch_agrees.cu:22:9: note: threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it
- * tests/rules/divergent-barrier/launch_agrees.cu:36:5: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'id > len') in kernel 'len_launch' [divergent-barrier]
+ * tests/rules/divergent-barrier/launch_agrees.cu:22:9: note: thread-dependent condition 'tid < 4'
+ * tests/rules/divergent-barrier/launch_agrees.cu:24:9: note: threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it
+ * tests/rules/divergent-barrier/launch_agrees.cu:51:5: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'id >= len') in kernel 'len_partial' at the launch on line 97 [divergent-barrier]
  *       __syncthreads();
  *       ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/launch_agrees.cu:33:9: note: thread-dependent condition 'id > len'
- * tests/rules/divergent-barrier/launch_agrees.cu:34:9: note: the 'return' that skips the barrier
- * tests/rules/divergent-barrier/launch_agrees.cu:36:5: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
+ * tests/rules/divergent-barrier/launch_agrees.cu:48:9: note: thread-dependent condition 'id >= len'
+ * tests/rules/divergent-barrier/launch_agrees.cu:49:9: note: the 'return' that skips the barrier
+ * tests/rules/divergent-barrier/launch_agrees.cu:51:5: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
+ * tests/rules/divergent-barrier/launch_agrees.cu:74:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'i < n') in kernel 'stride_uneven' at the launch on line 99 (and 1 more barrier after it) [divergent-barrier]
+ *           __syncthreads();
+ *           ^~~~~~~~~~~~~~~
+ * tests/rules/divergent-barrier/launch_agrees.cu:72:31: note: thread-dependent condition 'i < n'
+ * tests/rules/divergent-barrier/launch_agrees.cu:76:9: note: '__syncthreads()', made divergent by the same condition
+ * tests/rules/divergent-barrier/launch_agrees.cu:74:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
  * check-output-end
  */

@@ -72,13 +72,13 @@ void launch(const float *in, float *out)
  * tests/rules/divergent-barrier/one_cause.cu:19:5: note: 'cg::sync(cta)', made divergent by the same return
  * tests/rules/divergent-barrier/one_cause.cu:21:5: note: 'cg::sync(cta)', made divergent by the same return
  * tests/rules/divergent-barrier/one_cause.cu:15:5: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
- * tests/rules/divergent-barrier/one_cause.cu:48:9: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'threadIdx.x < 64' in kernel 'two_causes' (and 1 more barrier after it) [divergent-barrier]
+ * tests/rules/divergent-barrier/one_cause.cu:48:9: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'threadIdx.x < 64' in kernel 'two_causes' at the launch on line 61 (and 1 more barrier after it) [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
  * tests/rules/divergent-barrier/one_cause.cu:46:9: note: thread-dependent condition 'threadIdx.x < 64'
  * tests/rules/divergent-barrier/one_cause.cu:49:9: note: '__syncthreads()', made divergent by the same condition
  * tests/rules/divergent-barrier/one_cause.cu:48:9: note: threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it
- * tests/rules/divergent-barrier/one_cause.cu:52:9: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'threadIdx.x % 2 == 0' in kernel 'two_causes' [divergent-barrier]
+ * tests/rules/divergent-barrier/one_cause.cu:52:9: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'threadIdx.x % 2 == 0' in kernel 'two_causes' at the launch on line 61 [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
  * tests/rules/divergent-barrier/one_cause.cu:51:9: note: thread-dependent condition 'threadIdx.x % 2 == 0'
