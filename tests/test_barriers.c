@@ -27,7 +27,7 @@ START_TEST(test_early_return)
 	sm_irb_resolve(&b, body, &m);
 	ck_assert(sm_stmt_cond_thread_dep(&m, cond));
 	struct sm_divergence *d;
-	ck_assert_int_eq(sm_divergent_barriers(&m, &b.A, &d), 1);
+	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 1);
 	ck_assert_ptr_eq(d[0].barrier, sync);
 	ck_assert_int_eq(d[0].kind, SM_DIV_EXIT);
 	ck_assert_ptr_eq(d[0].jump, ret);
@@ -43,7 +43,8 @@ START_TEST(test_uniform_conditions)
 	struct sm_var *n = var(&b, "n", SM_V_PARAM), *k = var(&b, "k", SM_V_LOCAL);
 	struct sm_stmt *c1 = iff(&b, OP(&b, SM_OP_EQ, BI(&b, SM_B_CTAID), K(&b, 0)), bar(&b, SM_BAR_SYNCTHREADS), NULL);
 	struct sm_stmt *l = loop(&b, k, OP(&b, SM_OP_MUL, V(&b, n), BI(&b, SM_B_NTID)), bar(&b, SM_BAR_CG_SYNC));
-	/* under a thread-dependent condition, but __syncwarp is not a block barrier */
+	/* under a thread-dependent condition that keeps whole warps together:
+	 * a __syncwarp() of every lane is not divergent there */
 	struct sm_stmt *c2 = iff(&b, OP(&b, SM_OP_LT, tid(&b), K(&b, 32)), bar(&b, SM_BAR_SYNCWARP), NULL);
 	struct sm_stmt *body = blk(&b, 3, c1, l, c2);
 	struct sm_kernel_model m;
@@ -52,7 +53,10 @@ START_TEST(test_uniform_conditions)
 	ck_assert(!sm_stmt_cond_thread_dep(&m, l));
 	ck_assert(sm_stmt_cond_thread_dep(&m, c2));
 	struct sm_divergence *d;
-	ck_assert_int_eq(sm_divergent_barriers(&m, &b.A, &d), 0);
+	struct sm_dim3 b128 = { 128, 1, 1 };
+	ck_assert_int_eq(sm_divergent_barriers(&m, &b128, 1, &b.A, &d), 0);
+	/* with no block shape known, whether it keeps warps together is not */
+	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 1);
 	sm_irb_release(&b);
 }
 END_TEST
@@ -74,7 +78,7 @@ START_TEST(test_values_flow)
 	ck_assert(!sm_stmt_cond_thread_dep(&m, cx));
 	ck_assert(sm_stmt_cond_thread_dep(&m, cy));
 	struct sm_divergence *d;
-	ck_assert_int_eq(sm_divergent_barriers(&m, &b.A, &d), 1);
+	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 1);
 	ck_assert_ptr_eq(d[0].barrier, by);
 	ck_assert_int_eq(d[0].kind, SM_DIV_IF);
 	sm_irb_release(&b);
@@ -96,7 +100,7 @@ START_TEST(test_loop_trip_count)
 	struct sm_kernel_model m;
 	sm_irb_resolve(&b, blk(&b, 2, l1, l2), &m);
 	struct sm_divergence *d;
-	ck_assert_int_eq(sm_divergent_barriers(&m, &b.A, &d), 2);
+	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 2);
 	ck_assert_ptr_eq(d[0].barrier, b1);
 	ck_assert_int_eq(d[0].kind, SM_DIV_LOOP);
 	ck_assert_ptr_eq(d[0].cond, l1);

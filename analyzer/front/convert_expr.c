@@ -566,32 +566,28 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 	    !strcmp(name, "__syncwarp") || !strcmp(name, "sync") ||
 	    !strcmp(name, "__barrier_sync") || !strcmp(name, "barrier_sync")) {
 		enum sm_barrier_kind bk = SM_BAR_SYNCTHREADS;
+		enum sm_scope sc = SM_SCOPE_BLOCK;
+		int64_t sarg = 0;
 		if (!strcmp(name, "__syncwarp"))
 			bk = SM_BAR_SYNCWARP;
 		else if (!strcmp(name, "sync")) {
-			/* cooperative_groups: block.sync() or cg::sync(block) */
-			CXCursor ref = clang_getCursorReferenced(c);
-			CXCursor parent = clang_getCursorSemanticParent(ref);
-			const char *pn = cv_cx_str(S->A, clang_getCursorSpelling(parent));
-			int is_block = strstr(pn, "thread_block") != NULL;
-			for (int i = 0; i < nargs && !is_block; i++) {
-				const char *tn = cv_cx_str(S->A, clang_getTypeSpelling(clang_getCursorType(args[i])));
-				is_block = strstr(tn, "thread_block") != NULL;
-			}
-			if (!is_block) {
-				/* grid or tile sync: not a block barrier we model */
+			/* cooperative_groups: g.sync() or cg::sync(g); the group's
+			 * type (or a thread_group's initializer) gives its scope */
+			int known = 0;
+			if (nargs >= 1)
+				known = cv_group_scope(S, args[0], &sc, &sarg);
+			if (!known) {
+				/* g.sync(): the member expression's object (a static
+				 * sync() is reached through an implicit cast) */
 				struct kids k2 = cv_kids_of(c);
-				if (k2.n > 0) {
-					/* member call on an object: look at its type */
-					CXCursor obj = k2.c[0];
-					struct kids k3 = cv_kids_of(obj);
-					if (k3.n > 0) {
-						const char *tn = cv_cx_str(S->A, clang_getTypeSpelling(clang_getCursorType(k3.c[0])));
-						is_block = strstr(tn, "thread_block") != NULL && !strstr(tn, "tile");
-					}
+				CXCursor callee = k2.n > 0 ? cv_strip(k2.c[0]) : clang_getNullCursor();
+				if (clang_getCursorKind(callee) == CXCursor_MemberRefExpr) {
+					struct kids k3 = cv_kids_of(callee);
+					if (k3.n > 0)
+						known = cv_group_scope(S, k3.c[0], &sc, &sarg);
 				}
 			}
-			if (!is_block)
+			if (!known)
 				return mk_opaque(S, c, name, 0);
 			bk = SM_BAR_CG_SYNC;
 		} else if (strcmp(name, "__syncthreads") != 0)
@@ -601,6 +597,10 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 		struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, c);
 		if (s) {
 			s->barrier = bk;
+			s->scope = sc;
+			s->scope_arg = sarg;
+			if (bk == SM_BAR_SYNCWARP)
+				cv_syncwarp_scope(c, nargs, nargs > 0 ? args[0] : c, s);
 			cv_emit(S, s);
 		}
 		/* _count/_and/_or return a block-uniform value */
