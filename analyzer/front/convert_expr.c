@@ -552,6 +552,22 @@ static int is_assert_fail(struct fe *S, CXCursor c)
 	       !strcmp(n, "_wassert");
 }
 
+/* The cooperative group a call is about: the object of g.f(), or the
+ * first argument of cg::f(g). 1 and its scope, else 0. */
+static int call_group(struct fe *S, CXCursor c, int nargs, const CXCursor *args, enum sm_scope *sc, int64_t *arg)
+{
+	if (nargs >= 1 && cv_group_scope(S, args[0], sc, arg))
+		return 1;
+	/* g.f(): the member expression's object (a static member is
+	 * reached through an implicit cast) */
+	struct kids k2 = cv_kids_of(c);
+	CXCursor callee = k2.n > 0 ? cv_strip(k2.c[0]) : clang_getNullCursor();
+	if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+		return 0;
+	struct kids k3 = cv_kids_of(callee);
+	return k3.n > 0 && cv_group_scope(S, k3.c[0], sc, arg);
+}
+
 static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 {
 	const char *name = call_name(S, c);
@@ -573,20 +589,7 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 		else if (!strcmp(name, "sync")) {
 			/* cooperative_groups: g.sync() or cg::sync(g); the group's
 			 * type (or a thread_group's initializer) gives its scope */
-			int known = 0;
-			if (nargs >= 1)
-				known = cv_group_scope(S, args[0], &sc, &sarg);
-			if (!known) {
-				/* g.sync(): the member expression's object (a static
-				 * sync() is reached through an implicit cast) */
-				struct kids k2 = cv_kids_of(c);
-				CXCursor callee = k2.n > 0 ? cv_strip(k2.c[0]) : clang_getNullCursor();
-				if (clang_getCursorKind(callee) == CXCursor_MemberRefExpr) {
-					struct kids k3 = cv_kids_of(callee);
-					if (k3.n > 0)
-						known = cv_group_scope(S, k3.c[0], &sc, &sarg);
-				}
-			}
+			int known = call_group(S, c, nargs, args, &sc, &sarg);
 			if (!known)
 				return mk_opaque(S, c, name, 0);
 			bk = SM_BAR_CG_SYNC;
@@ -651,8 +654,14 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 			return mk_bin(S, SM_OP_MUL, cv_conv_expr(S, args[0]), cv_conv_expr(S, args[1]), c);
 	}
 	if (!strcmp(name, "dim3") || !strcmp(name, "thread_rank")) {
+		enum sm_scope gsc = SM_SCOPE_BLOCK;
+		int64_t garg = 0;
+		if (!strcmp(name, "thread_rank") && call_group(S, c, nargs, args, &gsc, &garg) &&
+		    gsc != SM_SCOPE_BLOCK && !(gsc == SM_SCOPE_TILE && garg > 0))
+			return mk_opaque(S, c, name, 1); /* a grid's or a coalesced group's rank */
 		if (!strcmp(name, "thread_rank")) {
-			/* block.thread_rank() = linear thread id */
+			/* block.thread_rank() = linear thread id; a tile's is
+			 * that modulo the tile size */
 			struct sm_expr *tx = mk(S, SM_E_BUILTIN, c), *ty = mk(S, SM_E_BUILTIN, c), *tz = mk(S, SM_E_BUILTIN, c);
 			struct sm_expr *nx = mk(S, SM_E_BUILTIN, c), *ny = mk(S, SM_E_BUILTIN, c);
 			if (!tx || !ty || !tz || !nx || !ny)
@@ -660,9 +669,12 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 			tx->builtin = ty->builtin = tz->builtin = SM_B_TID;
 			nx->builtin = ny->builtin = SM_B_NTID;
 			ty->dim = 1; tz->dim = 2; ny->dim = 1;
-			return mk_bin(S, SM_OP_ADD, tx,
+			struct sm_expr *lin = mk_bin(S, SM_OP_ADD, tx,
 				      mk_bin(S, SM_OP_MUL, nx, mk_bin(S, SM_OP_ADD, ty, mk_bin(S, SM_OP_MUL, ny, tz, clang_getNullCursor()), clang_getNullCursor()), clang_getNullCursor()),
 				      clang_getNullCursor());
+			if (gsc == SM_SCOPE_TILE && garg > 0)
+				lin = mk_bin(S, SM_OP_REM, lin, mk_const(S, garg), c);
+			return lin;
 		}
 	}
 	if (!strcmp(name, "__brev") && nargs == 1) {
