@@ -240,6 +240,99 @@ START_TEST(test_if_arms)
 }
 END_TEST
 
+/* ---- barrier scopes ---- */
+
+/* One row: a store of s[tid], a barrier of the given scope, a load of
+ * s[tid ^ x] in a 128-thread block: whether a race remains and between
+ * which threads. */
+struct scope_row {
+	enum sm_barrier_kind kind;
+	enum sm_scope scope;
+	int64_t arg;
+	int64_t x;            /* the load reads s[tid ^ x] */
+	unsigned races;       /* races expected */
+	bool inter_warp;      /* when one: between warps */
+};
+
+static const struct scope_row scope_rows[] = {
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 32, 1, 0, false },     /* same tile: ordered */
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 32, 32, 1, true },     /* next tile: a race between warps */
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 16, 8, 0, false },
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 16, 16, 1, false },    /* other half of the warp */
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 64, 32, 0, false },    /* a 64-thread tile spans two warps */
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 64, 64, 1, true },
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 128, 64, 0, false },   /* a tile of the whole block */
+	{ SM_BAR_SYNCWARP, SM_SCOPE_LANES, 0xffffffff, 31, 0, false },
+	{ SM_BAR_SYNCWARP, SM_SCOPE_LANES, 0x0000ffff, 1, 1, false }, /* lanes 16..31 not ordered */
+	{ SM_BAR_CG_SYNC, SM_SCOPE_ACTIVE, 0, 5, 0, false },
+	{ SM_BAR_ASM, SM_SCOPE_COUNT, 64, 32, 1, true },        /* threads 64.. take no part */
+	{ SM_BAR_ASM, SM_SCOPE_COUNT, 128, 64, 0, false },
+	{ SM_BAR_CG_SYNC, SM_SCOPE_GRID, 0, 64, 0, false },
+};
+
+START_TEST(test_scope_orders)
+{
+	const struct scope_row *R = &scope_rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_race *r;
+	unsigned n = races(&b, blk(&b, 3, acc(&b, SM_ACC_STORE, tid(&b)), scoped(&b, R->kind, R->scope, R->arg),
+				      acc(&b, SM_ACC_LOAD, OP(&b, SM_OP_XOR, tid(&b), K(&b, R->x)))),
+			   B128, &r);
+	ck_assert_msg(n == R->races, "row %d: %u races", _i, n);
+	if (n) {
+		ck_assert_msg(r[0].inter_warp == R->inter_warp, "row %d", _i);
+		/* the witness is a pair the barrier does not order */
+		int64_t a = r[0].tid_a[0], c = r[0].tid_b[0];
+		if (R->scope == SM_SCOPE_TILE)
+			ck_assert_int_ne(a / R->arg, c / R->arg);
+	}
+	sm_irb_release(&b);
+}
+END_TEST
+
+/* One row: a barrier of the given scope under `if (tid < lim)` in a
+ * 128-thread block: divergent or not. */
+struct split_row {
+	enum sm_scope scope;
+	int64_t arg;
+	int64_t lim;
+	int divergent;
+};
+
+static const struct split_row split_rows[] = {
+	{ SM_SCOPE_BLOCK, 0, 32, 1 },
+	{ SM_SCOPE_TILE, 32, 32, 0 },       /* warp-uniform */
+	{ SM_SCOPE_TILE, 32, 16, 1 },
+	{ SM_SCOPE_TILE, 16, 16, 0 },
+	{ SM_SCOPE_TILE, 16, 8, 1 },
+	{ SM_SCOPE_TILE, 64, 32, 1 },
+	{ SM_SCOPE_LANES, 0xffffffff, 64, 0 },
+	{ SM_SCOPE_LANES, 0xffffffff, 16, 1 },
+	{ SM_SCOPE_LANES, 0x0000ffff, 16, 0 }, /* exactly the mask's lanes of warp 0 */
+	{ SM_SCOPE_LANES, 0x0000ffff, 8, 1 },
+	{ SM_SCOPE_LANES, 0, 5, 0 },           /* a run-time mask */
+	{ SM_SCOPE_ACTIVE, 0, 5, 0 },
+	{ SM_SCOPE_COUNT, 64, 64, 0 },
+	{ SM_SCOPE_COUNT, 64, 32, 1 },
+	{ SM_SCOPE_GRID, 0, 64, 1 },
+};
+
+START_TEST(test_scope_divergence)
+{
+	const struct split_row R = split_rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_stmt *br = scoped(&b, SM_BAR_CG_SYNC, R.scope, R.arg);
+	struct sm_stmt *body = blk(&b, 1, iff(&b, OP(&b, SM_OP_LT, tid(&b), K(&b, R.lim)), br, NULL));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_divergence *d;
+	ck_assert_msg(sm_divergent_barriers(&m, &B128, 1, &b.A, &d) == R.divergent, "row %d", _i);
+	sm_irb_release(&b);
+}
+END_TEST
+
 START_TEST(test_syncwarp_does_not_order_warps)
 {
 	struct sm_irb b;
@@ -356,6 +449,8 @@ static Suite *suite(void)
 	tcase_add_test(tr, test_if_arms);
 	tcase_add_test(tr, test_syncwarp_does_not_order_warps);
 	tcase_add_test(tr, test_warp_exchange);
+	tcase_add_loop_test(tr, test_scope_orders, 0, (int)(sizeof(scope_rows) / sizeof(scope_rows[0])));
+	tcase_add_loop_test(tr, test_scope_divergence, 0, (int)(sizeof(split_rows) / sizeof(split_rows[0])));
 	tcase_add_test(tr, test_own_elements);
 	tcase_add_test(tr, test_cross_iteration_war);
 	tcase_add_test(tr, test_conditional_barrier_leaves_a_path);
