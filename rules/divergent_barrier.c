@@ -7,9 +7,9 @@
  * thread_block_tile<N>'s sync() (each tile of N threads), __syncwarp(mask)
  * (the mask's lanes of a warp), `bar.sync id, count` (taken as the first
  * count threads). A block barrier is reported when it runs under a
- * thread-dependent if, switch, ?:, && or ||, in a loop whose trip count is thread dependent (its condition,
- * or a thread-dependent break/return in it), or after a thread-dependent
- * return/break/continue/goto (analyzer/engine/threaddep.c). Thread dependence is
+ * thread-dependent if, switch, ?:, && or ||, in a loop whose trip count
+ * is thread dependent (its condition, or a thread-dependent break/return
+ * in it), or after a thread-dependent return/break/continue/goto (analyzer/engine/threaddep.c). Thread dependence is
  * judged on the condition's value at its program point, with variables
  * substituted by the resolver: threadIdx, the lane id, loads through
  * thread-dependent addresses, atomics' results and clock() are thread
