@@ -2,11 +2,14 @@
  *
  * Models: CUDA requires every thread of the block to reach each block
  * barrier (__syncthreads(), its _count/_and/_or forms, a cooperative_groups
- * thread_block sync() and inline `bar.sync`); __syncwarp() is not one. A
- * barrier is reported when it runs under a thread-dependent if, switch, ?:,
- * && or ||, in a loop whose trip count is thread dependent (its condition,
- * or a thread-dependent break/return in it), or after a thread-dependent
- * return/break/continue/goto (analyzer/engine/threaddep.c). Thread dependence is
+ * thread_block or grid_group sync() and inline `bar.sync`), and every
+ * thread of a smaller scope to reach a barrier of that scope: a
+ * thread_block_tile<N>'s sync() (each tile of N threads), __syncwarp(mask)
+ * (the mask's lanes of a warp), `bar.sync id, count` (taken as the first
+ * count threads). A block barrier is reported when it runs under a
+ * thread-dependent if, switch, ?:, && or ||, in a loop whose trip count
+ * is thread dependent (its condition, or a thread-dependent break/return
+ * in it), or after a thread-dependent return/break/continue/goto (analyzer/engine/threaddep.c). Thread dependence is
  * judged on the condition's value at its program point, with variables
  * substituted by the resolver: threadIdx, the lane id, loads through
  * thread-dependent addresses, atomics' results and clock() are thread
@@ -22,7 +25,12 @@
  * that launch ("at the launch on line 40"). One finding per cause: the first
  * barrier a condition or an early exit makes divergent is the finding, and
  * every later one it affects is a related location (text notes, SARIF
- * relatedLocations), counted in the message.
+ * relatedLocations), counted in the message. A barrier of a smaller scope
+ * is reported only where the cause splits one of its groups (the engine
+ * evaluates the condition for each thread of the block shapes), and the
+ * message names the scope: `if (warp_id == 0) tile.sync();` is clean, a
+ * 32-thread tile's sync under `threadIdx.x < 16` is not; a coalesced
+ * group's sync() never is.
  */
 #include <string.h>
 
@@ -47,6 +55,26 @@ static const char *jump_name(const struct sm_stmt *s)
 static bool same_cause(const struct sm_divergence *x, const struct sm_divergence *y)
 {
 	return x->kind == y->kind && x->cond == y->cond && x->jump == y->jump;
+}
+
+/* The scope of barrier b, as the message names it ("" for the block). */
+static const char *scope_text(struct sm_arena *A, const struct sm_stmt *b)
+{
+	switch (b->scope) {
+	case SM_SCOPE_GRID:
+		return " (a grid barrier: every thread of the grid must reach it)";
+	case SM_SCOPE_TILE:
+		if (b->scope_arg <= 0)
+			return " (a tile of unknown size, judged as the whole block)";
+		return sm_arena_printf(A, " (a %lld-thread tile)", (long long)b->scope_arg);
+	case SM_SCOPE_LANES:
+		return sm_arena_printf(A, " (the lanes of mask 0x%08llx in a warp)",
+				       (unsigned long long)((uint64_t)b->scope_arg & 0xffffffffu));
+	case SM_SCOPE_COUNT:
+		return sm_arena_printf(A, " (the first %lld threads, its thread count)", (long long)b->scope_arg);
+	default:
+		return "";
+	}
 }
 
 static struct sm_range cond_range(const struct sm_stmt *s)
@@ -82,6 +110,8 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 			const struct sm_stmt *b = d->barrier;
 			const char *bname = b->barrier == SM_BAR_ASM ? "bar.sync" :
 					    sm_source_text(F->text, F->text_len, b->range, A, 40);
+			const char *stext = scope_text(A, b);
+			bool group = sm_scope_threads(b) > 0;
 			struct sm_range cr = d->cond ? cond_range(d->cond) : b->range;
 			const char *ctext = sm_source_text(F->text, F->text_len, cr, A, 60);
 			struct sm_diag g;
@@ -94,7 +124,8 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 			switch (d->kind) {
 			case SM_DIV_IF:
 				what = sm_arena_printf(A, "is under thread-dependent condition '%s'", ctext);
-				g.note = "threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it";
+				g.note = group ? "threads of one group for which the condition differs never reach it; make the condition uniform across each group of the barrier's scope or move the barrier out of it"
+					       : "threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it";
 				break;
 			case SM_DIV_SWITCH:
 				what = sm_arena_printf(A, "is under a switch on thread-dependent '%s'", ctext);
@@ -115,7 +146,7 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 			}
 			const char *more = nsame == 0 ? "" : sm_arena_printf(A, " (and %d more barrier%s after it)", nsame, nsame == 1 ? "" : "s");
 			const char *at = d->launch ? sm_arena_printf(A, " at the launch on line %u", d->launch->range.begin.line) : "";
-			g.message = sm_arena_printf(A, "divergent barrier: '%s' %s %s%s%s", bname, what, sm_where_text(A, m->kernel->name, d->barrier ? d->barrier->call : NULL), at, more);
+			g.message = sm_arena_printf(A, "divergent barrier: '%s'%s %s %s%s%s", bname, stext, what, sm_where_text(A, m->kernel->name, d->barrier ? d->barrier->call : NULL), at, more);
 			g.related[0].range = cr;
 			g.related[0].message = sm_arena_printf(A, "thread-dependent condition '%s'", ctext);
 			g.nrelated = 1;
@@ -145,7 +176,10 @@ const struct sm_rule_doc sm_doc_divergent_barrier = {
 	"Every thread of a block must reach each block barrier (__syncthreads(), its _count/_and/_or "
 	"forms, cooperative_groups block sync(), bar.sync). A barrier under a condition that depends on "
 	"the thread, in a loop whose trip count depends on the thread, or after a thread-dependent "
-	"return is undefined behaviour: the block can hang or synchronize the wrong threads.",
+	"return is undefined behaviour: the block can hang or synchronize the wrong threads. A barrier "
+	"of a smaller scope (a thread_block_tile<N>'s sync(), __syncwarp(mask), bar.sync with a thread "
+	"count) needs every thread of its own group only: it is reported where the condition splits a "
+	"tile or the mask's lanes of a warp, not under a warp-uniform condition.",
 	"if (threadIdx.x < 16) {\n"
 	"    buf[threadIdx.x] = x;\n"
 	"    __syncthreads();   // only half of the block gets here\n"

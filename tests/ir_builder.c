@@ -166,6 +166,18 @@ struct sm_stmt *sm_irb_barrier(struct sm_irb *b, enum sm_barrier_kind kind)
 {
 	struct sm_stmt *s = sm_irb_stmt(b, SM_S_BARRIER);
 	s->barrier = kind;
+	if (kind == SM_BAR_SYNCWARP) {
+		s->scope = SM_SCOPE_LANES; /* __syncwarp(): every lane */
+		s->scope_arg = 0xffffffffLL;
+	}
+	return s;
+}
+
+struct sm_stmt *sm_irb_scoped(struct sm_irb *b, enum sm_barrier_kind kind, enum sm_scope scope, int64_t arg)
+{
+	struct sm_stmt *s = sm_irb_barrier(b, kind);
+	s->scope = scope;
+	s->scope_arg = arg;
 	return s;
 }
 

@@ -65,6 +65,8 @@ struct sm_stmt *sm_irb_loop(struct sm_irb *b, struct sm_var *v, struct sm_expr *
 /* a 4-byte access s[idx]; sm_irb_resolve numbers it */
 struct sm_stmt *sm_irb_access(struct sm_irb *b, enum sm_access_kind kind, struct sm_expr *idx);
 struct sm_stmt *sm_irb_barrier(struct sm_irb *b, enum sm_barrier_kind kind);
+/* A barrier of the given scope (ir.h enum sm_scope). */
+struct sm_stmt *sm_irb_scoped(struct sm_irb *b, enum sm_barrier_kind kind, enum sm_scope scope, int64_t arg);
 
 /* Make body the kernel's, number its accesses in program order (access i
  * on line 10 + i) and resolve it into *m; a failure fails the test. */
@@ -86,5 +88,6 @@ void sm_irb_resolve(struct sm_irb *b, struct sm_stmt *body, struct sm_kernel_mod
 #define loop(b, v, n, body) sm_irb_loop(b, v, n, body)
 #define acc(b, kind, idx) sm_irb_access(b, kind, idx)
 #define bar(b, kind) sm_irb_barrier(b, kind)
+#define scoped(b, kind, sc, arg) sm_irb_scoped(b, kind, sc, arg)
 
 #endif

@@ -27,7 +27,7 @@ START_TEST(test_early_return)
 	sm_irb_resolve(&b, body, &m);
 	ck_assert(sm_stmt_cond_thread_dep(&m, cond));
 	struct sm_divergence *d;
-	ck_assert_int_eq(sm_divergent_barriers(&m, &b.A, &d), 1);
+	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 1);
 	ck_assert_ptr_eq(d[0].barrier, sync);
 	ck_assert_int_eq(d[0].kind, SM_DIV_EXIT);
 	ck_assert_ptr_eq(d[0].jump, ret);
@@ -43,7 +43,8 @@ START_TEST(test_uniform_conditions)
 	struct sm_var *n = var(&b, "n", SM_V_PARAM), *k = var(&b, "k", SM_V_LOCAL);
 	struct sm_stmt *c1 = iff(&b, OP(&b, SM_OP_EQ, BI(&b, SM_B_CTAID), K(&b, 0)), bar(&b, SM_BAR_SYNCTHREADS), NULL);
 	struct sm_stmt *l = loop(&b, k, OP(&b, SM_OP_MUL, V(&b, n), BI(&b, SM_B_NTID)), bar(&b, SM_BAR_CG_SYNC));
-	/* under a thread-dependent condition, but __syncwarp is not a block barrier */
+	/* under a thread-dependent condition that keeps whole warps together:
+	 * a __syncwarp() of every lane is not divergent there */
 	struct sm_stmt *c2 = iff(&b, OP(&b, SM_OP_LT, tid(&b), K(&b, 32)), bar(&b, SM_BAR_SYNCWARP), NULL);
 	struct sm_stmt *body = blk(&b, 3, c1, l, c2);
 	struct sm_kernel_model m;
@@ -52,7 +53,10 @@ START_TEST(test_uniform_conditions)
 	ck_assert(!sm_stmt_cond_thread_dep(&m, l));
 	ck_assert(sm_stmt_cond_thread_dep(&m, c2));
 	struct sm_divergence *d;
-	ck_assert_int_eq(sm_divergent_barriers(&m, &b.A, &d), 0);
+	struct sm_dim3 b128 = { 128, 1, 1 };
+	ck_assert_int_eq(sm_divergent_barriers(&m, &b128, 1, &b.A, &d), 0);
+	/* with no block shape known, whether it keeps warps together is not */
+	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 1);
 	sm_irb_release(&b);
 }
 END_TEST
@@ -74,7 +78,7 @@ START_TEST(test_values_flow)
 	ck_assert(!sm_stmt_cond_thread_dep(&m, cx));
 	ck_assert(sm_stmt_cond_thread_dep(&m, cy));
 	struct sm_divergence *d;
-	ck_assert_int_eq(sm_divergent_barriers(&m, &b.A, &d), 1);
+	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 1);
 	ck_assert_ptr_eq(d[0].barrier, by);
 	ck_assert_int_eq(d[0].kind, SM_DIV_IF);
 	sm_irb_release(&b);
@@ -96,7 +100,7 @@ START_TEST(test_loop_trip_count)
 	struct sm_kernel_model m;
 	sm_irb_resolve(&b, blk(&b, 2, l1, l2), &m);
 	struct sm_divergence *d;
-	ck_assert_int_eq(sm_divergent_barriers(&m, &b.A, &d), 2);
+	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 2);
 	ck_assert_ptr_eq(d[0].barrier, b1);
 	ck_assert_int_eq(d[0].kind, SM_DIV_LOOP);
 	ck_assert_ptr_eq(d[0].cond, l1);
@@ -236,6 +240,99 @@ START_TEST(test_if_arms)
 }
 END_TEST
 
+/* ---- barrier scopes ---- */
+
+/* One row: a store of s[tid], a barrier of the given scope, a load of
+ * s[tid ^ x] in a 128-thread block: whether a race remains and between
+ * which threads. */
+struct scope_row {
+	enum sm_barrier_kind kind;
+	enum sm_scope scope;
+	int64_t arg;
+	int64_t x;            /* the load reads s[tid ^ x] */
+	unsigned races;       /* races expected */
+	bool inter_warp;      /* when one: between warps */
+};
+
+static const struct scope_row scope_rows[] = {
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 32, 1, 0, false },     /* same tile: ordered */
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 32, 32, 1, true },     /* next tile: a race between warps */
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 16, 8, 0, false },
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 16, 16, 1, false },    /* other half of the warp */
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 64, 32, 0, false },    /* a 64-thread tile spans two warps */
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 64, 64, 1, true },
+	{ SM_BAR_CG_SYNC, SM_SCOPE_TILE, 128, 64, 0, false },   /* a tile of the whole block */
+	{ SM_BAR_SYNCWARP, SM_SCOPE_LANES, 0xffffffff, 31, 0, false },
+	{ SM_BAR_SYNCWARP, SM_SCOPE_LANES, 0x0000ffff, 1, 1, false }, /* lanes 16..31 not ordered */
+	{ SM_BAR_CG_SYNC, SM_SCOPE_ACTIVE, 0, 5, 0, false },
+	{ SM_BAR_ASM, SM_SCOPE_COUNT, 64, 32, 1, true },        /* threads 64.. take no part */
+	{ SM_BAR_ASM, SM_SCOPE_COUNT, 128, 64, 0, false },
+	{ SM_BAR_CG_SYNC, SM_SCOPE_GRID, 0, 64, 0, false },
+};
+
+START_TEST(test_scope_orders)
+{
+	const struct scope_row *R = &scope_rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_race *r;
+	unsigned n = races(&b, blk(&b, 3, acc(&b, SM_ACC_STORE, tid(&b)), scoped(&b, R->kind, R->scope, R->arg),
+				      acc(&b, SM_ACC_LOAD, OP(&b, SM_OP_XOR, tid(&b), K(&b, R->x)))),
+			   B128, &r);
+	ck_assert_msg(n == R->races, "row %d: %u races", _i, n);
+	if (n) {
+		ck_assert_msg(r[0].inter_warp == R->inter_warp, "row %d", _i);
+		/* the witness is a pair the barrier does not order */
+		int64_t a = r[0].tid_a[0], c = r[0].tid_b[0];
+		if (R->scope == SM_SCOPE_TILE)
+			ck_assert_int_ne(a / R->arg, c / R->arg);
+	}
+	sm_irb_release(&b);
+}
+END_TEST
+
+/* One row: a barrier of the given scope under `if (tid < lim)` in a
+ * 128-thread block: divergent or not. */
+struct split_row {
+	enum sm_scope scope;
+	int64_t arg;
+	int64_t lim;
+	int divergent;
+};
+
+static const struct split_row split_rows[] = {
+	{ SM_SCOPE_BLOCK, 0, 32, 1 },
+	{ SM_SCOPE_TILE, 32, 32, 0 },       /* warp-uniform */
+	{ SM_SCOPE_TILE, 32, 16, 1 },
+	{ SM_SCOPE_TILE, 16, 16, 0 },
+	{ SM_SCOPE_TILE, 16, 8, 1 },
+	{ SM_SCOPE_TILE, 64, 32, 1 },
+	{ SM_SCOPE_LANES, 0xffffffff, 64, 0 },
+	{ SM_SCOPE_LANES, 0xffffffff, 16, 1 },
+	{ SM_SCOPE_LANES, 0x0000ffff, 16, 0 }, /* exactly the mask's lanes of warp 0 */
+	{ SM_SCOPE_LANES, 0x0000ffff, 8, 1 },
+	{ SM_SCOPE_LANES, 0, 5, 0 },           /* a run-time mask */
+	{ SM_SCOPE_ACTIVE, 0, 5, 0 },
+	{ SM_SCOPE_COUNT, 64, 64, 0 },
+	{ SM_SCOPE_COUNT, 64, 32, 1 },
+	{ SM_SCOPE_GRID, 0, 64, 1 },
+};
+
+START_TEST(test_scope_divergence)
+{
+	const struct split_row R = split_rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_stmt *br = scoped(&b, SM_BAR_CG_SYNC, R.scope, R.arg);
+	struct sm_stmt *body = blk(&b, 1, iff(&b, OP(&b, SM_OP_LT, tid(&b), K(&b, R.lim)), br, NULL));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_divergence *d;
+	ck_assert_msg(sm_divergent_barriers(&m, &B128, 1, &b.A, &d) == R.divergent, "row %d", _i);
+	sm_irb_release(&b);
+}
+END_TEST
+
 START_TEST(test_syncwarp_does_not_order_warps)
 {
 	struct sm_irb b;
@@ -352,6 +449,8 @@ static Suite *suite(void)
 	tcase_add_test(tr, test_if_arms);
 	tcase_add_test(tr, test_syncwarp_does_not_order_warps);
 	tcase_add_test(tr, test_warp_exchange);
+	tcase_add_loop_test(tr, test_scope_orders, 0, (int)(sizeof(scope_rows) / sizeof(scope_rows[0])));
+	tcase_add_loop_test(tr, test_scope_divergence, 0, (int)(sizeof(split_rows) / sizeof(split_rows[0])));
 	tcase_add_test(tr, test_own_elements);
 	tcase_add_test(tr, test_cross_iteration_war);
 	tcase_add_test(tr, test_conditional_barrier_leaves_a_path);

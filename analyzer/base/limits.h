@@ -101,6 +101,14 @@
  * Past it: addresses are computed again each time, slower, same result. */
 #define SM_RACE_MEMO_BYTES ((size_t)64 << 20)
 
+/* Distinct barrier scopes smaller than the block (a tile size, a
+ * __syncwarp mask, a bar.sync count) the race search tells apart in one
+ * kernel: each is one bit of a pair of threads' ordering. A kernel uses
+ * one to three; 16 leaves room. Past it: a barrier of a further scope
+ * orders no thread in the race search (races it does order may be
+ * reported); its divergence is still judged. */
+#define SM_MAX_BARRIER_SCOPES 16
+
 /* Stack of each worker thread: libclang's parser and the front end recurse
  * once per nesting level (up to a few KiB each, more under AddressSanitizer);
  * 256 MiB of address space holds 70,000 nested unary operators. Past it:

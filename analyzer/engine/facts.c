@@ -165,7 +165,7 @@ int sm_kernel_facts_divergence(struct sm_kernel_facts *f, const struct sm_diverg
 {
 	if (f->ndivergence < 0 && f->model.kernel) {
 		struct sm_divergence *d = NULL;
-		f->ndivergence = sm_divergent_barriers(&f->model, f->arena, &d);
+		f->ndivergence = sm_divergent_barriers(&f->model, f->blocks, f->nblocks, f->arena, &d);
 		f->divergence = d;
 	}
 	*out = f->divergence;

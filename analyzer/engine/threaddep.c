@@ -34,6 +34,7 @@ struct dcause {
 	const struct sm_stmt *cond;
 	const struct sm_stmt *jump;
 	const struct sm_launch *launch; /* where the launches show it diverging */
+	const struct dcause *outer; /* the cause in force around cond, or NULL */
 };
 
 struct dexits {
@@ -52,7 +53,7 @@ struct dw {
 };
 
 static const struct dcause *mkcause(struct dw *W, enum sm_div_kind kind, const struct sm_stmt *cond,
-				    const struct sm_stmt *jump, const struct sm_launch *launch)
+				    const struct sm_stmt *jump, const struct dcause *outer, const struct sm_launch *launch)
 {
 	struct dcause *c = sm_arena_alloc(W->A, sizeof(*c));
 	if (!c) {
@@ -63,6 +64,7 @@ static const struct dcause *mkcause(struct dw *W, enum sm_div_kind kind, const s
 	c->cond = cond;
 	c->jump = jump;
 	c->launch = launch;
+	c->outer = outer;
 	return c;
 }
 
@@ -240,7 +242,7 @@ static const struct dcause *cond_cause(struct dw *W, const struct sm_stmt *s, en
 	enum verdict v = launch_verdict(W->m->kernel, r, kind == SM_DIV_LOOP, &which);
 	if (v == V_AGREE)
 		return in;
-	return mkcause(W, kind, s, NULL, which);
+	return mkcause(W, kind, s, NULL, in, which);
 }
 
 static void add_barrier(struct dw *W, const struct sm_stmt *s, const struct dcause *c)
@@ -355,7 +357,7 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 	case SM_S_CONTINUE: {
 		if (!in)
 			return in;
-		const struct dcause *c = mkcause(W, SM_DIV_EXIT, in->cond, s, in->launch);
+		const struct dcause *c = mkcause(W, SM_DIV_EXIT, in->cond, s, in->outer, in->launch);
 		if (s->kind == SM_S_BREAK) {
 			if (!ex->brk)
 				ex->brk = c;
@@ -368,8 +370,7 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 		return in;
 	}
 	case SM_S_BARRIER:
-		if (s->barrier != SM_BAR_SYNCWARP)
-			add_barrier(W, s, in);
+		add_barrier(W, s, in);
 		return in;
 	default:
 		for (int i = 0; i < s->nkids; i++)
@@ -378,7 +379,120 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 	}
 }
 
-int sm_divergent_barriers(const struct sm_kernel_model *m, struct sm_arena *A, struct sm_divergence **out)
+/* ---- barrier scopes ---- */
+
+int64_t sm_scope_threads(const struct sm_stmt *s)
+{
+	switch (s->scope) {
+	case SM_SCOPE_TILE:
+		return s->scope_arg > 0 ? s->scope_arg : 0;
+	case SM_SCOPE_COUNT:
+		/* whole warps take part */
+		return s->scope_arg > 0 ? (s->scope_arg + SM_WARP - 1) / SM_WARP * SM_WARP : 0;
+	case SM_SCOPE_LANES:
+	case SM_SCOPE_ACTIVE:
+		return SM_WARP;
+	default:
+		return 0;
+	}
+}
+
+/* The group of barrier s's scope that linear thread t belongs to, -1 when
+ * t takes no part in it (a lane outside the mask, a thread past the
+ * count). Threads of one group wait for each other at s. */
+static int64_t scope_group(const struct sm_stmt *s, int64_t t)
+{
+	switch (s->scope) {
+	case SM_SCOPE_TILE:
+		return s->scope_arg > 0 ? t / s->scope_arg : 0;
+	case SM_SCOPE_LANES:
+		if (s->scope_arg && !((uint64_t)s->scope_arg >> (t % SM_WARP) & 1))
+			return -1;
+		return t / SM_WARP;
+	case SM_SCOPE_ACTIVE:
+		return t / SM_WARP;
+	case SM_SCOPE_COUNT:
+		return t < sm_scope_threads(s) ? 0 : -1;
+	default:
+		return 0;
+	}
+}
+
+/* Does s order threads a and b (linear ids) with each other? */
+static bool scope_orders(const struct sm_stmt *s, int64_t a, int64_t b)
+{
+	int64_t ga = scope_group(s, a);
+	return ga >= 0 && ga == scope_group(s, b);
+}
+
+/* Does barrier s, reached only by the threads for which e holds, split a
+ * group of its scope (some threads of one group reach it, others not) in
+ * a block of one of the given shapes? True when e cannot be evaluated for
+ * every thread, or no shape is known. */
+static bool splits_scope(const struct sm_stmt *s, const struct sm_expr *e, const struct sm_dim3 *blocks, int nblocks)
+{
+	if (!e || nblocks <= 0)
+		return true;
+	for (int bi = 0; bi < nblocks; bi++) {
+		struct sm_dim3 B = blocks[bi];
+		if (B.x < 1 || B.y < 1 || B.z < 1)
+			return true;
+		int64_t nt = B.x * B.y * B.z;
+		if (nt > SM_MAX_BLOCK_THREADS)
+			return true;
+		int64_t cur = -1, val = 0;
+		for (int64_t t = 0; t < nt; t++) {
+			int64_t g = scope_group(s, t);
+			if (g < 0)
+				continue;
+			struct sm_eval_ctx c;
+			memset(&c, 0, sizeof(c));
+			c.ntid = B;
+			c.tid[0] = t % B.x;
+			c.tid[1] = (t / B.x) % B.y;
+			c.tid[2] = t / (B.x * B.y);
+			c.strict = 1;
+			c.budget = SM_EVAL_BUDGET_COND;
+			int64_t v = sm_eval(e, &c) != 0;
+			if (c.err)
+				return true;
+			if (g != cur) {
+				cur = g;
+				val = v;
+			} else if (v != val) {
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* Is s judged per group of its scope rather than for the whole block? */
+static bool scoped(const struct sm_stmt *s)
+{
+	return sm_scope_threads(s) > 0 || (s->scope == SM_SCOPE_LANES && !s->scope_arg);
+}
+
+/* The cause, of c and the causes around it, that splits a group of
+ * barrier s's scope, or NULL. A coalesced group, and a __syncwarp whose
+ * mask is not known (the active lanes, as a rule), are never split. */
+static const struct dcause *scope_cause(const struct sm_kernel_model *m, const struct sm_stmt *s,
+					const struct dcause *c, const struct sm_dim3 *blocks, int nblocks)
+{
+	if (!scoped(s))
+		return c;
+	if (s->scope == SM_SCOPE_ACTIVE || (s->scope == SM_SCOPE_LANES && !s->scope_arg))
+		return NULL;
+	for (; c; c = c->outer) {
+		const struct sm_rstmt *r = sm_rstmt_find(m, c->cond);
+		if (!r || splits_scope(s, r->cond, blocks, nblocks))
+			return c;
+	}
+	return NULL;
+}
+
+int sm_divergent_barriers(const struct sm_kernel_model *m, const struct sm_dim3 *blocks, int nblocks,
+			  struct sm_arena *A, struct sm_divergence **out)
 {
 	struct dw W;
 	memset(&W, 0, sizeof(W));
@@ -391,7 +505,7 @@ int sm_divergent_barriers(const struct sm_kernel_model *m, struct sm_arena *A, s
 		return -1;
 	unsigned k = 0;
 	for (unsigned i = 0; i < W.n; i++) {
-		const struct dcause *c = W.cause[i];
+		const struct dcause *c = scope_cause(m, W.bars[i].barrier, W.cause[i], blocks, nblocks);
 		if (!c)
 			continue;
 		struct sm_divergence d = W.bars[i];
@@ -407,13 +521,17 @@ int sm_divergent_barriers(const struct sm_kernel_model *m, struct sm_arena *A, s
 
 /* ---- the control-flow graph ---- */
 
-enum { CN_PLAIN, CN_ACCESS, CN_BARRIER, CN_SYNCWARP, CN_LATCH };
+/* CN_BARRIER orders every thread of the block; CN_SCOPED only the
+ * threads of one group of its scope (a tile, a warp's mask lanes, bar.sync's
+ * count): the graph's scope `sc`, one bit of a pair's ordering. */
+enum { CN_PLAIN, CN_ACCESS, CN_BARRIER, CN_SCOPED, CN_LATCH };
 
 struct cnode {
 	int succ[2];
 	int nsucc;
 	int kind;
 	int loop;     /* CN_LATCH: loop index */
+	int sc;       /* CN_SCOPED: index in cfg.scopes */
 };
 
 /* One loop of the graph. */
@@ -442,6 +560,11 @@ struct cfg {
 	struct cloop *loops;                             /* per loop */
 	const struct sm_kernel_model *m;
 	struct sm_dim3 block;
+	int64_t nthreads;
+	/* the distinct scopes smaller than the block, each a barrier that
+	 * has it */
+	const struct sm_stmt *scopes[SM_MAX_BARRIER_SCOPES];
+	int nscopes;
 };
 
 static bool refs_loops(const struct sm_expr *e, int depth)
@@ -612,7 +735,23 @@ static int cbuild(struct cfg *G, const struct sm_stmt *s, int next, int brk, int
 		return c;
 	}
 	case SM_S_BARRIER: {
-		int c = cnew(G, s->barrier == SM_BAR_SYNCWARP ? CN_SYNCWARP : CN_BARRIER);
+		int64_t st = sm_scope_threads(s);
+		int kind = st > 0 && st < G->nthreads ? CN_SCOPED : CN_BARRIER;
+		int sc = -1;
+		if (kind == CN_SCOPED) {
+			for (int i = 0; i < G->nscopes && sc < 0; i++)
+				if (G->scopes[i]->scope == s->scope && G->scopes[i]->scope_arg == s->scope_arg)
+					sc = i;
+			if (sc < 0 && G->nscopes < SM_MAX_BARRIER_SCOPES) {
+				sc = G->nscopes++;
+				G->scopes[sc] = s;
+			}
+			if (sc < 0)
+				kind = CN_PLAIN; /* past SM_MAX_BARRIER_SCOPES */
+		}
+		int c = cnew(G, kind);
+		if (c >= 0)
+			G->n[c].sc = sc;
 		cedge(G, c, next);
 		return c;
 	}
@@ -638,11 +777,18 @@ static int cbuild(struct cfg *G, const struct sm_stmt *s, int next, int brk, int
 	}
 }
 
+/* Does node c stop a path for a pair of threads that the scoped
+ * barriers in `ord` (a bit per cfg.scopes entry) order? */
+static bool blocks(const struct cnode *c, uint32_t ord)
+{
+	return c->kind == CN_BARRIER || (c->kind == CN_SCOPED && (ord >> c->sc & 1));
+}
+
 /* Is there a path from node a (leaving it) to node b that meets no
- * barrier (and, when warp, no __syncwarp) and no latch of a loop marked in
+ * barrier ordering the pair (see blocks) and no latch of a loop marked in
  * closed[]? When phase_loop >= 0 the path must take that loop's latch (b in
  * a later iteration of it) and that latch is open. */
-static bool reach(const struct cfg *G, int a, int b, const unsigned char *closed, int phase_loop, bool warp,
+static bool reach(const struct cfg *G, int a, int b, const unsigned char *closed, int phase_loop, uint32_t ord,
 		  unsigned char *seen, int *stack)
 {
 	memset(seen, 0, (size_t)G->nn * 2);
@@ -654,7 +800,7 @@ static bool reach(const struct cfg *G, int a, int b, const unsigned char *closed
 		int st = stack[--sp];
 		int v = st / 2, ph = st % 2;
 		const struct cnode *c = &G->n[v];
-		if (c->kind == CN_BARRIER || (warp && c->kind == CN_SYNCWARP))
+		if (blocks(c, ord))
 			continue;
 		if (c->kind == CN_LATCH) {
 			if (c->loop == phase_loop)
@@ -677,12 +823,13 @@ static bool reach(const struct cfg *G, int a, int b, const unsigned char *closed
 
 /* Can one iteration of loop li run with no barrier (a barrier-free path
  * from its head back to it)? */
-static bool free_cycle(const struct cfg *G, int li, bool warp, unsigned char *closed, unsigned char *seen, int *stack)
+static bool free_cycle(const struct cfg *G, int li, uint32_t ord, unsigned char *closed, unsigned char *seen,
+		       int *stack)
 {
 	memset(closed, 0, (size_t)G->nloops);
 	for (int p = G->loops[li].parent; p >= 0; p = G->loops[p].parent)
 		closed[p] = 1;
-	return reach(G, G->loops[li].head, G->loops[li].head, closed, li, warp, seen, stack);
+	return reach(G, G->loops[li].head, G->loops[li].head, closed, li, ord, seen, stack);
 }
 
 /* ---- enumeration ---- */
@@ -820,7 +967,9 @@ struct rjob {
 	struct sm_eval_ctx ca, cb;
 	struct ent *ea;            /* a's addresses, sorted */
 	int nea;
-	bool want_inter;           /* block mode: look for different warps */
+	const struct cfg *G;
+	bool want_inter;           /* look for threads of different warps */
+	uint32_t want_ord;         /* ... that exactly these scopes order */
 	bool found;
 	bool truncated;
 	unsigned leaves;
@@ -912,6 +1061,16 @@ static bool verify(struct rjob *J, int la, int lb)
 	return true;
 }
 
+/* The scopes (bits of cfg.scopes) whose barriers order threads a and b. */
+static uint32_t pair_ord(const struct cfg *G, int64_t a, int64_t b)
+{
+	uint32_t o = 0;
+	for (int i = 0; i < G->nscopes; i++)
+		if (scope_orders(G->scopes[i], a, b))
+			o |= (uint32_t)1 << i;
+	return o;
+}
+
 static void leaf(struct rjob *J)
 {
 	if (J->leaves >= SM_RACE_LEAVES || J->evals >= SM_RACE_EVALS) {
@@ -944,7 +1103,7 @@ static void leaf(struct rjob *J)
 			if (la == t)
 				continue;
 			bool inter = la / SM_WARP != t / SM_WARP;
-			if (inter != J->want_inter)
+			if (inter != J->want_inter || pair_ord(J->G, la, t) != J->want_ord)
 				continue;
 			tries++;
 			if (!verify(J, la, t))
@@ -1037,15 +1196,15 @@ static void close_for(struct pairctx *P, int d, int extra)
 		P->closed[extra] = 1;
 }
 
-static bool pair_reach(struct pairctx *P, int d, int extra, bool warp)
+static bool pair_reach(struct pairctx *P, int d, int extra, uint32_t ord)
 {
 	close_for(P, d, extra);
-	return reach(P->G, P->G->acc_node_of[P->a], P->G->acc_node_of[P->b], P->closed, d >= 0 ? P->ca[d] : -1, warp,
+	return reach(P->G, P->G->acc_node_of[P->a], P->G->acc_node_of[P->b], P->closed, d >= 0 ? P->ca[d] : -1, ord,
 		     P->seen, P->stack);
 }
 
 /* Search pair (a, b) in mode d (see reach). */
-static bool search(struct rjob *J, struct pairctx *P, int d, bool warp)
+static bool search(struct rjob *J, struct pairctx *P, int d, uint32_t ord)
 {
 	J->nslots = 0;
 	int shared = d >= 0 ? d : P->nc;
@@ -1056,12 +1215,12 @@ static bool search(struct rjob *J, struct pairctx *P, int d, bool warp)
 	int from = d >= 0 ? d + 1 : P->nc;
 	for (int i = from; i < P->na; i++) {
 		int li = P->ca[i];
-		bool edge = !free_cycle(P->G, li, warp, P->closed, P->seen, P->stack) && !pair_reach(P, d, li, warp);
+		bool edge = !free_cycle(P->G, li, ord, P->closed, P->seen, P->stack) && !pair_reach(P, d, li, ord);
 		J->slots[J->nslots++] = (struct slot){ P->la[i], 1, edge };
 	}
 	J->a_done = J->nslots;
 	for (int i = from; i < P->nb; i++) {
-		bool edge = !free_cycle(P->G, P->cb[i], warp, P->closed, P->seen, P->stack);
+		bool edge = !free_cycle(P->G, P->cb[i], ord, P->closed, P->seen, P->stack);
 		J->slots[J->nslots++] = (struct slot){ P->lb[i], 2, edge };
 	}
 	memset(J->ca.iter, 0, sizeof(J->ca.iter));
@@ -1123,40 +1282,54 @@ static bool same_storage(const struct sm_array *x, const struct sm_array *y)
 }
 
 /* ---- barrier intervals ----
- * The starts of an interval are the kernel's entry and every barrier (in
- * warp mode also every __syncwarp). An access lies in the intervals of the
- * starts that reach it with no barrier on the way, within one iteration of
- * every loop (a latch is not crossed: from it only the loop's exit is
- * taken). Two accesses that threads can run between the same two barriers
- * at the same iterations share a start, whichever branch each thread takes;
- * two with no start in common are never such a pair, which spares the
- * search most pairs of a long kernel. One bit set per access and mode. */
+ * The starts of an interval are the kernel's entry and every barrier that
+ * orders the pair of threads (see blocks: a pair's ordering `ord` says
+ * which scoped barriers do). An access lies in the intervals of the
+ * starts that reach it with no such barrier on the way, within one
+ * iteration of every loop (a latch is not crossed: from it only the loop's
+ * exit is taken). Two accesses that threads can run between the same two
+ * barriers at the same iterations share a start, whichever branch each
+ * thread takes; two with no start in common are never such a pair, which
+ * spares the search most pairs of a long kernel. One bit set per access
+ * and ordering. */
 struct ivals {
 	int nwords;                /* 64-bit words per access */
-	uint64_t *bits[2];         /* [mode][access * nwords + start / 64] */
+	int nord;
+	uint64_t **bits;           /* [ordering][access * nwords + start / 64] */
 };
 
-static int ivals_build(const struct cfg *G, int entry, const int *acc_at, struct ivals *I, unsigned char *seen,
-		       int *stack)
+static void ivals_free(struct ivals *I)
+{
+	for (int w = 0; w < I->nord && I->bits; w++)
+		free(I->bits[w]);
+	free(I->bits);
+}
+
+static int ivals_build(const struct cfg *G, int entry, const int *acc_at, const uint32_t *ords, int nord,
+		       struct ivals *I, unsigned char *seen, int *stack)
 {
 	int nstart = 1;
 	for (int v = 0; v < G->nn; v++)
-		nstart += G->n[v].kind == CN_BARRIER || G->n[v].kind == CN_SYNCWARP;
+		nstart += G->n[v].kind == CN_BARRIER || G->n[v].kind == CN_SCOPED;
 	I->nwords = (nstart + 63) / 64;
-	for (int w = 0; w < 2; w++) {
+	I->bits = calloc((size_t)nord, sizeof(*I->bits));
+	if (!I->bits)
+		return -1;
+	I->nord = nord;
+	for (int w = 0; w < nord; w++) {
 		I->bits[w] = calloc((size_t)G->nacc * (size_t)I->nwords + 1, sizeof(uint64_t));
 		if (!I->bits[w])
 			return -1;
 	}
-	for (int w = 0; w < 2; w++) {
+	for (int w = 0; w < nord; w++) {
 		int si = 0;
 		for (int v = -1; v < G->nn; v++) {
-			bool bar = v >= 0 && (G->n[v].kind == CN_BARRIER || G->n[v].kind == CN_SYNCWARP);
+			bool bar = v >= 0 && (G->n[v].kind == CN_BARRIER || G->n[v].kind == CN_SCOPED);
 			if (v >= 0 && !bar)
 				continue;
 			int me = si++;
-			if (v >= 0 && !w && G->n[v].kind == CN_SYNCWARP)
-				continue; /* block mode: __syncwarp is no start */
+			if (v >= 0 && !blocks(&G->n[v], ords[w]))
+				continue; /* a barrier that does not order the pair is no start */
 			memset(seen, 0, (size_t)G->nn);
 			int sp = 0;
 			if (v < 0)
@@ -1170,7 +1343,7 @@ static int ivals_build(const struct cfg *G, int entry, const int *acc_at, struct
 					continue;
 				seen[u] = 1;
 				const struct cnode *c = &G->n[u];
-				if (c->kind == CN_BARRIER || (w && c->kind == CN_SYNCWARP))
+				if (blocks(c, ords[w]))
 					continue;
 				if (c->kind == CN_ACCESS && acc_at[u] >= 0)
 					I->bits[w][(size_t)acc_at[u] * I->nwords + me / 64] |= (uint64_t)1 << (me % 64);
@@ -1263,6 +1436,93 @@ static bool ivals_meet(const struct ivals *I, int w, unsigned a, unsigned b)
 	return false;
 }
 
+/* One way a pair of threads can stand to the kernel's barriers: in
+ * different warps or in one (inter), ordered by the block barriers and by
+ * exactly the scoped barriers of ord. The search takes each mode in turn,
+ * with its own barrier intervals (ivals.bits[iv]). */
+struct rmode {
+	uint32_t ord;
+	bool inter;
+	int iv;
+};
+
+static int popcount32(uint32_t x)
+{
+	int n = 0;
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+static int cmp_mode(const void *pa, const void *pb)
+{
+	const struct rmode *a = pa, *b = pb;
+	if (a->inter != b->inter)
+		return a->inter ? -1 : 1;
+	return popcount32(a->ord) - popcount32(b->ord);
+}
+
+/* The modes some pair of the block's threads takes: between warps first
+ * (missing-barrier before warp-sync), the fewest orderings first. ords[]
+ * gets the distinct orderings. Returns how many modes, or -1. */
+static int race_modes(const struct cfg *G, struct rmode **out, uint32_t **ords, int *nord)
+{
+	size_t cap = 4;
+	int n = 0;
+	struct rmode *v = malloc(cap * sizeof(*v));
+	uint32_t *o = malloc(cap * sizeof(*o));
+	*nord = 0;
+	if (!v || !o)
+		goto fail;
+	if (!G->nscopes) {
+		/* block barriers only: a pair between warps and one inside */
+		v[n++] = (struct rmode){ 0, true, 0 };
+		v[n++] = (struct rmode){ 0, false, 0 };
+		o[(*nord)++] = 0;
+	}
+	for (int64_t a = 0; a < G->nthreads && G->nscopes; a++) {
+		for (int64_t b = a + 1; b < G->nthreads; b++) {
+			struct rmode md = { pair_ord(G, a, b), a / SM_WARP != b / SM_WARP, 0 };
+			bool have = false;
+			for (int i = 0; i < n && !have; i++)
+				have = v[i].ord == md.ord && v[i].inter == md.inter;
+			if (have)
+				continue;
+			int iv = -1;
+			for (int i = 0; i < *nord && iv < 0; i++)
+				if (o[i] == md.ord)
+					iv = i;
+			if ((size_t)n == cap || (size_t)*nord == cap) {
+				cap *= 2;
+				struct rmode *nv = realloc(v, cap * sizeof(*v));
+				if (nv)
+					v = nv;
+				uint32_t *no = realloc(o, cap * sizeof(*o));
+				if (no)
+					o = no;
+				if (!nv || !no)
+					goto fail;
+			}
+			if (iv < 0) {
+				iv = (*nord)++;
+				o[iv] = md.ord;
+			}
+			md.iv = iv;
+			v[n++] = md;
+		}
+	}
+	qsort(v, (size_t)n, sizeof(*v), cmp_mode);
+	*out = v;
+	*ords = o;
+	return n;
+fail:
+	free(v);
+	free(o);
+	*out = NULL;
+	*ords = NULL;
+	return -1;
+}
+
 int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
 		    struct sm_race **out, unsigned *nout)
 {
@@ -1287,7 +1547,10 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 	unsigned cap = 0, n = 0;
 	struct sm_race *races = NULL;
 	int *acc_at = NULL;
-	struct ivals IV = { 0, { NULL, NULL } };
+	struct ivals IV = { 0, 0, NULL };
+	struct rmode *modes = NULL;
+	uint32_t *ords = NULL;
+	int nmodes = 0, nord = 0;
 	struct arange *rg = NULL;
 	int rc = 0;
 	if (!G.acc_node_of || !G.acc_nloops || !G.acc_loops || !ea || !memo) {
@@ -1301,6 +1564,7 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 	memo->nthreads = (int)nt;
 	G.m = m;
 	G.block = block;
+	G.nthreads = nt;
 	if (G.block.x < 1) G.block.x = 1;
 	if (G.block.y < 1) G.block.y = 1;
 	if (G.block.z < 1) G.block.z = 1;
@@ -1320,7 +1584,8 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 	for (unsigned i = 0; i < nacc; i++)
 		if (G.acc_node_of[i] >= 0)
 			acc_at[G.acc_node_of[i]] = (int)i;
-	if (ivals_build(&G, entry, acc_at, &IV, seen, stack)) {
+	nmodes = race_modes(&G, &modes, &ords, &nord);
+	if (nmodes < 0 || ivals_build(&G, entry, acc_at, ords, nord, &IV, seen, stack)) {
 		rc = -1;
 		goto done;
 	}
@@ -1367,13 +1632,14 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 			J.nthreads = (int)nt;
 			J.ea = ea;
 			J.memo = memo;
+			J.G = &G;
 			J.ca.ntid = J.cb.ntid = block;
 			J.ca.seed = J.cb.seed = RACE_SEED;
 			bool hit = false, inter = false, cross = false, trunc = false;
-			/* block mode: different warps, no barrier on the way;
-			 * then warp mode: one warp, no barrier and no __syncwarp */
-			for (int mode = 0; mode < 2 && !hit; mode++) {
-				bool warp = mode == 1;
+			/* each mode: threads of different warps first, then of
+			 * one warp, with no barrier on the way that orders them */
+			for (int mi = 0; mi < nmodes && !hit; mi++) {
+				const struct rmode *md = &modes[mi];
 				for (int d = -1; d < nc && !hit; d++) {
 					/* two threads running one store at the same
 					 * iterations: nothing lies between them. Only
@@ -1386,15 +1652,16 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 					 * barrier interval, and unless one follows the
 					 * other, the pair is taken once (a before b in
 					 * the source) */
-					if (d < 0 && !ivals_meet(&IV, warp, a, b))
+					if (d < 0 && !ivals_meet(&IV, md->iv, a, b))
 						continue;
-					if (!(d < 0 && a == b) && !pair_reach(&P, d, -1, warp) &&
+					if (!(d < 0 && a == b) && !pair_reach(&P, d, -1, md->ord) &&
 					    (d >= 0 || a > b || !split_by_thread(ra, rb)))
 						continue;
-					J.want_inter = !warp;
-					if (search(&J, &P, d, warp)) {
+					J.want_inter = md->inter;
+					J.want_ord = md->ord;
+					if (search(&J, &P, d, md->ord)) {
 						hit = true;
-						inter = !warp;
+						inter = md->inter;
 						cross = d >= 0;
 					}
 					trunc |= J.truncated;
@@ -1449,8 +1716,9 @@ done:
 	free(ea);
 	free(acc_at);
 	free(rg);
-	free(IV.bits[0]);
-	free(IV.bits[1]);
+	ivals_free(&IV);
+	free(modes);
+	free(ords);
 	if (memo) {
 		memo_free(memo);
 		free(memo);

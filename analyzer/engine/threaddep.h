@@ -11,7 +11,9 @@
  * Divergence: a block barrier is divergent when it runs under a
  * thread-dependent if/switch/?:/&&/||, in a loop whose trip count is thread
  * dependent (its condition, or a thread-dependent break/return inside it),
- * or after a thread-dependent return/break/continue/goto.
+ * or after a thread-dependent return/break/continue/goto. A barrier of a
+ * smaller scope (a tile, a __syncwarp mask, bar.sync's count) is
+ * divergent only when such a condition splits one of its groups.
  *
  * Races: a control-flow graph over the statement tree (accesses, barriers,
  * __syncwarp, one latch node per loop for its back edge) says which pairs
@@ -56,9 +58,22 @@ struct sm_divergence {
 	                               * when judged by the condition's syntax */
 };
 
-/* The divergent block barriers (__syncwarp excluded) of m's kernel, in
- * source order. Returns how many, or -1 when out of memory. */
-int sm_divergent_barriers(const struct sm_kernel_model *m, struct sm_arena *A, struct sm_divergence **out);
+/* The threads in one group of barrier s's scope (ir.h enum sm_scope): N
+ * for a tile of N, 32 for a warp-level barrier (__syncwarp, a coalesced
+ * group), the count rounded up to whole warps for bar.sync with a count;
+ * 0 for a barrier of the whole block (or grid). */
+int64_t sm_scope_threads(const struct sm_stmt *s);
+
+/* The divergent barriers of m's kernel, in source order. A block (or
+ * grid) barrier diverges under any cause above. A barrier of a smaller
+ * scope diverges only where a cause splits one of its groups: some
+ * threads of one tile (of the mask's lanes in one warp, of the first
+ * `count` threads) reach it and others do not, judged per thread for each
+ * of the block shapes given (none: every cause splits); a coalesced
+ * group's sync, and a __syncwarp whose mask is no constant, never
+ * diverge. Returns how many, or -1 when out of memory. */
+int sm_divergent_barriers(const struct sm_kernel_model *m, const struct sm_dim3 *blocks, int nblocks,
+			  struct sm_arena *A, struct sm_divergence **out);
 
 enum sm_race_kind { SM_RACE_RAW, SM_RACE_WAR, SM_RACE_WAW };
 

@@ -174,6 +174,17 @@ struct sm_expr *cv_bind_ref(struct fe *S, struct sm_var *v, CXCursor init);
 /* Record a note for the file (level 0..2) at c. */
 void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const char *msg);
 
+/* ---------- barrier scopes (barrier_scope.c) ---------- */
+
+/* The scope of a cooperative-groups object obj (the object of obj.sync()
+ * or the argument of cg::sync(obj)): 1 and *sc, *arg when it is a group
+ * smemlint models, else 0. */
+int cv_group_scope(struct fe *S, CXCursor obj, enum sm_scope *sc, int64_t *arg);
+/* Set the scope of the __syncwarp call's barrier s from its mask. */
+void cv_syncwarp_scope(CXCursor call, int nargs, CXCursor arg0, struct sm_stmt *s);
+/* Set the scope of the inline-asm barrier s from its bar.sync count. */
+void cv_asm_scope(struct fe *S, CXCursor c, struct sm_stmt *s);
+
 /* ---------- statements (convert_stmt.c) ---------- */
 
 struct sm_stmt *cv_conv_block(struct fe *S, CXCursor c);

@@ -587,6 +587,22 @@ static int is_assert_fail(struct fe *S, CXCursor c)
 	       !strcmp(n, "_wassert");
 }
 
+/* The cooperative group a call is about: the object of g.f(), or the
+ * first argument of cg::f(g). 1 and its scope, else 0. */
+static int call_group(struct fe *S, CXCursor c, int nargs, const CXCursor *args, enum sm_scope *sc, int64_t *arg)
+{
+	if (nargs >= 1 && cv_group_scope(S, args[0], sc, arg))
+		return 1;
+	/* g.f(): the member expression's object (a static member is
+	 * reached through an implicit cast) */
+	struct kids k2 = cv_kids_of(c);
+	CXCursor callee = k2.n > 0 ? cv_strip(k2.c[0]) : clang_getNullCursor();
+	if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+		return 0;
+	struct kids k3 = cv_kids_of(callee);
+	return k3.n > 0 && cv_group_scope(S, k3.c[0], sc, arg);
+}
+
 static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 {
 	const char *name = call_name(S, c);
@@ -601,32 +617,15 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 	    !strcmp(name, "__syncwarp") || !strcmp(name, "sync") ||
 	    !strcmp(name, "__barrier_sync") || !strcmp(name, "barrier_sync")) {
 		enum sm_barrier_kind bk = SM_BAR_SYNCTHREADS;
+		enum sm_scope sc = SM_SCOPE_BLOCK;
+		int64_t sarg = 0;
 		if (!strcmp(name, "__syncwarp"))
 			bk = SM_BAR_SYNCWARP;
 		else if (!strcmp(name, "sync")) {
-			/* cooperative_groups: block.sync() or cg::sync(block) */
-			CXCursor ref = clang_getCursorReferenced(c);
-			CXCursor parent = clang_getCursorSemanticParent(ref);
-			const char *pn = cv_cx_str(S->A, clang_getCursorSpelling(parent));
-			int is_block = strstr(pn, "thread_block") != NULL;
-			for (int i = 0; i < nargs && !is_block; i++) {
-				const char *tn = cv_cx_str(S->A, clang_getTypeSpelling(clang_getCursorType(args[i])));
-				is_block = strstr(tn, "thread_block") != NULL;
-			}
-			if (!is_block) {
-				/* grid or tile sync: not a block barrier we model */
-				struct kids k2 = cv_kids_of(c);
-				if (k2.n > 0) {
-					/* member call on an object: look at its type */
-					CXCursor obj = k2.c[0];
-					struct kids k3 = cv_kids_of(obj);
-					if (k3.n > 0) {
-						const char *tn = cv_cx_str(S->A, clang_getTypeSpelling(clang_getCursorType(k3.c[0])));
-						is_block = strstr(tn, "thread_block") != NULL && !strstr(tn, "tile");
-					}
-				}
-			}
-			if (!is_block)
+			/* cooperative_groups: g.sync() or cg::sync(g); the group's
+			 * type (or a thread_group's initializer) gives its scope */
+			int known = call_group(S, c, nargs, args, &sc, &sarg);
+			if (!known)
 				return mk_opaque(S, c, name, 0);
 			bk = SM_BAR_CG_SYNC;
 		} else if (strcmp(name, "__syncthreads") != 0)
@@ -636,6 +635,10 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 		struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, c);
 		if (s) {
 			s->barrier = bk;
+			s->scope = sc;
+			s->scope_arg = sarg;
+			if (bk == SM_BAR_SYNCWARP)
+				cv_syncwarp_scope(c, nargs, nargs > 0 ? args[0] : c, s);
 			cv_emit(S, s);
 		}
 		/* _count/_and/_or return a block-uniform value */
@@ -686,8 +689,14 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 			return mk_bin(S, SM_OP_MUL, cv_conv_expr(S, args[0]), cv_conv_expr(S, args[1]), c);
 	}
 	if (!strcmp(name, "dim3") || !strcmp(name, "thread_rank")) {
+		enum sm_scope gsc = SM_SCOPE_BLOCK;
+		int64_t garg = 0;
+		if (!strcmp(name, "thread_rank") && call_group(S, c, nargs, args, &gsc, &garg) &&
+		    gsc != SM_SCOPE_BLOCK && !(gsc == SM_SCOPE_TILE && garg > 0))
+			return mk_opaque(S, c, name, 1); /* a grid's or a coalesced group's rank */
 		if (!strcmp(name, "thread_rank")) {
-			/* block.thread_rank() = linear thread id */
+			/* block.thread_rank() = linear thread id; a tile's is
+			 * that modulo the tile size */
 			struct sm_expr *tx = mk(S, SM_E_BUILTIN, c), *ty = mk(S, SM_E_BUILTIN, c), *tz = mk(S, SM_E_BUILTIN, c);
 			struct sm_expr *nx = mk(S, SM_E_BUILTIN, c), *ny = mk(S, SM_E_BUILTIN, c);
 			if (!tx || !ty || !tz || !nx || !ny)
@@ -695,9 +704,12 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 			tx->builtin = ty->builtin = tz->builtin = SM_B_TID;
 			nx->builtin = ny->builtin = SM_B_NTID;
 			ty->dim = 1; tz->dim = 2; ny->dim = 1;
-			return mk_bin(S, SM_OP_ADD, tx,
+			struct sm_expr *lin = mk_bin(S, SM_OP_ADD, tx,
 				      mk_bin(S, SM_OP_MUL, nx, mk_bin(S, SM_OP_ADD, ty, mk_bin(S, SM_OP_MUL, ny, tz, clang_getNullCursor()), clang_getNullCursor()), clang_getNullCursor()),
 				      clang_getNullCursor());
+			if (gsc == SM_SCOPE_TILE && garg > 0)
+				lin = mk_bin(S, SM_OP_REM, lin, mk_const(S, garg), c);
+			return lin;
 		}
 	}
 	if (!strcmp(name, "__brev") && nargs == 1) {

@@ -293,6 +293,7 @@ void cv_conv_stmt_into(struct fe *S, CXCursor c)
 			struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, c);
 			if (s) {
 				s->barrier = SM_BAR_ASM;
+				cv_asm_scope(S, c, s);
 				cv_emit(S, s);
 			}
 		}

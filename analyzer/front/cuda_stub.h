@@ -87,6 +87,7 @@ __device__ int __syncthreads_count(int);
 __device__ int __syncthreads_and(int);
 __device__ int __syncthreads_or(int);
 __device__ void __syncwarp(unsigned int mask = 0xffffffffu);
+__device__ unsigned int __activemask();
 __device__ void __threadfence(void);
 __device__ void __threadfence_block(void);
 __device__ long long clock64(void);
@@ -142,6 +143,34 @@ struct thread_block {
 };
 __device__ thread_block this_thread_block();
 __device__ void sync(const thread_block &);
+struct thread_group {
+	__device__ void sync() const;
+	__device__ unsigned thread_rank() const;
+	__device__ unsigned size() const;
+};
+template <unsigned N, class Parent = void> struct thread_block_tile {
+	__device__ thread_block_tile();
+	template <class P> __device__ thread_block_tile(const thread_block_tile<N, P> &);
+	__device__ void sync() const;
+	__device__ unsigned thread_rank() const;
+	__device__ unsigned size() const;
+	__device__ unsigned meta_group_rank() const;
+	__device__ operator thread_group() const;
+};
+struct coalesced_group {
+	__device__ void sync() const;
+	__device__ unsigned thread_rank() const;
+	__device__ unsigned size() const;
+};
+struct grid_group {
+	__device__ void sync() const;
+	__device__ unsigned long long thread_rank() const;
+};
+template <unsigned N, class Parent> __device__ thread_block_tile<N, Parent> tiled_partition(const Parent &);
+__device__ thread_group tiled_partition(const thread_block &, unsigned);
+__device__ coalesced_group coalesced_threads();
+__device__ grid_group this_grid();
+template <class Group> __device__ void sync(const Group &);
 }
 
 typedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1 } cudaError_t;

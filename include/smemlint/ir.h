@@ -191,9 +191,32 @@ struct sm_access {
 enum sm_barrier_kind {
 	SM_BAR_SYNCTHREADS,    /* __syncthreads() */
 	SM_BAR_SYNCTHREADS_OP, /* __syncthreads_count/_and/_or */
-	SM_BAR_CG_SYNC,        /* cooperative_groups block sync() */
+	SM_BAR_CG_SYNC,        /* cooperative_groups g.sync() / cg::sync(g) (scope: g) */
 	SM_BAR_ASM,            /* inline asm bar.sync / barrier.sync */
 	SM_BAR_SYNCWARP,       /* __syncwarp(): orders a warp only */
+};
+
+/* Which threads a barrier makes wait for each other (its scope). Threads
+ * are numbered linearly (x fastest), as the hardware forms warps. The
+ * zero value is the whole block. */
+enum sm_scope {
+	SM_SCOPE_BLOCK,   /* every thread of the block: __syncthreads(), a
+	                   * thread_block's sync(), bar.sync without a count,
+	                   * a group whose size the front end could not fold */
+	SM_SCOPE_GRID,    /* grid_group::sync(): every thread of the grid; for
+	                   * one block it orders (and must be reached) as a
+	                   * block barrier */
+	SM_SCOPE_TILE,    /* thread_block_tile<N> / tiled_partition(parent, N):
+	                   * each run of scope_arg consecutive threads is one
+	                   * tile, ordered within itself only */
+	SM_SCOPE_LANES,   /* __syncwarp(mask): in each warp, the lanes whose bit
+	                   * is set in scope_arg (low 32 bits); scope_arg 0: a
+	                   * mask not known to the front end (__activemask()) */
+	SM_SCOPE_ACTIVE,  /* coalesced_group::sync(): the threads of one warp
+	                   * that are active there, by definition all arrive */
+	SM_SCOPE_COUNT,   /* bar.sync id, count: scope_arg threads, taken as
+	                   * the first scope_arg threads of the block (whole
+	                   * warps) */
 };
 
 enum sm_stmt_kind {
@@ -222,7 +245,10 @@ struct sm_stmt {
 	struct sm_expr *value;     /* DECL/ASSIGN */
 	struct sm_expr *cond;      /* IF/LOOP/SWITCH: NULL = always true */
 	bool is_do_while;          /* LOOP: body runs before cond */
-	enum sm_barrier_kind barrier;
+	enum sm_barrier_kind barrier; /* BARRIER: the form written */
+	enum sm_scope scope;       /* BARRIER: the threads it orders */
+	int64_t scope_arg;         /* BARRIER: TILE threads per tile, LANES the
+	                            * lane mask, COUNT the thread count; else 0 */
 	struct sm_access *access;  /* ACCESS */
 	const struct sm_callsite *call; /* CALL: this call; others: the inlined
 	                                 * call they are in, or NULL */
