@@ -219,6 +219,16 @@
 #define SM_RACE_EVALS 4000000ul
 #define SM_RACE_TRIES 64
 
+/* Guard values kept per kernel (analyzer/engine/bank.c): whether the
+ * chain of guards from one guard on holds, for one thread. Accesses share
+ * the tails of their chains, so a kernel whose n-th access lies under n
+ * guards (an `if (...) goto` or early return per statement) evaluates each
+ * guard once per thread instead of once per access. 24 bytes an entry:
+ * 1M entries is 24 MiB at most, room for 1,000 guards of a 1,024-thread
+ * block. Past it: new values are computed each time (slower, same
+ * result). */
+#define SM_GUARD_MEMO_ENTRIES ((size_t)1 << 20)
+
 /* Padding amounts (elements added to the last dimension) the --fix search
  * tries: 1 to 32, one full turn of the 32 banks. Past it: larger paddings
  * are not tried (the other fixes, such as the offset index form, still
