@@ -207,6 +207,21 @@
 #define SM_EVAL_BUDGET_COND 100000
 #define SM_EVAL_BUDGET_ACCESS 200000
 
+/* The work budget of one file (--analysis-budget sets another; 0 there
+ * means none): expression nodes the lane evaluator visits, over every
+ * kernel, block shape and rule of the file. A count rather than a clock,
+ * so a file gets the same results on a loaded CI runner as on a laptop;
+ * --timeout is the wall-clock backstop. A node costs about 10 ns with
+ * the work around it (measured on the corpus), so 1e9 is about 10 seconds
+ * of analysis, 23 times what the costliest file of the corpus uses
+ * (idiom_sortnet.cu, 43 million), while a kernel that would run for
+ * minutes (the cubic cases of issue 14 before their fixes took 20 s to 4
+ * min) stops. Past it:
+ * the accesses not yet reached are not analyzed, the race search stops
+ * where it is (races found are kept), and the file gets input problem
+ * analysis-budget-exceeded (a warning). */
+#define SM_ANALYSIS_BUDGET 1000000000ull
+
 /* The race search, per pair of accesses and search mode: iterations of a
  * loop with a known bound, iterations tried when the bound is unknown,
  * iteration tuples, thread evaluations, and candidate partner threads

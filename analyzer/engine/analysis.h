@@ -149,6 +149,7 @@ struct sm_eval_ctx {
 	int err;                      /* set when the value is unknown */
 	unsigned budget;              /* nodes left to visit */
 	int used_iter;                /* set when a value read a loop counter */
+	int used_tid;                 /* set when it read threadIdx, blockDim or the lane */
 	struct sm_guard_memo *gmemo;  /* guard values to reuse, or NULL */
 	struct sm_work *work;         /* nodes visited are counted here, or NULL */
 };

@@ -196,8 +196,8 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 		return e->ival;
 	case SM_E_BUILTIN:
 		switch (e->builtin) {
-		case SM_B_TID: return c->tid[e->dim];
-		case SM_B_NTID: return e->dim == 0 ? c->ntid.x : e->dim == 1 ? c->ntid.y : c->ntid.z;
+		case SM_B_TID: c->used_tid = 1; return c->tid[e->dim];
+		case SM_B_NTID: c->used_tid = 1; return e->dim == 0 ? c->ntid.x : e->dim == 1 ? c->ntid.y : c->ntid.z;
 		case SM_B_CTAID:
 		case SM_B_NCTAID:
 			if (c->strict) {
@@ -206,7 +206,7 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 			}
 			return e->builtin == SM_B_CTAID ? opaque_value(c->seed, 1000 + (unsigned)e->dim) - 1
 							: opaque_value(c->seed, 2000 + (unsigned)e->dim);
-		case SM_B_LANE: return (c->tid[0] + c->tid[1] * c->ntid.x + c->tid[2] * c->ntid.x * c->ntid.y) % 32;
+		case SM_B_LANE: c->used_tid = 1; return (c->tid[0] + c->tid[1] * c->ntid.x + c->tid[2] * c->ntid.x * c->ntid.y) % 32;
 		case SM_B_WARPSIZE: return 32;
 		}
 		return 0;
@@ -414,7 +414,9 @@ static bool lane_ctx(const struct job *J, int l, const struct sm_eval_ctx *base,
  * (uniform unknowns are undecidable, whatever the seed), so its value is
  * a function of the thread (tid, ntid) and of the loop counters it reads.
  * An evaluation that read no loop counter (used_iter stays 0) holds at
- * every iteration and is kept; one that read one is not. Undecidable
+ * every iteration and is kept; one that read one is not. One that read
+ * no thread index or block extent either (used_tid) holds for every
+ * thread and is kept once for all. Undecidable
  * (budget, depth) is kept too: the same nodes are visited each time. A
  * chain's value is kept when every guard it took is kept; a chain that
  * fails at a kept guard fails for every guard before it as well. */
@@ -429,7 +431,7 @@ struct sm_guard_memo {
 	struct gm_ent *t;
 	size_t cap, n;             /* slots (a power of two), used */
 	const struct sm_guard **walk; /* the guards of one chain walk */
-	bool *walk_kept;
+	unsigned char *walk_keep;     /* how far each one's value holds */
 	size_t walk_cap;
 };
 
@@ -444,7 +446,7 @@ void sm_guard_memo_free(struct sm_guard_memo *m)
 		return;
 	free(m->t);
 	free(m->walk);
-	free(m->walk_kept);
+	free(m->walk_keep);
 	free(m);
 }
 
@@ -517,15 +519,22 @@ static void gm_put(struct sm_guard_memo *m, const struct sm_guard *g, uint64_t k
 	m->n++;
 }
 
+/* How far a value holds: KEEP_NONE at this iteration only (it read a loop
+ * counter), KEEP_THREAD for this thread at every iteration, KEEP_ALL for
+ * every thread (it read no thread index or block extent either). */
+enum { KEEP_NONE, KEEP_THREAD, KEEP_ALL };
+#define GM_ALL_THREADS UINT64_MAX /* the key of KEEP_ALL values (gm_key never makes it) */
+
 /* One guard's own verdict: 0 when its condition decides against it, else
- * 1 (true, or undecidable: assumed to hold). *kept: it read no loop counter. */
-static int guard_one(const struct sm_guard *g, struct sm_eval_ctx *c, bool *kept)
+ * 1 (true, or undecidable: assumed to hold); *keep how far it holds. */
+static int guard_one(const struct sm_guard *g, struct sm_eval_ctx *c, unsigned char *keep)
 {
 	c->err = 0;
 	c->budget = SM_EVAL_BUDGET_COND;
 	c->used_iter = 0;
+	c->used_tid = 0;
 	int64_t v = sm_eval(g->cond, c);
-	*kept = !c->used_iter;
+	*keep = c->used_iter ? KEEP_NONE : c->used_tid ? KEEP_THREAD : KEEP_ALL;
 	return c->err || (v != 0) != g->negate;
 }
 
@@ -534,11 +543,17 @@ static int guards_memo(const struct sm_guard *g, struct sm_eval_ctx *c, uint64_t
 	struct sm_guard_memo *m = c->gmemo;
 	size_t n = 0;
 	int val = 1;
-	bool tail_kept = true;         /* the value found holds at every iteration */
+	unsigned char tail = KEEP_ALL;  /* how far the value found holds */
 	for (; g; g = g->next) {
-		int hit = gm_get(m, g, key);
+		int hit = gm_get(m, g, GM_ALL_THREADS);
 		if (hit >= 0) {
 			val = hit;
+			break;
+		}
+		hit = gm_get(m, g, key);
+		if (hit >= 0) {
+			val = hit;
+			tail = KEEP_THREAD;
 			break;
 		}
 		if (n == m->walk_cap) {
@@ -546,12 +561,12 @@ static int guards_memo(const struct sm_guard *g, struct sm_eval_ctx *c, uint64_t
 			const struct sm_guard **nw = realloc(m->walk, nc * sizeof(*nw));
 			if (nw)
 				m->walk = nw;
-			bool *nk = nw ? realloc(m->walk_kept, nc * sizeof(*nk)) : NULL;
+			unsigned char *nk = nw ? realloc(m->walk_keep, nc) : NULL;
 			if (nk)
-				m->walk_kept = nk;
+				m->walk_keep = nk;
 			if (!nw || !nk) {
 				/* no room to remember this walk: finish it unkept */
-				bool k;
+				unsigned char k;
 				for (; g; g = g->next)
 					if (!guard_one(g, c, &k))
 						return 0;
@@ -559,24 +574,25 @@ static int guards_memo(const struct sm_guard *g, struct sm_eval_ctx *c, uint64_t
 			}
 			m->walk_cap = nc;
 		}
-		bool kept;
-		int own = guard_one(g, c, &kept);
+		unsigned char keep;
+		int own = guard_one(g, c, &keep);
 		m->walk[n] = g;
-		m->walk_kept[n] = kept;
+		m->walk_keep[n] = keep;
 		n++;
 		if (!own) {
 			val = 0;
-			tail_kept = kept;
+			tail = keep;
 			break;
 		}
 	}
-	/* the chain from walk[i] on: a failure at a kept guard is kept for
-	 * every guard before it; a success only while all guards were kept */
+	/* the chain from walk[i] on: a failure holds as far as the guard that
+	 * failed does, for every guard before it; a success as far as the
+	 * least of its guards */
 	for (size_t i = n; i-- > 0;) {
-		if (val)
-			tail_kept = tail_kept && m->walk_kept[i];
-		if (tail_kept)
-			gm_put(m, m->walk[i], key, val);
+		if (val && m->walk_keep[i] < tail)
+			tail = m->walk_keep[i];
+		if (tail != KEEP_NONE)
+			gm_put(m, m->walk[i], tail == KEEP_ALL ? GM_ALL_THREADS : key, val);
 	}
 	return val;
 }

@@ -1195,8 +1195,12 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 		rc = -1;
 		goto done;
 	}
-	for (unsigned i = 0; i < nacc; i++)
-		acc_range(memo, &m->acc[i], block, &rg[i]);
+	for (unsigned i = 0; i < nacc; i++) {
+		if (sm_work_over(work))
+			memset(&rg[i], 0, sizeof(rg[i])); /* unbounded (no search follows) */
+		else
+			acc_range(memo, &m->acc[i], block, &rg[i]);
+	}
 	for (unsigned b = 0; b < nacc && !sm_work_over(work); b++) {
 		const struct sm_raccess *rb = &m->acc[b];
 		if (!rb->ok || !rb->src || !rb->array || G.acc_node_of[b] < 0)
