@@ -38,7 +38,6 @@ def gen(kind, n):
             if i % 4 == 3:
                 out.append("    if (--c > 0) goto L%d;" % (i - 3))
     elif kind == "macro":
-        reps = max(1, n // 1024) if n >= 1024 else 1
         out.insert(0, "#define S1(i) s[(t + (i)) % 4096] = v; v += s[(t * 5 + (i)) % 4096];")
         out.insert(1, "#define S2(i) S1(i) S1(i + 1)")
         out.insert(2, "#define S4(i) S2(i) S2(i + 2)")

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +197,18 @@ static int h_timeout(void *ctx, const char *v)
 	return 0;
 }
 
+static int h_budget(void *ctx, const char *v)
+{
+	struct cli *c = ctx;
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	if (errno || *end || end == v || v[0] == '-')
+		return usage_error(c, "invalid analysis budget '%s': expected a count of evaluation steps (0: none)", v);
+	c->so->analysis.analysis_budget = n ? (uint64_t)n : UINT64_MAX;
+	return 0;
+}
+
 static int h_color(void *ctx, const char *v)
 {
 	struct cli *c = ctx;
@@ -260,6 +273,8 @@ static const struct sm_opt options[] = {
 	SM_OPT_CALL("--shard", "K/N", h_shard, "analyze only the K-th of N shares of the files (1 <= K <= N)"),
 	SM_OPT_CALL("--timeout", "SECONDS", h_timeout,
 		 "give up on a file after SECONDS (each file then runs in\na child process); it is reported as an error"),
+	SM_OPT_CALL("--analysis-budget", "N", h_budget,
+		 "evaluation steps one file may take (default 1e9, about\n10 s; 0: no limit); past them its results are\npartial (analysis-budget-exceeded)"),
 	SESSION_BOOL("--no-cache", no_cache, "do not use or write the precompiled CUDA header cache"),
 	SESSION_BOOL("--no-gitignore", no_gitignore, "walk directories without skipping what git ignores"),
 	OWN_BOOL("--show-banks", eo.show_banks, "text: print a lanes x banks map under each conflict"),

@@ -228,6 +228,20 @@
  * Real conditions have a handful; past it the rest are not compared, and
  * the guard is taken as true (as any undecidable guard). */
 #define SM_CORRELATE_ATOMS 16
+/* The work budget of one file (--analysis-budget sets another; 0 there
+ * means none): expression nodes the lane evaluator visits, over every
+ * kernel, block shape and rule of the file. A count rather than a clock,
+ * so a file gets the same results on a loaded CI runner as on a laptop;
+ * --timeout is the wall-clock backstop. A node costs about 10 ns with
+ * the work around it (measured on the corpus), so 1e9 is about 10 seconds
+ * of analysis, 23 times what the costliest file of the corpus uses
+ * (idiom_sortnet.cu, 43 million), while a kernel that would run for
+ * minutes (the cubic cases of issue 14 before their fixes took 20 s to 4
+ * min) stops. Past it:
+ * the accesses not yet reached are not analyzed, the race search stops
+ * where it is (races found are kept), and the file gets input problem
+ * analysis-budget-exceeded (a warning). */
+#define SM_ANALYSIS_BUDGET 1000000000ull
 
 /* The race search, per pair of accesses and search mode: iterations of a
  * loop with a known bound, iterations tried when the bound is unknown,
@@ -240,6 +254,16 @@
 #define SM_RACE_LEAVES 4096
 #define SM_RACE_EVALS 4000000ul
 #define SM_RACE_TRIES 64
+
+/* Guard values kept per kernel (analyzer/engine/bank.c): whether the
+ * chain of guards from one guard on holds, for one thread. Accesses share
+ * the tails of their chains, so a kernel whose n-th access lies under n
+ * guards (an `if (...) goto` or early return per statement) evaluates each
+ * guard once per thread instead of once per access. 24 bytes an entry:
+ * 1M entries is 24 MiB at most, room for 1,000 guards of a 1,024-thread
+ * block. Past it: new values are computed each time (slower, same
+ * result). */
+#define SM_GUARD_MEMO_ENTRIES ((size_t)1 << 20)
 
 /* Padding amounts (elements added to the last dimension) the --fix search
  * tries: 1 to 32, one full turn of the 32 banks. Past it: larger paddings

@@ -133,8 +133,9 @@ static void record_accesses(struct sm_kernel_facts *f, struct sm_result *r)
 	}
 }
 
+/* Run the rules over F's kernels within the work budget *work. */
 static void run_rules(const struct sm_file *F, const struct sm_analysis_options *opt, struct sm_arena *A,
-		      struct sm_result *r)
+		      struct sm_work *work, struct sm_result *r)
 {
 	struct sm_kernel_facts *facts = sm_arena_alloc(A, (F->nkernels + 1) * sizeof(*facts));
 	if (!facts)
@@ -144,6 +145,7 @@ static void run_rules(const struct sm_file *F, const struct sm_analysis_options 
 		if (sm_kernel_facts_init(&facts[i], K, opt, A) != 0)
 			sm_result_problem(r, SM_PROBLEM_KERNEL_TOO_LARGE, K->range.begin,
 				       "kernel '%s' is too large to analyze completely", K->name);
+		facts[i].work = work;
 		if (opt->all_accesses)
 			record_accesses(&facts[i], r);
 	}
@@ -215,7 +217,12 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 		sm_arena_release(&A);
 		return -1;
 	}
-	run_rules(F, opt, &A, r);
+	struct sm_work work = { 0, opt->analysis_budget ? opt->analysis_budget : SM_ANALYSIS_BUDGET, false };
+	run_rules(F, opt, &A, &work, r);
+	if (work.spent)
+		sm_result_problem(r, SM_PROBLEM_ANALYSIS_BUDGET_EXCEEDED, p0,
+			       "analysis budget exceeded: '%s' needed more than %llu evaluation steps "
+			       "(--analysis-budget); results are partial", path, (unsigned long long)work.limit);
 	if (sm_arena_failed(&A))
 		sm_result_problem(r, SM_PROBLEM_PARTIAL_RESULTS, p0, "'%s' needed more than %zu %s to analyze; results are partial",
 			       path, limit >= (1u << 20) ? limit >> 20 : limit >> 10, limit >= (1u << 20) ? "MiB" : "KiB");

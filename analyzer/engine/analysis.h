@@ -111,6 +111,34 @@ struct sm_wave {
  * lanes, width the bytes per lane (1, 2, 4, 8 or 16). */
 void sm_bank_wavefronts(const int64_t addr[SM_WARP], uint32_t mask, unsigned width, struct sm_wave *out);
 
+/* The work budget of one file's analysis (--analysis-budget): expression
+ * nodes the lane evaluator visits, over every kernel, block shape and
+ * rule. A count, not a clock, so that a file gets the same results on
+ * every machine. used grows with each node; the searches that can run
+ * long (the bank degrees, the race search) look at it between steps and
+ * stop once limit is reached, setting spent. limit 0: unlimited. */
+struct sm_work {
+	uint64_t used;
+	uint64_t limit;
+	bool spent;                   /* some result was cut short by the limit */
+};
+
+/* Has w reached its limit? Marks it spent when so. */
+static inline bool sm_work_over(struct sm_work *w)
+{
+	if (!w || !w->limit || w->used < w->limit)
+		return false;
+	w->spent = true;
+	return true;
+}
+
+/* Guard values already computed, shared by the accesses of one kernel
+ * (bank.c): a chain of guards is evaluated once per thread, not once per
+ * access under it. Owned by whoever made it; one worker only. */
+struct sm_guard_memo;
+struct sm_guard_memo *sm_guard_memo_new(void);
+void sm_guard_memo_free(struct sm_guard_memo *m);
+
 /* Per-evaluation inputs of the lane evaluator. */
 struct sm_eval_ctx {
 	int64_t tid[3];
@@ -128,6 +156,10 @@ struct sm_eval_ctx {
 	                               * gridDim its grid (the divergence verdict
 	                               * of threaddep.c) */
 	int64_t ctaid[3];             /* blockIdx when launch is set */
+	int used_iter;                /* set when a value read a loop counter */
+	int used_tid;                 /* set when it read threadIdx, blockDim or the lane */
+	struct sm_guard_memo *gmemo;  /* guard values to reuse, or NULL */
+	struct sm_work *work;         /* nodes visited are counted here, or NULL */
 };
 
 int64_t sm_eval(const struct sm_expr *e, struct sm_eval_ctx *c);
@@ -186,6 +218,13 @@ void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, 
  * the array's declared ones (the padding search). */
 void sm_access_degree(const struct sm_raccess *ra, struct sm_dim3 block, const int64_t *dims_override,
 		      struct sm_arena *A, struct sm_degree *out);
+/* The same, reusing the guard values in gm (NULL: none) and counting the
+ * work in w (NULL: unlimited). Past w's limit the access is not analyzed
+ * (why says the budget was spent). */
+void sm_access_degree_in(const struct sm_raccess *ra, struct sm_dim3 block, const int64_t *dims_override,
+			 struct sm_arena *A, struct sm_guard_memo *gm, struct sm_work *w, struct sm_degree *out);
+
+#define SM_WHY_BUDGET "the analysis budget of the file was spent (--analysis-budget)"
 
 /* One access and the degree computed for it (what --all-accesses lists). */
 struct sm_access_result {

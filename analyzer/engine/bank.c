@@ -12,6 +12,7 @@
 #include "engine/analysis.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int64_t floordiv(int64_t a, int64_t b)
@@ -188,13 +189,15 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 		return 0;
 	}
 	c->budget--;
+	if (c->work)
+		c->work->used++;
 	switch (e->kind) {
 	case SM_E_CONST:
 		return e->ival;
 	case SM_E_BUILTIN:
 		switch (e->builtin) {
-		case SM_B_TID: return c->tid[e->dim];
-		case SM_B_NTID: return e->dim == 0 ? c->ntid.x : e->dim == 1 ? c->ntid.y : c->ntid.z;
+		case SM_B_TID: c->used_tid = 1; return c->tid[e->dim];
+		case SM_B_NTID: c->used_tid = 1; return e->dim == 0 ? c->ntid.x : e->dim == 1 ? c->ntid.y : c->ntid.z;
 		case SM_B_CTAID:
 		case SM_B_NCTAID:
 			if (c->launch && c->launch->grid_known) {
@@ -208,7 +211,7 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 			}
 			return e->builtin == SM_B_CTAID ? opaque_value(c->seed, 1000 + (unsigned)e->dim) - 1
 							: opaque_value(c->seed, 2000 + (unsigned)e->dim);
-		case SM_B_LANE: return (c->tid[0] + c->tid[1] * c->ntid.x + c->tid[2] * c->ntid.x * c->ntid.y) % 32;
+		case SM_B_LANE: c->used_tid = 1; return (c->tid[0] + c->tid[1] * c->ntid.x + c->tid[2] * c->ntid.x * c->ntid.y) % 32;
 		case SM_B_WARPSIZE: return 32;
 		}
 		return 0;
@@ -231,6 +234,7 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 	case SM_E_LOOPEXIT: {
 		/* run the (uniform) loop to its end */
 		const struct sm_loop *L = e->loop;
+		c->used_iter = 1;
 		if (!L || e->ival >= L->niv || L->depth >= SM_MAX_LOOPS || !L->cond) {
 			c->err = 1;
 			return 0;
@@ -257,6 +261,7 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 	}
 	case SM_E_LOOPVAR: {
 		const struct sm_loop *L = e->loop;
+		c->used_iter = 1;
 		if (!L || e->ival >= L->niv || L->depth >= SM_MAX_LOOPS) {
 			c->err = 1;
 			return 0;
@@ -264,6 +269,7 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 		return iv_value(&L->ivs[e->ival], L, c->iter[L->depth], c, depth);
 	}
 	case SM_E_PREV:
+		c->used_iter = 1;
 		if (!e->loop || e->ival >= e->loop->niv || c->rec_iv != &e->loop->ivs[e->ival]) {
 			c->err = 1;
 			return 0;
@@ -386,6 +392,8 @@ struct job {
 	                               * one iteration stands for all */
 	int64_t limit;           /* bytes of the array (0: not known) */
 	bool oob;                /* an active lane addressed outside it */
+	struct sm_guard_memo *gm;
+	struct sm_work *work;
 };
 
 /* *c = base evaluated by lane l of J's warp (its thread id set); false
@@ -402,25 +410,227 @@ static bool lane_ctx(const struct job *J, int l, const struct sm_eval_ctx *base,
 	return true;
 }
 
+/* ---- guard values, shared between accesses ----
+ * Accesses share the tails of their guard chains (each if pushes one
+ * guard onto the chain in force), and a chain can be long: every
+ * `if (...) goto` or early `return` guards the rest of its block, so the
+ * n-th access of such a block sits under about n guards, and evaluating
+ * each chain anew made a kernel's analysis cubic. The memo keeps, per
+ * guard and thread, whether the chain from that guard on holds.
+ *
+ * What a guard's value depends on: a condition is evaluated strictly
+ * (uniform unknowns are undecidable, whatever the seed), so its value is
+ * a function of the thread (tid, ntid) and of the loop counters it reads.
+ * An evaluation that read no loop counter (used_iter stays 0) holds at
+ * every iteration and is kept; one that read one is not. One that read
+ * no thread index or block extent either (used_tid) holds for every
+ * thread and is kept once for all. Undecidable
+ * (budget, depth) is kept too: the same nodes are visited each time. A
+ * chain's value is kept when every guard it took is kept; a chain that
+ * fails at a kept guard fails for every guard before it as well. */
+
+struct gm_ent {
+	const struct sm_guard *g;  /* NULL: empty slot */
+	uint64_t key;              /* the thread and block shape, packed */
+	int val;                   /* does the chain from g on hold */
+};
+
+struct sm_guard_memo {
+	struct gm_ent *t;
+	size_t cap, n;             /* slots (a power of two), used */
+	const struct sm_guard **walk; /* the guards of one chain walk */
+	unsigned char *walk_keep;     /* how far each one's value holds */
+	size_t walk_cap;
+};
+
+struct sm_guard_memo *sm_guard_memo_new(void)
+{
+	return calloc(1, sizeof(struct sm_guard_memo));
+}
+
+void sm_guard_memo_free(struct sm_guard_memo *m)
+{
+	if (!m)
+		return;
+	free(m->t);
+	free(m->walk);
+	free(m->walk_keep);
+	free(m);
+}
+
+/* The thread and block shape as one key: 10 bits per thread index (below
+ * 1024), 11 per extent (up to 1024). false when they do not fit. */
+static bool gm_key(const struct sm_eval_ctx *c, uint64_t *key)
+{
+	int64_t v[6] = { c->tid[0], c->tid[1], c->tid[2], c->ntid.x, c->ntid.y, c->ntid.z };
+	uint64_t k = 0;
+	for (int i = 0; i < 6; i++) {
+		int bits = i < 3 ? 10 : 11;
+		if (v[i] < 0 || v[i] >= ((int64_t)1 << bits))
+			return false;
+		k = (k << bits) | (uint64_t)v[i];
+	}
+	*key = k;
+	return true;
+}
+
+static size_t gm_slot(const struct sm_guard_memo *m, const struct sm_guard *g, uint64_t key)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)g >> 3) * 0x9E3779B97F4A7C15ull ^ key * 0xC2B2AE3D27D4EB4Full;
+	h ^= h >> 29;
+	return (size_t)h & (m->cap - 1);
+}
+
+static int gm_get(const struct sm_guard_memo *m, const struct sm_guard *g, uint64_t key)
+{
+	if (!m->cap)
+		return -1;
+	for (size_t i = gm_slot(m, g, key);; i = (i + 1) & (m->cap - 1)) {
+		const struct gm_ent *e = &m->t[i];
+		if (!e->g)
+			return -1;
+		if (e->g == g && e->key == key)
+			return e->val;
+	}
+}
+
+static void gm_put(struct sm_guard_memo *m, const struct sm_guard *g, uint64_t key, int val)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		/* grow (kept at most half full); past the cap, keep no more */
+		size_t ncap = m->cap ? m->cap * 2 : 4096;
+		if (ncap > SM_GUARD_MEMO_ENTRIES)
+			return;
+		struct gm_ent *nt = calloc(ncap, sizeof(*nt));
+		if (!nt)
+			return;
+		struct gm_ent *old = m->t;
+		size_t ocap = m->cap;
+		m->t = nt;
+		m->cap = ncap;
+		for (size_t i = 0; i < ocap; i++)
+			if (old[i].g) {
+				size_t j = gm_slot(m, old[i].g, old[i].key);
+				while (nt[j].g)
+					j = (j + 1) & (ncap - 1);
+				nt[j] = old[i];
+			}
+		free(old);
+	}
+	size_t i = gm_slot(m, g, key);
+	while (m->t[i].g) {
+		if (m->t[i].g == g && m->t[i].key == key)
+			return;
+		i = (i + 1) & (m->cap - 1);
+	}
+	m->t[i] = (struct gm_ent){ g, key, val };
+	m->n++;
+}
+
+/* How far a value holds: KEEP_NONE at this iteration only (it read a loop
+ * counter), KEEP_THREAD for this thread at every iteration, KEEP_ALL for
+ * every thread (it read no thread index or block extent either). */
+enum { KEEP_NONE, KEEP_THREAD, KEEP_ALL };
+#define GM_ALL_THREADS UINT64_MAX /* the key of KEEP_ALL values (gm_key never makes it) */
+
+/* One guard's own verdict: 0 when its condition decides against it, else
+ * 1 (true, or undecidable: assumed to hold); *keep how far it holds. */
+static int guard_one(const struct sm_guard *g, struct sm_eval_ctx *c, unsigned char *keep)
+{
+	c->err = 0;
+	c->budget = SM_EVAL_BUDGET_COND;
+	c->used_iter = 0;
+	c->used_tid = 0;
+	int64_t v = sm_eval(g->cond, c);
+	int r;
+	if (c->err) {
+		/* undecidable: assumed to hold, unless it tests one shared
+		 * element against itself (correlate.c, which adds what it
+		 * reads to used_iter and used_tid) */
+		c->err = 0;
+		r = !sm_guard_impossible(g->cond, g->negate, c);
+	} else {
+		r = (v != 0) != g->negate;
+	}
+	*keep = c->used_iter ? KEEP_NONE : c->used_tid ? KEEP_THREAD : KEEP_ALL;
+	return r;
+}
+
+static int guards_memo(const struct sm_guard *g, struct sm_eval_ctx *c, uint64_t key)
+{
+	struct sm_guard_memo *m = c->gmemo;
+	size_t n = 0;
+	int val = 1;
+	unsigned char tail = KEEP_ALL;  /* how far the value found holds */
+	for (; g; g = g->next) {
+		int hit = gm_get(m, g, GM_ALL_THREADS);
+		if (hit >= 0) {
+			val = hit;
+			break;
+		}
+		hit = gm_get(m, g, key);
+		if (hit >= 0) {
+			val = hit;
+			tail = KEEP_THREAD;
+			break;
+		}
+		if (n == m->walk_cap) {
+			size_t nc = m->walk_cap ? m->walk_cap * 2 : 64;
+			const struct sm_guard **nw = realloc(m->walk, nc * sizeof(*nw));
+			if (nw)
+				m->walk = nw;
+			unsigned char *nk = nw ? realloc(m->walk_keep, nc) : NULL;
+			if (nk)
+				m->walk_keep = nk;
+			if (!nw || !nk) {
+				/* no room to remember this walk: finish it unkept */
+				unsigned char k;
+				for (; g; g = g->next)
+					if (!guard_one(g, c, &k))
+						return 0;
+				return 1;
+			}
+			m->walk_cap = nc;
+		}
+		unsigned char keep;
+		int own = guard_one(g, c, &keep);
+		m->walk[n] = g;
+		m->walk_keep[n] = keep;
+		n++;
+		if (!own) {
+			val = 0;
+			tail = keep;
+			break;
+		}
+	}
+	/* the chain from walk[i] on: a failure holds as far as the guard that
+	 * failed does, for every guard before it; a success as far as the
+	 * least of its guards */
+	for (size_t i = n; i-- > 0;) {
+		if (val && m->walk_keep[i] < tail)
+			tail = m->walk_keep[i];
+		if (tail != KEEP_NONE)
+			gm_put(m, m->walk[i], tail == KEEP_ALL ? GM_ALL_THREADS : key, val);
+	}
+	return val;
+}
+
 static int guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c)
 {
+	uint64_t key;
+	if (c->gmemo && g && gm_key(c, &key)) {
+		c->strict = 1;
+		int r = guards_memo(g, c, key);
+		c->strict = 0;
+		c->err = 0;
+		return r;
+	}
 	c->strict = 1;
 	for (; g; g = g->next) {
-		c->err = 0;
-		c->budget = SM_EVAL_BUDGET_COND;
-		int64_t v = sm_eval(g->cond, c);
-		if (c->err) {
-			/* undecidable: assume it holds, unless it tests one
-			 * shared element against itself */
-			c->err = 0;
-			if (sm_guard_impossible(g->cond, g->negate, c)) {
-				c->strict = 0;
-				return 0;
-			}
-			continue;
-		}
-		if ((v != 0) == g->negate) {
+		unsigned char keep;
+		if (!guard_one(g, c, &keep)) {
 			c->strict = 0;
+			c->err = 0;
 			return 0;
 		}
 	}
@@ -564,6 +774,11 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 			J->out->truncated = true;
 			return;
 		}
+		if (sm_work_over(J->work)) {
+			J->err = 1;
+			J->why = SM_WHY_BUDGET;
+			return;
+		}
 		J->tuples++;
 		leaf(J, c);
 		return;
@@ -670,11 +885,13 @@ static int64_t array_bytes(const struct sm_array *arr, const int64_t *dims)
 }
 
 static bool run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *lay, unsigned seed,
-		     struct sm_degree *out)
+		     struct sm_guard_memo *gm, struct sm_work *work, struct sm_degree *out)
 {
 	struct job J;
 	const int64_t *dims = lay ? lay->dims : NULL;
 	memset(&J, 0, sizeof(J));
+	J.gm = gm;
+	J.work = work;
 	J.ra = ra;
 	J.lay = lay;
 	J.block = block;
@@ -710,6 +927,8 @@ static bool run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 		memset(&c, 0, sizeof(c));
 		c.ntid = block;
 		c.seed = seed;
+		c.gmemo = gm;
+		c.work = work;
 		J.tuples = 0;
 		enumerate(&J, 0, &c);
 	}
@@ -785,12 +1004,21 @@ static bool loaded_from_memory(const struct sm_expr *e, int depth)
 	       loaded_from_memory(e->c, depth + 1);
 }
 
+static void degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *dims,
+			  struct sm_guard_memo *gm, struct sm_work *w, struct sm_degree *out);
+
 void sm_access_degree(const struct sm_raccess *ra, struct sm_dim3 block, const int64_t *dims,
 		      struct sm_arena *A, struct sm_degree *out)
 {
+	sm_access_degree_in(ra, block, dims, A, NULL, NULL, out);
+}
+
+void sm_access_degree_in(const struct sm_raccess *ra, struct sm_dim3 block, const int64_t *dims,
+			 struct sm_arena *A, struct sm_guard_memo *gm, struct sm_work *work, struct sm_degree *out)
+{
 	struct sm_layout lay = { dims, 0, 0 };
-	sm_access_degree_layout(ra, block, &lay, out);
-	if (out->analyzed || !A || !ra->ok || !ra->array)
+	degree_layout(ra, block, &lay, gm, work, out);
+	if (out->analyzed || !A || !ra->ok || !ra->array || (work && work->spent))
 		return;
 	bool data = loaded_from_memory(ra->extra, 0);
 	for (int k = 0; k < ra->nidx && !data; k++)
@@ -814,6 +1042,12 @@ void sm_access_degree(const struct sm_raccess *ra, struct sm_dim3 block, const i
 void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *dims,
 			     struct sm_degree *out)
 {
+	degree_layout(ra, block, dims, NULL, NULL, out);
+}
+
+static void degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *dims,
+			  struct sm_guard_memo *gm, struct sm_work *w, struct sm_degree *out)
+{
 	memset(out, 0, sizeof(*out));
 	out->lane_a = out->lane_b = out->bank = -1;
 	if (!ra->ok || !ra->array) {
@@ -835,7 +1069,7 @@ void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, 
 	for (int k = 0; k < ra->nidx; k++)
 		unknowns = unknowns || has_uniform_unknown(ra->idx[k], 0);
 	unknowns = unknowns || has_uniform_unknown(ra->extra, 0);
-	bool inside = run_seed(ra, block, dims, 0, out);
+	bool inside = run_seed(ra, block, dims, 0, gm, w, out);
 	if (!out->analyzed || !unknowns)
 		return;
 	/* the index involves uniform unknowns (parameters, blockIdx): the
@@ -845,7 +1079,7 @@ void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, 
 	for (unsigned seed = 1; seed < SM_UNKNOWN_TRIES; seed++) {
 		struct sm_degree other;
 		memset(&other, 0, sizeof(other));
-		bool in = run_seed(ra, block, dims, seed, &other);
+		bool in = run_seed(ra, block, dims, seed, gm, w, &other);
 		if (!other.analyzed) {
 			*out = other;
 			return;

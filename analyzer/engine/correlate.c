@@ -68,6 +68,8 @@ static bool load_elem(const struct sm_expr *e, struct sm_eval_ctx *c, const stru
 	int64_t a = elem * (int64_t)p->array->elem_size;
 	if (p->extra)
 		a += sm_eval(p->extra, &lc);
+	c->used_iter |= lc.used_iter; /* for the guard memo of bank.c */
+	c->used_tid |= lc.used_tid;
 	if (lc.err)
 		return false;
 	*array = p->array;
@@ -155,6 +157,8 @@ static void collect(const struct sm_expr *e, bool want, struct sm_eval_ctx *c, s
 	lc.strict = 1;
 	lc.budget = SM_EVAL_BUDGET_COND;
 	int64_t k = sm_eval(other, &lc);
+	c->used_iter |= lc.used_iter;
+	c->used_tid |= lc.used_tid;
 	if (lc.err)
 		return;
 	add(A, array, addr, want ? op : negated(op), k);

@@ -2,6 +2,7 @@
 #include "engine/facts.h"
 #include "engine/merge.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Do launches a and b fix the same values (block and known arguments)? */
@@ -59,7 +60,7 @@ int sm_kernel_facts_init(struct sm_kernel_facts *f, struct sm_kernel *k, const s
  * (or every shape when its block is not known, or --block-dim); the worst,
  * naming its launch. One context that cannot be analyzed makes the access
  * not analyzed: its value there is unknown. */
-static void context_degree(struct sm_kernel_facts *f, unsigned a, struct sm_access_result *ar)
+static void context_degree(struct sm_kernel_facts *f, unsigned a, struct sm_guard_memo *gm, struct sm_access_result *ar)
 {
 	bool first = true;
 	for (int c = 0; c < f->ncontexts; c++) {
@@ -71,7 +72,7 @@ static void context_degree(struct sm_kernel_facts *f, unsigned a, struct sm_acce
 			    (L->block.x != f->blocks[b].x || L->block.y != f->blocks[b].y || L->block.z != f->blocks[b].z))
 				continue;
 			struct sm_degree d;
-			sm_access_degree(&f->ctx_model[c].acc[a], f->blocks[b], NULL, f->arena, &d);
+			sm_access_degree_in(&f->ctx_model[c].acc[a], f->blocks[b], NULL, f->arena, gm, f->work, &d);
 			if (!d.analyzed) {
 				ar->deg = d;
 				ar->block = f->blocks[b];
@@ -99,15 +100,18 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 		f->degrees_failed = true;
 		return NULL;
 	}
+	/* guard values are shared by the accesses of one model (the launch
+	 * contexts have models of their own, with guards of their own) */
+	struct sm_guard_memo *gm = sm_guard_memo_new();
 	for (unsigned a = 0; a < m->nacc; a++) {
 		struct sm_access_result *ar = &res[a];
 		if (f->ncontexts) {
-			context_degree(f, a, ar);
+			context_degree(f, a, gm, ar);
 			continue;
 		}
 		for (int b = 0; b < f->nblocks; b++) {
 			struct sm_degree d;
-			sm_access_degree(&m->acc[a], f->blocks[b], NULL, f->arena, &d);
+			sm_access_degree_in(&m->acc[a], f->blocks[b], NULL, f->arena, gm, f->work, &d);
 			if (b == 0 || (d.analyzed && (!ar->deg.analyzed || d.worst > ar->deg.worst))) {
 				ar->deg = d;
 				ar->block = f->blocks[b];
@@ -128,7 +132,7 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 			memset(&r, 0, sizeof(r));
 			for (int b = 0; b < f->nblocks; b++) {
 				struct sm_degree d;
-				sm_access_degree(&fused, f->blocks[b], NULL, f->arena, &d);
+				sm_access_degree_in(&fused, f->blocks[b], NULL, f->arena, gm, f->work, &d);
 				if (b == 0 || (d.analyzed && (!r.deg.analyzed || d.worst > r.deg.worst))) {
 					r.deg = d;
 					r.block = f->blocks[b];
@@ -145,6 +149,7 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 					res[k] = r;
 		}
 	}
+	sm_guard_memo_free(gm);
 	f->degrees = res;
 	return res;
 }
@@ -156,7 +161,8 @@ const struct sm_race_set *sm_kernel_facts_races(struct sm_kernel_facts *f, int b
 	struct sm_race_set *s = &f->races[b];
 	if (!s->done) {
 		s->done = true;
-		s->ok = sm_kernel_races(&f->model, f->blocks[b], f->arena, &s->v, &s->n) == 0;
+		s->ok = sm_kernel_races_in(&f->model, f->blocks[b], f->arena, f->work, &s->v, &s->n) == 0;
+		s->partial = f->work && f->work->spent;
 	}
 	return s->ok ? s : NULL;
 }

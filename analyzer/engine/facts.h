@@ -23,6 +23,7 @@
 struct sm_race_set {
 	bool done;                    /* searched (ok or not) */
 	bool ok;                      /* false: the search ran out of memory */
+	bool partial;                 /* the analysis budget stopped the search */
 	struct sm_race *v;
 	unsigned n;
 };
@@ -32,6 +33,9 @@ struct sm_kernel_facts {
 	bool resolved;                 /* false: resolution ran out of memory (partial model) */
 	const struct sm_analysis_options *opt;
 	struct sm_arena *arena;        /* the file's IR arena: facts live there */
+	struct sm_work *work;          /* the file's analysis budget, shared by its
+	                                * kernels (set by the driver after init);
+	                                * NULL: unlimited */
 
 	/* block shapes: --block-dim, every constant launch shape, or the
 	 * stated assumption (sm_kernel_blocks) */
@@ -65,7 +69,10 @@ int sm_kernel_facts_init(struct sm_kernel_facts *f, struct sm_kernel *k, const s
 const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f);
 
 /* The races for block shape blocks[b]; NULL when the search ran out of
- * memory. */
+ * memory. Once the budget (work) is spent, the degrees of the accesses
+ * not yet computed are not analyzed (why SM_WHY_BUDGET) and the race
+ * search stops where it is (the set's partial flag): what was found is
+ * kept. */
 const struct sm_race_set *sm_kernel_facts_races(struct sm_kernel_facts *f, int b);
 
 /* The divergent block barriers, in source order: the count, or -1 when

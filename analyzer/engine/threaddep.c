@@ -882,6 +882,8 @@ struct addr_memo {
 	struct addr_vec *bucket[1024];
 	size_t bytes;
 	struct addr_vec scratch;   /* used when the memo is full */
+	struct sm_guard_memo *gm;  /* guard values, shared by the accesses */
+	struct sm_work *work;      /* the file's analysis budget, or NULL */
 };
 
 static void memo_free(struct addr_memo *M)
@@ -1073,7 +1075,7 @@ static uint32_t pair_ord(const struct cfg *G, int64_t a, int64_t b)
 
 static void leaf(struct rjob *J)
 {
-	if (J->leaves >= SM_RACE_LEAVES || J->evals >= SM_RACE_EVALS) {
+	if (J->leaves >= SM_RACE_LEAVES || J->evals >= SM_RACE_EVALS || sm_work_over(J->memo->work)) {
 		J->truncated = true;
 		return;
 	}
@@ -1383,6 +1385,8 @@ static void acc_range(struct addr_memo *M, const struct sm_raccess *ra, struct s
 	memset(&c, 0, sizeof(c));
 	c.ntid = block;
 	c.seed = RACE_SEED;
+	c.gmemo = M->gm;
+	c.work = M->work;
 	unsigned long evals = 0;
 	const struct addr_vec *v = memo_get(M, ra, &c, &evals);
 	if (!v)
@@ -1526,6 +1530,12 @@ fail:
 int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
 		    struct sm_race **out, unsigned *nout)
 {
+	return sm_kernel_races_in(m, block, A, NULL, out, nout);
+}
+
+int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
+		       struct sm_work *work, struct sm_race **out, unsigned *nout)
+{
 	*out = NULL;
 	*nout = 0;
 	unsigned nacc = m->nacc;
@@ -1562,6 +1572,8 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 	memo->m = m;
 	memo->block = block;
 	memo->nthreads = (int)nt;
+	memo->work = work;
+	memo->gm = sm_guard_memo_new();
 	G.m = m;
 	G.block = block;
 	G.nthreads = nt;
@@ -1594,14 +1606,18 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 		rc = -1;
 		goto done;
 	}
-	for (unsigned i = 0; i < nacc; i++)
-		acc_range(memo, &m->acc[i], block, &rg[i]);
-	for (unsigned b = 0; b < nacc; b++) {
+	for (unsigned i = 0; i < nacc; i++) {
+		if (sm_work_over(work))
+			memset(&rg[i], 0, sizeof(rg[i])); /* unbounded (no search follows) */
+		else
+			acc_range(memo, &m->acc[i], block, &rg[i]);
+	}
+	for (unsigned b = 0; b < nacc && !sm_work_over(work); b++) {
 		const struct sm_raccess *rb = &m->acc[b];
 		if (!rb->ok || !rb->src || !rb->array || G.acc_node_of[b] < 0)
 			continue;
 		/* the nearest earlier access first: the clearest witness */
-		for (unsigned step = 0; step < nacc; step++) {
+		for (unsigned step = 0; step < nacc && !sm_work_over(work); step++) {
 			unsigned a = (b + nacc - 1 - step) % nacc;
 			const struct sm_raccess *ra = &m->acc[a];
 			if (!ra->ok || !ra->src || !ra->array || G.acc_node_of[a] < 0)
@@ -1635,6 +1651,8 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 			J.G = &G;
 			J.ca.ntid = J.cb.ntid = block;
 			J.ca.seed = J.cb.seed = RACE_SEED;
+			J.ca.gmemo = J.cb.gmemo = memo->gm;
+			J.ca.work = J.cb.work = work;
 			bool hit = false, inter = false, cross = false, trunc = false;
 			/* each mode: threads of different warps first, then of
 			 * one warp, with no barrier on the way that orders them */
@@ -1720,6 +1738,7 @@ done:
 	free(modes);
 	free(ords);
 	if (memo) {
+		sm_guard_memo_free(memo->gm);
 		memo_free(memo);
 		free(memo);
 	}

@@ -107,5 +107,9 @@ struct sm_race {
  * Returns 0, or -1 when out of memory. */
 int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
 		    struct sm_race **out, unsigned *nout);
+/* The same within the file's analysis budget work (NULL: unlimited): once
+ * it is spent the search stops, keeping the races found so far. */
+int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
+		       struct sm_work *work, struct sm_race **out, unsigned *nout);
 
 #endif

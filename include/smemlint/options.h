@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "smemlint/diag.h"
 #include "smemlint/ir.h"
@@ -38,6 +39,9 @@ struct sm_analysis_options {
 	size_t ir_arena_limit;           /* bytes of IR per file; 0 = SM_IR_ARENA_LIMIT */
 	unsigned max_results;            /* findings and access records kept per file;
 	                                  * 0 = SM_MAX_FILE_FINDINGS, SM_MAX_FILE_ACCESSES */
+	uint64_t analysis_budget;        /* expression nodes the evaluator may visit
+	                                  * per file (--analysis-budget); 0 =
+	                                  * SM_ANALYSIS_BUDGET, UINT64_MAX = none */
 };
 
 #endif
