@@ -19,6 +19,7 @@
 #include "base/stack.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,7 +377,10 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 	S.A = A;
 	S.F = F;
 	S.header_filter = opt ? opt->header_filter : NULL;
+	char toolkit_real[PATH_MAX];
 	S.toolkit = opt ? opt->cuda_path : NULL;
+	if (S.toolkit && realpath(S.toolkit, toolkit_real))
+		S.toolkit = toolkit_real; /* /usr/local/cuda is often a link */
 	S.main_file = clang_getFile(tu, path);
 	S.stack_floor = sm_stack_floor((size_t)1 << 20);
 	collect_notes(&S);

@@ -319,4 +319,20 @@ struct sm_file {
 	unsigned nheaders;
 };
 
+/* The text a range of file index `file` of F points into (0: the file's
+ * own), and its length in *len; NULL when unknown. */
+static inline const char *sm_file_text(const struct sm_file *F, unsigned file, size_t *len)
+{
+	if (file && file <= F->nheaders) {
+		*len = F->headers[file - 1].text_len;
+		return F->headers[file - 1].text;
+	}
+	if (file) {
+		*len = 0;
+		return NULL;
+	}
+	*len = F->text_len;
+	return F->text;
+}
+
 #endif
