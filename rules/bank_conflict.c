@@ -45,8 +45,9 @@ static const char *src_text(const struct sm_file *F, struct sm_range r, struct s
 {
 	if (r.begin.line != r.end.line)
 		return NULL;
-	size_t n;
-	const char *s = sm_text_span(F->text, F->text_len, r.begin.line, r.begin.col, r.end.line, r.end.col, &n);
+	size_t n, tl;
+	const char *t = sm_file_text(F, r.file, &tl);
+	const char *s = t ? sm_text_span(t, tl, r.begin.line, r.begin.col, r.end.line, r.end.col, &n) : NULL;
 	return s ? sm_arena_strndup(A, s, n) : NULL;
 }
 
@@ -185,8 +186,10 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			unsigned ai = ra->array->index;
 			if (ai < ctx->file->narrays && !planned[ai]) {
 				planned[ai] = 1;
-				sm_fix_search(m, ra->array, f->blocks, f->nblocks, ctx->opt->arch, ctx->file->text, ctx->file->text_len,
-					      A, &plans[ai]);
+				size_t tl;
+				const char *t = sm_file_text(ctx->file, ra->array->decl.file, &tl);
+				sm_fix_search(m, ra->array, f->blocks, f->nblocks, ctx->opt->arch, t ? t : "", t ? tl : 0, A,
+					      &plans[ai]);
 			}
 			const struct sm_fix_plan *plan = ai < ctx->file->narrays ? &plans[ai] : NULL;
 			if (plan && plan->kind == SM_FIX_PAD) {

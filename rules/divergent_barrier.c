@@ -38,6 +38,15 @@
 #include "rules/rules.h"
 #include "rules/messages.h"
 
+
+/* The source text of r, in whichever converted file it lies. */
+static const char *range_text(const struct sm_file *F, struct sm_range r, struct sm_arena *A, size_t max)
+{
+	size_t len;
+	const char *t = sm_file_text(F, r.file, &len);
+	return t ? sm_source_text(t, len, r, A, max) : NULL;
+}
+
 static const char *jump_name(const struct sm_stmt *s)
 {
 	if (!s)
@@ -109,11 +118,11 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 				nsame += same_cause(&dv[j], d);
 			const struct sm_stmt *b = d->barrier;
 			const char *bname = b->barrier == SM_BAR_ASM ? "bar.sync" :
-					    sm_source_text(F->text, F->text_len, b->range, A, 40);
+					    range_text(F, b->range, A, 40);
 			const char *stext = scope_text(A, b);
 			bool group = sm_scope_threads(b) > 0;
 			struct sm_range cr = d->cond ? cond_range(d->cond) : b->range;
-			const char *ctext = sm_source_text(F->text, F->text_len, cr, A, 60);
+			const char *ctext = range_text(F, cr, A, 60);
 			struct sm_diag g;
 			memset(&g, 0, sizeof(g));
 			g.rule = SM_RULE_DIVERGENT_BARRIER;
@@ -161,7 +170,7 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 				const struct sm_stmt *o = dv[j].barrier;
 				g.related[g.nrelated].range = o->range;
 				g.related[g.nrelated].message = sm_arena_printf(A, "'%s', made divergent by the same %s",
-					o->barrier == SM_BAR_ASM ? "bar.sync" : sm_source_text(F->text, F->text_len, o->range, A, 40),
+					o->barrier == SM_BAR_ASM ? "bar.sync" : range_text(F, o->range, A, 40),
 					d->kind == SM_DIV_EXIT ? jump_name(d->jump) : "condition");
 				g.nrelated++;
 			}

@@ -396,6 +396,122 @@ class Stdin(unittest.TestCase):
         self.assertEqual(p.stderr, "smemlint: cannot read the file list from standard input: Is a directory\n")
 
 
+TILE_KERNEL = """// A kernel in a project header: TILE comes from the including file.
+#pragma once
+#ifndef TILE
+#error TILE must be defined by the including file
+#endif
+__global__ void transpose_tile(float *out, const float *in)
+{
+    __shared__ float t[TILE][TILE];
+    t[threadIdx.x][threadIdx.y] = in[threadIdx.y * TILE + threadIdx.x];
+    __syncthreads();
+    out[threadIdx.x] = t[threadIdx.y][threadIdx.x];
+}
+"""
+
+
+def includer(tile, grid=1):
+    return (f'#define TILE {tile}\n#include "inc/tile.cuh"\n'
+            f"void run(float *o, const float *i) {{ transpose_tile<<<{grid}, dim3(32, 32)>>>(o, i); }}\n")
+
+
+class Headers(unittest.TestCase):
+    """Kernels in project headers (issue 15): analyzed in the files that
+    include them, reported once at the header, chosen by --header-filter."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.d = self.dir.name
+        os.mkdir(os.path.join(self.d, "inc"))
+        write(os.path.join(self.d, "inc", "tile.cuh"), TILE_KERNEL)
+        write(os.path.join(self.d, "a.cu"), includer(32))
+        write(os.path.join(self.d, "b.cu"), includer(32, grid=4))
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def json(self, *args, rc=1):
+        p = run("--no-cache", "--format=json", *args, cwd=self.d)
+        self.assertEqual(p.returncode, rc, p.stdout + p.stderr)
+        return json.loads(p.stdout)
+
+    def places(self, doc):
+        return [(r["file"], r["line"], r["column"], r["kernel"], r["ways"]) for r in bank(doc)]
+
+    def test_kernel_in_header_uses_the_includers_macro(self):
+        doc = self.json("a.cu")
+        self.assertEqual(self.places(doc), [("inc/tile.cuh", 9, 5, "transpose_tile", 32)])
+        self.assertEqual(doc["notifications"], [])
+        # TILE 33 from the includer pads the rows: no conflict
+        write(os.path.join(self.d, "a.cu"), includer(33))
+        self.assertEqual(self.places(self.json("a.cu", rc=0)), [])
+
+    def test_reported_once_however_many_files_include_it(self):
+        for extra in ([], ["-j1"], ["-j2"], ["--timeout", "60"]):
+            doc = self.json("a.cu", "b.cu", *extra)
+            self.assertEqual(self.places(doc), [("inc/tile.cuh", 9, 5, "transpose_tile", 32)], extra)
+        # findings that differ (another block shape) are both kept, in the
+        # same order whatever the input order and -j
+        write(os.path.join(self.d, "b.cu"), includer(32).replace("dim3(32, 32)", "dim3(32, 8)"))
+        runs = [self.json(*files, *extra) for files in (["a.cu", "b.cu"], ["b.cu", "a.cu"]) for extra in ([], ["-j1"])]
+        self.assertEqual([r["block_dim"] for r in bank(runs[0])], [[32, 32, 1], [32, 8, 1]])
+        for doc in runs[1:]:
+            self.assertEqual(bank(doc), bank(runs[0]))
+
+    def test_header_filter_chooses_the_headers(self):
+        self.assertEqual(len(bank(self.json("--header-filter", "/inc/", "a.cu"))), 1)
+        self.assertEqual(self.places(self.json("--header-filter", "", "a.cu", "b.cu", rc=0)), [])
+        self.assertEqual(self.places(self.json("--header-filter=", "a.cu", rc=0)), [])
+        self.assertEqual(self.places(self.json("--header-filter", "/nothing/", "a.cu", rc=0)), [])
+
+    def test_system_headers_are_never_analyzed(self):
+        # even a filter that matches every path leaves -isystem headers out
+        write(os.path.join(self.d, "sys.cu"), includer(32).replace('"inc/tile.cuh"', "<tile.cuh>"))
+        doc = self.json("--header-filter", ".*", "sys.cu", "--", "-isystem", os.path.join(self.d, "inc"), rc=0)
+        self.assertEqual(self.places(doc), [])
+        doc = self.json("--header-filter", ".*", "sys.cu", "--", "-I", os.path.join(self.d, "inc"))
+        self.assertEqual(self.places(doc), [("inc/tile.cuh", 9, 5, "transpose_tile", 32)])
+
+    def test_bad_regex_is_a_usage_error(self):
+        p = run("--no-cache", "--header-filter", "(", "a.cu", cwd=self.d)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("invalid --header-filter '(':", p.stderr)
+        self.assertEqual(p.stdout, "")
+
+    def test_suppression_in_the_header(self):
+        text = TILE_KERNEL.replace("in[threadIdx.y * TILE + threadIdx.x];",
+                                   "in[threadIdx.y * TILE + threadIdx.x]; // smemlint: ignore[bank-conflict]")
+        write(os.path.join(self.d, "inc", "tile.cuh"), text)
+        self.assertEqual(self.places(self.json("a.cu", "b.cu", rc=0)), [])
+
+    def test_sarif_and_baseline_name_the_header(self):
+        p = run("--no-cache", "--format=sarif", "a.cu", "b.cu", cwd=self.d)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        res = json.loads(p.stdout)["runs"][0]["results"]
+        self.assertEqual([r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in res],
+                         ["inc/tile.cuh"])
+        self.assertEqual(run("--no-cache", "--write-baseline", "base.json", "a.cu", "b.cu", cwd=self.d).returncode, 0)
+        # the fingerprint holds from another directory and another includer
+        p = run("--no-cache", "--baseline", os.path.join(self.d, "base.json"), os.path.join(self.d, "b.cu"),
+                cwd=ROOT)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+
+    def test_header_given_as_input(self):
+        # a header that stands alone and is included by another input: one
+        # report, under the path given
+        write(os.path.join(self.d, "inc", "lit.cuh"), TILE_KERNEL.replace("#ifndef TILE", "#define TILE 32\n#ifndef TILE") +
+              "void run_lit(float *o, const float *i) { transpose_tile<<<1, dim3(32, 32)>>>(o, i); }\n")
+        write(os.path.join(self.d, "c.cu"), '#include "inc/lit.cuh"\n')
+        for files in (["c.cu", "inc/lit.cuh"], ["inc/lit.cuh", "c.cu"]):
+            doc = self.json(*files)
+            self.assertEqual([(r["file"], r["line"]) for r in bank(doc)], [("inc/lit.cuh", 10)], files)
+        # one that cannot stand alone is a parse error when given alone
+        p = run("--no-cache", "inc/tile.cuh", cwd=self.d)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("TILE must be defined by the including file", p.stdout + p.stderr)
+
+
 class Toolkit(unittest.TestCase):
     def test_bundled_header_gives_the_same_findings(self):
         corpus = os.path.join(ROOT, "corpus")

@@ -258,6 +258,8 @@ static const struct sm_opt options[] = {
 			"CUDA toolkit to parse with (default: $CUDA_PATH,\n/usr/local/cuda, or nvcc on PATH)"),
 	SESSION_BOOL("--no-cuda", no_cuda, "parse with smemlint's bundled CUDA declarations"),
 	SESSION_STR("-p", "BUILD_DIR", build_dir, "read compile flags from BUILD_DIR/compile_commands.json"),
+	SESSION_STR("--header-filter", "REGEX", header_filter,
+		    "analyze kernels and __device__ functions of the headers\nwhose absolute path matches REGEX (POSIX extended) in\nthe files that include them, reported once at the header\n(default: headers under the current directory; '' for\nnone; never system or toolkit headers)"),
 	SM_OPT_CALL("--enable", "RULE[,..]", h_enable, "enable rules (all are enabled by default)"),
 	SM_OPT_CALL("--disable", "RULE[,..]", h_disable, "disable rules"),
 	SM_OPT_CALL("--severity", "RULE=LEVEL[,..]", h_severity, "set a rule's level: error, warning, note or none"),

@@ -293,6 +293,12 @@
  * call is not followed (its accesses are not analyzed there) and input
  * problem call-not-followed says so. */
 #define SM_MAX_CALL_DEPTH 16
+/* Front end: project headers whose code is converted with one file
+ * (--header-filter). A project's own headers number in the tens; 256
+ * bounds the header table of one file. Past it: a further header's kernels
+ * are not analyzed in that file, and a call into it is reported at the
+ * call, as for a header the filter leaves out. */
+#define SM_MAX_CONVERTED_HEADERS 256
 /* Front end: shared accesses one kernel may hold once its calls are
  * inlined (each call site gets its own copy of the callee). 20,000 is 50
  * times the largest kernel of the corpus and keeps a helper called from

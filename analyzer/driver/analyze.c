@@ -11,6 +11,7 @@
 
 #include "base/fsutil.h"
 #include "base/grow.h"
+#include "driver/headers.h"
 #include "engine/facts.h"
 #include "rules/rules.h"
 
@@ -223,6 +224,7 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 		sm_result_problem(r, SM_PROBLEM_ANALYSIS_BUDGET_EXCEEDED, p0,
 			       "analysis budget exceeded: '%s' needed more than %llu evaluation steps "
 			       "(--analysis-budget); results are partial", path, (unsigned long long)work.limit);
+	sm_result_keep_headers(r, F); /* findings in project headers: driver/headers.h */
 	if (sm_arena_failed(&A))
 		sm_result_problem(r, SM_PROBLEM_PARTIAL_RESULTS, p0, "'%s' needed more than %zu %s to analyze; results are partial",
 			       path, limit >= (1u << 20) ? limit >> 20 : limit >> 10, limit >= (1u << 20) ? "MiB" : "KiB");

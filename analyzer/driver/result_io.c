@@ -15,13 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/limits.h"
+
 /* A new pointer field in these structs must be written and read below. */
-_Static_assert(sizeof(struct sm_diag) == 544, "struct sm_diag changed: update analyzer/result_io.c");
-_Static_assert(sizeof(struct sm_access_record) == 96, "struct sm_access_record changed: update analyzer/result_io.c");
+_Static_assert(sizeof(struct sm_diag) == 688, "struct sm_diag changed: update analyzer/result_io.c");
+_Static_assert(sizeof(struct sm_access_record) == 104, "struct sm_access_record changed: update analyzer/result_io.c");
 _Static_assert(sizeof(struct sm_notification) == 24, "struct sm_notification changed: update analyzer/result_io.c");
 _Static_assert(sizeof(enum sm_problem_id) == 4, "the problem id travels in the notification record");
 
-#define MAGIC 0x736d6c32u /* "sml2": notifications carry their problem id */
+#define MAGIC 0x736d6c33u /* "sml3": ranges carry a file, results their header table */
 
 static int w_bytes(FILE *f, const void *p, size_t n)
 {
@@ -55,6 +57,12 @@ int sm_result_write(FILE *f, const struct sm_result *r)
 		rc |= w_str(f, r->notes[i].message);
 	}
 	rc |= w_u32(f, r->input_error);
+	rc |= w_u32(f, r->nheaders);
+	for (unsigned i = 0; i < r->nheaders; i++) {
+		rc |= w_str(f, r->headers[i].path);
+		rc |= w_u32(f, (uint32_t)r->headers[i].text_len);
+		rc |= w_bytes(f, r->headers[i].text, r->headers[i].text_len);
+	}
 	rc |= w_u32(f, r->ndiags);
 	for (unsigned i = 0; i < r->ndiags; i++) {
 		const struct sm_diag *d = &r->diags[i];
@@ -150,6 +158,24 @@ int sm_result_read(const char *buf, size_t len, const char *path, struct sm_resu
 			sm_result_add_note(r, &n);
 	}
 	bool input_error = r_u32(&R) != 0;
+	uint32_t nh = r_u32(&R);
+	if (!R.bad && nh) {
+		if (nh > SM_MAX_CONVERTED_HEADERS || !(r->headers = sm_arena_alloc(&r->arena, nh * sizeof(*r->headers))))
+			goto bad;
+	}
+	for (uint32_t i = 0; i < nh && !R.bad; i++) {
+		struct sm_header *h = &r->headers[i];
+		h->path = r_str(&R, &r->arena);
+		uint32_t hl = r_u32(&R);
+		if (R.bad || !h->path || (size_t)(R.end - R.p) < hl) {
+			R.bad = 1;
+			break;
+		}
+		h->text = sm_arena_strndup(&r->arena, R.p, hl);
+		h->text_len = hl;
+		R.p += hl;
+		r->nheaders = i + 1;
+	}
 	uint32_t nd = r_u32(&R);
 	struct sm_sink sink = sm_result_sink(r);
 	for (uint32_t i = 0; i < nd && !R.bad; i++) {

@@ -13,7 +13,9 @@
  *   3. workers (threads with large stacks, one front end each) or, with a
  *      timeout, one child process per file analyze them; the header cache
  *      (PCH) is asked for once per file and told when a parse refused it;
- *   4. suppressions, the baseline (written, then filtered), --fix.
+ *   4. findings in project headers leave their file's result for the
+ *      header's own, once per run (driver/headers.h: collect_header_results);
+ *   5. suppressions, the baseline (written, then filtered), --fix.
  */
 #define _GNU_SOURCE
 #include "smemlint/session.h"
@@ -40,6 +42,7 @@
 #include "driver/analyze.h"
 #include "driver/config.h"
 #include "driver/fix_apply.h"
+#include "driver/headers.h"
 #include "driver/report.h"
 #include "driver/result_io.h"
 #include "front/compdb.h"
@@ -55,6 +58,9 @@ struct sm_file_job {
 	enum sm_problem_id flags_problem; /* about its compile command (-p), when flags_msg */
 	char *flags_msg;                 /* malloc'd, or NULL */
 	bool settled;                    /* its result is suppressed and compacted */
+	struct sm_result *hparts;        /* what its analysis found in project
+	                                  * headers (sm_result_split_headers) */
+	unsigned nhparts;
 };
 
 struct sm_session {
@@ -72,7 +78,11 @@ struct sm_session {
 	struct sm_file_job *files;
 	size_t nfiles;
 	struct sm_result *results;       /* [nfiles] */
-	struct sm_result **rp;           /* [nfiles]: what emitters take */
+	struct sm_result **rp;           /* [nresults]: what emitters take */
+	size_t nresults;                 /* the files', then the headers' */
+	struct sm_header_set headers;    /* one result per project header */
+	regex_t header_re;               /* --header-filter, compiled */
+	bool have_header_re;
 	struct sm_paths errors;          /* input errors tied to no file */
 	enum sm_problem_id *error_ids;   /* [errors.n]: the problem of each */
 	size_t cap_error_ids;
@@ -113,6 +123,9 @@ static void free_run(struct sm_session *s)
 	for (size_t i = 0; i < s->nfiles; i++) {
 		if (s->results)
 			sm_result_free(&s->results[i]);
+		for (unsigned k = 0; k < s->files[i].nhparts; k++)
+			sm_result_free(&s->files[i].hparts[k]);
+		free(s->files[i].hparts);
 		free(s->files[i].path);
 		free(s->files[i].args);
 		free(s->files[i].flags_msg);
@@ -124,6 +137,8 @@ static void free_run(struct sm_session *s)
 	s->results = NULL;
 	s->rp = NULL;
 	s->nfiles = 0;
+	s->nresults = 0;
+	sm_header_set_free(&s->headers);
 }
 
 void sm_session_free(struct sm_session *s)
@@ -139,6 +154,8 @@ void sm_session_free(struct sm_session *s)
 	sm_baseline_free(&s->baseline);
 	sm_compdb_free(&s->db);
 	sm_pch_cache_free(s->cache);
+	if (s->have_header_re)
+		regfree(&s->header_re);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -223,6 +240,48 @@ static int load_fixed_config(struct sm_session *s, char *err, size_t errlen)
 	return sm_config_load(s->o.config_path, &s->fixed, err, errlen);
 }
 
+/* --header-filter: compiled once; the default is every header under the
+ * current directory (the project root a run is started from), as
+ * ^/escaped/cwd/; "" turns header analysis off. */
+static int compile_header_filter(struct sm_session *s, char *err, size_t errlen)
+{
+	if (s->have_header_re) {
+		regfree(&s->header_re);
+		s->have_header_re = false;
+	}
+	s->o.analysis.fe.header_filter = NULL;
+	const char *re = s->o.header_filter;
+	char def[PATH_MAX * 2 + 4];
+	if (!re) {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof(cwd)))
+			return 0; /* no current directory: no default root */
+		size_t n = 0;
+		def[n++] = '^';
+		for (const char *c = cwd; *c && n + 4 < sizeof(def); c++) {
+			if (strchr("\\^$.|?*+()[]{}", *c))
+				def[n++] = '\\';
+			def[n++] = *c;
+		}
+		if (n > 1 && def[n - 1] != '/')
+			def[n++] = '/';
+		def[n] = 0;
+		re = def;
+	}
+	if (!*re)
+		return 0;
+	int rc = regcomp(&s->header_re, re, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char why[256];
+		regerror(rc, &s->header_re, why, sizeof(why));
+		snprintf(err, errlen, "invalid --header-filter '%s': %s", re, why);
+		return -1;
+	}
+	s->have_header_re = true;
+	s->o.analysis.fe.header_filter = &s->header_re;
+	return 0;
+}
+
 int sm_session_prepare(struct sm_session *s, char *err, size_t errlen)
 {
 	if (load_fixed_config(s, err, errlen))
@@ -242,6 +301,8 @@ int sm_session_prepare(struct sm_session *s, char *err, size_t errlen)
 		fe->cuda_path = sm_toolkit_find(s->toolkit, sizeof(s->toolkit));
 	}
 	fe->resource_dir = sm_frontend_resource_dir(s->resource_dir, sizeof(s->resource_dir));
+	if (compile_header_filter(s, err, errlen))
+		return -1;
 	if (s->o.build_dir) {
 		if (sm_compdb_load(s->o.build_dir, &s->db, err, errlen))
 			return -1;
@@ -556,6 +617,10 @@ static void settle(struct sm_session *s, size_t i)
 	struct sm_pos p0 = { 0, 0 };
 	if (f->flags_msg)
 		sm_result_problem(r, f->flags_problem, p0, "%s", f->flags_msg);
+	/* what it found in project headers waits for collect_header_results */
+	if (sm_result_split_headers(r, &f->hparts, &f->nhparts))
+		sm_result_problem(r, SM_PROBLEM_OUT_OF_MEMORY, p0, "out of memory sorting the findings of '%s' by header",
+				  f->path);
 	sm_result_suppress(r, report_unused(s, f->cfg), f->opt.levels);
 	sm_result_compact(r);
 }
@@ -815,6 +880,64 @@ static void run_forked(struct sm_session *s, int jobs)
 
 /* ---- after the analysis: suppressions, baseline, --fix ---- */
 
+/* Findings in project headers, reported once (driver/headers.h): each
+ * file's header parts are merged in input order, so the first file that
+ * reports a finding keeps it whatever -j did. A header that is itself
+ * among the inputs gets them in its own result (without repeats); every
+ * other header with findings becomes a result after the files', with its
+ * own text for suppressions (the config and levels of the first file
+ * that included it). */
+static void collect_header_results(struct sm_session *s)
+{
+	const struct sm_file_job **first = NULL;
+	for (size_t i = 0; i < s->nfiles; i++) {
+		struct sm_file_job *f = &s->files[i];
+		for (unsigned k = 0; k < f->nhparts; k++) {
+			unsigned before = s->headers.n;
+			(void)sm_header_set_add(&s->headers, &f->hparts[k]);
+			if (s->headers.n > before && !SM_ALLOC_GROW(first, s->headers.n, before))
+				first[s->headers.n - 1] = f;
+		}
+		free(f->hparts);
+		f->hparts = NULL;
+		f->nhparts = 0;
+	}
+	struct sm_result **rp = realloc(s->rp, (s->nfiles + s->headers.n + 1) * sizeof(*rp));
+	if (!rp) {
+		free(first);
+		return;
+	}
+	s->rp = rp;
+	size_t n = s->nfiles;
+	for (unsigned h = 0; h < s->headers.n; h++) {
+		struct sm_result *hr = s->headers.v[h];
+		struct sm_result *input = NULL;
+		for (size_t i = 0; i < s->nfiles && !input; i++)
+			if (sm_same_file(s->results[i].path, hr->path))
+				input = &s->results[i];
+		if (input) {
+			/* analyzed alone too: one report, under the path given */
+			struct sm_result part = *hr;
+			part.path = input->path;
+			memset(hr, 0, sizeof(*hr));
+			sm_result_init(hr, part.path);
+			struct sm_header_set one = { &input, 1, 1 };
+			(void)sm_header_set_add(&one, &part);
+			sm_result_sort(input);
+			continue;
+		}
+		sm_result_sort(hr);
+		const struct sm_file_job *f = first ? first[h] : NULL;
+		sm_result_suppress(hr, f && report_unused(s, f->cfg), f ? f->opt.levels : NULL);
+		if (hr->ndiags || hr->nacc || hr->nnotes) {
+			sm_result_compact(hr);
+			s->rp[n++] = hr;
+		}
+	}
+	s->nresults = n;
+	free(first);
+}
+
 static void post_process(struct sm_session *s)
 {
 	char err[PATH_MAX + 256];
@@ -822,13 +945,15 @@ static void post_process(struct sm_session *s)
 		s->rp[i] = &s->results[i];
 		settle(s, i);
 	}
+	s->nresults = s->nfiles;
+	collect_header_results(s);
 	if (s->o.write_baseline &&
-	    sm_baseline_write(s->o.write_baseline, s->rp, (unsigned)s->nfiles, err, sizeof(err))) {
+	    sm_baseline_write(s->o.write_baseline, s->rp, (unsigned)s->nresults, err, sizeof(err))) {
 		fprintf(s->o.log, "smemlint: %s\n", err);
 		s->failures++;
 	}
-	for (size_t i = 0; s->o.baseline && i < s->nfiles; i++)
-		sm_result_filter_baseline(&s->results[i], &s->baseline);
+	for (size_t i = 0; s->o.baseline && i < s->nresults; i++)
+		sm_result_filter_baseline(s->rp[i], &s->baseline);
 	for (size_t i = 0; i < s->errors.n; i++)
 		fprintf(s->o.log, "smemlint: error: %s\n", s->errors.v[i]);
 	/* changes go to the log so that stdout stays the report; what was
@@ -836,8 +961,8 @@ static void post_process(struct sm_session *s)
 	 * that the report, the exit status and the closing line say what is
 	 * left */
 	unsigned fixed = 0, fixed_files = 0, left = 0;
-	for (size_t i = 0; s->o.fix && i < s->nfiles; i++) {
-		struct sm_result *r = &s->results[i];
+	for (size_t i = 0; s->o.fix && i < s->nresults; i++) {
+		struct sm_result *r = s->rp[i];
 		int n = r->input_error ? 0 : sm_apply_fixes(r, s->o.log, err, sizeof(err));
 		if (n < 0) {
 			fprintf(s->o.log, "smemlint: error: %s\n", err);
@@ -942,7 +1067,7 @@ int sm_session_print_clang_args(struct sm_session *s, const char *const *paths, 
 
 struct sm_result *const *sm_session_results(const struct sm_session *s, unsigned *n)
 {
-	*n = (unsigned)s->nfiles;
+	*n = (unsigned)s->nresults;
 	return s->rp;
 }
 
@@ -965,10 +1090,11 @@ void sm_session_fail(struct sm_session *s)
 int sm_session_exit_status(const struct sm_session *s)
 {
 	size_t findings = 0, input_errors = s->errors.n + (size_t)s->failures;
-	for (size_t i = 0; s->results && i < s->nfiles; i++) {
-		for (unsigned k = 0; k < s->results[i].ndiags; k++)
-			findings += s->o.fail_on != SM_LEVEL_NONE && s->results[i].diags[k].level >= s->o.fail_on;
-		input_errors += s->results[i].input_error;
+	for (size_t i = 0; s->rp && i < s->nresults; i++) {
+		const struct sm_result *r = s->rp[i];
+		for (unsigned k = 0; k < r->ndiags; k++)
+			findings += s->o.fail_on != SM_LEVEL_NONE && r->diags[k].level >= s->o.fail_on;
+		input_errors += r->input_error;
 	}
 	if (input_errors)
 		return 2;
@@ -987,6 +1113,7 @@ int sm_session_analyze_buffer(struct sm_session *s, const char *path, const char
 	}
 	struct sm_analysis_options o = s->o.analysis;
 	sm_config_apply(&s->cli, &o);
+	o.fe.header_filter = NULL; /* one buffer, one result: no header results */
 	int rc = sm_analyze_buffer(fe, path, text, len, &o, r);
 	sm_frontend_free(fe);
 	return rc;

@@ -248,7 +248,7 @@ static json_t *notification(const struct sm_result *r, const struct sm_notificat
 	json_object_set_new(j, "descriptor", desc);
 	if (r) {
 		json_t *locs = json_array(), *loc = json_object();
-		struct sm_range rg = { nt->pos, { 0, 0 } };
+		struct sm_range rg = { nt->pos, { 0, 0 }, 0 };
 		json_object_set_new(loc, "physicalLocation", phys(r, rg));
 		json_array_append_new(locs, loc);
 		json_object_set_new(j, "locations", locs);

@@ -97,13 +97,95 @@ struct sm_pos cv_pos_of(CXSourceLocation loc)
 	return p;
 }
 
-struct sm_range cv_range_of(CXCursor c)
+struct sm_range cv_range_of(struct fe *S, CXCursor c)
 {
 	CXSourceRange r = clang_getCursorExtent(c);
 	struct sm_range out;
 	out.begin = cv_pos_of(clang_getRangeStart(r));
 	out.end = cv_pos_of(clang_getRangeEnd(r));
+	CXFile f = NULL;
+	clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, NULL);
+	int k = f ? cv_file_index(S, f) : 0;
+	out.file = k > 0 ? (unsigned)k : 0;
 	return out;
+}
+
+/* ---------- which files are converted ---------- */
+
+/* Is the header `f` one whose code is converted with the main file: not a
+ * system header (-isystem, clang's own), not under the toolkit, and its
+ * absolute path matches the header filter? */
+static int header_wanted(struct fe *S, CXFile f)
+{
+	if (!S->header_filter)
+		return 0;
+	if (clang_Location_isInSystemHeader(clang_getLocationForOffset(S->tu, f, 0)))
+		return 0;
+	CXString rs = clang_File_tryGetRealPathName(f);
+	const char *real = clang_getCString(rs);
+	CXString ns = clang_getFileName(f);
+	const char *name = real && *real ? real : clang_getCString(ns);
+	int ok = name && *name == '/';
+	if (ok && S->toolkit) {
+		size_t tl = strlen(S->toolkit);
+		while (tl > 1 && S->toolkit[tl - 1] == '/')
+			tl--;
+		if (!strncmp(name, S->toolkit, tl) && (name[tl] == '/' || !name[tl]))
+			ok = 0;
+	}
+	if (ok)
+		ok = regexec(S->header_filter, name, 0, NULL, 0) == 0;
+	clang_disposeString(rs);
+	clang_disposeString(ns);
+	return ok;
+}
+
+int cv_file_index(struct fe *S, CXFile f)
+{
+	if (!f || (S->main_file && clang_File_isEqual(f, S->main_file)))
+		return 0;
+	for (unsigned i = 0; i < S->nfiles; i++)
+		if (clang_File_isEqual(S->files[i].file, f))
+			return S->files[i].index;
+	int index = -1;
+	if (header_wanted(S, f) && S->F->nheaders < SM_MAX_CONVERTED_HEADERS) {
+		struct sm_header *nh = sm_arena_alloc(S->A, (S->F->nheaders + 1) * sizeof(*nh));
+		if (nh) {
+			if (S->F->nheaders)
+				memcpy(nh, S->F->headers, S->F->nheaders * sizeof(*nh));
+			struct sm_header *h = &nh[S->F->nheaders];
+			CXString rs = clang_File_tryGetRealPathName(f);
+			const char *real = clang_getCString(rs);
+			h->path = real && *real ? sm_arena_strdup(S->A, real) : cv_cx_str(S->A, clang_getFileName(f));
+			clang_disposeString(rs);
+			size_t len = 0;
+			const char *text = clang_getFileContents(S->tu, f, &len);
+			char *copy = sm_arena_alloc(S->A, len + 1);
+			if (copy && h->path) {
+				if (len)
+					memcpy(copy, text, len);
+				copy[len] = 0;
+				h->text = copy;
+				h->text_len = len;
+				S->F->headers = nh;
+				index = (int)++S->F->nheaders;
+			}
+		}
+	}
+	if (S->nfiles == S->cap_files) {
+		unsigned cap = S->cap_files ? S->cap_files * 2 : 16;
+		struct fe_file *nf = sm_arena_alloc(S->A, cap * sizeof(*nf));
+		if (!nf)
+			return index;
+		if (S->nfiles)
+			memcpy(nf, S->files, S->nfiles * sizeof(*nf));
+		S->files = nf;
+		S->cap_files = cap;
+	}
+	S->files[S->nfiles].file = f;
+	S->files[S->nfiles].index = index;
+	S->nfiles++;
+	return index;
 }
 
 char *cv_cx_str(struct sm_arena *A, CXString s)
@@ -177,7 +259,7 @@ struct sm_stmt *cv_mk_stmt(struct fe *S, enum sm_stmt_kind k, CXCursor c)
 	if (S->in_header && S->call)
 		s->range = S->call->range; /* a callee in a header: at the call */
 	else if (!clang_Cursor_isNull(c))
-		s->range = cv_range_of(c);
+		s->range = cv_range_of(S, c);
 	return s;
 }
 
@@ -241,6 +323,13 @@ int cv_in_main_file(struct fe *S, CXCursor c)
 	CXFile f = NULL;
 	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
 	return f && clang_File_isEqual(f, S->main_file);
+}
+
+int cv_in_converted_file(struct fe *S, CXCursor c)
+{
+	CXFile f = NULL;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+	return f && cv_file_index(S, f) >= 0;
 }
 
 static enum CXChildVisitResult body_visit(CXCursor c, CXCursor p, CXClientData d)

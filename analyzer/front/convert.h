@@ -21,6 +21,7 @@
 #ifndef SMEMLINT_FRONT_CONVERT_H
 #define SMEMLINT_FRONT_CONVERT_H
 
+#include <regex.h>
 #include <stdint.h>
 
 #include <clang-c/Index.h>
@@ -57,9 +58,21 @@ int cv_cmap_put(struct cmap *m, CXCursor k, void *v);
 
 /* ---------- conversion state ---------- */
 
+/* A file the conversion has seen, and whether its code is converted:
+ * index 0 is the main file, k > 0 the project header F->headers[k - 1],
+ * -1 a file left out (system, toolkit, or not matching --header-filter). */
+struct fe_file {
+	CXFile file;
+	int index;
+};
+
 struct fe {
 	CXTranslationUnit tu;
 	CXFile main_file;
+	const regex_t *header_filter; /* NULL: only the main file is converted */
+	const char *toolkit;     /* its headers are never converted */
+	struct fe_file *files;   /* every file seen (cv_file_index) */
+	unsigned nfiles, cap_files;
 	struct sm_arena *A;
 	struct sm_file *F;
 	struct cmap arrays;     /* VarDecl cursor -> sm_array */
@@ -88,8 +101,12 @@ struct fe {
 };
 
 /* Parse result to IR: fills F (kernels, arrays, notes) from tu, whose main
- * file is `path`; all of it in A. The caller disposes of tu. */
-void cv_convert_tu(CXTranslationUnit tu, const char *path, struct sm_file *F, struct sm_arena *A);
+ * file is `path`; all of it in A. The kernels and __device__ functions of
+ * the headers opt->header_filter accepts are converted too (F->headers).
+ * The caller disposes of tu. */
+struct sm_frontend_options;
+void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_frontend_options *opt, struct sm_file *F,
+		   struct sm_arena *A);
 
 /* ---------- cursors, positions, tokens (convert.c) ---------- */
 
@@ -106,7 +123,13 @@ struct toks {
 };
 
 struct sm_pos cv_pos_of(CXSourceLocation loc);
-struct sm_range cv_range_of(CXCursor c);
+/* The cursor's extent; range.file says which converted file it is in
+ * (cv_file_index; 0 for a file left out). */
+struct sm_range cv_range_of(struct fe *S, CXCursor c);
+/* The index of file f (see struct fe_file): 0 the main file, k > 0 a
+ * converted project header (added to F->headers on first sight), -1 a
+ * file whose code is not converted. */
+int cv_file_index(struct fe *S, CXFile f);
 /* A CXString copied into the arena and disposed of; never NULL. */
 char *cv_cx_str(struct sm_arena *A, CXString s);
 /* The first 8 children of c, and how many there are in all. */
@@ -121,6 +144,9 @@ int cv_try_eval_int(CXCursor c, int64_t *out);
 
 /* Is c written in the analyzed file (not a header)? */
 int cv_in_main_file(struct fe *S, CXCursor c);
+/* Is c written in the analyzed file or in a project header converted
+ * with it (--header-filter)? */
+int cv_in_converted_file(struct fe *S, CXCursor c);
 /* A function's body (its compound statement), or a null cursor. */
 CXCursor cv_body_of(CXCursor fn);
 

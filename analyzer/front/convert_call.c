@@ -27,6 +27,7 @@
  * accesses; each such call is left opaque with a note (call-not-followed).
  */
 #include "front/convert.h"
+#include "front/include_site.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +35,21 @@
 void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const char *msg)
 {
 	/* one note per position and message */
-	struct sm_pos pos = S->in_header && S->call ? S->call->range.begin : cv_range_of(c).begin;
+	struct sm_range at = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
+	struct sm_pos pos = at.begin;
+	if (at.file && at.file <= S->F->nheaders) {
+		/* in a converted header: "header:line:col: msg", at the #include
+		 * that brings it in (notes have no file of their own) */
+		const struct sm_header *h = &S->F->headers[at.file - 1];
+		const char *m = sm_arena_printf(S->A, "%s:%u:%u: %s", h->path, pos.line, pos.col, msg);
+		msg = m ? m : msg;
+		pos.line = pos.col = 0;
+		for (unsigned i = 0; i < S->nfiles; i++)
+			if (S->files[i].index == (int)at.file) {
+				(void)cv_include_site(S->tu, S->files[i].file, S->A, &pos);
+				break;
+			}
+	}
 	for (unsigned i = 0; i < S->notes.n; i++) {
 		const struct sm_note *o = S->notes.v[i];
 		if (o->pos.line == pos.line && o->pos.col == pos.col && !strcmp(o->message, msg))
@@ -180,8 +195,10 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 		return NULL;
 	site->callee = callee;
 	site->caller = S->call ? S->call->callee : S->K->name;
-	site->range = S->in_header && S->call ? S->call->range : cv_range_of(c);
-	site->callee_in_file = cv_in_main_file(S, def);
+	site->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
+	/* a callee in the file or a converted project header is converted at
+	 * its own positions; one elsewhere (toolkit, filtered out) at this call */
+	site->callee_in_file = cv_in_converted_file(S, def);
 	site->depth = depth + 1;
 	site->parent = S->call;
 

@@ -36,7 +36,7 @@ static enum CXVisitorResult field_visit(CXCursor c, CXClientData d)
 /* Find the "[..][..]" token range after the declared name. */
 static struct sm_range dims_range(struct fe *S, CXCursor decl, const char *name)
 {
-	struct sm_range r = { { 0, 0 }, { 0, 0 } };
+	struct sm_range r = { { 0, 0 }, { 0, 0 }, cv_range_of(S, decl).file };
 	CXToken *tk = NULL;
 	unsigned n = 0;
 	clang_tokenize(S->tu, cv_file_extent(S, decl), &tk, &n);
@@ -73,7 +73,7 @@ struct sm_array *cv_make_array(struct fe *S, CXCursor decl, int file_scope)
 	if (!a)
 		return NULL;
 	a->name = cv_cx_str(S->A, clang_getCursorSpelling(decl));
-	a->decl = cv_range_of(decl);
+	a->decl = cv_range_of(S, decl);
 	a->is_file_scope = file_scope;
 	CXType t = clang_getCursorType(decl);
 	CXType ct = clang_getCanonicalType(t);
@@ -186,7 +186,7 @@ struct sm_var *cv_make_var(struct fe *S, CXCursor decl, enum sm_var_kind kind)
 		long long s = clang_Type_getSizeOf(clang_getPointeeType(t));
 		v->pointee_size = s > 0 ? (unsigned)s : 1;
 	}
-	v->decl = cv_range_of(decl);
+	v->decl = cv_range_of(S, decl);
 	v->id = S->kvars.n;
 	cv_vec_push(S->A, &S->kvars, v);
 	cv_cmap_put(&S->vars, decl, v);

@@ -55,7 +55,7 @@ static struct sm_expr *mk(struct fe *S, enum sm_expr_kind k, CXCursor c)
 		return NULL;
 	e->kind = k;
 	if (!clang_Cursor_isNull(c))
-		e->range = cv_range_of(c);
+		e->range = cv_range_of(S, c);
 	return e;
 }
 
@@ -423,7 +423,7 @@ static struct sm_access *emit_access(struct fe *S, CXCursor c, enum sm_access_ki
 	a->kind = kind;
 	a->width = access_width(c);
 	a->is_volatile = cursor_is_volatile(c);
-	a->range = S->in_header && S->call ? S->call->range : cv_range_of(c);
+	a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
 	a->call = S->call;
 	a->index = S->naccess++;
 	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);
@@ -665,7 +665,7 @@ static struct sm_expr *conv_call(struct fe *S, CXCursor c)
 					a->idx[0] = mk_const(S, 0);
 					a->nidx = 1;
 					a->width = 4;
-					a->range = S->in_header && S->call ? S->call->range : cv_range_of(c);
+					a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
 					a->call = S->call;
 					a->index = S->naccess++;
 					s->access = a;
@@ -902,7 +902,7 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 			struct sm_expr *w = mk(S, SM_E_CAST, c);
 			if (w) {
 				*w = *e;
-				w->range = cv_range_of(c);
+				w->range = cv_range_of(S, c);
 			}
 			return w;
 		}

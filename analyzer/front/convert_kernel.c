@@ -8,14 +8,18 @@
  * the block size and dynamic shared memory when they evaluate to
  * constants; a launched specialization of a kernel template in the main
  * file is converted on its own, named with its template arguments. The
- * errors clang reported become the file's notes.
+ * errors clang reported become the file's notes. The project headers that
+ * --header-filter accepts are walked as the main file is (cv_file_index):
+ * their kernels are converted here, their ranges carry the header's index.
  */
 #include "front/convert.h"
+#include "smemlint/options.h"
 #include "front/host_code.h"
 #include "front/include_site.h"
 #include "base/stack.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +65,7 @@ static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char 
 	K->name = tmpl_args ? sm_arena_printf(S->A, "%s%s", base, tmpl_args) : base;
 	K->template_args = tmpl_args;
 	K->kind = cv_has_attr(fn, CXCursor_CUDAGlobalAttr) ? SM_F_KERNEL : SM_F_DEVICE;
-	K->range = cv_range_of(fn);
+	K->range = cv_range_of(S, fn);
 	K->launch_bounds = launch_bounds_of(S, fn);
 	S->K = K;
 	memset(&S->kvars, 0, sizeof(S->kvars));
@@ -201,12 +205,12 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData
 		for (int i = 0; i < ks.n && i < 8; i++)
 			if (is_config_call(S, cv_strip(ks.c[i])))
 				cfg = i;
-		if (cfg >= 0 && cv_in_main_file(S, c)) {
+		if (cfg >= 0 && cv_in_converted_file(S, c)) {
 			CXCursor callee = clang_getCursorReferenced(c);
 			struct pending_launch *pl = sm_arena_alloc(S->A, sizeof(*pl));
 			if (pl) {
 				pl->kernel = callee;
-				pl->L.range = cv_range_of(c);
+				pl->L.range = cv_range_of(S, c);
 				CXCursor conf = cv_strip(ks.c[cfg]);
 				int na = clang_Cursor_getNumArguments(conf);
 				pl->L.dyn_smem = -1;
@@ -251,7 +255,10 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData d)
 		clang_visitChildren(c, top_visit, d);
 		return CXChildVisit_Continue;
 	}
-	if (!cv_in_main_file(S, c))
+	/* the main file's code, and that of the project headers converted
+	 * with it (--header-filter): a kernel in a header is analyzed with
+	 * the macros and launches of the file that includes it */
+	if (!cv_in_converted_file(S, c))
 		return CXChildVisit_Continue;
 	if (k == CXCursor_VarDecl && cv_has_attr(c, CXCursor_CUDASharedAttr)) {
 		if (!cv_array_of_decl(S, c))
@@ -361,13 +368,19 @@ static void collect_notes(struct fe *S)
 	}
 }
 
-void cv_convert_tu(CXTranslationUnit tu, const char *path, struct sm_file *F, struct sm_arena *A)
+void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_frontend_options *opt, struct sm_file *F,
+		   struct sm_arena *A)
 {
 	struct fe S;
 	memset(&S, 0, sizeof(S));
 	S.tu = tu;
 	S.A = A;
 	S.F = F;
+	S.header_filter = opt ? opt->header_filter : NULL;
+	char toolkit_real[PATH_MAX];
+	S.toolkit = opt ? opt->cuda_path : NULL;
+	if (S.toolkit && realpath(S.toolkit, toolkit_real))
+		S.toolkit = toolkit_real; /* /usr/local/cuda is often a link */
 	S.main_file = clang_getFile(tu, path);
 	S.stack_floor = sm_stack_floor((size_t)1 << 20);
 	collect_notes(&S);
@@ -384,7 +397,7 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, struct sm_file *F, st
 		struct sm_kernel *K = cv_cmap_get(&S.kernels, canon);
 		if (!K) {
 			CXCursor tmpl = clang_getSpecializedCursorTemplate(pl->kernel);
-			if (clang_Cursor_isNull(tmpl) || !cv_in_main_file(&S, tmpl))
+			if (clang_Cursor_isNull(tmpl) || !cv_in_converted_file(&S, tmpl))
 				continue;
 			if (!cv_has_attr(pl->kernel, CXCursor_CUDAGlobalAttr))
 				continue;

@@ -88,7 +88,7 @@ static void conv_for(struct fe *S, CXCursor c)
 	}
 	CXCursor init = clang_getNullCursor(), cond = clang_getNullCursor(), inc = clang_getNullCursor();
 	for (int i = 0; i < ks.n - 1; i++) {
-		struct sm_range r = cv_range_of(ks.c[i]);
+		struct sm_range r = cv_range_of(S, ks.c[i]);
 		if (ns == 2 && pos_lt(r.begin, semi[0]))
 			init = ks.c[i];
 		else if (ns == 2 && pos_lt(r.begin, semi[1]))

@@ -338,7 +338,7 @@ struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path, cons
 		}
 		return F;
 	}
-	cv_convert_tu(tu, path, F, A);
+	cv_convert_tu(tu, path, opt, F, A);
 	clang_disposeTranslationUnit(tu);
 	return F;
 }

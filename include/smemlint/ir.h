@@ -29,10 +29,13 @@ struct sm_pos {
 	unsigned col;
 };
 
-/* A half-open source range [begin, end) in the analyzed file. */
+/* A half-open source range [begin, end): in the analyzed file (file 0),
+ * or in the project header sm_file.headers[file - 1] whose code was
+ * converted with it (--header-filter). */
 struct sm_range {
 	struct sm_pos begin;
 	struct sm_pos end;
+	unsigned file;
 };
 
 enum sm_builtin {
@@ -82,10 +85,11 @@ struct sm_access;
 struct sm_callsite {
 	const char *callee;        /* the function called, as spelled */
 	const char *caller;        /* the function the call is written in */
-	struct sm_range range;     /* the call expression, in the analyzed file
-	                            * (for a call written in a header: the call
-	                            * in the analyzed file that led there) */
-	bool callee_in_file;       /* the callee is defined in the analyzed file */
+	struct sm_range range;     /* the call expression (for a call written in
+	                            * a header not converted, see struct
+	                            * sm_header: the call that led there) */
+	bool callee_in_file;       /* the callee is defined in the analyzed file
+	                            * or in a converted project header */
 	int depth;                 /* 1 for a call written in a kernel */
 	const struct sm_callsite *parent; /* the call that led to the caller, or NULL */
 };
@@ -184,7 +188,8 @@ struct sm_access {
 	                           * every thread (benign) from a real race */
 	const struct sm_callsite *call; /* inside an inlined callee, or NULL */
 	struct sm_range range;    /* the access expression (for an access in a
-	                           * header callee: the call site in the file) */
+	                           * callee in a header not converted: the call
+	                           * site that led there) */
 	unsigned index;           /* position in the kernel's access list */
 };
 
@@ -315,6 +320,16 @@ struct sm_note {
 	const char *message;
 };
 
+/* A project header whose kernels and __device__ functions were converted
+ * with the file (it matched --header-filter): ranges with file k point
+ * into headers[k - 1]. */
+struct sm_header {
+	const char *path;          /* as clang names it (absolute when it can be) */
+	const char *text;          /* its contents as parsed (for carets, fixes,
+	                            * suppressions) */
+	size_t text_len;
+};
+
 struct sm_file {
 	const char *path;          /* as given by the user */
 	const char *text;          /* file contents (for carets and fixes) */
@@ -326,6 +341,24 @@ struct sm_file {
 	struct sm_note *notes;     /* parse diagnostics */
 	unsigned nnotes;
 	bool parse_failed;         /* no AST at all */
+	struct sm_header *headers; /* range.file k > 0 is headers[k - 1] */
+	unsigned nheaders;
 };
+
+/* The text a range of file index `file` of F points into (0: the file's
+ * own), and its length in *len; NULL when unknown. */
+static inline const char *sm_file_text(const struct sm_file *F, unsigned file, size_t *len)
+{
+	if (file && file <= F->nheaders) {
+		*len = F->headers[file - 1].text_len;
+		return F->headers[file - 1].text;
+	}
+	if (file) {
+		*len = 0;
+		return NULL;
+	}
+	*len = F->text_len;
+	return F->text;
+}
 
 #endif

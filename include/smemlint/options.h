@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <regex.h>
 
 #include "smemlint/diag.h"
 #include "smemlint/ir.h"
@@ -25,6 +26,10 @@ struct sm_frontend_options {
 	int nargs;
 	const char *pch;             /* precompiled header to reuse, or NULL */
 	const char *resource_dir;    /* clang's resource directory (-resource-dir), or NULL */
+	const regex_t *header_filter;/* project headers whose kernels and __device__
+	                              * functions are analyzed with the file (the
+	                              * header's absolute path matches); NULL: none.
+	                              * System and toolkit headers never are. */
 };
 
 struct sm_analysis_options {

@@ -58,6 +58,13 @@ struct sm_result {
 	bool input_error;                /* the file could not be (fully) analyzed:
 	                                  * unreadable, binary, or clang errors */
 	bool capped;                     /* too-many-results was reported */
+	struct sm_header *headers;       /* the project headers converted with the
+	                                  * file (in the arena): a range with
+	                                  * file k > 0 is in headers[k - 1] until
+	                                  * the session moves it into the header's
+	                                  * own result (driver/headers.h); every
+	                                  * result it reports has file 0 only */
+	unsigned nheaders;
 	unsigned max_diags, max_acc;     /* caps; 0: SM_MAX_FILE_FINDINGS, SM_MAX_FILE_ACCESSES */
 };
 

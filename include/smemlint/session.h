@@ -46,6 +46,13 @@ struct sm_session_options {
 	const char *const *excludes; /* --exclude globs */
 	int nexcludes;
 	bool no_gitignore;         /* walk directories without git's ignore rules */
+	const char *header_filter; /* --header-filter REGEX (POSIX extended) on the
+	                            * absolute path of a header: its kernels and
+	                            * __device__ functions are analyzed in the files
+	                            * that include it and reported once, at the
+	                            * header. NULL: headers under the current
+	                            * directory; "": none. System and toolkit
+	                            * headers never are. */
 	long shard_k, shard_n;     /* analyze the shard_k-th of shard_n shares (0: all) */
 	int jobs;                  /* files in parallel; 0: the number of cores */
 	double timeout;            /* > 0: each file in a child process, killed after this */
