@@ -764,14 +764,32 @@ class FixSafety(Base):
         self.assertNotEqual(self.content(), self.before, "the real file was not fixed")
         self.assertNotIn(".tmp.", "".join(os.listdir(self.dir)))
 
-    def test_hard_link_refused(self):
+    def test_hard_link_kept(self):
+        # issue 16: both names still share one file, and both see the fix
         other = os.path.join(self.dir, "other.cu")
         os.link(self.src, other)
+        os.chmod(self.src, 0o640)
         rc, _, err = self.fix(self.src)
+        self.assertIn(rc, (0, 1), err)
+        self.assertIn("fixed:", err)
+        self.assertEqual(os.stat(self.src).st_ino, os.stat(other).st_ino, "the hard links were split")
+        self.assertEqual(os.stat(self.src).st_nlink, 2)
+        self.assertNotEqual(self.content(), self.before, "the file was not fixed")
+        with open(other, "rb") as f:
+            self.assertEqual(f.read(), self.content())
+        self.assertEqual(stat.S_IMODE(os.stat(self.src).st_mode), 0o640)
+        self.assertEqual(sorted(os.listdir(self.dir)), sorted(["common.cuh", "other.cu", os.path.basename(self.src)]))
+
+    def test_hard_link_failed_write_restores(self):
+        # the in-place rewrite fails after its checks: the original text is back
+        other = os.path.join(self.dir, "other.cu")
+        os.link(self.src, other)
+        rc, _, err = run([SMEMLINT, *BASE, "--fix", self.src], self.dir, env={"SMEMLINT_TEST_FAIL_IN_PLACE": "1"})
         self.assertEqual(rc, 2, err)
-        self.assertIn("has 2 hard links; not replacing it", err)
-        self.assertEqual(os.stat(self.src).st_ino, os.stat(other).st_ino)
+        self.assertIn("its original text was put back", err)
         self.assertEqual(self.content(), self.before)
+        self.assertEqual(os.stat(self.src).st_ino, os.stat(other).st_ino)
+        self.assertEqual(sorted(os.listdir(self.dir)), sorted(["common.cuh", "other.cu", os.path.basename(self.src)]))
 
     def test_read_only_refused(self):
         os.chmod(self.src, 0o444)

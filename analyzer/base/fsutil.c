@@ -147,6 +147,79 @@ static int same_content(int fd, const char *want, size_t len)
 	}
 }
 
+/* Write all of buf at offset off of fd. 0 or an errno. */
+static int pwrite_all(int fd, const char *buf, size_t len, off_t off)
+{
+	while (len) {
+		ssize_t k = pwrite(fd, buf, len, off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? errno : EIO;
+		buf += k;
+		len -= (size_t)k;
+		off += k;
+	}
+	return 0;
+}
+
+/* Rewrite dst (a file with several hard links, holding orig[0..olen)) in
+ * place with the finished temporary's content, so that every name keeps
+ * the one file. The new text is read whole first and the room for it is
+ * reserved (posix_fallocate) before the first byte of dst changes, so a
+ * full disk or quota refuses before anything is touched; a write that
+ * still fails puts the original text back. The caller holds the signals it
+ * can; only SIGKILL or a power cut inside the copy (one pwrite of a source
+ * file) could leave dst mixed. Returns 0, or -1 with a message in err. */
+static int copy_over(const char *tmp, const char *dst, const char *orig, size_t olen, char *err, size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int sfd = open(tmp, O_RDONLY | O_CLOEXEC);
+	int r = sfd < 0 ? -1 : sm_read_fd(sfd, (size_t)1 << 40, &text, &len);
+	if (sfd >= 0)
+		close(sfd);
+	if (r != 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", dst, strerror(errno));
+		return -1;
+	}
+	int fd = open(dst, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	int e = fd < 0 ? errno : 0;
+	if (!e && len > olen) {
+		e = posix_fallocate(fd, 0, (off_t)len);
+		if (e == EOPNOTSUPP || e == EINVAL)
+			e = 0; /* a file system without it: the write below still checks */
+	}
+	if (e) {
+		snprintf(err, errlen, "cannot write '%s': %s (the file is unchanged)", dst, strerror(e));
+		free(text);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (getenv("SMEMLINT_TEST_FAIL_IN_PLACE"))
+		e = EIO; /* test hook: the in-place write fails after the checks */
+	if (!e)
+		e = pwrite_all(fd, text, len, 0);
+	if (!e && ftruncate(fd, (off_t)len) != 0)
+		e = errno;
+	if (!e && fsync(fd) != 0 && errno != EINVAL)
+		e = errno;
+	free(text);
+	if (e) {
+		int back = pwrite_all(fd, orig, olen, 0) == 0 && ftruncate(fd, (off_t)olen) == 0;
+		snprintf(err, errlen, "cannot write '%s': %s (%s)", dst, strerror(e),
+			 back ? "its original text was put back" : "its original text could not be put back");
+		close(fd);
+		return -1;
+	}
+	if (close(fd) != 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", dst, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx, const struct sm_write_opts *wo,
 		  char *err, size_t errlen)
 {
@@ -187,7 +260,7 @@ int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx
 			 (unsigned)(st.st_mode & 07777));
 		return -1;
 	}
-	if (exists && wo->single_link && st.st_nlink > 1) {
+	if (exists && st.st_nlink > 1 && !(wo->keep_links && wo->expect)) {
 		snprintf(err, errlen, "'%s' has %lu hard links; not replacing it (that would split them)", path,
 			 (unsigned long)st.st_nlink);
 		return -1;
@@ -281,8 +354,19 @@ int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx
 			return -1;
 		}
 	}
-	if (!e && rename(tmp, dst) != 0)
+	if (!e && exists && st.st_nlink > 1) {
+		/* hard links: the file itself is rewritten, never replaced */
+		if (copy_over(tmp, dst, wo->expect, wo->expect_len, err, errlen) != 0) {
+			unlink(tmp);
+			release_signals(&held);
+			free(tmp);
+			free(target);
+			return -1;
+		}
+		unlink(tmp);
+	} else if (!e && rename(tmp, dst) != 0) {
 		e = errno;
+	}
 	if (e) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
 		unlink(tmp);

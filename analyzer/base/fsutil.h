@@ -14,7 +14,10 @@ struct sm_write_opts {
 	                      * just before the rename (--fix), else nothing is
 	                      * written; it must then exist and be regular */
 	size_t expect_len;
-	bool single_link;    /* refuse a file with several hard links */
+	bool keep_links;     /* a file with several hard links (with expect
+	                      * only): rewritten in place from the finished
+	                      * temporary instead of renamed over, so every
+	                      * name keeps the one file (see copy_over) */
 	bool keep_owner;     /* refuse when its owner cannot be kept */
 };
 
@@ -24,7 +27,8 @@ struct sm_write_opts {
  * /dev/stderr, /dev/fd/N and other files that are not regular (FIFOs,
  * devices) are written in place and never replaced. A directory, a dangling
  * link or a read-only file is refused. writer returns 0 on success. On any
- * failure the original file is untouched and the temporary is removed.
+ * failure the original file is untouched (or, for keep_links, rewritten
+ * with its original text) and the temporary is removed.
  * Returns 0, or -1 with a message in err. */
 int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx, const struct sm_write_opts *wo,
 		  char *err, size_t errlen);

@@ -5,9 +5,9 @@
  * file must still hold exactly the text that was analyzed; the edited text
  * is written through a temporary file in the same directory and renamed
  * over the original (sm_write_file), keeping its mode and owner; a
- * symbolic link's target is fixed and the link kept; a read-only file, a
- * file with several hard links, or one that changes before the rename is
- * refused with the reason. Applying twice changes nothing: the second
+ * symbolic link's target is fixed and the link kept; a file with several
+ * hard links is rewritten in place, so the links stay one file; a read-only
+ * file, or one that changes before the write, is refused with the reason. Applying twice changes nothing: the second
  * analysis finds no conflict and so no fix.
  */
 #include <stdlib.h>
@@ -130,10 +130,10 @@ int sm_apply_fixes(const struct sm_result *r, FILE *log, char *err, size_t errle
 		return -1;
 	}
 	struct wctx w = { r->text, r->len, e, n };
-	/* the real file of a link; never a file with other hard links (the
-	 * rename would split them) or one whose owner would change; and the
-	 * text is compared once more just before the rename */
-	struct sm_write_opts wo = { .expect = r->text, .expect_len = r->len, .single_link = true, .keep_owner = true };
+	/* the real file of a link; a file with other hard links rewritten in
+	 * place (a rename would split them); never one whose owner would
+	 * change; and the text is compared once more just before the write */
+	struct sm_write_opts wo = { .expect = r->text, .expect_len = r->len, .keep_links = true, .keep_owner = true };
 	if (sm_write_file(r->path, write_edited, &w, &wo, err, errlen)) {
 		free(e);
 		return -1;
