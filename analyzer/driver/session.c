@@ -13,7 +13,13 @@
  *   3. workers (threads with large stacks, one front end each) or, with a
  *      timeout, one child process per file analyze them; the header cache
  *      (PCH) is asked for once per file and told when a parse refused it;
- *   4. suppressions, the baseline (written, then filtered), --fix.
+ *   4. suppressions (on the worker, as the file ends), then, in file
+ *      order, the baseline (written, then filtered), --fix, the run's
+ *      counts and, with o.on_result, the result handed to the report and
+ *      released (stream_ready): each file as soon as it and every earlier
+ *      one are done, so that memory does not grow with the number of
+ *      files. --write-baseline needs every finding at once, so it holds
+ *      the stream back to the end.
  */
 #define _GNU_SOURCE
 #include "smemlint/session.h"
@@ -55,6 +61,7 @@ struct sm_file_job {
 	enum sm_problem_id flags_problem; /* about its compile command (-p), when flags_msg */
 	char *flags_msg;                 /* malloc'd, or NULL */
 	bool settled;                    /* its result is suppressed and compacted */
+	bool ready;                      /* settle() is over (under stream_lock) */
 };
 
 struct sm_session {
@@ -81,6 +88,15 @@ struct sm_session {
 	pthread_mutex_t lock;            /* the next file for a worker, progress */
 	size_t next;
 	size_t done;                     /* files analyzed, for o.progress */
+
+	/* files finished in order (finish_file): what the closing line and
+	 * the exit status need once results are released */
+	pthread_mutex_t stream_lock;     /* ready flags, finished, the counts */
+	size_t finished;                 /* files[0..finished) are finished */
+	struct sm_session_totals totals;
+	size_t fail_findings;            /* findings at fail_on or above */
+	size_t input_errors;             /* files with input_error */
+	unsigned nfixed, fixed_files;    /* --fix changes and files changed */
 };
 
 void sm_session_process_init(void)
@@ -105,6 +121,7 @@ struct sm_session *sm_session_new(void)
 	sm_config_init(&s->cli);
 	sm_config_init(&s->fixed);
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->stream_lock, NULL);
 	return s;
 }
 
@@ -124,6 +141,10 @@ static void free_run(struct sm_session *s)
 	s->results = NULL;
 	s->rp = NULL;
 	s->nfiles = 0;
+	s->finished = 0;
+	memset(&s->totals, 0, sizeof(s->totals));
+	s->fail_findings = s->input_errors = 0;
+	s->nfixed = s->fixed_files = 0;
 }
 
 void sm_session_free(struct sm_session *s)
@@ -140,6 +161,7 @@ void sm_session_free(struct sm_session *s)
 	sm_compdb_free(&s->db);
 	sm_pch_cache_free(s->cache);
 	pthread_mutex_destroy(&s->lock);
+	pthread_mutex_destroy(&s->stream_lock);
 	free(s);
 }
 
@@ -560,6 +582,75 @@ static void settle(struct sm_session *s, size_t i)
 	sm_result_compact(r);
 }
 
+/* ---- finished files, in file order: baseline, --fix, counts, stream ---- */
+
+/* Does the run hand results out as files finish? --write-baseline needs
+ * every finding at once: the stream then waits for the end of the run. */
+static bool streaming(const struct sm_session *s)
+{
+	return s->o.on_result && !s->o.write_baseline;
+}
+
+/* --fix on one finished file: what was fixed leaves the report (the fix
+ * was verified with the model), so that the report, the exit status and
+ * the closing line say what is left. Changes go to the log. */
+static void fix_file(struct sm_session *s, struct sm_result *r)
+{
+	char err[PATH_MAX + 256];
+	int n = r->input_error ? 0 : sm_apply_fixes(r, s->o.log, err, sizeof(err));
+	if (n < 0) {
+		fprintf(s->o.log, "smemlint: error: %s\n", err);
+		s->failures++;
+	} else if (n > 0) {
+		unsigned out = 0;
+		for (unsigned k = 0; k < r->ndiags; k++)
+			if (!r->diags[k].fix.text)
+				r->diags[out++] = r->diags[k];
+		r->ndiags = out;
+		s->nfixed += (unsigned)n;
+		s->fixed_files++;
+	}
+}
+
+/* File i, settled, after every earlier file: its baseline filter and
+ * --fix, its counts, and, when the run streams (or at the end), the hand
+ * over to o.on_result, after which the result is released. Under
+ * stream_lock, or on the only thread. */
+static void finish_file(struct sm_session *s, size_t i, bool hand_over)
+{
+	struct sm_result *r = &s->results[i];
+	if (s->o.baseline)
+		sm_result_filter_baseline(r, &s->baseline);
+	if (s->o.fix)
+		fix_file(s, r);
+	struct sm_session_totals *t = &s->totals;
+	t->files++;
+	t->findings += r->ndiags;
+	for (unsigned k = 0; k < r->ndiags; k++) {
+		enum sm_level lv = r->diags[k].level;
+		if ((unsigned)lv < sizeof(t->by_level) / sizeof(t->by_level[0]))
+			t->by_level[lv]++;
+		s->fail_findings += s->o.fail_on != SM_LEVEL_NONE && lv >= s->o.fail_on;
+	}
+	t->files_with_problems += r->nnotes > 0;
+	s->input_errors += r->input_error;
+	if (hand_over && s->o.on_result) {
+		s->o.on_result(s->o.on_result_ctx, r);
+		sm_result_free(r); /* zeroed: an empty result stays in its place */
+	}
+}
+
+/* File i has settled (any thread): finish every file of the ready
+ * prefix. One thread at a time finishes and hands over, in file order. */
+static void stream_ready(struct sm_session *s, size_t i)
+{
+	pthread_mutex_lock(&s->stream_lock);
+	s->files[i].ready = true;
+	while (streaming(s) && s->finished < s->nfiles && s->files[s->finished].ready)
+		finish_file(s, s->finished++, true);
+	pthread_mutex_unlock(&s->stream_lock);
+}
+
 /* Analyze file i with front end fe (NULL: it could not be started). */
 static void analyze_one(struct sm_session *s, struct sm_frontend *fe, size_t i)
 {
@@ -574,6 +665,7 @@ static void analyze_one(struct sm_session *s, struct sm_frontend *fe, size_t i)
 			sm_pch_cache_reject(s->cache, o.fe.pch);
 	}
 	settle(s, i);
+	stream_ready(s, i);
 }
 
 /* One more file done: tell o.progress (under the lock: one call at a time). */
@@ -803,6 +895,7 @@ static void run_forked(struct sm_session *s, int jobs)
 				size_t idx = ch[k].idx;
 				reap(s, &ch[k], !eof);
 				settle(s, idx);
+				stream_ready(s, idx);
 				file_done(s, idx);
 				running--;
 			}
@@ -822,40 +915,23 @@ static void post_process(struct sm_session *s)
 		s->rp[i] = &s->results[i];
 		settle(s, i);
 	}
+	/* not streamed: every result is still here */
 	if (s->o.write_baseline &&
 	    sm_baseline_write(s->o.write_baseline, s->rp, (unsigned)s->nfiles, err, sizeof(err))) {
 		fprintf(s->o.log, "smemlint: %s\n", err);
 		s->failures++;
 	}
-	for (size_t i = 0; s->o.baseline && i < s->nfiles; i++)
-		sm_result_filter_baseline(&s->results[i], &s->baseline);
 	for (size_t i = 0; i < s->errors.n; i++)
 		fprintf(s->o.log, "smemlint: error: %s\n", s->errors.v[i]);
-	/* changes go to the log so that stdout stays the report; what was
-	 * fixed leaves the report (the fix was verified with the model), so
-	 * that the report, the exit status and the closing line say what is
-	 * left */
-	unsigned fixed = 0, fixed_files = 0, left = 0;
-	for (size_t i = 0; s->o.fix && i < s->nfiles; i++) {
-		struct sm_result *r = &s->results[i];
-		int n = r->input_error ? 0 : sm_apply_fixes(r, s->o.log, err, sizeof(err));
-		if (n < 0) {
-			fprintf(s->o.log, "smemlint: error: %s\n", err);
-			s->failures++;
-		} else if (n > 0) {
-			unsigned out = 0;
-			for (unsigned k = 0; k < r->ndiags; k++)
-				if (!r->diags[k].fix.text)
-					r->diags[out++] = r->diags[k];
-			r->ndiags = out;
-			fixed += (unsigned)n;
-			fixed_files++;
-		}
-		left += r->ndiags;
+	/* the files not finished yet: all of them unless the run streamed */
+	while (s->finished < s->nfiles)
+		finish_file(s, s->finished++, s->o.on_result != NULL);
+	if (s->o.fix) {
+		unsigned left = s->totals.findings;
+		fprintf(s->o.log, "smemlint: --fix: %u change%s in %u file%s; %u finding%s left\n", s->nfixed,
+			s->nfixed == 1 ? "" : "s", s->fixed_files, s->fixed_files == 1 ? "" : "s", left,
+			left == 1 ? "" : "s");
 	}
-	if (s->o.fix)
-		fprintf(s->o.log, "smemlint: --fix: %u change%s in %u file%s; %u finding%s left\n", fixed,
-			fixed == 1 ? "" : "s", fixed_files, fixed_files == 1 ? "" : "s", left, left == 1 ? "" : "s");
 }
 
 /* Ask for every file's PCH before any worker starts: a PCH is built in a
@@ -898,6 +974,7 @@ int sm_session_run(struct sm_session *s, const char *const *paths, size_t npaths
 		s->cache = sm_pch_cache_new(NULL);
 	s->next = 0;
 	s->done = 0;
+	s->finished = 0;
 	warm_cache(s);
 	if (s->o.timeout > 0)
 		run_forked(s, job_count(s));
@@ -962,19 +1039,19 @@ void sm_session_fail(struct sm_session *s)
 	s->failures++;
 }
 
+void sm_session_totals(const struct sm_session *s, struct sm_session_totals *t)
+{
+	*t = s->totals;
+}
+
 int sm_session_exit_status(const struct sm_session *s)
 {
-	size_t findings = 0, input_errors = s->errors.n + (size_t)s->failures;
-	for (size_t i = 0; s->results && i < s->nfiles; i++) {
-		for (unsigned k = 0; k < s->results[i].ndiags; k++)
-			findings += s->o.fail_on != SM_LEVEL_NONE && s->results[i].diags[k].level >= s->o.fail_on;
-		input_errors += s->results[i].input_error;
-	}
+	size_t input_errors = s->errors.n + (size_t)s->failures + s->input_errors;
 	if (input_errors)
 		return 2;
 	if (s->o.write_baseline)
 		return 0; /* writing a baseline accepts the findings it records */
-	return findings ? 1 : 0;
+	return s->fail_findings ? 1 : 0;
 }
 
 int sm_session_analyze_buffer(struct sm_session *s, const char *path, const char *text, size_t len,
