@@ -111,13 +111,16 @@ static bool store_of_same(const struct sm_kernel_model *m, const struct sm_acces
 void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 {
 	struct sm_arena *A = ctx->scratch;
+	/* one plan per array and kernel: the slots are the file's, reused by
+	 * every kernel (planned[ai] is the kernel that filled plans[ai], plus
+	 * one), so that memory is linear in arrays, not kernels times arrays */
+	struct sm_fix_plan *plans = sm_arena_alloc(A, (ctx->file->narrays + 1) * sizeof(*plans));
+	unsigned *planned = sm_arena_alloc(A, (ctx->file->narrays + 1) * sizeof(*planned));
+	if (!plans || !planned)
+		return;
 	for (unsigned k = 0; k < ctx->file->nkernels; k++) {
 		struct sm_kernel_facts *f = &ctx->facts[k];
 		const struct sm_kernel_model *m = &f->model;
-		struct sm_fix_plan *plans = sm_arena_alloc(A, (ctx->file->narrays + 1) * sizeof(*plans));
-		unsigned char *planned = sm_arena_alloc(A, ctx->file->narrays + 1);
-		if (!plans || !planned)
-			return;
 		const struct sm_access_result *degrees = sm_kernel_facts_degrees(f);
 		if (!degrees)
 			continue;
@@ -184,8 +187,8 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			g.related[0].message = sm_arena_printf(A, "'%s' declared here", ra->array->name);
 			g.nrelated = 1;
 			unsigned ai = ra->array->index;
-			if (ai < ctx->file->narrays && !planned[ai]) {
-				planned[ai] = 1;
+			if (ai < ctx->file->narrays && planned[ai] != k + 1) {
+				planned[ai] = k + 1;
 				size_t tl;
 				const char *t = sm_file_text(ctx->file, ra->array->decl.file, &tl);
 				sm_fix_search(m, ra->array, f->blocks, f->nblocks, ctx->opt->arch, t ? t : "", t ? tl : 0, A,

@@ -1069,6 +1069,45 @@ class Results(Base):
         per_file_kib = (large - small) / 150
         self.assertLess(per_file_kib, 16, f"{per_file_kib:.1f} KiB kept per clean file ({small} -> {large} KiB)")
 
+    def test_streamed_formats_agree(self):
+        # the report is written as files finish: JSON lines carry the same
+        # entries as the JSON document, file by file in input order, and
+        # the document itself is whole (notifications after every result)
+        d = os.path.join(self.dir, "tree")
+        subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen_memory.py"), "files", "12", d], check=True)
+        with open(os.path.join(d, "d000", "f00005.cu"), "w") as f:
+            f.write("__global__ void k(float *o) { undefined_name(); }\n")
+        args = [SMEMLINT, *BASE, "-j2", "--all-accesses", d]
+        doc = json.loads(subprocess.run(args + ["--format=json"], capture_output=True, timeout=600).stdout)
+        lines = [json.loads(l) for l in
+                 subprocess.run(args + ["--format=jsonl"], capture_output=True, timeout=600).stdout.splitlines()]
+        for key, typ in (("results", "result"), ("notifications", "notification"), ("accesses", "access")):
+            got = [{k: v for k, v in l.items() if k != "type"} for l in lines if l["type"] == typ]
+            self.assertEqual(got, doc[key], key)
+            self.assertGreater(len(got), 0, key)
+        files = [l["file"] for l in lines]
+        self.assertEqual(files, sorted(files), "JSON lines come file by file in input order")
+
+    def test_many_kernels_memory(self):
+        # 400 then 1,600 trivial kernels in one file: each added kernel
+        # costs far less than the 20 KB target (one fix-plan table per
+        # kernel sized by the file's arrays once made it quadratic)
+        if not os.path.exists("/usr/bin/time"):
+            self.skipTest("no /usr/bin/time")
+        if os.environ.get("ASAN_OPTIONS"):
+            self.skipTest("peak RSS under AddressSanitizer says nothing about what smemlint keeps")
+        def rss(n):
+            src = os.path.join(self.dir, f"k{n}.cu")
+            subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen_memory.py"), "kernels", str(n), src],
+                           check=True)
+            p = subprocess.run(["/usr/bin/time", "-f", "%M", SMEMLINT, *BASE, "-j1", "--format=json", src],
+                               capture_output=True, timeout=1200)
+            self.assertEqual(p.returncode, 1, p.stderr[-2000:])
+            return int(p.stderr.decode().strip().splitlines()[-1])
+        small, large = rss(400), rss(1600)
+        per_kernel_kib = (large - small) / 1200
+        self.assertLess(per_kernel_kib, 20, f"{per_kernel_kib:.1f} KiB per kernel ({small} -> {large} KiB)")
+
 
 
 class Generated(Base):

@@ -88,11 +88,18 @@
 
 /* ---- memory ---- */
 
-/* Bytes of IR (the arena of one translation unit) before the analysis of a
- * file stops. 1 GiB leaves room for kernels of thousands of statements on
- * a 2-core, 8 GiB CI runner with two workers. Past it: the file's results
- * are partial (input problem partial-results), or, when the parse itself
- * did not fit, the file is not analyzed (out-of-memory). */
+/* The per-file memory budget: bytes of smemlint's own memory for one
+ * file's analysis, in the arena of its translation unit (the IR, every
+ * kernel's facts, the rules' scratch). 1 GiB leaves room for kernels of
+ * thousands of statements on a 2-core, 8 GiB CI runner with two workers;
+ * a trivial kernel takes about 12 KiB, so it holds some 80,000 of them.
+ * Not in it: clang's own syntax tree (as large as clang -fsyntax-only's),
+ * and what is kept of the file's results, bounded by
+ * SM_MAX_FILE_FINDINGS and SM_MAX_FILE_ACCESSES below (a run's report is
+ * streamed as files finish, so files do not add up). Past it: the file's
+ * results are partial (input problem partial-results, a warning: what
+ * was found before is reported), or, when the parse itself did not fit,
+ * the file is not analyzed (out-of-memory); the other files go on. */
 #define SM_IR_ARENA_LIMIT ((size_t)1 << 30)
 
 /* Bytes of thread addresses the race search keeps per kernel and block

@@ -13,9 +13,19 @@
  *   3. workers (threads with large stacks, one front end each) or, with a
  *      timeout, one child process per file analyze them; the header cache
  *      (PCH) is asked for once per file and told when a parse refused it;
- *   4. findings in project headers leave their file's result for the
- *      header's own, once per run (driver/headers.h: collect_header_results);
- *   5. suppressions, the baseline (written, then filtered), --fix.
+ *   4. findings in project headers leave their file's result (on the
+ *      worker, as the file ends) for one result per header, merged in file
+ *      order so that each is reported once (driver/headers.h); those
+ *      results come after the files';
+ *   5. suppressions (on the worker, as the file ends), then, in file
+ *      order, the baseline (written, then filtered), --fix, the run's
+ *      counts and, with o.on_result, the result handed to the report and
+ *      released (stream_ready): each file as soon as it and every earlier
+ *      one are done, so that memory does not grow with the number of
+ *      files (what stays is the header results and, for inputs that are
+ *      headers themselves, their findings, to keep them from repeating).
+ *      --write-baseline needs every finding at once, so it holds the
+ *      stream back to the end.
  */
 #define _GNU_SOURCE
 #include "smemlint/session.h"
@@ -58,9 +68,11 @@ struct sm_file_job {
 	enum sm_problem_id flags_problem; /* about its compile command (-p), when flags_msg */
 	char *flags_msg;                 /* malloc'd, or NULL */
 	bool settled;                    /* its result is suppressed and compacted */
+	bool ready;                      /* settle() is over (under stream_lock) */
 	struct sm_result *hparts;        /* what its analysis found in project
 	                                  * headers (sm_result_split_headers) */
 	unsigned nhparts;
+	bool collected;                  /* hparts went to the run's header results */
 };
 
 struct sm_session {
@@ -80,7 +92,13 @@ struct sm_session {
 	struct sm_result *results;       /* [nfiles] */
 	struct sm_result **rp;           /* [nresults]: what emitters take */
 	size_t nresults;                 /* the files', then the headers' */
-	struct sm_header_set headers;    /* one result per project header */
+	struct sm_header_set headers;    /* one result per project header, in
+	                                  * order of first appearance */
+	const struct sm_file_job **hfirst; /* [headers.n]: the file that first
+	                                  * reported each (its config applies) */
+	struct sm_header_set reported;   /* findings of inputs that look like
+	                                  * headers, as reported: a header
+	                                  * result leaves them out */
 	regex_t header_re;               /* --header-filter, compiled */
 	bool have_header_re;
 	struct sm_paths errors;          /* input errors tied to no file */
@@ -91,6 +109,15 @@ struct sm_session {
 	pthread_mutex_t lock;            /* the next file for a worker, progress */
 	size_t next;
 	size_t done;                     /* files analyzed, for o.progress */
+
+	/* files finished in order (finish_result): what the closing line and
+	 * the exit status need once results are released */
+	pthread_mutex_t stream_lock;     /* ready flags, finished, the counts */
+	size_t finished;                 /* files[0..finished) are finished */
+	struct sm_session_totals totals;
+	size_t fail_findings;            /* findings at fail_on or above */
+	size_t input_errors;             /* files with input_error */
+	unsigned nfixed, fixed_files;    /* --fix changes and files changed */
 };
 
 void sm_session_process_init(void)
@@ -115,6 +142,7 @@ struct sm_session *sm_session_new(void)
 	sm_config_init(&s->cli);
 	sm_config_init(&s->fixed);
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->stream_lock, NULL);
 	return s;
 }
 
@@ -139,6 +167,13 @@ static void free_run(struct sm_session *s)
 	s->nfiles = 0;
 	s->nresults = 0;
 	sm_header_set_free(&s->headers);
+	sm_header_set_free(&s->reported);
+	free(s->hfirst);
+	s->hfirst = NULL;
+	s->finished = 0;
+	memset(&s->totals, 0, sizeof(s->totals));
+	s->fail_findings = s->input_errors = 0;
+	s->nfixed = s->fixed_files = 0;
 }
 
 void sm_session_free(struct sm_session *s)
@@ -157,6 +192,7 @@ void sm_session_free(struct sm_session *s)
 	if (s->have_header_re)
 		regfree(&s->header_re);
 	pthread_mutex_destroy(&s->lock);
+	pthread_mutex_destroy(&s->stream_lock);
 	free(s);
 }
 
@@ -617,12 +653,177 @@ static void settle(struct sm_session *s, size_t i)
 	struct sm_pos p0 = { 0, 0 };
 	if (f->flags_msg)
 		sm_result_problem(r, f->flags_problem, p0, "%s", f->flags_msg);
-	/* what it found in project headers waits for collect_header_results */
+	/* what it found in project headers waits for the header results */
 	if (sm_result_split_headers(r, &f->hparts, &f->nhparts))
 		sm_result_problem(r, SM_PROBLEM_OUT_OF_MEMORY, p0, "out of memory sorting the findings of '%s' by header",
 				  f->path);
 	sm_result_suppress(r, report_unused(s, f->cfg), f->opt.levels);
 	sm_result_compact(r);
+}
+
+/* ---- finished files, in file order: baseline, --fix, counts, stream ---- */
+
+/* Does the run hand results out as files finish? --write-baseline needs
+ * every finding at once: the stream then waits for the end of the run. */
+static bool streaming(const struct sm_session *s)
+{
+	return s->o.on_result && !s->o.write_baseline;
+}
+
+/* --fix on one finished file: what was fixed leaves the report (the fix
+ * was verified with the model), so that the report, the exit status and
+ * the closing line say what is left. Changes go to the log. */
+static void fix_file(struct sm_session *s, struct sm_result *r)
+{
+	char err[PATH_MAX + 256];
+	int n = r->input_error ? 0 : sm_apply_fixes(r, s->o.log, err, sizeof(err));
+	if (n < 0) {
+		fprintf(s->o.log, "smemlint: error: %s\n", err);
+		s->failures++;
+	} else if (n > 0) {
+		unsigned out = 0;
+		for (unsigned k = 0; k < r->ndiags; k++)
+			if (!r->diags[k].fix.text)
+				r->diags[out++] = r->diags[k];
+		r->ndiags = out;
+		s->nfixed += (unsigned)n;
+		s->fixed_files++;
+	}
+}
+
+/* Does the path name a header (a file a .cu includes rather than
+ * compiles)? Only such inputs can also come back as a header result. */
+static bool header_like(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	if (!dot || strchr(dot, '/'))
+		return false;
+	static const char *const ext[] = { ".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl", ".inc", ".tcc" };
+	for (size_t k = 0; k < sizeof(ext) / sizeof(ext[0]); k++)
+		if (!strcmp(dot, ext[k]))
+			return true;
+	return false;
+}
+
+/* File i, settled, in file order: its header parts join the run's header
+ * results (the first file to report a finding keeps it, whatever -j
+ * did), and an input that is a header itself leaves a copy of its
+ * findings, so that its header result does not repeat them. Under
+ * stream_lock, or on the only thread. */
+static void collect_parts(struct sm_session *s, size_t i)
+{
+	struct sm_file_job *f = &s->files[i];
+	if (f->collected)
+		return;
+	f->collected = true;
+	for (unsigned k = 0; k < f->nhparts; k++) {
+		unsigned before = s->headers.n;
+		(void)sm_header_set_add(&s->headers, &f->hparts[k]);
+		if (s->headers.n > before && !SM_ALLOC_GROW(s->hfirst, s->headers.n, before))
+			s->hfirst[s->headers.n - 1] = f;
+	}
+	free(f->hparts);
+	f->hparts = NULL;
+	f->nhparts = 0;
+	const struct sm_result *r = &s->results[i];
+	if (!s->have_header_re || !r->ndiags || !header_like(f->path))
+		return;
+	struct sm_result copy;
+	sm_result_init(&copy, r->path);
+	struct sm_sink sink = sm_result_sink(&copy);
+	for (unsigned k = 0; k < r->ndiags; k++)
+		sm_sink_report(&sink, &r->diags[k]);
+	(void)sm_header_set_add(&s->reported, &copy);
+}
+
+/* The header results, once every file is collected: a header that is
+ * also an input keeps its input's name and loses the findings that input
+ * reported itself; each is sorted, suppressed from its own text (with the
+ * config and levels of the first file that reported it) and compacted.
+ * Those with anything left follow the files in rp. */
+static void finalize_headers(struct sm_session *s)
+{
+	struct sm_result **rp = realloc(s->rp, (s->nfiles + s->headers.n + 1) * sizeof(*rp));
+	if (!rp)
+		return;
+	s->rp = rp;
+	size_t n = s->nfiles;
+	for (unsigned h = 0; h < s->headers.n; h++) {
+		struct sm_result *hr = s->headers.v[h];
+		for (size_t i = 0; i < s->nfiles; i++)
+			if (sm_same_file(s->files[i].path, hr->path)) {
+				hr->path = sm_arena_strdup(&hr->arena, s->files[i].path);
+				break;
+			}
+		for (unsigned k = 0; k < s->reported.n; k++) {
+			const struct sm_result *in = s->reported.v[k];
+			if (strcmp(in->path, hr->path))
+				continue;
+			unsigned out = 0;
+			for (unsigned d = 0; d < hr->ndiags; d++) {
+				const struct sm_diag *x = &hr->diags[d];
+				bool seen = false;
+				for (unsigned j = 0; j < in->ndiags && !seen; j++)
+					seen = in->diags[j].rule == x->rule && in->diags[j].range.begin.line == x->range.begin.line &&
+					       in->diags[j].range.begin.col == x->range.begin.col &&
+					       !strcmp(in->diags[j].message ? in->diags[j].message : "", x->message ? x->message : "");
+				if (!seen)
+					hr->diags[out++] = *x;
+			}
+			hr->ndiags = out;
+			hr->nacc = 0; /* its accesses are the input's own records */
+		}
+		sm_result_sort(hr);
+		const struct sm_file_job *f = s->hfirst ? s->hfirst[h] : NULL;
+		sm_result_suppress(hr, f && report_unused(s, f->cfg), f ? f->opt.levels : NULL);
+		if (hr->ndiags || hr->nacc || hr->nnotes) {
+			sm_result_compact(hr);
+			s->rp[n++] = hr;
+		}
+	}
+	s->nresults = n;
+}
+
+/* A settled result in report order (a file's, after every earlier file,
+ * or a header's, after every file): its baseline filter and --fix, its
+ * counts, and, when the run streams (or at the end), the hand over to
+ * o.on_result, after which the result is released. Under stream_lock, or
+ * on the only thread. */
+static void finish_result(struct sm_session *s, struct sm_result *r, bool is_file, bool hand_over)
+{
+	if (s->o.baseline)
+		sm_result_filter_baseline(r, &s->baseline);
+	if (s->o.fix)
+		fix_file(s, r);
+	struct sm_session_totals *t = &s->totals;
+	t->files += is_file;
+	t->findings += r->ndiags;
+	for (unsigned k = 0; k < r->ndiags; k++) {
+		enum sm_level lv = r->diags[k].level;
+		if ((unsigned)lv < sizeof(t->by_level) / sizeof(t->by_level[0]))
+			t->by_level[lv]++;
+		s->fail_findings += s->o.fail_on != SM_LEVEL_NONE && lv >= s->o.fail_on;
+	}
+	t->files_with_problems += r->nnotes > 0;
+	s->input_errors += r->input_error;
+	if (hand_over && s->o.on_result) {
+		s->o.on_result(s->o.on_result_ctx, r);
+		sm_result_free(r); /* zeroed: an empty result stays in its place */
+	}
+}
+
+/* File i has settled (any thread): finish every file of the ready
+ * prefix. One thread at a time finishes and hands over, in file order. */
+static void stream_ready(struct sm_session *s, size_t i)
+{
+	pthread_mutex_lock(&s->stream_lock);
+	s->files[i].ready = true;
+	while (streaming(s) && s->finished < s->nfiles && s->files[s->finished].ready) {
+		collect_parts(s, s->finished);
+		finish_result(s, &s->results[s->finished], true, true);
+		s->finished++;
+	}
+	pthread_mutex_unlock(&s->stream_lock);
 }
 
 /* Analyze file i with front end fe (NULL: it could not be started). */
@@ -639,6 +840,7 @@ static void analyze_one(struct sm_session *s, struct sm_frontend *fe, size_t i)
 			sm_pch_cache_reject(s->cache, o.fe.pch);
 	}
 	settle(s, i);
+	stream_ready(s, i);
 }
 
 /* One more file done: tell o.progress (under the lock: one call at a time). */
@@ -868,6 +1070,7 @@ static void run_forked(struct sm_session *s, int jobs)
 				size_t idx = ch[k].idx;
 				reap(s, &ch[k], !eof);
 				settle(s, idx);
+				stream_ready(s, idx);
 				file_done(s, idx);
 				running--;
 			}
@@ -880,64 +1083,6 @@ static void run_forked(struct sm_session *s, int jobs)
 
 /* ---- after the analysis: suppressions, baseline, --fix ---- */
 
-/* Findings in project headers, reported once (driver/headers.h): each
- * file's header parts are merged in input order, so the first file that
- * reports a finding keeps it whatever -j did. A header that is itself
- * among the inputs gets them in its own result (without repeats); every
- * other header with findings becomes a result after the files', with its
- * own text for suppressions (the config and levels of the first file
- * that included it). */
-static void collect_header_results(struct sm_session *s)
-{
-	const struct sm_file_job **first = NULL;
-	for (size_t i = 0; i < s->nfiles; i++) {
-		struct sm_file_job *f = &s->files[i];
-		for (unsigned k = 0; k < f->nhparts; k++) {
-			unsigned before = s->headers.n;
-			(void)sm_header_set_add(&s->headers, &f->hparts[k]);
-			if (s->headers.n > before && !SM_ALLOC_GROW(first, s->headers.n, before))
-				first[s->headers.n - 1] = f;
-		}
-		free(f->hparts);
-		f->hparts = NULL;
-		f->nhparts = 0;
-	}
-	struct sm_result **rp = realloc(s->rp, (s->nfiles + s->headers.n + 1) * sizeof(*rp));
-	if (!rp) {
-		free(first);
-		return;
-	}
-	s->rp = rp;
-	size_t n = s->nfiles;
-	for (unsigned h = 0; h < s->headers.n; h++) {
-		struct sm_result *hr = s->headers.v[h];
-		struct sm_result *input = NULL;
-		for (size_t i = 0; i < s->nfiles && !input; i++)
-			if (sm_same_file(s->results[i].path, hr->path))
-				input = &s->results[i];
-		if (input) {
-			/* analyzed alone too: one report, under the path given */
-			struct sm_result part = *hr;
-			part.path = input->path;
-			memset(hr, 0, sizeof(*hr));
-			sm_result_init(hr, part.path);
-			struct sm_header_set one = { &input, 1, 1 };
-			(void)sm_header_set_add(&one, &part);
-			sm_result_sort(input);
-			continue;
-		}
-		sm_result_sort(hr);
-		const struct sm_file_job *f = first ? first[h] : NULL;
-		sm_result_suppress(hr, f && report_unused(s, f->cfg), f ? f->opt.levels : NULL);
-		if (hr->ndiags || hr->nacc || hr->nnotes) {
-			sm_result_compact(hr);
-			s->rp[n++] = hr;
-		}
-	}
-	s->nresults = n;
-	free(first);
-}
-
 static void post_process(struct sm_session *s)
 {
 	char err[PATH_MAX + 256];
@@ -945,42 +1090,31 @@ static void post_process(struct sm_session *s)
 		s->rp[i] = &s->results[i];
 		settle(s, i);
 	}
+	/* the files not streamed yet give their header parts, in file order;
+	 * then the header results follow the files */
+	for (size_t i = s->finished; i < s->nfiles; i++)
+		collect_parts(s, i);
 	s->nresults = s->nfiles;
-	collect_header_results(s);
+	finalize_headers(s);
+	/* not streamed: every result is still here */
 	if (s->o.write_baseline &&
 	    sm_baseline_write(s->o.write_baseline, s->rp, (unsigned)s->nresults, err, sizeof(err))) {
 		fprintf(s->o.log, "smemlint: %s\n", err);
 		s->failures++;
 	}
-	for (size_t i = 0; s->o.baseline && i < s->nresults; i++)
-		sm_result_filter_baseline(s->rp[i], &s->baseline);
 	for (size_t i = 0; i < s->errors.n; i++)
 		fprintf(s->o.log, "smemlint: error: %s\n", s->errors.v[i]);
-	/* changes go to the log so that stdout stays the report; what was
-	 * fixed leaves the report (the fix was verified with the model), so
-	 * that the report, the exit status and the closing line say what is
-	 * left */
-	unsigned fixed = 0, fixed_files = 0, left = 0;
-	for (size_t i = 0; s->o.fix && i < s->nresults; i++) {
-		struct sm_result *r = s->rp[i];
-		int n = r->input_error ? 0 : sm_apply_fixes(r, s->o.log, err, sizeof(err));
-		if (n < 0) {
-			fprintf(s->o.log, "smemlint: error: %s\n", err);
-			s->failures++;
-		} else if (n > 0) {
-			unsigned out = 0;
-			for (unsigned k = 0; k < r->ndiags; k++)
-				if (!r->diags[k].fix.text)
-					r->diags[out++] = r->diags[k];
-			r->ndiags = out;
-			fixed += (unsigned)n;
-			fixed_files++;
-		}
-		left += r->ndiags;
+	/* the files not finished yet: all of them unless the run streamed */
+	while (s->finished < s->nfiles)
+		finish_result(s, &s->results[s->finished++], true, s->o.on_result != NULL);
+	for (size_t i = s->nfiles; i < s->nresults; i++)
+		finish_result(s, s->rp[i], false, s->o.on_result != NULL);
+	if (s->o.fix) {
+		unsigned left = s->totals.findings;
+		fprintf(s->o.log, "smemlint: --fix: %u change%s in %u file%s; %u finding%s left\n", s->nfixed,
+			s->nfixed == 1 ? "" : "s", s->fixed_files, s->fixed_files == 1 ? "" : "s", left,
+			left == 1 ? "" : "s");
 	}
-	if (s->o.fix)
-		fprintf(s->o.log, "smemlint: --fix: %u change%s in %u file%s; %u finding%s left\n", fixed,
-			fixed == 1 ? "" : "s", fixed_files, fixed_files == 1 ? "" : "s", left, left == 1 ? "" : "s");
 }
 
 /* Ask for every file's PCH before any worker starts: a PCH is built in a
@@ -1023,6 +1157,7 @@ int sm_session_run(struct sm_session *s, const char *const *paths, size_t npaths
 		s->cache = sm_pch_cache_new(NULL);
 	s->next = 0;
 	s->done = 0;
+	s->finished = 0;
 	warm_cache(s);
 	if (s->o.timeout > 0)
 		run_forked(s, job_count(s));
@@ -1087,20 +1222,19 @@ void sm_session_fail(struct sm_session *s)
 	s->failures++;
 }
 
+void sm_session_totals(const struct sm_session *s, struct sm_session_totals *t)
+{
+	*t = s->totals;
+}
+
 int sm_session_exit_status(const struct sm_session *s)
 {
-	size_t findings = 0, input_errors = s->errors.n + (size_t)s->failures;
-	for (size_t i = 0; s->rp && i < s->nresults; i++) {
-		const struct sm_result *r = s->rp[i];
-		for (unsigned k = 0; k < r->ndiags; k++)
-			findings += s->o.fail_on != SM_LEVEL_NONE && r->diags[k].level >= s->o.fail_on;
-		input_errors += r->input_error;
-	}
+	size_t input_errors = s->errors.n + (size_t)s->failures + s->input_errors;
 	if (input_errors)
 		return 2;
 	if (s->o.write_baseline)
 		return 0; /* writing a baseline accepts the findings it records */
-	return findings ? 1 : 0;
+	return s->fail_findings ? 1 : 0;
 }
 
 int sm_session_analyze_buffer(struct sm_session *s, const char *path, const char *text, size_t len,

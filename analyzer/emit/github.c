@@ -30,45 +30,56 @@ static const char *command(enum sm_level l)
 
 int sm_emit_github(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o)
 {
+	return sm_emit_streamed(sm_emitter_find("github"), out, res, n, o);
+}
+
+int sm_emit_github_file(struct sm_emit_stream *st, const struct sm_result *r)
+{
+	FILE *out = st->out;
 	char rp[PATH_MAX];
-	for (unsigned f = 0; f < n; f++) {
-		const struct sm_result *r = res[f];
-		sm_report_path(r->path, rp, sizeof(rp));
-		for (unsigned i = 0; i < r->nnotes; i++) {
-			const struct sm_notification *nt = &r->notes[i];
-			fprintf(out, "::%s file=", command(nt->level));
-			put_escaped(out, rp, 1);
-			if (nt->pos.line)
-				fprintf(out, ",line=%u", nt->pos.line);
-			fputs(",title=smemlint::", out);
-			put_escaped(out, nt->message, 0);
-			fputc('\n', out);
-		}
-		for (unsigned i = 0; i < r->ndiags; i++) {
-			const struct sm_diag *d = &r->diags[i];
-			fprintf(out, "::%s file=", command(d->level));
-			put_escaped(out, rp, 1);
-			/* columns in characters, as the annotations UI counts them */
-			fprintf(out, ",line=%u,col=%u", d->range.begin.line,
-				sm_utf16_col(r, d->range.begin.line, d->range.begin.col));
-			if (d->range.end.line >= d->range.begin.line && d->range.end.col) {
-				fprintf(out, ",endLine=%u", d->range.end.line);
-				if (d->range.end.line == d->range.begin.line)
-					fprintf(out, ",endColumn=%u", sm_utf16_col(r, d->range.end.line, d->range.end.col));
-			}
-			fputs(",title=", out);
-			char title[128];
-			snprintf(title, sizeof(title), "smemlint %s", sm_rules[d->rule].id);
-			put_escaped(out, title, 1);
-			fputs("::", out);
-			put_escaped(out, d->message, 0);
-			if (d->note) {
-				put_escaped(out, "\n", 0);
-				put_escaped(out, d->note, 0);
-			}
-			fputc('\n', out);
-		}
+	sm_report_path(r->path, rp, sizeof(rp));
+	for (unsigned i = 0; i < r->nnotes; i++) {
+		const struct sm_notification *nt = &r->notes[i];
+		fprintf(out, "::%s file=", command(nt->level));
+		put_escaped(out, rp, 1);
+		if (nt->pos.line)
+			fprintf(out, ",line=%u", nt->pos.line);
+		fputs(",title=smemlint::", out);
+		put_escaped(out, nt->message, 0);
+		fputc('\n', out);
 	}
+	for (unsigned i = 0; i < r->ndiags; i++) {
+		const struct sm_diag *d = &r->diags[i];
+		fprintf(out, "::%s file=", command(d->level));
+		put_escaped(out, rp, 1);
+		/* columns in characters, as the annotations UI counts them */
+		fprintf(out, ",line=%u,col=%u", d->range.begin.line,
+			sm_utf16_col(r, d->range.begin.line, d->range.begin.col));
+		if (d->range.end.line >= d->range.begin.line && d->range.end.col) {
+			fprintf(out, ",endLine=%u", d->range.end.line);
+			if (d->range.end.line == d->range.begin.line)
+				fprintf(out, ",endColumn=%u", sm_utf16_col(r, d->range.end.line, d->range.end.col));
+		}
+		fputs(",title=", out);
+		char title[128];
+		snprintf(title, sizeof(title), "smemlint %s", sm_rules[d->rule].id);
+		put_escaped(out, title, 1);
+		fputs("::", out);
+		put_escaped(out, d->message, 0);
+		if (d->note) {
+			put_escaped(out, "\n", 0);
+			put_escaped(out, d->note, 0);
+		}
+		fputc('\n', out);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+/* input errors tied to no file, after every file */
+int sm_emit_github_end(struct sm_emit_stream *st)
+{
+	FILE *out = st->out;
+	const struct sm_emit_options *o = st->o;
 	for (unsigned i = 0; o && i < o->nerrors; i++) {
 		fputs("::error title=smemlint::", out);
 		put_escaped(out, o->errors[i], 0);

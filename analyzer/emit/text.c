@@ -69,44 +69,52 @@ static void bank_map(FILE *out, const struct sm_diag *d)
 
 int sm_emit_text(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o)
 {
+	for (unsigned f = 0; f < n; f++) {
+		struct sm_emit_stream st = { out, o, NULL };
+		sm_emit_text_file(&st, res[f]);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+int sm_emit_text_file(struct sm_emit_stream *st, const struct sm_result *r)
+{
+	FILE *out = st->out;
+	const struct sm_emit_options *o = st->o;
 	bool color = o && o->color;
 	char loc[4200];
-	for (unsigned f = 0; f < n; f++) {
-		const struct sm_result *r = res[f];
-		for (unsigned i = 0; i < r->nnotes; i++) {
-			const struct sm_notification *nt = &r->notes[i];
-			/* the problem's own level, as every other format prints it */
-			const char *lv = sm_level_name(nt->level);
-			if (nt->pos.line)
-				snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, nt->pos.line, nt->pos.col);
-			else
-				snprintf(loc, sizeof(loc), "smemlint");
-			head(out, color, loc, lv);
-			fprintf(out, "%s\n", nt->message);
+	for (unsigned i = 0; i < r->nnotes; i++) {
+		const struct sm_notification *nt = &r->notes[i];
+		/* the problem's own level, as every other format prints it */
+		const char *lv = sm_level_name(nt->level);
+		if (nt->pos.line)
+			snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, nt->pos.line, nt->pos.col);
+		else
+			snprintf(loc, sizeof(loc), "smemlint");
+		head(out, color, loc, lv);
+		fprintf(out, "%s\n", nt->message);
+	}
+	for (unsigned i = 0; i < r->ndiags; i++) {
+		const struct sm_diag *d = &r->diags[i];
+		snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, d->range.begin.line, d->range.begin.col);
+		head(out, color, loc, sm_level_name(d->level));
+		fprintf(out, "%s [%s]\n", d->message, sm_rules[d->rule].id);
+		caret(out, r, d->range);
+		if (o && o->show_banks && d->ways >= 2)
+			bank_map(out, d);
+		for (int k = 0; k < d->nrelated; k++) {
+			snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, d->related[k].range.begin.line,
+				 d->related[k].range.begin.col);
+			head(out, color, loc, "note");
+			fprintf(out, "%s\n", d->related[k].message);
 		}
-		for (unsigned i = 0; i < r->ndiags; i++) {
-			const struct sm_diag *d = &r->diags[i];
+		if (d->note) {
 			snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, d->range.begin.line, d->range.begin.col);
-			head(out, color, loc, sm_level_name(d->level));
-			fprintf(out, "%s [%s]\n", d->message, sm_rules[d->rule].id);
-			caret(out, r, d->range);
-			if (o && o->show_banks && d->ways >= 2)
-				bank_map(out, d);
-			for (int k = 0; k < d->nrelated; k++) {
-				snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, d->related[k].range.begin.line,
-					 d->related[k].range.begin.col);
-				head(out, color, loc, "note");
-				fprintf(out, "%s\n", d->related[k].message);
-			}
-			if (d->note) {
-				snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, d->range.begin.line, d->range.begin.col);
-				head(out, color, loc, "note");
-				fprintf(out, "%s\n", d->note);
-			}
-			if (d->fix.text)
-				fprintf(out, "fix-it:\"%s\":{%u:%u-%u:%u}:\"%s\"\n", r->path, d->fix.range.begin.line,
-					d->fix.range.begin.col, d->fix.range.end.line, d->fix.range.end.col, d->fix.text);
+			head(out, color, loc, "note");
+			fprintf(out, "%s\n", d->note);
 		}
+		if (d->fix.text)
+			fprintf(out, "fix-it:\"%s\":{%u:%u-%u:%u}:\"%s\"\n", r->path, d->fix.range.begin.line,
+				d->fix.range.begin.col, d->fix.range.end.line, d->fix.range.end.col, d->fix.text);
 	}
 	return ferror(out) ? -1 : 0;
 }

@@ -71,6 +71,25 @@ struct sm_session_options {
 	 * file: for a progress line. NULL: none. */
 	void (*progress)(void *ctx, size_t done, size_t total, const char *path);
 	void *progress_ctx;
+	/* called with each file's final result (suppressions, baseline and
+	 * --fix applied), in file order, as soon as the file and every earlier
+	 * one are done; one call at a time, from the thread that finished the
+	 * file. After the call the session releases the result, so that a
+	 * run's memory does not grow with its files (sm_session_results then
+	 * gives empty results; sm_session_totals the counts). With
+	 * --write-baseline, which needs every finding at once, the calls come
+	 * at the end of sm_session_run. NULL: results are kept until the next
+	 * run (sm_session_results). */
+	void (*on_result)(void *ctx, const struct sm_result *r);
+	void *on_result_ctx;
+};
+
+/* What a run found, counted as each file is finished (streamed or not). */
+struct sm_session_totals {
+	unsigned files;
+	unsigned findings;
+	unsigned by_level[4];             /* findings per enum sm_level */
+	unsigned files_with_problems;     /* files with an input problem */
 };
 
 struct sm_session;
@@ -118,8 +137,12 @@ int sm_session_run(struct sm_session *s, const char *const *paths, size_t npaths
 int sm_session_print_clang_args(struct sm_session *s, const char *const *paths, size_t npaths, FILE *out,
 				char *err, size_t errlen);
 
-/* The results of the run, one per analyzed file, in file order. */
+/* The results of the run, one per analyzed file, in file order (empty
+ * ones for files already handed to o.on_result). */
 struct sm_result *const *sm_session_results(const struct sm_session *s, unsigned *n);
+
+/* The counts of the last run (after the baseline and --fix). */
+void sm_session_totals(const struct sm_session *s, struct sm_session_totals *t);
 
 /* Input errors tied to no file (a path with no CUDA files under it, a
  * directory that could not be walked). */
