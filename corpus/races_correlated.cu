@@ -5,7 +5,7 @@
 #include "common.cuh"
 
 #define CN 32
-#define RBLOCK 64
+#define RBLOCK 128
 
 // one step of a transitive closure per k: thread (y, x) writes only
 // b[y][x] and only while it is 0; in iteration k == x it would need
@@ -55,7 +55,7 @@ __global__ void never_written(int *g)
 }
 
 // twin: s[t] > 0 and s[t] < 5 hold together, so the write races with the
-// neighbour's read (threads 31 and 32, 63 and 0: different warps)
+// neighbour's read (threads 31 and 32, 63 and 64, ...: different warps)
 __global__ void written_in_range(int *g)
 {
     __shared__ int s_w[RBLOCK];
@@ -116,7 +116,7 @@ int main()
  * corpus/races_correlated.cu:36:29: note: the racing read of 'c' by thread (0,1)
  * corpus/races_correlated.cu:31:5: note: 'c' declared here
  * corpus/races_correlated.cu:37:13: note: add __syncthreads() between the two accesses
- * corpus/races_correlated.cu:67:9: error: missing barrier: write-after-read race on 's_w': thread 31 overwrites s_w[31], which thread 32 read at line 65, with no __syncthreads() in between (different warps) in kernel 'written_in_range' with blockDim (64,1,1) [missing-barrier]
+ * corpus/races_correlated.cu:67:9: error: missing barrier: write-after-read race on 's_w': thread 31 overwrites s_w[31], which thread 32 read at line 65, with no __syncthreads() in between (different warps) in kernel 'written_in_range' with blockDim (128,1,1) [missing-barrier]
  *           s_w[t] = 7;
  *           ^~~~~~
  * corpus/races_correlated.cu:65:13: note: the racing read of 's_w' by thread 32
