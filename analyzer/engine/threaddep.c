@@ -532,6 +532,7 @@ struct cnode {
 	int kind;
 	int loop;     /* CN_LATCH: loop index */
 	int sc;       /* CN_SCOPED: index in cfg.scopes */
+	const struct sm_stmt *st; /* CN_SCOPED: the barrier */
 };
 
 /* One loop of the graph. */
@@ -750,8 +751,10 @@ static int cbuild(struct cfg *G, const struct sm_stmt *s, int next, int brk, int
 				kind = CN_PLAIN; /* past SM_MAX_BARRIER_SCOPES */
 		}
 		int c = cnew(G, kind);
-		if (c >= 0)
+		if (c >= 0) {
 			G->n[c].sc = sc;
+			G->n[c].st = s;
+		}
 		cedge(G, c, next);
 		return c;
 	}
@@ -1205,6 +1208,36 @@ static bool pair_reach(struct pairctx *P, int d, int extra, uint32_t ord)
 		     P->seen, P->stack);
 }
 
+/* For a race found in mode d with ordering ord: a scoped barrier that
+ * every path from a to b free of ord's barriers passes (one that does not
+ * order the pair), or NULL when some path meets no barrier at all (or the
+ * two accesses are not on one path). Only for the message. */
+static const struct sm_stmt *unordered_barrier(struct pairctx *P, int d, uint32_t ord)
+{
+	const struct cfg *G = P->G;
+	if (!G->nscopes || P->a == P->b || !pair_reach(P, d, -1, ord) || pair_reach(P, d, -1, UINT32_MAX))
+		return NULL;
+	/* the nodes reachable from a past no barrier of ord (either phase) */
+	close_for(P, d, -1);
+	int a = G->acc_node_of[P->a], b = G->acc_node_of[P->b];
+	reach(G, a, -1, P->closed, -1, ord, P->seen, P->stack);
+	unsigned char *fwd = malloc((size_t)G->nn);
+	if (!fwd)
+		return NULL;
+	for (int v = 0; v < G->nn; v++)
+		fwd[v] = P->seen[v * 2] | P->seen[v * 2 + 1];
+	const struct sm_stmt *found = NULL;
+	for (int v = 0; v < G->nn && !found; v++) {
+		if (!fwd[v] || G->n[v].kind != CN_SCOPED || (ord >> G->n[v].sc & 1))
+			continue;
+		close_for(P, d, -1);
+		if (reach(G, v, b, P->closed, -1, ord, P->seen, P->stack))
+			found = G->n[v].st;
+	}
+	free(fwd);
+	return found;
+}
+
 /* Search pair (a, b) in mode d (see reach). */
 static bool search(struct rjob *J, struct pairctx *P, int d, uint32_t ord)
 {
@@ -1654,6 +1687,7 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 			J.ca.gmemo = J.cb.gmemo = memo->gm;
 			J.ca.work = J.cb.work = work;
 			bool hit = false, inter = false, cross = false, trunc = false;
+			const struct sm_stmt *unordered = NULL;
 			/* each mode: threads of different warps first, then of
 			 * one warp, with no barrier on the way that orders them */
 			for (int mi = 0; mi < nmodes && !hit; mi++) {
@@ -1681,6 +1715,7 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 						hit = true;
 						inter = md->inter;
 						cross = d >= 0;
+						unordered = unordered_barrier(&P, d, md->ord);
 					}
 					trunc |= J.truncated;
 				}
@@ -1710,6 +1745,7 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 			lin_tid(block, J.lin_b, R->tid_b);
 			R->addr = J.addr;
 			R->truncated = trunc;
+			R->unordered = unordered;
 			int same = same_value(ra, rb, cross);
 			R->same_value = same != 0;
 			R->same_uniform = same == 2;
