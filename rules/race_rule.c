@@ -74,7 +74,7 @@ static const char *orders_text(struct sm_arena *A, const struct sm_stmt *b)
 	case SM_SCOPE_ACTIVE:
 		return "orders only the active threads of one warp";
 	case SM_SCOPE_COUNT:
-		return sm_arena_printf(A, "orders only the %lld threads of its count", (long long)b->scope_arg);
+		return sm_arena_printf(A, "orders only the %lld threads taking part (its count)", (long long)b->scope_arg);
 	default:
 		return "orders only part of the block";
 	}

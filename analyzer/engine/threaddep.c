@@ -566,6 +566,10 @@ struct cfg {
 	 * has it */
 	const struct sm_stmt *scopes[SM_MAX_BARRIER_SCOPES];
 	int nscopes;
+	/* per scope: for bar.sync with a count whose guards select exactly
+	 * that many threads in whole warps, which threads (1 a member); NULL:
+	 * the scope's own groups (scope_group) */
+	unsigned char *members[SM_MAX_BARRIER_SCOPES];
 };
 
 static bool refs_loops(const struct sm_expr *e, int depth)
@@ -615,6 +619,56 @@ static bool runs_once(const struct cfg *G, const struct sm_stmt *s)
 			return false;
 	}
 	return true;
+}
+
+/* bar.sync id, count reached by the threads its guards select: when, for
+ * this block, they are exactly `count` threads in whole warps, the
+ * barrier orders them (`if (t >= 64) bar.sync 1, 64;` orders threads
+ * 64..127). Returns a per-thread membership (malloc'd), or NULL when a
+ * guard cannot be evaluated for some thread or the threads reaching it
+ * are not such a set: the barrier is then taken as the first `count`
+ * threads (scope_group), as the hardware would if no other warps
+ * arrive first. */
+static unsigned char *count_members(const struct cfg *G, const struct sm_stmt *s)
+{
+	const struct sm_rstmt *r = sm_rstmt_find(G->m, s);
+	if (!r || !r->guards || s->scope_arg <= 0 || s->scope_arg % SM_WARP)
+		return NULL;
+	unsigned char *mem = malloc((size_t)G->nthreads);
+	if (!mem)
+		return NULL;
+	int64_t n = 0;
+	for (int64_t t = 0; t < G->nthreads; t++) {
+		struct sm_eval_ctx c;
+		memset(&c, 0, sizeof(c));
+		c.ntid = G->block;
+		c.tid[0] = t % G->block.x;
+		c.tid[1] = (t / G->block.x) % G->block.y;
+		c.tid[2] = t / (G->block.x * G->block.y);
+		c.strict = 1;
+		bool on = true;
+		for (const struct sm_guard *g = r->guards; g && on; g = g->next) {
+			c.budget = SM_EVAL_BUDGET_COND;
+			int64_t v = sm_eval(g->cond, &c);
+			if (c.err) {
+				free(mem);
+				return NULL;
+			}
+			on = (v != 0) != g->negate;
+		}
+		mem[t] = on;
+		n += on;
+		/* whole warps: a lane agrees with lane 0 of its warp */
+		if (t % SM_WARP && mem[t] != mem[t - t % SM_WARP]) {
+			free(mem);
+			return NULL;
+		}
+	}
+	if (n != s->scope_arg) {
+		free(mem);
+		return NULL;
+	}
+	return mem;
 }
 
 static int cloop(struct cfg *G, int head, int latch)
@@ -740,13 +794,19 @@ static int cbuild(struct cfg *G, const struct sm_stmt *s, int next, int brk, int
 		int kind = st > 0 && st < G->nthreads ? CN_SCOPED : CN_BARRIER;
 		int sc = -1;
 		if (kind == CN_SCOPED) {
+			unsigned char *mem = s->scope == SM_SCOPE_COUNT ? count_members(G, s) : NULL;
 			for (int i = 0; i < G->nscopes && sc < 0; i++)
-				if (G->scopes[i]->scope == s->scope && G->scopes[i]->scope_arg == s->scope_arg)
+				if (G->scopes[i]->scope == s->scope && G->scopes[i]->scope_arg == s->scope_arg &&
+				    !G->members[i] == !mem &&
+				    (!mem || !memcmp(G->members[i], mem, (size_t)G->nthreads)))
 					sc = i;
 			if (sc < 0 && G->nscopes < SM_MAX_BARRIER_SCOPES) {
 				sc = G->nscopes++;
 				G->scopes[sc] = s;
+				G->members[sc] = mem;
+				mem = NULL;
 			}
+			free(mem);
 			if (sc < 0)
 				kind = CN_PLAIN; /* past SM_MAX_BARRIER_SCOPES */
 		}
@@ -1071,7 +1131,7 @@ static uint32_t pair_ord(const struct cfg *G, int64_t a, int64_t b)
 {
 	uint32_t o = 0;
 	for (int i = 0; i < G->nscopes; i++)
-		if (scope_orders(G->scopes[i], a, b))
+		if (G->members[i] ? G->members[i][a] && G->members[i][b] : scope_orders(G->scopes[i], a, b))
 			o |= (uint32_t)1 << i;
 	return o;
 }
@@ -1767,6 +1827,8 @@ done:
 	free(G.acc_nloops);
 	free(G.acc_loops);
 	free(G.loops);
+	for (int i = 0; i < G.nscopes; i++)
+		free(G.members[i]);
 	free(ea);
 	free(acc_at);
 	free(rg);
