@@ -21,6 +21,12 @@
  * modulo that folds two warps onto one element) write the same bytes at
  * once, and no barrier can order them. Two writes of one constant by
  * every thread are left to `same-value-write` (a note).
+ * When every barrier-free path passes a barrier of a smaller scope (a
+ * tile's sync, __syncwarp, bar.sync with a count) that does not order the
+ * two threads, the message names it ("with no barrier ordering both
+ * threads in between ('tile.sync()' at line 26 orders only a 32-thread
+ * tile ...)"); with no barrier at all on some path it says "no
+ * __syncthreads() in between".
  */
 #include "rules/explain.h"
 #include "rules/messages.h"
@@ -45,6 +51,7 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 	const char *ta = sm_thread_name(r->tid_a, bl, A);
 	const char *name = sm_race_array_name(v);
 	bool same = r->a == r->b && !r->cross_iter;
+	const char *unord = sm_race_unordered_text(ctx, v, "threads", "different warps");
 	struct sm_race_words w = {
 		.rule = SM_RULE_MISSING_BARRIER,
 		.later = sm_thread_name(r->tid_b, bl, A),
@@ -52,10 +59,12 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 		.headline = sm_arena_printf(A, "missing barrier: %s race on '%s'", race_name(r->kind), name),
 		.tail = sm_arena_printf(A, "%s %s with blockDim (%lld,%lld,%lld)%s%s",
 					same ? ", threads of different warps at once (no barrier orders one statement's executions)"
+					: unord ? sm_arena_printf(A, ", %s", unord)
 					     : ", with no __syncthreads() in between (different warps)",
 					sm_where_text(A, v->m->kernel->name, v->m->acc[r->b].src->call), (long long)bl.x, (long long)bl.y, (long long)bl.z,
 					v->assumed ? SM_BLOCK_ASSUMED_TEXT : "", r->truncated ? " (search capped)" : ""),
 		.note = same ? "let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element"
+		      : unord ? "order the two threads with a barrier whose scope holds both (__syncthreads() for threads of different tiles or warps)"
 		      : r->cross_iter ? "add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads"
 				      : "add __syncthreads() between the two accesses",
 		.related = sm_arena_printf(A, "the racing %s of '%s' by %s", kind_word(ra->src->kind),

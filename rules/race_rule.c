@@ -58,6 +58,45 @@ const char *sm_race_array_name(const struct sm_race_visit *v)
 	return rb->name ? rb->name : rb->array->name;
 }
 
+/* What barrier b's scope orders, for a race message. */
+static const char *orders_text(struct sm_arena *A, const struct sm_stmt *b)
+{
+	switch (b->scope) {
+	case SM_SCOPE_TILE:
+		return sm_arena_printf(A, "orders only a %lld-thread tile", (long long)b->scope_arg);
+	case SM_SCOPE_LANES:
+		if (!b->scope_arg)
+			return "orders only lanes of one warp";
+		if (((uint64_t)b->scope_arg & 0xffffffffu) == 0xffffffffu)
+			return "orders only the threads of one warp";
+		return sm_arena_printf(A, "orders only the lanes of mask 0x%08llx in one warp",
+				       (unsigned long long)((uint64_t)b->scope_arg & 0xffffffffu));
+	case SM_SCOPE_ACTIVE:
+		return "orders only the active threads of one warp";
+	case SM_SCOPE_COUNT:
+		return sm_arena_printf(A, "orders only the %lld threads taking part (its count)", (long long)b->scope_arg);
+	default:
+		return "orders only part of the block";
+	}
+}
+
+const char *sm_race_unordered_text(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, const char *who,
+				   const char *aside)
+{
+	const struct sm_stmt *b = v->r->unordered;
+	if (!b)
+		return NULL;
+	struct sm_arena *A = ctx->scratch;
+	const char *name = "bar.sync";
+	if (b->barrier != SM_BAR_ASM) {
+		size_t len;
+		const char *t = sm_file_text(ctx->file, b->range.file, &len);
+		name = t ? sm_source_text(t, len, b->range, A, 40) : "the barrier";
+	}
+	return sm_arena_printf(A, "with no barrier ordering both %s in between ('%s' at line %u %s; %s)", who, name,
+			       b->range.begin.line, orders_text(A, b), aside);
+}
+
 void sm_race_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, const struct sm_race_words *w,
 		    struct sm_sink *sink)
 {

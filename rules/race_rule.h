@@ -49,6 +49,14 @@ struct sm_race_words {
 void sm_race_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, const struct sm_race_words *w,
 		    struct sm_sink *sink);
 
+/* When every barrier-free path of race v passes a barrier of a smaller
+ * scope that does not order the two threads (r->unordered): "with no
+ * barrier ordering both <who> in between ('tile.sync()' at line 26 orders
+ * only a 32-thread tile; <aside>)"; NULL when some path meets no barrier
+ * at all (the rule keeps its own wording). */
+const char *sm_race_unordered_text(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, const char *who,
+				   const char *aside);
+
 /* The name the later access uses for its storage. */
 const char *sm_race_array_name(const struct sm_race_visit *v);
 

@@ -12,6 +12,9 @@
  * (analyzer/engine/threaddep.c). One finding per line, on the later access (the
  * classic unrolled last-warp reduction gets one per line whose read sees
  * another lane's earlier write), with the other access in related[0].
+ * A path that passes only barriers not ordering the two lanes (a 16-thread
+ * tile's sync between lanes 0 and 16, a __syncwarp mask without one of
+ * them) is named in the message, as in missing-barrier.
  */
 #include "rules/explain.h"
 #include "rules/messages.h"
@@ -39,17 +42,21 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 		if (v->all[j].inter_warp && !v->all[j].same_value && v->all[j].b == r->b)
 			return false;
 	struct sm_dim3 bl = v->block;
+	bool same = r->a == r->b && !r->cross_iter;
+	const char *unord = same ? NULL : sm_race_unordered_text(ctx, v, "lanes", "a race under independent thread scheduling, volatile or not");
 	struct sm_race_words w = {
 		.rule = SM_RULE_WARP_SYNC,
 		.later = sm_arena_printf(A, "lane %d of warp %d", lane_of(r->tid_b, bl), warp_of(r->tid_b, bl)),
 		.earlier = sm_arena_printf(A, "lane %d", lane_of(r->tid_a, bl)),
 		.headline = sm_arena_printf(A, "unsynchronized warp exchange on '%s'", sm_race_array_name(v)),
 		.tail = sm_arena_printf(A, "%s %s with blockDim (%lld,%lld,%lld)%s",
-					r->a == r->b && !r->cross_iter ? ", lanes of one warp in one statement (which lane's write lands is undefined)"
+					same ? ", lanes of one warp in one statement (which lane's write lands is undefined)"
+					: unord ? sm_arena_printf(A, ", %s", unord)
 					: ", with no __syncwarp() in between (a race under independent thread scheduling, volatile or not)",
 					sm_where_text(A, v->m->kernel->name, v->m->acc[v->r->b].src->call), (long long)bl.x, (long long)bl.y, (long long)bl.z,
 					v->assumed ? SM_BLOCK_ASSUMED_TEXT : ""),
-		.note = r->a == r->b && !r->cross_iter ? "let one lane write it, or give each lane its own element"
+		.note = same ? "let one lane write it, or give each lane its own element"
+		      : unord ? "order the two lanes with a barrier whose scope holds both (__syncwarp() with both lanes in its mask)"
 							  : "add __syncwarp() between the write and the access that depends on it",
 		.related = sm_arena_printf(A, "the other lane's %s of '%s'", ra->src->kind == SM_ACC_LOAD ? "read" : "write",
 					   ra->name ? ra->name : ra->array->name),

@@ -7,7 +7,10 @@
  * s *= 2, d >>= 1) becomes an induction variable of its loop; anything
  * else modified in a loop becomes an opaque value. Early exits (`if (c)
  * return;`) guard the rest of their block with !c. Every access comes out
- * with its closed index trees, its guards and its loop nest.
+ * with its closed index trees, its guards and its loop nest. Constants
+ * are folded where the evaluator's result is exactly the same ((c - 1) - 1
+ * is c - 2, through the casts of an assignment at least as wide), so a
+ * counter stepped thousands of times stays one node deep.
  */
 #include "engine/analysis.h"
 
@@ -81,6 +84,93 @@ static struct sm_expr *opaque(struct rs *R, const char *name, bool dep)
 
 static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int depth);
 static struct sm_expr *mk_const(struct rs *R, int64_t v);
+
+/* A width of a node's wrap (bank.c's eval): 0 means none, as 64 does. */
+static unsigned wrap_bits(const struct sm_expr *e)
+{
+	return e->bits == 0 || e->bits > 64 ? 64 : e->bits;
+}
+
+static int64_t wrap_to(uint64_t v, unsigned bits, bool is_unsigned)
+{
+	if (bits >= 64)
+		return (int64_t)v;
+	uint64_t m = (1ull << bits) - 1, u = v & m;
+	if (!is_unsigned && (u & (1ull << (bits - 1))))
+		return (int64_t)(u | ~m);
+	return (int64_t)u;
+}
+
+/* x + k (SUB: x - k) with k a constant: k as an addend, else false. */
+static bool const_addend(const struct sm_expr *e, uint64_t *k)
+{
+	if (!e || e->kind != SM_E_BINARY || (e->op != SM_OP_ADD && e->op != SM_OP_SUB) || e->is_ptr || !e->a ||
+	    !e->b || e->b->kind != SM_E_CONST)
+		return false;
+	*k = e->op == SM_OP_ADD ? (uint64_t)e->b->ival : 0 - (uint64_t)e->b->ival;
+	return true;
+}
+
+/* A cast of a constant is the constant wrapped; a cast of a cast at
+ * least as wide is the outer cast alone (either way what the evaluator
+ * computes). Returns n or its folded form. */
+static struct sm_expr *fold_cast(struct rs *R, struct sm_expr *n)
+{
+	if (n->kind != SM_E_CAST || !n->a || n->is_ptr)
+		return n;
+	if (n->a->kind == SM_E_CONST) {
+		struct sm_expr *c = mk_const(R, wrap_to((uint64_t)n->a->ival, wrap_bits(n), n->is_unsigned));
+		return c ? c : n;
+	}
+	if (n->a->kind == SM_E_CAST && n->a->a && !n->a->is_ptr && wrap_bits(n->a) >= wrap_bits(n)) {
+		struct sm_expr *f = rs_alloc(R, sizeof(*f));
+		if (!f)
+			return n;
+		*f = *n;
+		f->a = n->a->a;
+		return f;
+	}
+	return n;
+}
+
+/* Fold the constants of a freshly built n = (x +- k1) +- k2 into
+ * x +- (k1 +- k2), and c1 +- c2 into one constant, where that is exactly
+ * what the evaluator computes: addition and subtraction wrap modulo 2^64
+ * and the node then wraps to its own width, so an inner node at least as
+ * wide as n may be dropped (reducing modulo 2^j, j >= k, keeps the value
+ * modulo 2^k). A decrement chain (`if (--c > 0) goto L;` repeated, or a
+ * counter stepped by a constant in straight-line code) then stays one
+ * node deep instead of growing by one per step. Pointers are left alone.
+ * Returns n or its folded form. */
+static struct sm_expr *fold_addsub(struct rs *R, struct sm_expr *n)
+{
+	uint64_t k2, k1;
+	if (!const_addend(n, &k2))
+		return n;
+	/* through the casts of an assignment (c = c - 1 stores
+	 * (int)(c - 1)): each as wide as n at least */
+	const struct sm_expr *a = n->a;
+	while (a->kind == SM_E_CAST && a->a && !a->is_ptr && wrap_bits(a) >= wrap_bits(n))
+		a = a->a;
+	if (a->kind == SM_E_CONST) {
+		struct sm_expr *c = mk_const(R, wrap_to((uint64_t)a->ival + k2, wrap_bits(n), n->is_unsigned));
+		return c ? c : n;
+	}
+	if (!const_addend(a, &k1) || wrap_bits(a) < wrap_bits(n))
+		return n;
+	struct sm_expr *f = rs_alloc(R, sizeof(*f));
+	struct sm_expr *kc = mk_const(R, 0);
+	if (!f || !kc)
+		return n;
+	uint64_t k = k1 + k2;
+	*f = *n;
+	f->a = a->a;
+	f->b = kc;
+	/* x - 2 rather than x + (-2) */
+	f->op = (int64_t)k < 0 && k != (uint64_t)1 << 63 ? SM_OP_SUB : SM_OP_ADD;
+	kc->ival = f->op == SM_OP_SUB ? (int64_t)(0 - k) : (int64_t)k;
+	return f;
+}
 
 static struct sm_access *subst_place(struct rs *R, const struct sm_access *p, env_t env, int depth)
 {
@@ -171,7 +261,7 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 		n->a = a;
 		n->b = b;
 		n->c = c;
-		return n;
+		return n->kind == SM_E_CAST ? fold_cast(R, n) : fold_addsub(R, n);
 	}
 	}
 }
@@ -760,7 +850,7 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 				n->is_ptr = true;
 				env[id] = n;
 			} else {
-				env[id] = mk_bin(R, s->op, old, v);
+				env[id] = fold_addsub(R, mk_bin(R, s->op, old, v));
 			}
 		}
 		break;

@@ -532,6 +532,7 @@ struct cnode {
 	int kind;
 	int loop;     /* CN_LATCH: loop index */
 	int sc;       /* CN_SCOPED: index in cfg.scopes */
+	const struct sm_stmt *st; /* CN_SCOPED: the barrier */
 };
 
 /* One loop of the graph. */
@@ -565,6 +566,10 @@ struct cfg {
 	 * has it */
 	const struct sm_stmt *scopes[SM_MAX_BARRIER_SCOPES];
 	int nscopes;
+	/* per scope: for bar.sync with a count whose guards select exactly
+	 * that many threads in whole warps, which threads (1 a member); NULL:
+	 * the scope's own groups (scope_group) */
+	unsigned char *members[SM_MAX_BARRIER_SCOPES];
 };
 
 static bool refs_loops(const struct sm_expr *e, int depth)
@@ -614,6 +619,56 @@ static bool runs_once(const struct cfg *G, const struct sm_stmt *s)
 			return false;
 	}
 	return true;
+}
+
+/* bar.sync id, count reached by the threads its guards select: when, for
+ * this block, they are exactly `count` threads in whole warps, the
+ * barrier orders them (`if (t >= 64) bar.sync 1, 64;` orders threads
+ * 64..127). Returns a per-thread membership (malloc'd), or NULL when a
+ * guard cannot be evaluated for some thread or the threads reaching it
+ * are not such a set: the barrier is then taken as the first `count`
+ * threads (scope_group), as the hardware would if no other warps
+ * arrive first. */
+static unsigned char *count_members(const struct cfg *G, const struct sm_stmt *s)
+{
+	const struct sm_rstmt *r = sm_rstmt_find(G->m, s);
+	if (!r || !r->guards || s->scope_arg <= 0 || s->scope_arg % SM_WARP)
+		return NULL;
+	unsigned char *mem = malloc((size_t)G->nthreads);
+	if (!mem)
+		return NULL;
+	int64_t n = 0;
+	for (int64_t t = 0; t < G->nthreads; t++) {
+		struct sm_eval_ctx c;
+		memset(&c, 0, sizeof(c));
+		c.ntid = G->block;
+		c.tid[0] = t % G->block.x;
+		c.tid[1] = (t / G->block.x) % G->block.y;
+		c.tid[2] = t / (G->block.x * G->block.y);
+		c.strict = 1;
+		bool on = true;
+		for (const struct sm_guard *g = r->guards; g && on; g = g->next) {
+			c.budget = SM_EVAL_BUDGET_COND;
+			int64_t v = sm_eval(g->cond, &c);
+			if (c.err) {
+				free(mem);
+				return NULL;
+			}
+			on = (v != 0) != g->negate;
+		}
+		mem[t] = on;
+		n += on;
+		/* whole warps: a lane agrees with lane 0 of its warp */
+		if (t % SM_WARP && mem[t] != mem[t - t % SM_WARP]) {
+			free(mem);
+			return NULL;
+		}
+	}
+	if (n != s->scope_arg) {
+		free(mem);
+		return NULL;
+	}
+	return mem;
 }
 
 static int cloop(struct cfg *G, int head, int latch)
@@ -739,19 +794,27 @@ static int cbuild(struct cfg *G, const struct sm_stmt *s, int next, int brk, int
 		int kind = st > 0 && st < G->nthreads ? CN_SCOPED : CN_BARRIER;
 		int sc = -1;
 		if (kind == CN_SCOPED) {
+			unsigned char *mem = s->scope == SM_SCOPE_COUNT ? count_members(G, s) : NULL;
 			for (int i = 0; i < G->nscopes && sc < 0; i++)
-				if (G->scopes[i]->scope == s->scope && G->scopes[i]->scope_arg == s->scope_arg)
+				if (G->scopes[i]->scope == s->scope && G->scopes[i]->scope_arg == s->scope_arg &&
+				    !G->members[i] == !mem &&
+				    (!mem || !memcmp(G->members[i], mem, (size_t)G->nthreads)))
 					sc = i;
 			if (sc < 0 && G->nscopes < SM_MAX_BARRIER_SCOPES) {
 				sc = G->nscopes++;
 				G->scopes[sc] = s;
+				G->members[sc] = mem;
+				mem = NULL;
 			}
+			free(mem);
 			if (sc < 0)
 				kind = CN_PLAIN; /* past SM_MAX_BARRIER_SCOPES */
 		}
 		int c = cnew(G, kind);
-		if (c >= 0)
+		if (c >= 0) {
 			G->n[c].sc = sc;
+			G->n[c].st = s;
+		}
 		cedge(G, c, next);
 		return c;
 	}
@@ -1068,7 +1131,7 @@ static uint32_t pair_ord(const struct cfg *G, int64_t a, int64_t b)
 {
 	uint32_t o = 0;
 	for (int i = 0; i < G->nscopes; i++)
-		if (scope_orders(G->scopes[i], a, b))
+		if (G->members[i] ? G->members[i][a] && G->members[i][b] : scope_orders(G->scopes[i], a, b))
 			o |= (uint32_t)1 << i;
 	return o;
 }
@@ -1203,6 +1266,36 @@ static bool pair_reach(struct pairctx *P, int d, int extra, uint32_t ord)
 	close_for(P, d, extra);
 	return reach(P->G, P->G->acc_node_of[P->a], P->G->acc_node_of[P->b], P->closed, d >= 0 ? P->ca[d] : -1, ord,
 		     P->seen, P->stack);
+}
+
+/* For a race found in mode d with ordering ord: a scoped barrier that
+ * every path from a to b free of ord's barriers passes (one that does not
+ * order the pair), or NULL when some path meets no barrier at all (or the
+ * two accesses are not on one path). Only for the message. */
+static const struct sm_stmt *unordered_barrier(struct pairctx *P, int d, uint32_t ord)
+{
+	const struct cfg *G = P->G;
+	if (!G->nscopes || P->a == P->b || !pair_reach(P, d, -1, ord) || pair_reach(P, d, -1, UINT32_MAX))
+		return NULL;
+	/* the nodes reachable from a past no barrier of ord (either phase) */
+	close_for(P, d, -1);
+	int a = G->acc_node_of[P->a], b = G->acc_node_of[P->b];
+	reach(G, a, -1, P->closed, -1, ord, P->seen, P->stack);
+	unsigned char *fwd = malloc((size_t)G->nn);
+	if (!fwd)
+		return NULL;
+	for (int v = 0; v < G->nn; v++)
+		fwd[v] = P->seen[v * 2] | P->seen[v * 2 + 1];
+	const struct sm_stmt *found = NULL;
+	for (int v = 0; v < G->nn && !found; v++) {
+		if (!fwd[v] || G->n[v].kind != CN_SCOPED || (ord >> G->n[v].sc & 1))
+			continue;
+		close_for(P, d, -1);
+		if (reach(G, v, b, P->closed, -1, ord, P->seen, P->stack))
+			found = G->n[v].st;
+	}
+	free(fwd);
+	return found;
 }
 
 /* Search pair (a, b) in mode d (see reach). */
@@ -1654,6 +1747,7 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 			J.ca.gmemo = J.cb.gmemo = memo->gm;
 			J.ca.work = J.cb.work = work;
 			bool hit = false, inter = false, cross = false, trunc = false;
+			const struct sm_stmt *unordered = NULL;
 			/* each mode: threads of different warps first, then of
 			 * one warp, with no barrier on the way that orders them */
 			for (int mi = 0; mi < nmodes && !hit; mi++) {
@@ -1681,6 +1775,7 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 						hit = true;
 						inter = md->inter;
 						cross = d >= 0;
+						unordered = unordered_barrier(&P, d, md->ord);
 					}
 					trunc |= J.truncated;
 				}
@@ -1710,6 +1805,7 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 			lin_tid(block, J.lin_b, R->tid_b);
 			R->addr = J.addr;
 			R->truncated = trunc;
+			R->unordered = unordered;
 			int same = same_value(ra, rb, cross);
 			R->same_value = same != 0;
 			R->same_uniform = same == 2;
@@ -1731,6 +1827,8 @@ done:
 	free(G.acc_nloops);
 	free(G.acc_loops);
 	free(G.loops);
+	for (int i = 0; i < G.nscopes; i++)
+		free(G.members[i]);
 	free(ea);
 	free(acc_at);
 	free(rg);

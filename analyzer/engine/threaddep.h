@@ -92,6 +92,12 @@ struct sm_race {
 	                               * but one every thread computes alike at the
 	                               * same iterations (a parameter, a load from
 	                               * one global address: s[t & 63] = o[0]) */
+	const struct sm_stmt *unordered; /* a barrier of a smaller scope (a tile,
+	                               * a __syncwarp mask, bar.sync's count)
+	                               * that every barrier-free path from a to b
+	                               * passes, none of which orders the two
+	                               * threads; NULL when some path meets no
+	                               * barrier at all */
 };
 
 /* The races of m's kernel for one block shape: for each ordered pair of

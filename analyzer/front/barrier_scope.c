@@ -10,8 +10,12 @@
  * A cooperative-groups object's kind comes from its type's canonical
  * spelling (the tile size is the first template argument of
  * thread_block_tile<N, Parent>); a type-erased thread_group is followed to
- * its variable's initializer. What cannot be told (a tile size that is no
- * constant, a thread_group parameter) is left to the caller: a group
+ * its variable's initializer, and a thread_group parameter of an inlined
+ * __device__ function to the argument of the call being inlined (a tile
+ * passed for `cg::thread_group g` makes g.sync() a tile barrier; resolved
+ * in the caller, so a group handed down several calls keeps its scope).
+ * What cannot be told (a tile size that is no constant, a thread_group
+ * parameter whose argument is unknown) is left to the caller: a group
  * whose kind is unknown is not a barrier smemlint models (as a call it is
  * opaque), a tile of unknown size is a block barrier (TILE with 0), a
  * mask that is no constant is LANES 0 (lanes unknown).
@@ -86,6 +90,16 @@ static enum CXChildVisitResult init_visit(CXCursor c, CXCursor p, CXClientData d
 			return CXChildVisit_Break;
 		}
 	}
+	if (k == CXCursor_DeclRefExpr) {
+		/* thread_group g2 = g; with g a parameter */
+		const struct cv_group *gp = cv_cmap_get(&F->S->groups, clang_getCursorReferenced(c));
+		if (gp) {
+			F->sc = gp->sc;
+			F->arg = gp->arg;
+			F->found = 1;
+			return CXChildVisit_Break;
+		}
+	}
 	if (clang_isExpression(k)) {
 		enum sm_scope sc;
 		int64_t arg;
@@ -99,16 +113,57 @@ static enum CXChildVisitResult init_visit(CXCursor c, CXCursor p, CXClientData d
 	return CXChildVisit_Recurse;
 }
 
+/* The group a conversion to thread_group is made from: the operand of a
+ * copy or converting construction (thread_group(tile)) or of a conversion
+ * operator's call (tile.operator thread_group()), else null. */
+static CXCursor converted_from(struct fe *S, CXCursor c)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k != CXCursor_CallExpr && k != CXCursor_MemberRefExpr)
+		return clang_getNullCursor();
+	const char *n = cv_cx_str(S->A, clang_getCursorSpelling(c));
+	if (!n || (strcmp(n, "thread_group") != 0 && strncmp(n, "operator ", 9) != 0))
+		return clang_getNullCursor();
+	struct kids ks = cv_kids_of(c);
+	CXCursor next = clang_getNullCursor();
+	int nexpr = 0;
+	for (int i = 0; i < ks.n && i < 8; i++)
+		if (clang_isExpression(clang_getCursorKind(ks.c[i]))) {
+			next = ks.c[i];
+			nexpr++;
+		}
+	return nexpr == 1 ? cv_strip(next) : clang_getNullCursor();
+}
+
 int cv_group_scope(struct fe *S, CXCursor obj, enum sm_scope *sc, int64_t *arg)
 {
 	obj = cv_strip(obj);
 	int r = scope_of_type(S, clang_getCursorType(obj), sc, arg);
+	/* an argument converted to thread_group: the group it came from */
+	for (int guard = 0; r == 0 && guard < 8; guard++) {
+		CXCursor from = converted_from(S, obj);
+		if (clang_Cursor_isNull(from))
+			break;
+		obj = from;
+		if (clang_getCursorKind(obj) == CXCursor_MemberRefExpr)
+			obj = converted_from(S, obj); /* .operator thread_group: its object */
+		if (clang_Cursor_isNull(obj))
+			return 0;
+		r = scope_of_type(S, clang_getCursorType(obj), sc, arg);
+	}
 	if (r != 0)
 		return r > 0;
-	/* a thread_group: what its variable was initialized with */
+	/* a thread_group: what its variable was initialized with, or for a
+	 * parameter what the inlined call passed */
 	if (clang_getCursorKind(obj) != CXCursor_DeclRefExpr)
 		return 0;
 	CXCursor var = clang_getCursorReferenced(obj);
+	const struct cv_group *gp = cv_cmap_get(&S->groups, var);
+	if (gp) {
+		*sc = gp->sc;
+		*arg = gp->arg;
+		return 1;
+	}
 	if (clang_getCursorKind(var) != CXCursor_VarDecl)
 		return 0;
 	struct init_find F = { S, 0, SM_SCOPE_BLOCK, 0 };
@@ -118,6 +173,13 @@ int cv_group_scope(struct fe *S, CXCursor obj, enum sm_scope *sc, int64_t *arg)
 	*sc = F.sc;
 	*arg = F.arg;
 	return 1;
+}
+
+int cv_is_group_param(struct fe *S, CXCursor p)
+{
+	enum sm_scope sc;
+	int64_t arg;
+	return scope_of_type(S, clang_getCursorType(p), &sc, &arg) >= 0;
 }
 
 void cv_syncwarp_scope(CXCursor call, int nargs, CXCursor arg0, struct sm_stmt *s)

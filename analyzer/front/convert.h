@@ -97,6 +97,9 @@ struct fe {
 	bool in_header;          /* converting a callee defined outside the file:
 	                          * positions go to the call site in the file */
 	struct cmap inlined;     /* callees inlined at least once */
+	struct cmap groups;      /* ParmDecl cursor -> struct cv_group: the
+	                          * scope of the cooperative group passed for
+	                          * a parameter of the callee being inlined */
 	struct vec notes;        /* struct sm_note *: calls not followed */
 };
 
@@ -206,6 +209,14 @@ void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const 
  * or the argument of cg::sync(obj)): 1 and *sc, *arg when it is a group
  * smemlint models, else 0. */
 int cv_group_scope(struct fe *S, CXCursor obj, enum sm_scope *sc, int64_t *arg);
+/* A group's scope, as S->groups keeps it for a parameter. */
+struct cv_group {
+	enum sm_scope sc;
+	int64_t arg;
+};
+/* Is parameter p (of a callee about to be inlined) a cooperative group
+ * (of any kind, thread_group included)? */
+int cv_is_group_param(struct fe *S, CXCursor p);
 /* Set the scope of the __syncwarp call's barrier s from its mask. */
 void cv_syncwarp_scope(CXCursor call, int nargs, CXCursor arg0, struct sm_stmt *s);
 /* Set the scope of the inline-asm barrier s from its bar.sync count. */

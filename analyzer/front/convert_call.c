@@ -17,7 +17,10 @@
  * becomes a reference into shared memory, whose every use is an access;
  * a reference bound to a caller's variable copies its value in and back
  * out; a method called on a shared object gets `this` pointing at it, so
- * its member accesses are shared accesses. `return v;` stores v in the
+ * its member accesses are shared accesses; a cooperative group passed
+ * for a parameter (`void f(cg::thread_group g)` called with a tile or the
+ * block) gives the parameter the argument's scope, so g.sync() in the
+ * callee is a barrier of that scope (barrier_scope.c). `return v;` stores v in the
  * call's result variable and leaves the
  * innermost SM_S_CALL. A callee defined in a header is converted the same
  * way, but its positions are those of the call in the analyzed file.
@@ -210,11 +213,16 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 	struct sm_expr **vals = sm_arena_alloc(S->A, ((size_t)nparams + 1) * sizeof(*vals));
 	struct sm_var **back = sm_arena_alloc(S->A, ((size_t)nparams + 1) * sizeof(*back));
 	unsigned char *shared_ref = sm_arena_alloc(S->A, (size_t)nparams + 1);
-	if (!vals || !back || !shared_ref)
+	struct cv_group *groups = sm_arena_alloc(S->A, ((size_t)nparams + 1) * sizeof(*groups));
+	unsigned char *is_group = sm_arena_alloc(S->A, (size_t)nparams + 1);
+	if (!vals || !back || !shared_ref || !groups || !is_group)
 		return NULL;
 	for (int i = 0; i < nparams && i < nargs; i++) {
 		CXCursor p = clang_Cursor_getArgument(def, (unsigned)i);
 		CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+		/* a cooperative group: its scope, resolved in the caller */
+		if (cv_is_group_param(S, p) && cv_group_scope(S, a, &groups[i].sc, &groups[i].arg))
+			is_group[i] = 1;
 		if (param_is_ref(p)) {
 			if (cv_is_shared_lvalue(S, a)) {
 				vals[i] = cv_address_of(S, a);
@@ -248,6 +256,11 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 	/* the callee's scope: its own variables, its return */
 	struct cmap caller_scope = S->vars;
 	memset(&S->vars, 0, sizeof(S->vars));
+	struct cmap caller_groups = S->groups;
+	memset(&S->groups, 0, sizeof(S->groups));
+	for (int i = 0; i < nparams && i < nargs; i++)
+		if (is_group[i])
+			(void)cv_cmap_put(&S->groups, clang_Cursor_getArgument(def, (unsigned)i), &groups[i]);
 	const struct sm_callsite *saved_call = S->call;
 	struct sm_var *saved_ret = S->ret_var;
 	bool saved_header = S->in_header;
@@ -294,6 +307,8 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 	struct sm_var *ret = S->ret_var;
 	cv_cmap_free(&S->vars);
 	S->vars = caller_scope;
+	cv_cmap_free(&S->groups);
+	S->groups = caller_groups;
 	S->call = saved_call;
 	S->ret_var = saved_ret;
 	S->this_var = saved_this;

@@ -134,20 +134,21 @@ template <class T, class U> __device__ void __stwb(T *, U);
 template <class T, class U> __device__ void __stwt(T *, U);
 
 namespace cooperative_groups {
+struct thread_group {
+	__device__ void sync() const;
+	__device__ unsigned thread_rank() const;
+	__device__ unsigned size() const;
+};
 struct thread_block {
 	__device__ void sync() const;
 	__device__ unsigned thread_rank() const;
 	__device__ unsigned size() const;
 	__device__ dim3 group_index() const;
 	__device__ dim3 thread_index() const;
+	__device__ operator thread_group() const;
 };
 __device__ thread_block this_thread_block();
 __device__ void sync(const thread_block &);
-struct thread_group {
-	__device__ void sync() const;
-	__device__ unsigned thread_rank() const;
-	__device__ unsigned size() const;
-};
 template <unsigned N, class Parent = void> struct thread_block_tile {
 	__device__ thread_block_tile();
 	template <class P> __device__ thread_block_tile(const thread_block_tile<N, P> &);

@@ -221,7 +221,9 @@ enum sm_scope {
 	                   * that are active there, by definition all arrive */
 	SM_SCOPE_COUNT,   /* bar.sync id, count: scope_arg threads, taken as
 	                   * the first scope_arg threads of the block (whole
-	                   * warps) */
+	                   * warps); the race search takes the threads that
+	                   * reach it instead when its guards select exactly
+	                   * scope_arg threads in whole warps */
 };
 
 enum sm_stmt_kind {

@@ -1,6 +1,6 @@
 // The per-file analysis budget (--analysis-budget, SM_ANALYSIS_BUDGET): a
 // count of evaluation steps, so the cut falls at the same place on every
-// machine. The file needs about 14,300 steps; with 12,000 the race of
+// machine. The file needs about 11,800 steps; with 10,000 the race of
 // `first` is found, the race search of `second` stops before its first
 // race, and the file gets the analysis-budget-exceeded warning: partial
 // results, never a stall. With the default budget every race of `second`
@@ -37,9 +37,9 @@ void launch(float *out)
 }
 
 /*
- * check-args: --no-cuda --analysis-budget 12000
+ * check-args: --no-cuda --analysis-budget 10000
  * check-output-start
- * smemlint: warning: analysis budget exceeded: 'tests/rules/missing-barrier/analysis_budget.cu' needed more than 12000 evaluation steps (--analysis-budget); results are partial
+ * smemlint: warning: analysis budget exceeded: 'tests/rules/missing-barrier/analysis_budget.cu' needed more than 10000 evaluation steps (--analysis-budget); results are partial
  * tests/rules/missing-barrier/analysis_budget.cu:16:14: error: missing barrier: read-after-write race on 's': thread 31 reads s[32], which thread 32 wrote at line 15, with no __syncthreads() in between (different warps) in kernel 'first' with blockDim (128,1,1) [missing-barrier]
  *       out[t] = s[(t + 1) % N];
  *                ^~~~~~~~~~~~~~

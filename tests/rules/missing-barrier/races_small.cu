@@ -217,11 +217,11 @@ __global__ void syncwarp_cross_warp(const float *in, float *out)
  * tests/rules/missing-barrier/races_small.cu:143:5: note: the racing write of 'a' by thread 127
  * tests/rules/missing-barrier/races_small.cu:141:5: note: 'b' declared here
  * tests/rules/missing-barrier/races_small.cu:144:14: note: add __syncthreads() between the two accesses
- * tests/rules/missing-barrier/races_small.cu:153:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[32], which thread 32 wrote at line 151, with no __syncthreads() in between (different warps) in kernel 'syncwarp_cross_warp' with blockDim (128,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/races_small.cu:153:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[32], which thread 32 wrote at line 151, with no barrier ordering both threads in between ('__syncwarp()' at line 152 orders only the threads of one warp; different warps) in kernel 'syncwarp_cross_warp' with blockDim (128,1,1) [missing-barrier]
  *       out[t] = s[(t + 32) & 127];
  *                ^~~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/races_small.cu:151:5: note: the racing write of 's' by thread 32
  * tests/rules/missing-barrier/races_small.cu:149:5: note: 's' declared here
- * tests/rules/missing-barrier/races_small.cu:153:14: note: add __syncthreads() between the two accesses
+ * tests/rules/missing-barrier/races_small.cu:153:14: note: order the two threads with a barrier whose scope holds both (__syncthreads() for threads of different tiles or warps)
  * check-output-end
  */
