@@ -144,12 +144,12 @@ int main()
  * corpus/races.cu:13:5: note: the racing write of 's' by thread 127
  * corpus/races.cu:10:5: note: 's' declared here
  * corpus/races.cu:14:14: note: add __syncthreads() between the two accesses
- * corpus/races.cu:36:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[127], which thread 127 wrote at line 34, with no __syncthreads() in between (different warps) in kernel 'reverse_syncwarp_only' with blockDim (128,1,1) [missing-barrier]
+ * corpus/races.cu:36:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[127], which thread 127 wrote at line 34, with no barrier ordering both threads in between ('__syncwarp()' at line 35 orders only the threads of one warp; different warps) in kernel 'reverse_syncwarp_only' with blockDim (128,1,1) [missing-barrier]
  *       out[i] = s[RBLOCK - 1 - tid];
  *                ^~~~~~~~~~~~~~~~~~~
  * corpus/races.cu:34:5: note: the racing write of 's' by thread 127
  * corpus/races.cu:31:5: note: 's' declared here
- * corpus/races.cu:36:14: note: add __syncthreads() between the two accesses
+ * corpus/races.cu:36:14: note: order the two threads with a barrier whose scope holds both (__syncthreads() for threads of different tiles or warps)
  * corpus/races.cu:48:13: error: missing barrier: read-after-write race on 's': thread 31 reads s[32], which thread 32 wrote at line 45, with no __syncthreads() in between (different warps) in kernel 'neighbour_nobarrier' with blockDim (128,1,1) [missing-barrier]
  *           v = s[tid + 1];
  *               ^~~~~~~~~~
