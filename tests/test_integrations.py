@@ -193,6 +193,58 @@ class CudaLanguageCpp(unittest.TestCase):
                           p.stdout + p.stderr)
 
 
+@needs(CMAKE and NVCC, "the generated CMake tree needs cmake and nvcc (a CUDA toolkit with CUB)")
+class GeneratedTree(unittest.TestCase):
+    """Issue 15, done when: on a generated tree of 100+ files including CUB
+    users and host code, configured with CMake (Makefile generator:
+    response files), `smemlint -p build src/` has no input problem."""
+
+    def test_no_input_problems(self):
+        env = dict(os.environ, PATH=os.pathsep.join([os.path.dirname(NVCC), os.environ["PATH"]]))
+        with tempfile.TemporaryDirectory() as d:
+            tree = os.path.join(d, "tree")
+            subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen_tree.py"), tree, "--cmake",
+                            "--files", "104"], check=True, capture_output=True)
+            p = subprocess.run([CMAKE, "-S", tree, "-B", os.path.join(tree, "build"), "-G", "Unix Makefiles",
+                                "-DCMAKE_CUDA_ARCHITECTURES=90", "-DCMAKE_CUDA_COMPILER=" + NVCC],
+                               capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            with open(os.path.join(tree, "build", "compile_commands.json")) as f:
+                db = json.load(f)
+            cu = [e for e in db if e["file"].endswith(".cu")]
+            self.assertGreaterEqual(len(cu), 100)
+            self.assertTrue(all("--options-file" in e["command"] for e in cu), "the Makefile generator's rsp files")
+            cub = []
+            for e in cu:
+                with open(e["file"]) as f:
+                    if "cub::BlockLoad" in f.read():
+                        cub.append(e)
+            self.assertGreaterEqual(len(cub), 10)
+            # the generated code is code nvcc accepts: a CUB user, with its own
+            # compile command
+            p = subprocess.run(cub[0]["command"], shell=True, cwd=cub[0]["directory"], capture_output=True,
+                               text=True, env=env)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            p = subprocess.run([SMEMLINT, "--format=json", "--all-accesses", "-p", "build", "src/"], cwd=tree,
+                               capture_output=True, text=True, env=dict(env, XDG_CACHE_HOME=os.path.join(d, "cache")))
+            self.assertEqual(p.returncode, 1, p.stderr)
+            doc = json.loads(p.stdout)
+            self.assertEqual(doc["notifications"], [])
+            self.assertRegex(p.stderr, r"smemlint: \d+ findings \(\d+ warnings\) in \d+ files; "
+                                       r"0 files with input problems; ")
+            files = {r["file"] for r in doc["results"]}
+            self.assertGreater(len(files), 50)
+            self.assertTrue(all(f.startswith("src/") or f == "include/gen/tile.cuh" for f in files), files)
+            # the kernel in the header: once, at the header, with the
+            # includers' GEN_TILE (a PUBLIC definition) of 32
+            tile = [(r["line"], r["ways"]) for r in doc["results"] if r["file"] == "include/gen/tile.cuh"]
+            self.assertEqual(tile, [(17, 32)])
+            # the CUB users are analyzed, not skipped: their own shared array
+            accessed = {a["kernel"] for a in doc["accesses"]}
+            cub_kernels = {k for k in accessed if k.startswith("cub_sum_scan_")}
+            self.assertEqual(len(cub_kernels), len(cub), sorted(cub_kernels))
+
+
 @needs(CMAKE, "cmake")
 class CMakeIntegration(unittest.TestCase):
     @classmethod
