@@ -380,6 +380,64 @@ class Choosing(unittest.TestCase):
         q = run("--dump-config", "--config", os.path.join(self.d, "dumped.yaml"), cwd=proj)
         self.assertEqual(yaml.safe_load(q.stdout), cfg)
 
+    def test_config_header_filter(self):
+        # header-filter: the key of --header-filter, for the files the
+        # config covers; the option wins over it
+        proj = os.path.join(self.d, "proj")
+        os.remove(os.path.join(proj, "src", "k.cu"))
+        write(os.path.join(proj, "inc", "t.cuh"), CONFLICT.replace("void launch(float *o) { k<<<1, dim3(32, 32)>>>(o); }\n", ""))
+        write(os.path.join(proj, "src", "a.cu"), '#include "../inc/t.cuh"\nvoid launch(float *o) { k<<<1, dim3(32, 32)>>>(o); }\n')
+        files = lambda r: [x["file"] for x in r]
+        r, _ = self.results("--no-cache", "src")
+        self.assertEqual(files(r), ["inc/t.cuh"], "the default: headers under the current directory")
+        write(os.path.join(proj, ".smemlint.yaml"), "header-filter: ''\n")
+        r, p = self.results("--no-cache", "src")
+        self.assertEqual((r, p.returncode), ([], 0))
+        r, _ = self.results("--no-cache", "--header-filter", "/inc/", "src")
+        self.assertEqual(files(r), ["inc/t.cuh"], "the option wins")
+        write(os.path.join(proj, ".smemlint.yaml"), "header-filter: '/inc/t[.]cuh$'\n")
+        r, _ = self.results("--no-cache", "src")
+        self.assertEqual(files(r), ["inc/t.cuh"])
+        r, p = self.results("--no-cache", "--header-filter=", "src")
+        self.assertEqual((r, p.returncode), ([], 0))
+        write(os.path.join(proj, ".smemlint.yaml"), "header-filter: /nothing/\n")
+        r, p = self.results("--no-cache", "src")
+        self.assertEqual((r, p.returncode), ([], 0))
+        cfg = yaml.safe_load(run("--dump-config", "src/a.cu", cwd=proj).stdout)
+        self.assertEqual(cfg["header-filter"], "/nothing/")
+        os.remove(os.path.join(proj, ".smemlint.yaml"))
+        cfg = yaml.safe_load(run("--dump-config", "src/a.cu", cwd=proj).stdout)
+        escaped = "".join("\\" + c if c in "\\^$.|?*+()[]{}" else c for c in os.path.realpath(proj))
+        self.assertEqual(cfg["header-filter"], "^" + escaped + "/")
+        cfg = yaml.safe_load(run("--dump-config", "--header-filter=", "src/a.cu", cwd=proj).stdout)
+        self.assertEqual(cfg["header-filter"], "")
+
+    def test_config_analysis_budget(self):
+        # analysis-budget: the key of --analysis-budget; 0 is no limit and
+        # the option wins over it
+        proj = os.path.join(self.d, "proj")
+        shutil.copy(os.path.join(ROOT, "tests", "rules", "missing-barrier", "analysis_budget.cu"),
+                    os.path.join(proj, "src", "k.cu"))
+
+        def budget_warnings(*args):
+            p = run("--format=json", "--no-cuda", *args, "src", cwd=proj)
+            return [n["message"] for n in json.loads(p.stdout)["notifications"]
+                    if n["id"] == "analysis-budget-exceeded"]
+        self.assertEqual(budget_warnings(), [])
+        write(os.path.join(proj, ".smemlint.yaml"), "analysis-budget: 12000\n")
+        msgs = budget_warnings()
+        self.assertEqual(len(msgs), 1)
+        self.assertIn("more than 12000 evaluation steps", msgs[0])
+        self.assertEqual(budget_warnings("--analysis-budget", "0"), [], "the option wins")
+        self.assertIn("more than 11000 ", budget_warnings("--analysis-budget", "11000")[0])
+        self.assertEqual(yaml.safe_load(run("--dump-config", "src/k.cu", cwd=proj).stdout)["analysis-budget"], 12000)
+        write(os.path.join(proj, ".smemlint.yaml"), "analysis-budget: 0\n")
+        self.assertEqual(budget_warnings(), [])
+        self.assertEqual(yaml.safe_load(run("--dump-config", "src/k.cu", cwd=proj).stdout)["analysis-budget"], 0)
+        os.remove(os.path.join(proj, ".smemlint.yaml"))
+        self.assertEqual(yaml.safe_load(run("--dump-config", "src/k.cu", cwd=proj).stdout)["analysis-budget"],
+                         1000000000, "the default, SM_ANALYSIS_BUDGET")
+
     def test_config_errors(self):
         proj = os.path.join(self.d, "proj")
         for text, needle in (("rules: {nosuch: error}\n", "unknown rule 'nosuch'"),
@@ -387,7 +445,13 @@ class Choosing(unittest.TestCase):
                              ("rules: {bank-conflict: loud}\n", "invalid level 'loud'"),
                              ("block-dim: [2000]\n", "invalid block-dim"),
                              ("rules: [\n", "invalid config"),
-                             ("\n\narch: 80\n", "line 3: invalid arch '80'")):
+                             ("\n\narch: 80\n", "line 3: invalid arch '80'"),
+                             ("header-filter: '('\n", "line 1: invalid header-filter '(': "),
+                             ("header-filter: [a]\n", "'header-filter' must be a string"),
+                             ("analysis-budget: lots\n", "invalid analysis-budget 'lots'"),
+                             ("analysis-budget: -5\n", "invalid analysis-budget '-5'"),
+                             ("analysis-budget: 1e9\n", "invalid analysis-budget '1e9'"),
+                             ("analysis-budget: 99999999999999999999999\n", "invalid analysis-budget")):
             write(os.path.join(proj, ".smemlint.yaml"), text)
             p = run("src", cwd=proj, check_rc=(2,))
             self.assertIn(needle, p.stderr)

@@ -150,6 +150,68 @@ class Workflow(unittest.TestCase):
                                          os.path.join(project, "src/transpose.cu:16:32: warning")])
 
 
+def on_terminal(argv, cwd, env):
+    """Run argv with stdout and stderr on one pseudo-terminal; what a user
+    sees, colour codes stripped, each \\r-rewritten frame on its own line."""
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=slave, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the other side is closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    rc = p.wait()
+    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out.decode()).replace("\r\n", "\n")
+    lines = [part for line in text.split("\n") for part in line.split("\r") if part]
+    return rc, lines
+
+
+def readme_recording(command):
+    """The lines of the README's fenced block that starts with `$ command`."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    start = text.index("```\n$ " + command + "\n") + len("```\n$ " + command + "\n")
+    return text[start:text.index("```", start)].rstrip("\n").split("\n")
+
+
+@needs(CMAKE and NVCC, "the example CMake project needs cmake and nvcc (a CUDA toolkit)")
+class TerminalRecording(unittest.TestCase):
+    """The README's terminal recordings (issue 15) are what a run on
+    examples/cmake-project prints on a terminal, but for the time."""
+
+    def test_readme_recordings(self):
+        env = dict(os.environ, PATH=os.pathsep.join([os.path.dirname(NVCC), os.environ["PATH"]]))
+        env.pop("NO_COLOR", None)
+        env["TERM"] = "xterm"
+        mask = lambda lines: [re.sub(r"; [0-9.]+ s$", "; T s", l) for l in lines]
+        with tempfile.TemporaryDirectory() as d:
+            project = os.path.join(d, "project")
+            shutil.copytree(os.path.join(ROOT, "examples", "cmake-project"), project)
+            p = subprocess.run([CMAKE, "-S", ".", "-B", "build"], cwd=project, capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            env["XDG_CACHE_HOME"] = os.path.join(d, "cache")
+            rc, lines = on_terminal([SMEMLINT, "-p", "build", "src/"], project, env)
+            self.assertEqual(rc, 1)
+            self.assertEqual(mask(lines), mask(readme_recording("smemlint -p build src/")))
+            cmd = "smemlint -p build src/ --format=sarif -o smemlint.sarif"
+            rc, lines = on_terminal([SMEMLINT] + cmd.split()[1:], project, env)
+            self.assertEqual(rc, 1)
+            want = mask(readme_recording(cmd))
+            # the progress frames count up; the files come in the order
+            # they finish
+            split = lambda frames: ([f.split("] ", 1)[0] for f in frames], sorted(f.split("] ", 1)[1] for f in frames))
+            self.assertEqual(split(lines[:-1]), split(want[:-1]))
+            self.assertEqual(mask(lines[-1:]), want[-1:])
+            self.assertTrue(os.path.exists(os.path.join(project, "smemlint.sarif")))
+
+
 @needs(CMAKE and NVCC, "a CUDA CMake project needs cmake and nvcc (a CUDA toolkit)")
 class CudaLanguageCpp(unittest.TestCase):
     # issue 15: a .cpp with LANGUAGE CUDA (CMake compiles it with nvcc -x cu)
@@ -191,6 +253,58 @@ class CudaLanguageCpp(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
             self.assertIn(os.path.join(d, "src", "kernels.cpp") + ":6:24: warning: 32-way bank conflict",
                           p.stdout + p.stderr)
+
+
+@needs(CMAKE and NVCC, "the generated CMake tree needs cmake and nvcc (a CUDA toolkit with CUB)")
+class GeneratedTree(unittest.TestCase):
+    """Issue 15, done when: on a generated tree of 100+ files including CUB
+    users and host code, configured with CMake (Makefile generator:
+    response files), `smemlint -p build src/` has no input problem."""
+
+    def test_no_input_problems(self):
+        env = dict(os.environ, PATH=os.pathsep.join([os.path.dirname(NVCC), os.environ["PATH"]]))
+        with tempfile.TemporaryDirectory() as d:
+            tree = os.path.join(d, "tree")
+            subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen_tree.py"), tree, "--cmake",
+                            "--files", "104"], check=True, capture_output=True)
+            p = subprocess.run([CMAKE, "-S", tree, "-B", os.path.join(tree, "build"), "-G", "Unix Makefiles",
+                                "-DCMAKE_CUDA_ARCHITECTURES=90", "-DCMAKE_CUDA_COMPILER=" + NVCC],
+                               capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            with open(os.path.join(tree, "build", "compile_commands.json")) as f:
+                db = json.load(f)
+            cu = [e for e in db if e["file"].endswith(".cu")]
+            self.assertGreaterEqual(len(cu), 100)
+            self.assertTrue(all("--options-file" in e["command"] for e in cu), "the Makefile generator's rsp files")
+            cub = []
+            for e in cu:
+                with open(e["file"]) as f:
+                    if "cub::BlockLoad" in f.read():
+                        cub.append(e)
+            self.assertGreaterEqual(len(cub), 10)
+            # the generated code is code nvcc accepts: a CUB user, with its own
+            # compile command
+            p = subprocess.run(cub[0]["command"], shell=True, cwd=cub[0]["directory"], capture_output=True,
+                               text=True, env=env)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            p = subprocess.run([SMEMLINT, "--format=json", "--all-accesses", "-p", "build", "src/"], cwd=tree,
+                               capture_output=True, text=True, env=dict(env, XDG_CACHE_HOME=os.path.join(d, "cache")))
+            self.assertEqual(p.returncode, 1, p.stderr)
+            doc = json.loads(p.stdout)
+            self.assertEqual(doc["notifications"], [])
+            self.assertRegex(p.stderr, r"smemlint: \d+ findings \(\d+ warnings\) in \d+ files; "
+                                       r"0 files with input problems; ")
+            files = {r["file"] for r in doc["results"]}
+            self.assertGreater(len(files), 50)
+            self.assertTrue(all(f.startswith("src/") or f == "include/gen/tile.cuh" for f in files), files)
+            # the kernel in the header: once, at the header, with the
+            # includers' GEN_TILE (a PUBLIC definition) of 32
+            tile = [(r["line"], r["ways"]) for r in doc["results"] if r["file"] == "include/gen/tile.cuh"]
+            self.assertEqual(tile, [(17, 32)])
+            # the CUB users are analyzed, not skipped: their own shared array
+            accessed = {a["kernel"] for a in doc["accesses"]}
+            cub_kernels = {k for k in accessed if k.startswith("cub_sum_scan_")}
+            self.assertEqual(len(cub_kernels), len(cub), sorted(cub_kernels))
 
 
 @needs(CMAKE, "cmake")

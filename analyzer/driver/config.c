@@ -41,7 +41,33 @@ void sm_config_free(struct sm_config *c)
 	free(c->arch);
 	sm_paths_free(&c->exclude);
 	sm_paths_free(&c->flags);
+	free(c->header_filter);
+	if (c->have_header_re)
+		regfree(&c->header_re);
 	memset(c, 0, sizeof(*c));
+}
+
+int sm_config_compile_filter(const char *src, regex_t *re, char *why, size_t n)
+{
+	int rc = regcomp(re, src, REG_EXTENDED | REG_NOSUB);
+	if (!rc)
+		return 0;
+	regerror(rc, re, why, n);
+	regfree(re); /* glibc keeps nothing after a failure; others may */
+	return -1;
+}
+
+int sm_config_parse_budget(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (!s || s[0] < '0' || s[0] > '9') /* no sign, no space */
+		return -1;
+	unsigned long long n = strtoull(s, &end, 10);
+	if (errno || *end || end == s)
+		return -1;
+	*out = n ? (uint64_t)n : UINT64_MAX;
+	return 0;
 }
 
 int sm_config_parse_level(const char *s, enum sm_level *out)
@@ -310,6 +336,35 @@ static int read_block(struct reader *R, yaml_node_t *v)
 	return 0;
 }
 
+/* header-filter: a POSIX extended regex on a header's absolute path, as
+ * --header-filter; "" (or an unquoted ~ or null) turns header analysis off for
+ * the files this config covers. */
+static int read_header_filter(struct reader *R, yaml_node_t *v)
+{
+	const char *re = scalar(v);
+	if (!re)
+		return fail(R, v, "'header-filter' must be a string (a regular expression; '' for none)", NULL);
+	if (v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && (!strcmp(re, "~") || !strcmp(re, "null")))
+		re = ""; /* YAML's null, unquoted */
+	struct sm_config *c = R->c;
+	if (c->have_header_re)
+		regfree(&c->header_re);
+	c->have_header_re = false;
+	free(c->header_filter);
+	c->header_filter = strdup(re);
+	if (!c->header_filter)
+		return fail(R, v, "out of memory", NULL);
+	if (!*re)
+		return 0;
+	char why[256], msg[512];
+	if (sm_config_compile_filter(re, &c->header_re, why, sizeof(why))) {
+		snprintf(msg, sizeof(msg), "invalid header-filter '%.200s': %s", re, why);
+		return fail(R, v, "%s", msg);
+	}
+	c->have_header_re = true;
+	return 0;
+}
+
 static int read_root(struct reader *R, yaml_node_t *root)
 {
 	if (!root)
@@ -371,8 +426,16 @@ static int read_root(struct reader *R, yaml_node_t *root)
 				R->c->report_unused = 0;
 			else
 				return fail(R, v, "'report-unused-suppressions' must be true or false", NULL);
+		} else if (!strcmp(key, "header-filter")) {
+			if (read_header_filter(R, v))
+				return -1;
+		} else if (!strcmp(key, "analysis-budget")) {
+			const char *b = scalar(v);
+			if (sm_config_parse_budget(b, &R->c->analysis_budget))
+				return fail(R, v, "invalid analysis-budget '%s': expected a count of evaluation steps (0: no limit)",
+					    b ? b : "(not a number)");
 		} else {
-			return fail(R, k, "unknown key '%s' (expected rules, enable, disable, block-dim, arch, exclude, flags, report-unused-suppressions)",
+			return fail(R, k, "unknown key '%s' (expected rules, enable, disable, block-dim, arch, exclude, flags, report-unused-suppressions, header-filter, analysis-budget)",
 				    key);
 		}
 	}
@@ -576,7 +639,7 @@ static int seq(yaml_emitter_t *e, const char *key, const struct sm_paths *v)
 }
 
 static int write_yaml(yaml_emitter_t *e, const struct sm_analysis_options *o, const struct sm_paths *exclude,
-		      const struct sm_paths *flags, bool report_unused)
+		      const struct sm_paths *flags, bool report_unused, const char *header_filter)
 {
 	yaml_event_t ev;
 	int rc = 0;
@@ -616,6 +679,14 @@ static int write_yaml(yaml_emitter_t *e, const struct sm_analysis_options *o, co
 	rc |= seq(e, "flags", flags);
 	rc |= scalar_ev(e, "report-unused-suppressions", true);
 	rc |= scalar_ev(e, report_unused ? "true" : "false", true);
+	rc |= scalar_ev(e, "header-filter", true);
+	rc |= scalar_ev(e, header_filter ? header_filter : "", false);
+	/* 0 in o: the default; UINT64_MAX: none, written 0 as the key takes it */
+	char budget[24];
+	uint64_t b = o->analysis_budget ? o->analysis_budget : SM_ANALYSIS_BUDGET;
+	snprintf(budget, sizeof(budget), "%llu", b == UINT64_MAX ? 0ull : (unsigned long long)b);
+	rc |= scalar_ev(e, "analysis-budget", true);
+	rc |= scalar_ev(e, budget, true);
 	yaml_mapping_end_event_initialize(&ev);
 	rc |= emit(e, &ev);
 	yaml_document_end_event_initialize(&ev, 1);
@@ -626,7 +697,8 @@ static int write_yaml(yaml_emitter_t *e, const struct sm_analysis_options *o, co
 }
 
 int sm_config_dump(FILE *out, const char *source, const struct sm_analysis_options *o,
-		   const struct sm_paths *exclude, const struct sm_paths *flags, bool report_unused)
+		   const struct sm_paths *exclude, const struct sm_paths *flags, bool report_unused,
+		   const char *header_filter)
 {
 	fprintf(out, "# smemlint configuration in effect (%s%s)\n", source ? "from " : "no config file",
 		source ? source : "");
@@ -636,7 +708,7 @@ int sm_config_dump(FILE *out, const char *source, const struct sm_analysis_optio
 		return -1;
 	yaml_emitter_set_output_file(&e, out);
 	yaml_emitter_set_unicode(&e, 1);
-	int rc = write_yaml(&e, o, exclude, flags, report_unused);
+	int rc = write_yaml(&e, o, exclude, flags, report_unused, header_filter);
 	yaml_emitter_flush(&e);
 	yaml_emitter_delete(&e);
 	return rc || ferror(out) ? -1 : 0;

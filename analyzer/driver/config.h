@@ -11,10 +11,16 @@
  *   exclude: [third_party, "*.gen.cu"]  # globs, relative to its directory
  *   flags: ["-Iinclude", "-DTILE=32"]  # relative -I/-isystem against it too
  *   report-unused-suppressions: true
+ *   header-filter: "/include/"    # like --header-filter ('' for none)
+ *   analysis-budget: 2000000000   # like --analysis-budget (0: no limit)
+ *
+ * header-filter and analysis-budget apply to the files the config covers;
+ * given on the command line, the option wins (session.c file_options).
  */
 #ifndef SMEMLINT_CONFIG_H
 #define SMEMLINT_CONFIG_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +42,11 @@ struct sm_config {
 	struct sm_paths exclude;              /* globs */
 	struct sm_paths flags;                /* compiler flags, -I made absolute */
 	int report_unused;                    /* -1 unset, 0 or 1 */
+	char *header_filter;                  /* header-filter as written ("" for
+	                                       * none), or NULL when unset */
+	regex_t header_re;                    /* compiled, when have_header_re */
+	bool have_header_re;                  /* set and not "" */
+	uint64_t analysis_budget;             /* 0 unset; UINT64_MAX no limit */
 };
 
 void sm_config_init(struct sm_config *c);
@@ -70,9 +81,21 @@ void sm_config_apply(const struct sm_config *c, struct sm_analysis_options *o);
 bool sm_config_excluded(const struct sm_config *c, const char *file);
 
 /* Print the configuration in effect as YAML that sm_config_load accepts:
- * o's levels, block shape and arch, and the given excludes and flags. */
+ * o's levels, block shape, arch and analysis budget, the given excludes
+ * and flags, and header_filter (the regex in effect; NULL or "": none). */
 int sm_config_dump(FILE *out, const char *source, const struct sm_analysis_options *o,
-		   const struct sm_paths *exclude, const struct sm_paths *flags, bool report_unused);
+		   const struct sm_paths *exclude, const struct sm_paths *flags, bool report_unused,
+		   const char *header_filter);
+
+/* A header filter as --header-filter and the header-filter key take it:
+ * compiled into re (POSIX extended). Returns 0, or -1 with regcomp's
+ * reason in why. */
+int sm_config_compile_filter(const char *src, regex_t *re, char *why, size_t n);
+
+/* An analysis budget as --analysis-budget and the analysis-budget key take
+ * it: a count of evaluation steps, 0 for no limit. Returns 0 with *out
+ * set (UINT64_MAX for 0), or -1. */
+int sm_config_parse_budget(const char *s, uint64_t *out);
 
 /* Configs found by walking up, each read once (use from one thread). */
 struct sm_config_cache {

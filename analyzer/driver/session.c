@@ -101,6 +101,8 @@ struct sm_session {
 	                                  * result leaves them out */
 	regex_t header_re;               /* --header-filter, compiled */
 	bool have_header_re;
+	bool any_header_re;              /* some file of the run has a header
+	                                  * filter (the option's or a config's) */
 	struct sm_paths errors;          /* input errors tied to no file */
 	enum sm_problem_id *error_ids;   /* [errors.n]: the problem of each */
 	size_t cap_error_ids;
@@ -165,6 +167,7 @@ static void free_run(struct sm_session *s)
 	s->results = NULL;
 	s->rp = NULL;
 	s->nfiles = 0;
+	s->any_header_re = false;
 	s->nresults = 0;
 	sm_header_set_free(&s->headers);
 	sm_header_set_free(&s->reported);
@@ -276,9 +279,32 @@ static int load_fixed_config(struct sm_session *s, char *err, size_t errlen)
 	return sm_config_load(s->o.config_path, &s->fixed, err, errlen);
 }
 
-/* --header-filter: compiled once; the default is every header under the
- * current directory (the project root a run is started from), as
- * ^/escaped/cwd/; "" turns header analysis off. */
+/* The default header filter: every header under the current directory
+ * (the project root a run is started from), as ^/escaped/cwd/; "" when
+ * there is no current directory. */
+static const char *default_header_filter(char *def, size_t size)
+{
+	char cwd[PATH_MAX];
+	def[0] = 0;
+	if (!getcwd(cwd, sizeof(cwd)))
+		return def;
+	size_t n = 0;
+	def[n++] = '^';
+	for (const char *c = cwd; *c && n + 4 < size; c++) {
+		if (strchr("\\^$.|?*+()[]{}", *c))
+			def[n++] = '\\';
+		def[n++] = *c;
+	}
+	if (n > 1 && def[n - 1] != '/')
+		def[n++] = '/';
+	def[n] = 0;
+	return def;
+}
+
+/* --header-filter: compiled once (a config's header-filter is compiled
+ * when the config is read, and file_options picks it for the files the
+ * config covers, unless the option was given); "" turns header analysis
+ * off. */
 static int compile_header_filter(struct sm_session *s, char *err, size_t errlen)
 {
 	if (s->have_header_re) {
@@ -286,30 +312,12 @@ static int compile_header_filter(struct sm_session *s, char *err, size_t errlen)
 		s->have_header_re = false;
 	}
 	s->o.analysis.fe.header_filter = NULL;
-	const char *re = s->o.header_filter;
 	char def[PATH_MAX * 2 + 4];
-	if (!re) {
-		char cwd[PATH_MAX];
-		if (!getcwd(cwd, sizeof(cwd)))
-			return 0; /* no current directory: no default root */
-		size_t n = 0;
-		def[n++] = '^';
-		for (const char *c = cwd; *c && n + 4 < sizeof(def); c++) {
-			if (strchr("\\^$.|?*+()[]{}", *c))
-				def[n++] = '\\';
-			def[n++] = *c;
-		}
-		if (n > 1 && def[n - 1] != '/')
-			def[n++] = '/';
-		def[n] = 0;
-		re = def;
-	}
+	const char *re = s->o.header_filter ? s->o.header_filter : default_header_filter(def, sizeof(def));
 	if (!*re)
 		return 0;
-	int rc = regcomp(&s->header_re, re, REG_EXTENDED | REG_NOSUB);
-	if (rc) {
-		char why[256];
-		regerror(rc, &s->header_re, why, sizeof(why));
+	char why[256];
+	if (sm_config_compile_filter(re, &s->header_re, why, sizeof(why))) {
 		snprintf(err, errlen, "invalid --header-filter '%s': %s", re, why);
 		return -1;
 	}
@@ -378,6 +386,12 @@ static void file_options(const struct sm_session *s, const char *path, const str
 		}
 	}
 	sm_config_apply(&s->cli, out);
+	/* the config's header filter and budget, unless the command line
+	 * (or the embedding program) gave its own */
+	if (cfg && cfg->header_filter && !s->o.header_filter)
+		out->fe.header_filter = cfg->have_header_re ? &cfg->header_re : NULL;
+	if (cfg && cfg->analysis_budget && !base->analysis_budget)
+		out->analysis_budget = cfg->analysis_budget;
 	/* compiled as CUDA whatever its name: -x cu in its compile command,
 	 * or clang's -x cuda among the flags (the config's, after --) */
 	out->as_cuda = e && e->cf.as_cuda;
@@ -451,7 +465,11 @@ int sm_session_dump_config(struct sm_session *s, const char *target, FILE *out, 
 		sm_paths_push(&ex, s->o.excludes[k]);
 	for (int k = 0; k < o.fe.nargs; k++)
 		sm_paths_push(&fl, o.fe.args[k]);
-	int rc = sm_config_dump(out, cfg ? cfg->path : NULL, &o, &ex, &fl, report_unused(s, cfg));
+	char def[PATH_MAX * 2 + 4];
+	const char *hf = s->o.header_filter                 ? s->o.header_filter
+			 : cfg && cfg->header_filter ? cfg->header_filter
+						     : default_header_filter(def, sizeof(def));
+	int rc = sm_config_dump(out, cfg ? cfg->path : NULL, &o, &ex, &fl, report_unused(s, cfg), hf);
 	if (rc)
 		snprintf(err, errlen, "cannot write the configuration");
 	free(args);
@@ -620,6 +638,7 @@ static int collect_files(struct sm_session *s, const char *const *paths, size_t 
 		f->path = all.v[i];
 		f->cfg = c;
 		file_options(s, f->path, c, &f->opt, &f->args);
+		s->any_header_re |= f->opt.fe.header_filter != NULL;
 		flags_problem(s, f);
 	}
 	free(all.v);
@@ -726,7 +745,7 @@ static void collect_parts(struct sm_session *s, size_t i)
 	f->hparts = NULL;
 	f->nhparts = 0;
 	const struct sm_result *r = &s->results[i];
-	if (!s->have_header_re || !r->ndiags || !header_like(f->path))
+	if (!s->any_header_re || !r->ndiags || !header_like(f->path))
 		return;
 	struct sm_result copy;
 	sm_result_init(&copy, r->path);
