@@ -424,13 +424,13 @@ class Choosing(unittest.TestCase):
             return [n["message"] for n in json.loads(p.stdout)["notifications"]
                     if n["id"] == "analysis-budget-exceeded"]
         self.assertEqual(budget_warnings(), [])
-        write(os.path.join(proj, ".smemlint.yaml"), "analysis-budget: 12000\n")
+        write(os.path.join(proj, ".smemlint.yaml"), "analysis-budget: 9000\n")
         msgs = budget_warnings()
         self.assertEqual(len(msgs), 1)
-        self.assertIn("more than 12000 evaluation steps", msgs[0])
+        self.assertIn("more than 9000 evaluation steps", msgs[0])
         self.assertEqual(budget_warnings("--analysis-budget", "0"), [], "the option wins")
-        self.assertIn("more than 11000 ", budget_warnings("--analysis-budget", "11000")[0])
-        self.assertEqual(yaml.safe_load(run("--dump-config", "src/k.cu", cwd=proj).stdout)["analysis-budget"], 12000)
+        self.assertIn("more than 8000 ", budget_warnings("--analysis-budget", "8000")[0])
+        self.assertEqual(yaml.safe_load(run("--dump-config", "src/k.cu", cwd=proj).stdout)["analysis-budget"], 9000)
         write(os.path.join(proj, ".smemlint.yaml"), "analysis-budget: 0\n")
         self.assertEqual(budget_warnings(), [])
         self.assertEqual(yaml.safe_load(run("--dump-config", "src/k.cu", cwd=proj).stdout)["analysis-budget"], 0)

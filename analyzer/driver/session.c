@@ -793,6 +793,7 @@ static void finalize_headers(struct sm_session *s)
 			hr->nacc = 0; /* its accesses are the input's own records */
 		}
 		sm_result_sort(hr);
+		hr->from_includers = true;
 		const struct sm_file_job *f = s->hfirst ? s->hfirst[h] : NULL;
 		sm_result_suppress(hr, f && report_unused(s, f->cfg), f ? f->opt.levels : NULL);
 		if (hr->ndiags || hr->nacc || hr->nnotes) {

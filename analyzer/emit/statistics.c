@@ -70,9 +70,10 @@ static void section(FILE *out, const char *title, struct table *t)
 int sm_emit_statistics(FILE *out, struct sm_result *const *res, unsigned n, const struct sm_emit_options *o)
 {
 	struct table rules = { 0 }, levels = { 0 }, files = { 0 }, problems = { 0 };
-	unsigned findings = 0, notes = 0;
+	unsigned findings = 0, notes = 0, nfiles = 0;
 	for (unsigned f = 0; f < n; f++) {
 		const struct sm_result *r = res[f];
+		nfiles += !r->from_includers; /* a header's result is no input file */
 		for (unsigned i = 0; i < r->ndiags; i++) {
 			const struct sm_diag *d = &r->diags[i];
 			count(&rules, sm_rules[d->rule].id, NULL);
@@ -92,7 +93,7 @@ int sm_emit_statistics(FILE *out, struct sm_result *const *res, unsigned n, cons
 		notes++;
 	}
 	fprintf(out, "statistics: %u finding%s, %u input problem%s in %u file%s\n", findings, findings == 1 ? "" : "s",
-		notes, notes == 1 ? "" : "s", n, n == 1 ? "" : "s");
+		notes, notes == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s");
 	section(out, "findings by rule", &rules);
 	section(out, "findings by level", &levels);
 	section(out, "findings by file", &files);

@@ -58,6 +58,9 @@ struct sm_result {
 	bool input_error;                /* the file could not be (fully) analyzed:
 	                                  * unreadable, binary, or clang errors */
 	bool capped;                     /* too-many-results was reported */
+	bool from_includers;             /* a project header's own result, made of
+	                                  * what the files that include it found
+	                                  * (driver/headers.h), not an input file */
 	struct sm_header *headers;       /* the project headers converted with the
 	                                  * file (in the arena): a range with
 	                                  * file k > 0 is in headers[k - 1] until
