@@ -558,6 +558,26 @@ class Targets(Base):
                               preexec=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024)))
 
 
+    def test_values_starting_with_dash(self):
+        # an option's value is the next argument whatever it starts with
+        # (issue 16: names starting with '-')
+        want = self.report("--format=json")
+        rc, out, err = run([SMEMLINT, *BASE, "--format=json", "-o", "-r.json", "--html", "-x.html",
+                            "--write-baseline", "-b.json", self.normal], self.dir)
+        self.assertEqual((rc, out), (0, b""), err)  # 0: --write-baseline records the findings
+        self.assertEqual(self.listing(), ["-b.json", "-r.json", "-x.html"])
+        with open(os.path.join(self.dir, "-r.json"), "rb") as f:
+            self.assertEqual(f.read(), want)
+        with open(os.path.join(self.dir, "-b.json")) as f:
+            self.assertTrue(json.load(f)["findings"])
+        with open(os.path.join(self.dir, "-x.html")) as f:
+            self.assertIn("<html", f.read(4096).lower())
+        rc, _, err = run([SMEMLINT, *BASE, "--format=json", "--output=-s.json", self.normal], self.dir)
+        self.assertEqual(rc, 1, err)
+        with open(os.path.join(self.dir, "-s.json"), "rb") as f:
+            self.assertEqual(f.read(), want)
+
+
 class Flags(Base):
     """No fixed argv arrays: every flag reaches clang."""
 
@@ -674,6 +694,31 @@ class Special(Base):
         self.assertEqual(ids, ["cannot-walk"])
         self.assertTrue(any(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("top.cu")
                             for r in run_["results"]))
+
+
+    def test_input_named_with_dash(self):
+        # an argument starting with '-' is never taken as a path ('--'
+        # starts the compiler flags), so that an option added later
+        # cannot change what a command means; when a file has that name,
+        # the error says how to write it
+        self.write("-k.cu", KERNEL)
+        rc, out, err = run([SMEMLINT, *BASE, "-k.cu", self.normal], self.dir)
+        self.assertEqual((rc, out), (2, b""), err)
+        self.assertIn("unknown option '-k.cu' (to analyze the file of that name, write './-k.cu')", err)
+        rc, out, err = run([SMEMLINT, *BASE, "-nosuch.cu", self.normal], self.dir)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("unknown option '-nosuch.cu' (see --help)", err)
+        rc, out, err = run([SMEMLINT, *BASE, "--format=json", "./-k.cu"], self.dir)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual([(r["file"], r["line"]) for r in json.loads(out)["results"]], [("./-k.cu", 6)])
+        # a list on standard input takes any name; one starting with '-' is
+        # read as it is written on the command line (clang would take it
+        # for an option)
+        e = dict(os.environ)
+        p = subprocess.run([SMEMLINT, *BASE, "--format=json", "-"], cwd=self.dir, env=e, input=b"-k.cu\n",
+                           capture_output=True)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual([(r["file"], r["line"]) for r in json.loads(p.stdout)["results"]], [("./-k.cu", 6)])
 
 
 class Configs(Base):

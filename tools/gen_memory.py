@@ -3,6 +3,10 @@
 
     tools/gen_memory.py kernels N OUT.cu     N trivial kernels in one file
     tools/gen_memory.py files N OUTDIR       N small files of one kernel each
+    tools/gen_memory.py rejected N OUTDIR    N files of one NUL byte: each is
+                                             rejected (binary-file) before any
+                                             parse, so a run over them costs
+                                             the driver's memory per file alone
 
 A trivial kernel is seven lines: a shared array, a store, a barrier and a
 load with a bank conflict on every other kernel (so that findings are
@@ -35,7 +39,7 @@ def main_fn(first, count):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("kernels", "files"):
+    if len(sys.argv) != 4 or sys.argv[1] not in ("kernels", "files", "rejected"):
         sys.exit(__doc__)
     kind, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     if kind == "kernels":
@@ -47,7 +51,7 @@ def main():
         d = os.path.join(out, "d%03d" % (i // 1000))
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "f%05d.cu" % i), "w") as f:
-            f.write(kernel(i) + main_fn(i, 1))
+            f.write("\0" if kind == "rejected" else kernel(i) + main_fn(i, 1))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "base/fsutil.h"
 #include "base/limits.h"
@@ -308,7 +309,9 @@ static void print_help(FILE *f)
 	fprintf(f, "usage: smemlint [options] PATH... [-- COMPILER-FLAGS...]\n\n"
 		   "Static analysis of CUDA shared-memory accesses: bank conflicts and barriers.\n"
 		   "PATH is a .cu/.cuh file or a directory (searched recursively); '-' reads\n"
-		   "the paths from standard input, one a line (or NUL-separated).\n\noptions:\n");
+		   "the paths from standard input, one a line (or NUL-separated). A PATH\n"
+		   "that starts with '-' is written ./-x.cu ('--' starts the compiler flags);\n"
+		   "an option's value may start with '-' (-o -x.json).\n\noptions:\n");
 	sm_opt_help(f, options, NOPTIONS);
 	fprintf(f, "\nexit status: 0 no findings, 1 findings (at --fail-on's level or above), 2 a\n"
 		   "usage error or an input problem of level error (a file not read or parsed);\n"
@@ -330,8 +333,19 @@ static int parse(struct cli *c)
 		int m = sm_opt_match(options, NOPTIONS, c->argc, c->argv, &c->i, &o, &val);
 		if (m < 0)
 			return usage_error(c, "option '%s' needs a value (see --help)", a);
-		if (m == 0)
+		if (m == 0) {
+			/* never taken as a path, so that an option added later
+			 * cannot change what a command means; a file of that
+			 * name is pointed at instead */
+			struct stat st;
+			if (!stat(a, &st)) {
+				fprintf(stderr, "smemlint: unknown option '%s' (to analyze the file of that name, "
+						"write './%s')\n", a, a);
+				c->status = 2;
+				return 1;
+			}
 			return usage_error(c, "unknown option '%s' (see --help)", a);
+		}
 		if (sm_opt_apply(o, targets, c, val))
 			return 1;
 	}
@@ -344,7 +358,8 @@ static int parse(struct cli *c)
  * read once (a second "-" adds nothing): one path a line (a '\r' before
  * the '\n' is dropped, empty lines are skipped), or one per NUL when the
  * list holds a NUL (git ls-files -z, find -print0), so that any path can
- * be given. Each path is then what it would be on the command line.
+ * be given. Each path is then what it would be on the command line; one
+ * that starts with '-' is read as ./NAME (as it is written there).
  * Returns 0, or 1 with the status set (2) when the list cannot be read. */
 static int read_stdin_paths(struct cli *c)
 {
@@ -385,8 +400,24 @@ static int read_stdin_paths(struct cli *c)
 			if (sep == '\n' && n && p[n - 1] == '\r')
 				n--;
 			p[n] = 0;
-			if (n)
+			if (n && p[0] == '-') {
+				/* as it is written on the command line: clang
+				 * would take "-x.cu" for one of its options */
+				char *dot = malloc(n + 3);
+				if (!dot) {
+					fprintf(stderr, "smemlint: out of memory reading the file list\n");
+					free(buf);
+					sm_paths_free(&all);
+					c->status = 2;
+					return 1;
+				}
+				memcpy(dot, "./", 2);
+				memcpy(dot + 2, p, n + 1);
+				sm_paths_push(&all, dot);
+				free(dot);
+			} else if (n) {
 				sm_paths_push(&all, p);
+			}
 		}
 		free(buf);
 		if (all.n == before)
