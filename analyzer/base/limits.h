@@ -225,10 +225,12 @@
 /* Thread evaluations spent deciding, from the launches, whether the threads
  * of each block agree on one condition (or a loop's trip count): every
  * thread of every block of each launch that fixes its shape (and grid, when
- * the condition reads blockIdx). A 4,096-block grid of 256 threads fits;
- * past it the condition is judged by its syntax (thread dependent means
- * divergent), as when a launch is unknown. */
-#define SM_LAUNCH_VERDICT_EVALS (1 << 21)
+ * the condition reads blockIdx; for a loop, every iteration of every
+ * thread counts). A 512-block grid of 256 threads fits, and one condition
+ * costs at most about 60 ms; past it the condition is judged by its syntax
+ * (thread dependent means divergent), as when a launch is unknown. Only
+ * conditions that hold a barrier or a jump are judged. */
+#define SM_LAUNCH_VERDICT_EVALS (1 << 17)
 
 /* Comparisons of shared elements with constants collected from one guard
  * condition to find two that no value satisfies together (correlate.c).

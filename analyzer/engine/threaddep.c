@@ -232,11 +232,38 @@ static enum verdict launch_verdict(const struct sm_kernel *k, const struct sm_rs
 /* The cause a statement's own condition adds to in: none when the
  * condition is uniform, or when every thread of every launch agrees on
  * it. */
+/* Can what s controls make a barrier divergent: a barrier, or a jump that
+ * skips later ones, somewhere inside? (Deep trees: assumed so.) */
+static bool holds_barrier_or_jump(const struct sm_stmt *s, int depth)
+{
+	if (!s)
+		return false;
+	if (depth > SM_CFG_MAX_DEPTH)
+		return true;
+	switch (s->kind) {
+	case SM_S_BARRIER:
+	case SM_S_RETURN:
+	case SM_S_GOTO:
+	case SM_S_BREAK:
+	case SM_S_CONTINUE:
+		return true;
+	default:
+		for (int i = 0; i < s->nkids; i++)
+			if (holds_barrier_or_jump(s->kids[i], depth + 1))
+				return true;
+		return false;
+	}
+}
+
 static const struct dcause *cond_cause(struct dw *W, const struct sm_stmt *s, enum sm_div_kind kind,
 				       const struct dcause *in)
 {
 	if (!sm_stmt_cond_thread_dep(W->m, s))
 		return in;
+	/* the launches' verdict costs up to SM_LAUNCH_VERDICT_EVALS thread
+	 * evaluations: only where the cause can reach a barrier */
+	if (!holds_barrier_or_jump(s, 0))
+		return mkcause(W, kind, s, NULL, in, NULL);
 	const struct sm_rstmt *r = sm_rstmt_find(W->m, s);
 	const struct sm_launch *which = NULL;
 	enum verdict v = launch_verdict(W->m->kernel, r, kind == SM_DIV_LOOP, &which);
