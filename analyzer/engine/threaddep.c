@@ -7,6 +7,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- threads of a block ---- */
+
+/* The thread id of linear thread lin in a block of shape b. */
+static void lin_tid(struct sm_dim3 b, int64_t lin, int64_t tid[3])
+{
+	int64_t x = b.x > 0 ? b.x : 1, y = b.y > 0 ? b.y : 1;
+	tid[0] = lin % x;
+	tid[1] = (lin / x) % y;
+	tid[2] = lin / (x * y);
+}
+
+/* A fresh evaluation context for linear thread lin of a block of shape b. */
+static void thread_ctx(struct sm_eval_ctx *c, struct sm_dim3 b, int64_t lin)
+{
+	memset(c, 0, sizeof(*c));
+	c->ntid = b;
+	lin_tid(b, lin, c->tid);
+}
+
 /* ---- conditions at their program point ---- */
 
 const struct sm_rstmt *sm_rstmt_find(const struct sm_kernel_model *m, const struct sm_stmt *s)
@@ -171,17 +190,10 @@ static enum verdict launch_verdict_one(struct vjob *V)
 			if (V->evals >= SM_LAUNCH_VERDICT_EVALS)
 				return V_UNKNOWN;
 			struct sm_eval_ctx c;
-			memset(&c, 0, sizeof(c));
-			c.ntid = L->block;
+			thread_ctx(&c, L->block, t);
 			c.launch = L;
-			c.tid[0] = t % L->block.x;
-			c.tid[1] = (t / L->block.x) % L->block.y;
-			c.tid[2] = t / (L->block.x * L->block.y);
-			if (L->grid_known && L->grid.x > 0 && L->grid.y > 0) {
-				c.ctaid[0] = blk % L->grid.x;
-				c.ctaid[1] = (blk / L->grid.x) % L->grid.y;
-				c.ctaid[2] = blk / (L->grid.x * L->grid.y);
-			}
+			if (L->grid_known)
+				lin_tid(L->grid, blk, c.ctaid);
 			int64_t v;
 			if (!thread_value(V, &c, &v))
 				return V_UNKNOWN;
@@ -473,11 +485,7 @@ static bool splits_scope(const struct sm_stmt *s, const struct sm_expr *e, const
 			if (g < 0)
 				continue;
 			struct sm_eval_ctx c;
-			memset(&c, 0, sizeof(c));
-			c.ntid = B;
-			c.tid[0] = t % B.x;
-			c.tid[1] = (t / B.x) % B.y;
-			c.tid[2] = t / (B.x * B.y);
+			thread_ctx(&c, B, t);
 			c.strict = 1;
 			c.budget = SM_EVAL_BUDGET_COND;
 			int64_t v = sm_eval(e, &c) != 0;
@@ -634,11 +642,7 @@ static bool runs_once(const struct cfg *G, const struct sm_stmt *s)
 	int64_t nt = G->block.x * G->block.y * G->block.z;
 	for (int64_t t = 0; t < nt; t++) {
 		struct sm_eval_ctx c;
-		memset(&c, 0, sizeof(c));
-		c.ntid = G->block;
-		c.tid[0] = t % G->block.x;
-		c.tid[1] = (t / G->block.x) % G->block.y;
-		c.tid[2] = t / (G->block.x * G->block.y);
+		thread_ctx(&c, G->block, t);
 		c.strict = 1;
 		c.budget = SM_EVAL_BUDGET_COND;
 		int64_t v = sm_eval(L->cond, &c);
@@ -667,11 +671,7 @@ static unsigned char *count_members(const struct cfg *G, const struct sm_stmt *s
 	int64_t n = 0;
 	for (int64_t t = 0; t < G->nthreads; t++) {
 		struct sm_eval_ctx c;
-		memset(&c, 0, sizeof(c));
-		c.ntid = G->block;
-		c.tid[0] = t % G->block.x;
-		c.tid[1] = (t / G->block.x) % G->block.y;
-		c.tid[2] = t / (G->block.x * G->block.y);
+		thread_ctx(&c, G->block, t);
 		c.strict = 1;
 		bool on = true;
 		for (const struct sm_guard *g = r->guards; g && on; g = g->next) {
@@ -943,14 +943,6 @@ struct ent {
 	int64_t addr;
 	int lin;
 };
-
-static void lin_tid(struct sm_dim3 b, int lin, int64_t tid[3])
-{
-	int64_t x = b.x > 0 ? b.x : 1, y = b.y > 0 ? b.y : 1;
-	tid[0] = lin % x;
-	tid[1] = (lin / x) % y;
-	tid[2] = lin / (x * y);
-}
 
 /* Thread addresses of one access at one iteration vector, shared by every
  * pair the access takes part in (the search asks for the same vectors over
