@@ -124,15 +124,8 @@ static CXCursor converted_from(struct fe *S, CXCursor c)
 	const char *n = cv_cx_str(S->A, clang_getCursorSpelling(c));
 	if (!n || (strcmp(n, "thread_group") != 0 && strncmp(n, "operator ", 9) != 0))
 		return clang_getNullCursor();
-	struct kids ks = cv_kids_of(c);
-	CXCursor next = clang_getNullCursor();
-	int nexpr = 0;
-	for (int i = 0; i < ks.n && i < 8; i++)
-		if (clang_isExpression(clang_getCursorKind(ks.c[i]))) {
-			next = ks.c[i];
-			nexpr++;
-		}
-	return nexpr == 1 ? cv_strip(next) : clang_getNullCursor();
+	CXCursor next = cv_sole_operand(c);
+	return clang_Cursor_isNull(next) ? next : cv_strip(next);
 }
 
 int cv_group_scope(struct fe *S, CXCursor obj, enum sm_scope *sc, int64_t *arg)

@@ -216,6 +216,20 @@ struct kids cv_kids_of(CXCursor c)
 	return k;
 }
 
+CXCursor cv_sole_operand(CXCursor c)
+{
+	struct kids ks = cv_kids_of(c);
+	/* casts may carry a TypeRef child before the operand */
+	CXCursor next = clang_getNullCursor();
+	int nexpr = 0;
+	for (int i = 0; i < ks.n && i < 8; i++)
+		if (clang_isExpression(clang_getCursorKind(ks.c[i]))) {
+			next = ks.c[i];
+			nexpr++;
+		}
+	return nexpr == 1 ? next : clang_getNullCursor();
+}
+
 /* Skip implicit casts, parens and other single-child wrappers. */
 CXCursor cv_strip(CXCursor c)
 {
@@ -225,16 +239,8 @@ CXCursor cv_strip(CXCursor c)
 		    k != CXCursor_CStyleCastExpr && k != CXCursor_CXXStaticCastExpr &&
 		    k != CXCursor_CXXReinterpretCastExpr && k != CXCursor_CXXFunctionalCastExpr)
 			return c;
-		struct kids ks = cv_kids_of(c);
-		/* casts may carry a TypeRef child before the operand */
-		CXCursor next = clang_getNullCursor();
-		int nexpr = 0;
-		for (int i = 0; i < ks.n && i < 8; i++)
-			if (clang_isExpression(clang_getCursorKind(ks.c[i]))) {
-				next = ks.c[i];
-				nexpr++;
-			}
-		if (nexpr != 1)
+		CXCursor next = cv_sole_operand(c);
+		if (clang_Cursor_isNull(next))
 			return c;
 		c = next;
 	}

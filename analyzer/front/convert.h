@@ -138,6 +138,9 @@ char *cv_cx_str(struct sm_arena *A, CXString s);
 /* The first 8 children of c, and how many there are in all. */
 struct kids cv_kids_of(CXCursor c);
 /* Skip implicit casts, parens and other single-child wrappers. */
+/* The one expression among c's first 8 children (a cast's operand after
+ * its TypeRef), or a null cursor when there is none or several. */
+CXCursor cv_sole_operand(CXCursor c);
 CXCursor cv_strip(CXCursor c);
 /* The cursor's extent as a range of the file text it expands from. */
 CXSourceRange cv_file_extent(struct fe *S, CXCursor c);
