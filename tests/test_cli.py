@@ -459,6 +459,15 @@ class Headers(unittest.TestCase):
         for doc in runs[1:]:
             self.assertEqual(bank(doc), bank(runs[0]))
 
+    def test_counts_are_of_input_files(self):
+        # the header's result is no input file: the closing line and
+        # --statistics both count the two .cu files
+        p = run("--no-cache", "--statistics", "a.cu", "b.cu", cwd=self.d)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("in 2 files;", p.stderr)
+        self.assertIn("statistics: 1 finding, 0 input problems in 2 files", p.stdout)
+        self.assertIn("inc/tile.cuh", p.stdout[p.stdout.index("findings by file"):])
+
     def test_header_filter_chooses_the_headers(self):
         self.assertEqual(len(bank(self.json("--header-filter", "/inc/", "a.cu"))), 1)
         self.assertEqual(self.places(self.json("--header-filter", "", "a.cu", "b.cu", rc=0)), [])
