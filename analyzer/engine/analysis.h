@@ -164,12 +164,23 @@ struct sm_eval_ctx {
 
 int64_t sm_eval(const struct sm_expr *e, struct sm_eval_ctx *c);
 
+/* The value of an induction variable of update op (ADD SUB MUL DIV SHL
+ * SHR) at iteration k, from its initial value v and its step: v op step,
+ * k times (eval.c). Sets c->err when it overflows or is undefined. */
+int64_t sm_iv_apply(enum sm_op op, int64_t v, int64_t step, int64_t k, struct sm_eval_ctx *c);
+
 /* Is the guard condition cond (its negation when negate) false for the
  * thread and iterations in c because it compares one shared element with
  * constants in ways no value satisfies (x == 0 && x != 0, through two loads
  * of the same element)? Only loads within this one condition are related
  * (correlate.c). */
 bool sm_guard_impossible(const struct sm_expr *cond, bool negate, struct sm_eval_ctx *c);
+
+/* Does the chain of guards from g on hold for the thread and iterations
+ * in c (guards.c)? Undecidable guards are taken as true, unless they test
+ * one shared element against itself (sm_guard_impossible). Reuses and
+ * fills c->gmemo when set. */
+int sm_guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c);
 
 /* Is loop L's condition true at the iterations in c (uniform unknowns make
  * it undecidable)? 1 true, 0 false, -1 undecidable. */

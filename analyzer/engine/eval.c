@@ -1,0 +1,316 @@
+/* eval.c - the lane evaluator: the value of a closed expression (over
+ * thread ids, loop counters, launch values and uniform unknowns) for one
+ * thread at one iteration vector (struct sm_eval_ctx), and the value of a
+ * loop's condition there.
+ *
+ * Integer arithmetic follows C's on the expression's type (wrap()); a
+ * uniform unknown takes the value the context's seed picks for it
+ * (opaque_value), or is an error when the context is strict (a condition
+ * must not be decided by a guess). Every node visited counts against the
+ * context's budget and the file's analysis budget (sm_work). Calls nothing
+ * else of the engine but the recurrence of its own loop counters.
+ */
+#include "engine/analysis.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the lane evaluator ---- */
+
+static int64_t wrap(int64_t v, unsigned bits, bool is_unsigned)
+{
+	if (bits == 0 || bits >= 64)
+		return v;
+	uint64_t m = (1ull << bits) - 1;
+	uint64_t u = (uint64_t)v & m;
+	if (is_unsigned)
+		return (int64_t)u;
+	if (u & (1ull << (bits - 1)))
+		return (int64_t)(u | ~m);
+	return (int64_t)u;
+}
+
+static int64_t opaque_value(unsigned seed, unsigned id)
+{
+	/* values tried for a uniform unknown: 1, 32, one that differs per
+	 * unknown, then small ones (so that an index whose larger values
+	 * fall outside its array still gets in-bounds tries) */
+	switch (seed) {
+	case 0: return 1;
+	case 1: return 32;
+	case 2: return 7 + (int64_t)(id % 61);
+	case 3: return 2;
+	case 4: return 4;
+	default: return 3;
+	}
+}
+
+static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth);
+static int64_t iv_value(const struct sm_iv *iv, const struct sm_loop *L, int64_t k, struct sm_eval_ctx *c, int depth);
+
+int64_t sm_iv_apply(enum sm_op op, int64_t v, int64_t step, int64_t k, struct sm_eval_ctx *c)
+{
+	switch (op) {
+	case SM_OP_ADD: return v + step * k;
+	case SM_OP_SUB: return v - step * k;
+	case SM_OP_SHL:
+		if (step < 0 || step * k >= 62) { c->err = 1; return 0; }
+		return (int64_t)((uint64_t)v << (step * k));
+	case SM_OP_SHR:
+		if (step < 0) { c->err = 1; return 0; }
+		if (step * k >= 63) return v < 0 ? -1 : 0;
+		return v >> (step * k);
+	case SM_OP_MUL:
+		for (int64_t i = 0; i < k; i++) {
+			if (v != 0 && (v > INT64_MAX / 4 || v < INT64_MIN / 4 || step > 1024 || step < -1024)) {
+				c->err = 1;
+				return 0;
+			}
+			v *= step;
+		}
+		return v;
+	case SM_OP_DIV:
+		if (step == 0) { c->err = 1; return 0; }
+		for (int64_t i = 0; i < k && v != 0; i++)
+			v /= step;
+		return v;
+	default:
+		c->err = 1;
+		return 0;
+	}
+}
+
+/* The value of induction variable iv of loop L at iteration k. */
+static int64_t iv_value(const struct sm_iv *iv, const struct sm_loop *L, int64_t k, struct sm_eval_ctx *c, int depth)
+{
+	int64_t v = eval(iv->init, c, depth + 1);
+	if (c->err)
+		return 0;
+	if (iv->op != SM_OP_ASSIGN) {
+		int64_t step = eval(iv->step, c, depth + 1);
+		if (c->err)
+			return 0;
+		return sm_iv_apply(iv->op, v, step, k, c);
+	}
+	/* a recurrence: apply its step k times */
+	if (k > SM_RECURRENCE_MAX_ITER) {
+		c->err = 1;
+		return 0;
+	}
+	struct sm_eval_ctx rc = *c;
+	rc.rec_iv = iv;
+	for (int64_t i = 0; i < k && !rc.err; i++) {
+		rc.iter[L->depth] = i;
+		rc.rec_prev = v;
+		v = eval(iv->step, &rc, depth + 1);
+	}
+	c->budget = rc.budget;
+	c->err = rc.err;
+	return rc.err ? 0 : v;
+}
+
+static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
+{
+	if (!e || c->err) {
+		c->err = 1;
+		return 0;
+	}
+	if (depth > SM_EVAL_MAX_DEPTH || c->budget == 0) {
+		c->err = 1;
+		return 0;
+	}
+	c->budget--;
+	if (c->work)
+		c->work->used++;
+	switch (e->kind) {
+	case SM_E_CONST:
+		return e->ival;
+	case SM_E_BUILTIN:
+		switch (e->builtin) {
+		case SM_B_TID: c->used_tid = 1; return c->tid[e->dim];
+		case SM_B_NTID: c->used_tid = 1; return e->dim == 0 ? c->ntid.x : e->dim == 1 ? c->ntid.y : c->ntid.z;
+		case SM_B_CTAID:
+		case SM_B_NCTAID:
+			if (c->launch && c->launch->grid_known) {
+				const struct sm_dim3 *g = &c->launch->grid;
+				return e->builtin == SM_B_CTAID ? c->ctaid[e->dim]
+								: e->dim == 0 ? g->x : e->dim == 1 ? g->y : g->z;
+			}
+			if (c->strict) {
+				c->err = 1;
+				return 0;
+			}
+			return e->builtin == SM_B_CTAID ? opaque_value(c->seed, 1000 + (unsigned)e->dim) - 1
+							: opaque_value(c->seed, 2000 + (unsigned)e->dim);
+		case SM_B_LANE: c->used_tid = 1; return (c->tid[0] + c->tid[1] * c->ntid.x + c->tid[2] * c->ntid.x * c->ntid.y) % 32;
+		case SM_B_WARPSIZE: return 32;
+		}
+		return 0;
+	case SM_E_VAR:
+		/* a parameter: uniform, and unknown unless the launch fixes it */
+		if (c->launch && e->var && e->var->kind == SM_V_PARAM && !e->var->is_pointer &&
+		    e->var->id < c->launch->nargs && c->launch->args[e->var->id].known)
+			return c->launch->args[e->var->id].value;
+		if (c->strict) {
+			c->err = 1;
+			return 0;
+		}
+		return opaque_value(c->seed, e->var ? e->var->id + 3000 : 3000);
+	case SM_E_OPAQUE:
+		if (e->thread_dep || c->strict) {
+			c->err = 1;
+			return 0;
+		}
+		return opaque_value(c->seed, e->id);
+	case SM_E_LOOPEXIT: {
+		/* run the (uniform) loop to its end */
+		const struct sm_loop *L = e->loop;
+		c->used_iter = 1;
+		if (!L || e->ival >= L->niv || L->depth >= SM_MAX_LOOPS || !L->cond) {
+			c->err = 1;
+			return 0;
+		}
+		struct sm_eval_ctx lc = *c;
+		lc.strict = 1;
+		for (int64_t k = 0; k < SM_LOOP_EXIT_MAX_ITER && !lc.err; k++) {
+			lc.iter[L->depth] = k;
+			int64_t v = eval(L->cond, &lc, depth + 1);
+			if (lc.err)
+				break;
+			if (!v) {
+				const struct sm_iv *iv = &L->ivs[e->ival];
+				lc.strict = c->strict;
+				int64_t r = iv_value(iv, L, k, &lc, depth);
+				c->budget = lc.budget;
+				if (lc.err)
+					break;
+				return r;
+			}
+		}
+		c->err = 1;
+		return 0;
+	}
+	case SM_E_LOOPVAR: {
+		const struct sm_loop *L = e->loop;
+		c->used_iter = 1;
+		if (!L || e->ival >= L->niv || L->depth >= SM_MAX_LOOPS) {
+			c->err = 1;
+			return 0;
+		}
+		return iv_value(&L->ivs[e->ival], L, c->iter[L->depth], c, depth);
+	}
+	case SM_E_PREV:
+		c->used_iter = 1;
+		if (!e->loop || e->ival >= e->loop->niv || c->rec_iv != &e->loop->ivs[e->ival]) {
+			c->err = 1;
+			return 0;
+		}
+		return c->rec_prev;
+	case SM_E_UNARY: {
+		int64_t a = eval(e->a, c, depth + 1);
+		int64_t r;
+		switch (e->op) {
+		case SM_OP_NEG: r = (int64_t)(0 - (uint64_t)a); break;
+		case SM_OP_NOT: return !a;
+		case SM_OP_BITNOT: r = ~a; break;
+		case SM_OP_BREV: {
+			uint32_t x = (uint32_t)a, y = 0;
+			for (int i = 0; i < 32; i++)
+				y |= ((x >> i) & 1u) << (31 - i);
+			r = (int64_t)y;
+			break;
+		}
+		default: c->err = 1; return 0;
+		}
+		return wrap(r, e->bits, e->is_unsigned);
+	}
+	case SM_E_CAST:
+		return wrap(eval(e->a, c, depth + 1), e->bits, e->is_unsigned);
+	case SM_E_COND: {
+		int64_t k = eval(e->a, c, depth + 1);
+		if (c->err)
+			return 0;
+		return k ? eval(e->b, c, depth + 1) : eval(e->c, c, depth + 1);
+	}
+	case SM_E_BINARY: {
+		if (e->op == SM_OP_LAND || e->op == SM_OP_LOR) {
+			int64_t a = eval(e->a, c, depth + 1);
+			if (c->err)
+				return 0;
+			if (e->op == SM_OP_LAND && !a)
+				return 0;
+			if (e->op == SM_OP_LOR && a)
+				return 1;
+			return eval(e->b, c, depth + 1) != 0;
+		}
+		int64_t a = eval(e->a, c, depth + 1);
+		int64_t b = eval(e->b, c, depth + 1);
+		if (c->err)
+			return 0;
+		bool u = e->is_unsigned;
+		uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+		int64_t r;
+		switch (e->op) {
+		case SM_OP_ADD: r = (int64_t)(ua + ub); break;
+		case SM_OP_SUB: r = (int64_t)(ua - ub); break;
+		case SM_OP_MUL: r = (int64_t)(ua * ub); break;
+		case SM_OP_DIV:
+			if (b == 0 || (a == INT64_MIN && b == -1)) { c->err = 1; return 0; }
+			r = u ? (int64_t)(ua / ub) : a / b;
+			break;
+		case SM_OP_REM:
+			if (b == 0 || (a == INT64_MIN && b == -1)) { c->err = 1; return 0; }
+			r = u ? (int64_t)(ua % ub) : a % b;
+			break;
+		case SM_OP_SHL:
+			if (b < 0 || b >= 64) { c->err = 1; return 0; }
+			r = (int64_t)(ua << b);
+			break;
+		case SM_OP_SHR:
+			if (b < 0 || b >= 64) { c->err = 1; return 0; }
+			r = u ? (int64_t)(ua >> b) : a >> b;
+			break;
+		case SM_OP_AND: r = a & b; break;
+		case SM_OP_OR: r = a | b; break;
+		case SM_OP_XOR: r = a ^ b; break;
+		case SM_OP_LT: return u ? ua < ub : a < b;
+		case SM_OP_GT: return u ? ua > ub : a > b;
+		case SM_OP_LE: return u ? ua <= ub : a <= b;
+		case SM_OP_GE: return u ? ua >= ub : a >= b;
+		case SM_OP_EQ: return a == b;
+		case SM_OP_NE: return a != b;
+		case SM_OP_MIN: r = (u ? ua < ub : a < b) ? a : b; break;
+		case SM_OP_MAX: r = (u ? ua > ub : a > b) ? a : b; break;
+		default: c->err = 1; return 0;
+		}
+		return wrap(r, e->bits, u);
+	}
+	default:
+		c->err = 1;
+		return 0;
+	}
+}
+
+int64_t sm_eval(const struct sm_expr *e, struct sm_eval_ctx *c)
+{
+	return eval(e, c, 0);
+}
+
+/* Is the loop's condition true at its current iteration (for this lane)?
+ * Returns 1 true, 0 false, -1 undecidable. */
+int sm_loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c)
+{
+	if (!L->cond)
+		return -1;
+	c->err = 0;
+	c->budget = SM_EVAL_BUDGET_COND;
+	c->strict = 1;
+	int64_t v = sm_eval(L->cond, c);
+	c->strict = 0;
+	if (c->err) {
+		c->err = 0;
+		return -1;
+	}
+	return v != 0;
+}

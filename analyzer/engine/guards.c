@@ -1,0 +1,272 @@
+/* guards.c - whether one thread runs an access, and where: the chain of
+ * guards in force (with the memo that shares their values between the
+ * accesses under one chain), the enclosing loops' conditions, and the
+ * byte address the access touches (sm_access_addr). An undecidable guard
+ * holds unless it tests one shared element against itself in ways no value
+ * satisfies (correlate.c). Below: eval.c, correlate.c; above: bank.c (the
+ * degrees), merge.c and the race search.
+ */
+#include "engine/analysis.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- guard values, shared between accesses ----
+ * Accesses share the tails of their guard chains (each if pushes one
+ * guard onto the chain in force), and a chain can be long: every
+ * `if (...) goto` or early `return` guards the rest of its block, so the
+ * n-th access of such a block sits under about n guards, and evaluating
+ * each chain anew made a kernel's analysis cubic. The memo keeps, per
+ * guard and thread, whether the chain from that guard on holds.
+ *
+ * What a guard's value depends on: a condition is evaluated strictly
+ * (uniform unknowns are undecidable, whatever the seed), so its value is
+ * a function of the thread (tid, ntid) and of the loop counters it reads.
+ * An evaluation that read no loop counter (used_iter stays 0) holds at
+ * every iteration and is kept; one that read one is not. One that read
+ * no thread index or block extent either (used_tid) holds for every
+ * thread and is kept once for all. Undecidable
+ * (budget, depth) is kept too: the same nodes are visited each time. A
+ * chain's value is kept when every guard it took is kept; a chain that
+ * fails at a kept guard fails for every guard before it as well. */
+
+struct gm_ent {
+	const struct sm_guard *g;  /* NULL: empty slot */
+	uint64_t key;              /* the thread and block shape, packed */
+	int val;                   /* does the chain from g on hold */
+};
+
+struct sm_guard_memo {
+	struct gm_ent *t;
+	size_t cap, n;             /* slots (a power of two), used */
+	const struct sm_guard **walk; /* the guards of one chain walk */
+	unsigned char *walk_keep;     /* how far each one's value holds */
+	size_t walk_cap;
+};
+
+struct sm_guard_memo *sm_guard_memo_new(void)
+{
+	return calloc(1, sizeof(struct sm_guard_memo));
+}
+
+void sm_guard_memo_free(struct sm_guard_memo *m)
+{
+	if (!m)
+		return;
+	free(m->t);
+	free(m->walk);
+	free(m->walk_keep);
+	free(m);
+}
+
+/* The thread and block shape as one key: 10 bits per thread index (below
+ * 1024), 11 per extent (up to 1024). false when they do not fit. */
+static bool gm_key(const struct sm_eval_ctx *c, uint64_t *key)
+{
+	int64_t v[6] = { c->tid[0], c->tid[1], c->tid[2], c->ntid.x, c->ntid.y, c->ntid.z };
+	uint64_t k = 0;
+	for (int i = 0; i < 6; i++) {
+		int bits = i < 3 ? 10 : 11;
+		if (v[i] < 0 || v[i] >= ((int64_t)1 << bits))
+			return false;
+		k = (k << bits) | (uint64_t)v[i];
+	}
+	*key = k;
+	return true;
+}
+
+static size_t gm_slot(const struct sm_guard_memo *m, const struct sm_guard *g, uint64_t key)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)g >> 3) * 0x9E3779B97F4A7C15ull ^ key * 0xC2B2AE3D27D4EB4Full;
+	h ^= h >> 29;
+	return (size_t)h & (m->cap - 1);
+}
+
+static int gm_get(const struct sm_guard_memo *m, const struct sm_guard *g, uint64_t key)
+{
+	if (!m->cap)
+		return -1;
+	for (size_t i = gm_slot(m, g, key);; i = (i + 1) & (m->cap - 1)) {
+		const struct gm_ent *e = &m->t[i];
+		if (!e->g)
+			return -1;
+		if (e->g == g && e->key == key)
+			return e->val;
+	}
+}
+
+static void gm_put(struct sm_guard_memo *m, const struct sm_guard *g, uint64_t key, int val)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		/* grow (kept at most half full); past the cap, keep no more */
+		size_t ncap = m->cap ? m->cap * 2 : 4096;
+		if (ncap > SM_GUARD_MEMO_ENTRIES)
+			return;
+		struct gm_ent *nt = calloc(ncap, sizeof(*nt));
+		if (!nt)
+			return;
+		struct gm_ent *old = m->t;
+		size_t ocap = m->cap;
+		m->t = nt;
+		m->cap = ncap;
+		for (size_t i = 0; i < ocap; i++)
+			if (old[i].g) {
+				size_t j = gm_slot(m, old[i].g, old[i].key);
+				while (nt[j].g)
+					j = (j + 1) & (ncap - 1);
+				nt[j] = old[i];
+			}
+		free(old);
+	}
+	size_t i = gm_slot(m, g, key);
+	while (m->t[i].g) {
+		if (m->t[i].g == g && m->t[i].key == key)
+			return;
+		i = (i + 1) & (m->cap - 1);
+	}
+	m->t[i] = (struct gm_ent){ g, key, val };
+	m->n++;
+}
+
+/* How far a value holds: KEEP_NONE at this iteration only (it read a loop
+ * counter), KEEP_THREAD for this thread at every iteration, KEEP_ALL for
+ * every thread (it read no thread index or block extent either). */
+enum { KEEP_NONE, KEEP_THREAD, KEEP_ALL };
+#define GM_ALL_THREADS UINT64_MAX /* the key of KEEP_ALL values (gm_key never makes it) */
+
+/* One guard's own verdict: 0 when its condition decides against it, else
+ * 1 (true, or undecidable: assumed to hold); *keep how far it holds. */
+static int guard_one(const struct sm_guard *g, struct sm_eval_ctx *c, unsigned char *keep)
+{
+	c->err = 0;
+	c->budget = SM_EVAL_BUDGET_COND;
+	c->used_iter = 0;
+	c->used_tid = 0;
+	int64_t v = sm_eval(g->cond, c);
+	int r;
+	if (c->err) {
+		/* undecidable: assumed to hold, unless it tests one shared
+		 * element against itself (correlate.c, which adds what it
+		 * reads to used_iter and used_tid) */
+		c->err = 0;
+		r = !sm_guard_impossible(g->cond, g->negate, c);
+	} else {
+		r = (v != 0) != g->negate;
+	}
+	*keep = c->used_iter ? KEEP_NONE : c->used_tid ? KEEP_THREAD : KEEP_ALL;
+	return r;
+}
+
+static int guards_memo(const struct sm_guard *g, struct sm_eval_ctx *c, uint64_t key)
+{
+	struct sm_guard_memo *m = c->gmemo;
+	size_t n = 0;
+	int val = 1;
+	unsigned char tail = KEEP_ALL;  /* how far the value found holds */
+	for (; g; g = g->next) {
+		int hit = gm_get(m, g, GM_ALL_THREADS);
+		if (hit >= 0) {
+			val = hit;
+			break;
+		}
+		hit = gm_get(m, g, key);
+		if (hit >= 0) {
+			val = hit;
+			tail = KEEP_THREAD;
+			break;
+		}
+		if (n == m->walk_cap) {
+			size_t nc = m->walk_cap ? m->walk_cap * 2 : 64;
+			const struct sm_guard **nw = realloc(m->walk, nc * sizeof(*nw));
+			if (nw)
+				m->walk = nw;
+			unsigned char *nk = nw ? realloc(m->walk_keep, nc) : NULL;
+			if (nk)
+				m->walk_keep = nk;
+			if (!nw || !nk) {
+				/* no room to remember this walk: finish it unkept */
+				unsigned char k;
+				for (; g; g = g->next)
+					if (!guard_one(g, c, &k))
+						return 0;
+				return 1;
+			}
+			m->walk_cap = nc;
+		}
+		unsigned char keep;
+		int own = guard_one(g, c, &keep);
+		m->walk[n] = g;
+		m->walk_keep[n] = keep;
+		n++;
+		if (!own) {
+			val = 0;
+			tail = keep;
+			break;
+		}
+	}
+	/* the chain from walk[i] on: a failure holds as far as the guard that
+	 * failed does, for every guard before it; a success as far as the
+	 * least of its guards */
+	for (size_t i = n; i-- > 0;) {
+		if (val && m->walk_keep[i] < tail)
+			tail = m->walk_keep[i];
+		if (tail != KEEP_NONE)
+			gm_put(m, m->walk[i], tail == KEEP_ALL ? GM_ALL_THREADS : key, val);
+	}
+	return val;
+}
+
+int sm_guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c)
+{
+	uint64_t key;
+	if (c->gmemo && g && gm_key(c, &key)) {
+		c->strict = 1;
+		int r = guards_memo(g, c, key);
+		c->strict = 0;
+		c->err = 0;
+		return r;
+	}
+	c->strict = 1;
+	for (; g; g = g->next) {
+		unsigned char keep;
+		if (!guard_one(g, c, &keep)) {
+			c->strict = 0;
+			c->err = 0;
+			return 0;
+		}
+	}
+	c->strict = 0;
+	c->err = 0;
+	return 1;
+}
+
+int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr)
+{
+	if (!ra->ok || !ra->array)
+		return -1;
+	/* enclosing loops must run at the iterations in c->iter */
+	for (const struct sm_loop *L = ra->loop; L; L = L->parent)
+		if (sm_loop_cond(L, c) == 0)
+			return 0;
+	if (!sm_guards_hold(ra->guards, c))
+		return 0;
+	int64_t elem = 0;
+	c->err = 0;
+	c->budget = SM_EVAL_BUDGET_ACCESS;
+	for (int k = 0; k < ra->nidx; k++) {
+		int64_t s = 1;
+		for (int j = k + 1; j < ra->array->ndims; j++) {
+			int64_t dj = dims ? dims[j] : ra->array->dims[j];
+			s *= dj > 0 ? dj : 1;
+		}
+		elem += sm_eval(ra->idx[k], c) * s;
+	}
+	int64_t a = elem * (int64_t)ra->array->elem_size;
+	if (ra->extra)
+		a += sm_eval(ra->extra, c);
+	if (c->err)
+		return -1;
+	*addr = a;
+	return 1;
+}
