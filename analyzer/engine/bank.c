@@ -11,6 +11,7 @@
  */
 
 #include "engine/analysis.h"
+#include "engine/visit.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -263,22 +264,16 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 
 /* Does e read loop L's counters (directly, or through the counters of a
  * loop whose start or step does)? */
-static bool refs_loop(const struct sm_expr *e, const struct sm_loop *L, int depth)
+static enum sm_seen is_loop_counter(const struct sm_expr *e, void *L)
 {
-	if (!e)
-		return false;
-	if (depth > SM_SCAN_EXPR_DEPTH)
-		return true;
-	if (e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT || e->kind == SM_E_PREV) {
-		if (e->loop == L)
-			return true;
-		if (e->loop && e->ival < e->loop->niv && e->kind != SM_E_PREV) {
-			const struct sm_iv *iv = &e->loop->ivs[e->ival];
-			if (refs_loop(iv->init, L, depth + 1) || refs_loop(iv->step, L, depth + 1))
-				return true;
-		}
-	}
-	return refs_loop(e->a, L, depth + 1) || refs_loop(e->b, L, depth + 1) || refs_loop(e->c, L, depth + 1);
+	bool counter = e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT || e->kind == SM_E_PREV;
+	return counter && e->loop == L ? SM_SEEN_HIT : SM_SEEN_GO;
+}
+
+static bool refs_loop(const struct sm_expr *e, const struct sm_loop *L)
+{
+	struct sm_expr_walk w = { is_loop_counter, (void *)L, SM_WALK_IVS, SM_SCAN_EXPR_DEPTH, true };
+	return sm_expr_any(e, &w);
 }
 
 /* Loop d of J changes nothing the access sees when its condition is the
@@ -293,19 +288,19 @@ static bool loop_invariant_for(const struct job *J, int d)
 		return false;
 	const struct sm_raccess *ra = J->ra;
 	for (int k = 0; k < ra->nidx; k++)
-		if (refs_loop(ra->idx[k], L, 0))
+		if (refs_loop(ra->idx[k], L))
 			return false;
-	if (refs_loop(ra->extra, L, 0))
+	if (refs_loop(ra->extra, L))
 		return false;
 	for (const struct sm_guard *g = ra->guards; g; g = g->next)
-		if (refs_loop(g->cond, L, 0))
+		if (refs_loop(g->cond, L))
 			return false;
 	for (int i = d + 1; i < J->nloops; i++) {
 		const struct sm_loop *M = J->loops[i];
-		if (refs_loop(M->cond, L, 0))
+		if (refs_loop(M->cond, L))
 			return false;
 		for (int v = 0; v < M->niv; v++)
-			if (refs_loop(M->ivs[v].init, L, 0) || refs_loop(M->ivs[v].step, L, 0))
+			if (refs_loop(M->ivs[v].init, L) || refs_loop(M->ivs[v].step, L))
 				return false;
 	}
 	return true;
@@ -414,37 +409,34 @@ static bool run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 	return !J.oob;
 }
 
-static bool has_uniform_unknown(const struct sm_expr *e, int depth)
+/* A value every thread shares but the analysis does not know: a uniform
+ * unknown, a variable, blockIdx or gridDim. */
+static enum sm_seen is_uniform_unknown(const struct sm_expr *e, void *arg)
 {
-	if (!e || depth > SM_SCAN_EXPR_DEPTH)
-		return false;
-	if ((e->kind == SM_E_OPAQUE && !e->thread_dep) || e->kind == SM_E_VAR ||
-	    (e->kind == SM_E_BUILTIN && (e->builtin == SM_B_CTAID || e->builtin == SM_B_NCTAID)))
-		return true;
-	if ((e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT) && e->loop && e->ival < e->loop->niv) {
-		const struct sm_iv *iv = &e->loop->ivs[e->ival];
-		if (has_uniform_unknown(iv->init, depth + 1) || has_uniform_unknown(iv->step, depth + 1))
-			return true;
-	}
-	return has_uniform_unknown(e->a, depth + 1) || has_uniform_unknown(e->b, depth + 1) ||
-	       has_uniform_unknown(e->c, depth + 1);
+	bool hit = (e->kind == SM_E_OPAQUE && !e->thread_dep) || e->kind == SM_E_VAR ||
+		   (e->kind == SM_E_BUILTIN && (e->builtin == SM_B_CTAID || e->builtin == SM_B_NCTAID));
+	return hit ? SM_SEEN_HIT : SM_SEEN_GO;
+}
+
+static bool has_uniform_unknown(const struct sm_expr *e)
+{
+	struct sm_expr_walk w = { is_uniform_unknown, NULL, SM_WALK_IVS, SM_SCAN_EXPR_DEPTH, false };
+	return sm_expr_any(e, &w);
+}
+
+/* A value loaded from memory (global or shared). */
+static enum sm_seen is_memory_load(const struct sm_expr *e, void *arg)
+{
+	bool hit = e->kind == SM_E_OPAQUE && e->thread_dep && (e->place || (e->name && !strcmp(e->name, "memory load")));
+	return hit ? SM_SEEN_HIT : SM_SEEN_GO;
 }
 
 /* Does the closed expression hold a value loaded from memory (global or
  * shared)? Then the address is data dependent. */
-static bool loaded_from_memory(const struct sm_expr *e, int depth)
+static bool loaded_from_memory(const struct sm_expr *e)
 {
-	if (!e || depth > SM_SCAN_EXPR_DEPTH)
-		return false;
-	if (e->kind == SM_E_OPAQUE && e->thread_dep && (e->place || (e->name && !strcmp(e->name, "memory load"))))
-		return true;
-	if ((e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT) && e->loop && e->ival < e->loop->niv) {
-		const struct sm_iv *iv = &e->loop->ivs[e->ival];
-		if (loaded_from_memory(iv->init, depth + 1) || loaded_from_memory(iv->step, depth + 1))
-			return true;
-	}
-	return loaded_from_memory(e->a, depth + 1) || loaded_from_memory(e->b, depth + 1) ||
-	       loaded_from_memory(e->c, depth + 1);
+	struct sm_expr_walk w = { is_memory_load, NULL, SM_WALK_IVS, SM_SCAN_EXPR_DEPTH, false };
+	return sm_expr_any(e, &w);
 }
 
 static void degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *dims,
@@ -463,9 +455,9 @@ void sm_access_degree_in(const struct sm_raccess *ra, struct sm_dim3 block, cons
 	degree_layout(ra, block, &lay, gm, work, out);
 	if (out->analyzed || !A || !ra->ok || !ra->array || (work && work->spent))
 		return;
-	bool data = loaded_from_memory(ra->extra, 0);
+	bool data = loaded_from_memory(ra->extra);
 	for (int k = 0; k < ra->nidx && !data; k++)
-		data = loaded_from_memory(ra->idx[k], 0);
+		data = loaded_from_memory(ra->idx[k]);
 	if (!data)
 		return;
 	/* the data decides: from a broadcast (1-way) to every lane of a
@@ -510,8 +502,8 @@ static void degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, con
 	}
 	bool unknowns = false;
 	for (int k = 0; k < ra->nidx; k++)
-		unknowns = unknowns || has_uniform_unknown(ra->idx[k], 0);
-	unknowns = unknowns || has_uniform_unknown(ra->extra, 0);
+		unknowns = unknowns || has_uniform_unknown(ra->idx[k]);
+	unknowns = unknowns || has_uniform_unknown(ra->extra);
 	bool inside = run_seed(ra, block, dims, 0, gm, w, out);
 	if (!out->analyzed || !unknowns)
 		return;

@@ -23,6 +23,7 @@
  * width at the first member's address; every member gets that degree.
  */
 #include "engine/merge.h"
+#include "engine/visit.h"
 
 #include <string.h>
 
@@ -142,13 +143,17 @@ static const struct sm_expr *split_const(const struct sm_expr *e, int64_t *c)
 	return e;
 }
 
-static bool refs_param(const struct sm_expr *e, int depth)
+static enum sm_seen is_param(const struct sm_expr *e, void *arg)
 {
-	if (!e || depth > SM_SCAN_EXPR_DEPTH)
-		return e != NULL;
 	if (e->kind == SM_E_VAR)
-		return !e->var || e->var->kind == SM_V_PARAM;
-	return refs_param(e->a, depth + 1) || refs_param(e->b, depth + 1) || refs_param(e->c, depth + 1);
+		return !e->var || e->var->kind == SM_V_PARAM ? SM_SEEN_HIT : SM_SEEN_SKIP;
+	return SM_SEEN_GO;
+}
+
+static bool refs_param(const struct sm_expr *e)
+{
+	struct sm_expr_walk w = { is_param, NULL, 0, SM_SCAN_EXPR_DEPTH, true };
+	return sm_expr_any(e, &w);
 }
 
 /* The subscripts of b as written are a's plus k in the last one (in
@@ -161,7 +166,7 @@ static bool written_adjacent(const struct sm_access *a, const struct sm_access *
 	    a->nidx < 1 || a->nidx != a->array->ndims)
 		return false;
 	for (int i = 0; i < a->nidx; i++)
-		if (refs_param(a->idx[i], 0) || refs_param(b->idx[i], 0))
+		if (refs_param(a->idx[i]) || refs_param(b->idx[i]))
 			return false;
 	for (int i = 0; i < a->nidx - 1; i++)
 		if (!same_expr(a->idx[i], b->idx[i], 0))
