@@ -85,8 +85,11 @@ static enum sm_op negated(enum sm_op op)
 	case SM_OP_LT: return SM_OP_GE;
 	case SM_OP_GE: return SM_OP_LT;
 	case SM_OP_GT: return SM_OP_LE;
-	default:       return SM_OP_GT; /* LE */
+	case SM_OP_LE: return SM_OP_GT;
+	SM_OP_CASES_ARITH: SM_OP_CASES_LOGIC: SM_OP_CASES_UNARY: SM_OP_CASES_NONE:
+		break; /* not a comparison */
 	}
+	return op;
 }
 
 /* k op' v rewritten as v op k */
@@ -97,8 +100,11 @@ static enum sm_op swapped(enum sm_op op)
 	case SM_OP_GT: return SM_OP_LT;
 	case SM_OP_LE: return SM_OP_GE;
 	case SM_OP_GE: return SM_OP_LE;
-	default:       return op;
+	case SM_OP_EQ: case SM_OP_NE:
+	SM_OP_CASES_ARITH: SM_OP_CASES_LOGIC: SM_OP_CASES_UNARY: SM_OP_CASES_NONE:
+		break;
 	}
+	return op;
 }
 
 static bool is_compare(enum sm_op op)
@@ -172,8 +178,11 @@ static bool holds(enum sm_op op, int64_t v, int64_t k)
 	case SM_OP_LT: return v < k;
 	case SM_OP_LE: return v <= k;
 	case SM_OP_GT: return v > k;
-	default:       return v >= k;
+	case SM_OP_GE: return v >= k;
+	SM_OP_CASES_ARITH: SM_OP_CASES_LOGIC: SM_OP_CASES_UNARY: SM_OP_CASES_NONE:
+		break; /* atoms are comparisons only */
 	}
+	return false;
 }
 
 /* The values an atom other than != admits, as [lo, hi]. */
@@ -187,7 +196,9 @@ static void bounds(const struct atom *x, int64_t *lo, int64_t *hi)
 	case SM_OP_LE: *hi = x->k; break;
 	case SM_OP_GT: *lo = x->k == INT64_MAX ? INT64_MAX : x->k + 1; if (x->k == INT64_MAX) *hi = 0; break;
 	case SM_OP_GE: *lo = x->k; break;
-	default: break;
+	case SM_OP_NE:
+	SM_OP_CASES_ARITH: SM_OP_CASES_LOGIC: SM_OP_CASES_UNARY: SM_OP_CASES_NONE:
+		break;
 	}
 }
 

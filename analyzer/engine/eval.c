@@ -75,10 +75,14 @@ int64_t sm_iv_apply(enum sm_op op, int64_t v, int64_t step, int64_t k, struct sm
 		for (int64_t i = 0; i < k && v != 0; i++)
 			v /= step;
 		return v;
-	default:
-		c->err = 1;
-		return 0;
+	case SM_OP_REM: case SM_OP_AND: case SM_OP_OR: case SM_OP_XOR: case SM_OP_LT: case SM_OP_GT:
+	case SM_OP_LE: case SM_OP_GE: case SM_OP_EQ: case SM_OP_NE: case SM_OP_LAND: case SM_OP_LOR:
+	case SM_OP_MIN: case SM_OP_MAX: case SM_OP_NEG: case SM_OP_NOT: case SM_OP_BITNOT: case SM_OP_BREV:
+	case SM_OP_ASSIGN: case SM_OP__COUNT:
+		break; /* not an induction update */
 	}
+	c->err = 1;
+	return 0;
 }
 
 /* The value of induction variable iv of loop L at iteration k. */
@@ -209,7 +213,7 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 		return c->rec_prev;
 	case SM_E_UNARY: {
 		int64_t a = eval(e->a, c, depth + 1);
-		int64_t r;
+		int64_t r = 0;
 		switch (e->op) {
 		case SM_OP_NEG: r = (int64_t)(0 - (uint64_t)a); break;
 		case SM_OP_NOT: return !a;
@@ -221,7 +225,12 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 			r = (int64_t)y;
 			break;
 		}
-		default: c->err = 1; return 0;
+		case SM_OP_ADD: case SM_OP_SUB: case SM_OP_MUL: case SM_OP_DIV: case SM_OP_REM: case SM_OP_SHL:
+		case SM_OP_SHR: case SM_OP_AND: case SM_OP_OR: case SM_OP_XOR: case SM_OP_LT: case SM_OP_GT:
+		case SM_OP_LE: case SM_OP_GE: case SM_OP_EQ: case SM_OP_NE: case SM_OP_LAND: case SM_OP_LOR:
+		case SM_OP_MIN: case SM_OP_MAX: case SM_OP_ASSIGN: case SM_OP__COUNT: /* not unary */
+			c->err = 1;
+			return 0;
 		}
 		return wrap(r, e->bits, e->is_unsigned);
 	}
@@ -250,7 +259,7 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 			return 0;
 		bool u = e->is_unsigned;
 		uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-		int64_t r;
+		int64_t r = 0;
 		switch (e->op) {
 		case SM_OP_ADD: r = (int64_t)(ua + ub); break;
 		case SM_OP_SUB: r = (int64_t)(ua - ub); break;
@@ -282,14 +291,18 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 		case SM_OP_NE: return a != b;
 		case SM_OP_MIN: r = (u ? ua < ub : a < b) ? a : b; break;
 		case SM_OP_MAX: r = (u ? ua > ub : a > b) ? a : b; break;
-		default: c->err = 1; return 0;
+		case SM_OP_LAND: case SM_OP_LOR: /* above */
+		case SM_OP_NEG: case SM_OP_NOT: case SM_OP_BITNOT: case SM_OP_BREV: case SM_OP_ASSIGN: case SM_OP__COUNT:
+			c->err = 1; /* not binary */
+			return 0;
 		}
 		return wrap(r, e->bits, u);
 	}
-	default:
-		c->err = 1;
-		return 0;
+	case SM_E_ADDR: /* a pointer: no integer value */
+		break;
 	}
+	c->err = 1;
+	return 0;
 }
 
 int64_t sm_eval(const struct sm_expr *e, struct sm_eval_ctx *c)

@@ -51,7 +51,8 @@ static void seg_walk(struct segs *S, const struct sm_stmt *s, int depth)
 		for (int i = 0; i < s->nkids; i++)
 			seg_walk(S, s->kids[i], depth + 1);
 		return;
-	default:
+	case SM_S_IF: case SM_S_LOOP: case SM_S_SWITCH: case SM_S_RETURN: case SM_S_BREAK: case SM_S_CONTINUE:
+	case SM_S_GOTO: case SM_S_BARRIER: case SM_S_OPAQUE_CALL: case SM_S_CALL:
 		/* anything else ends the segment, before and after */
 		S->next++;
 		for (int i = 0; i < s->nkids; i++) {
@@ -123,9 +124,10 @@ static bool same_expr(const struct sm_expr *a, const struct sm_expr *b, int dept
 		return a->op == b->op && a->bits == b->bits && a->is_unsigned == b->is_unsigned &&
 		       same_expr(a->a, b->a, depth + 1) && same_expr(a->b, b->b, depth + 1) &&
 		       same_expr(a->c, b->c, depth + 1);
-	default:
-		return false;
+	case SM_E_LOOPVAR: case SM_E_LOOPEXIT: case SM_E_PREV: case SM_E_ADDR:
+		break; /* the front end's IR has none; not compared */
 	}
+	return false;
 }
 
 /* x + c as (x, c); anything else as (e, 0). */

@@ -226,6 +226,19 @@ enum sm_scope {
 	                   * scope_arg threads in whole warps */
 };
 
+/* The operators by group, as case labels, for switches that list every
+ * enumerator instead of a default: (built with -Wswitch-enum): an
+ * operator added to the enum and to no group is a warning at each switch. */
+#define SM_OP_CASES_ARITH                                                               \
+	case SM_OP_ADD: case SM_OP_SUB: case SM_OP_MUL: case SM_OP_DIV: case SM_OP_REM:  \
+	case SM_OP_SHL: case SM_OP_SHR: case SM_OP_AND: case SM_OP_OR: case SM_OP_XOR:  \
+	case SM_OP_MIN: case SM_OP_MAX
+#define SM_OP_CASES_COMPARE                                                             \
+	case SM_OP_LT: case SM_OP_GT: case SM_OP_LE: case SM_OP_GE: case SM_OP_EQ: case SM_OP_NE
+#define SM_OP_CASES_LOGIC case SM_OP_LAND: case SM_OP_LOR
+#define SM_OP_CASES_UNARY case SM_OP_NEG: case SM_OP_NOT: case SM_OP_BITNOT: case SM_OP_BREV
+#define SM_OP_CASES_NONE case SM_OP_ASSIGN: case SM_OP__COUNT /* no operator of an expression */
+
 enum sm_stmt_kind {
 	SM_S_BLOCK,    /* kids[0..nkids) in order */
 	SM_S_DECL,     /* var = value (value may be NULL) */
