@@ -55,8 +55,12 @@ static const char *jump_name(const struct sm_stmt *s)
 	case SM_S_RETURN: return "return";
 	case SM_S_BREAK: return "break";
 	case SM_S_CONTINUE: return "continue";
-	default: return "goto";
+	case SM_S_GOTO:
+	case SM_S_BLOCK: case SM_S_DECL: case SM_S_ASSIGN: case SM_S_IF: case SM_S_LOOP: case SM_S_SWITCH:
+	case SM_S_BARRIER: case SM_S_ACCESS: case SM_S_OPAQUE_CALL: case SM_S_CALL:
+		break; /* goto; the others are never a cause's jump */
 	}
+	return "goto";
 }
 
 /* Do two divergent barriers have one cause (the same condition, and for
@@ -81,9 +85,11 @@ static const char *scope_text(struct sm_arena *A, const struct sm_stmt *b)
 				       (unsigned long long)((uint64_t)b->scope_arg & 0xffffffffu));
 	case SM_SCOPE_COUNT:
 		return sm_arena_printf(A, " (the first %lld threads, its thread count)", (long long)b->scope_arg);
-	default:
-		return "";
+	case SM_SCOPE_BLOCK:
+	case SM_SCOPE_ACTIVE:
+		break;
 	}
+	return "";
 }
 
 static struct sm_range cond_range(const struct sm_stmt *s)
@@ -144,7 +150,8 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 				what = sm_arena_printf(A, "is in a loop whose trip count depends on the thread (condition '%s')", ctext);
 				g.note = "threads run the loop different numbers of times; give every thread the same trip count and guard the work instead";
 				break;
-			default:
+			case SM_DIV_EXIT:
+			case SM_DIV_NONE:
 				if (d->in_loop)
 					what = sm_arena_printf(A, "is in a loop that threads leave early by a thread-dependent '%s' (under '%s')",
 							       jump_name(d->jump), ctext);

@@ -75,9 +75,11 @@ static const char *orders_text(struct sm_arena *A, const struct sm_stmt *b)
 		return "orders only the active threads of one warp";
 	case SM_SCOPE_COUNT:
 		return sm_arena_printf(A, "orders only the %lld threads taking part (its count)", (long long)b->scope_arg);
-	default:
-		return "orders only part of the block";
+	case SM_SCOPE_BLOCK:
+	case SM_SCOPE_GRID:
+		break;
 	}
+	return "orders only part of the block";
 }
 
 const char *sm_race_unordered_text(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, const char *who,
