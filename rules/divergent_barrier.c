@@ -135,7 +135,7 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 			g.range = b->range;
 			g.kernel = m->kernel->name;
 			g.access = -1;
-			const char *what;
+			const char *what = "";
 			switch (d->kind) {
 			case SM_DIV_IF:
 				what = sm_arena_printf(A, "is under thread-dependent condition '%s'", ctext);
