@@ -76,11 +76,22 @@ static bool gm_key(const struct sm_eval_ctx *c, uint64_t *key)
 	return true;
 }
 
+/* splitmix64's finalizer: every bit of x moves every bit of the result.
+ * (A key differs between threads in its high bits, where the thread index
+ * is packed; a plain multiply left those out of the slot, and the threads
+ * of one guard shared one probe chain as long as the block.) */
+static uint64_t gm_mix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xBF58476D1CE4E5B9ull;
+	x ^= x >> 27;
+	x *= 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
 static size_t gm_slot(const struct sm_guard_memo *m, const struct sm_guard *g, uint64_t key)
 {
-	uint64_t h = ((uint64_t)(uintptr_t)g >> 3) * 0x9E3779B97F4A7C15ull ^ key * 0xC2B2AE3D27D4EB4Full;
-	h ^= h >> 29;
-	return (size_t)h & (m->cap - 1);
+	return (size_t)gm_mix(gm_mix(key) ^ (uint64_t)(uintptr_t)g) & (m->cap - 1);
 }
 
 static int gm_get(const struct sm_guard_memo *m, const struct sm_guard *g, uint64_t key)
