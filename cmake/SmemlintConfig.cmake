@@ -17,7 +17,8 @@
 # to this file when installed (<prefix>/lib/cmake/Smemlint -> <prefix>/bin),
 # else on PATH.
 #
-# Embedding the library (installed tree only; doc/embedding.md):
+# Embedding the library (installed tree only, a project with C or C++
+# enabled; doc/embedding.md):
 #   find_package(Smemlint CONFIG REQUIRED)
 #   target_link_libraries(app PRIVATE Smemlint::smemlint)
 # Smemlint::smemlint carries the public headers' include directory and every
@@ -39,7 +40,11 @@ if(NOT SMEMLINT_EXECUTABLE)
 endif()
 
 # the library's imported targets, where this file was installed with them
-if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/SmemlintTargets.cmake" AND NOT TARGET Smemlint::smemlint)
+# and the project compiles C or C++ (a project of LANGUAGES NONE that only
+# lints links nothing)
+get_property(_smemlint_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/SmemlintTargets.cmake" AND NOT TARGET Smemlint::smemlint
+   AND ("C" IN_LIST _smemlint_languages OR "CXX" IN_LIST _smemlint_languages))
   include(CMakeFindDependencyMacro)
   find_dependency(Threads)
   find_dependency(PkgConfig)
