@@ -16,6 +16,15 @@
 # SMEMLINT_EXECUTABLE: the smemlint binary; set it to override. Found next
 # to this file when installed (<prefix>/lib/cmake/Smemlint -> <prefix>/bin),
 # else on PATH.
+#
+# Embedding the library (installed tree only, a project with C or C++
+# enabled; doc/embedding.md):
+#   find_package(Smemlint CONFIG REQUIRED)
+#   target_link_libraries(app PRIVATE Smemlint::smemlint)
+# Smemlint::smemlint carries the public headers' include directory and every
+# stage library (Smemlint::sm_base ... Smemlint::sm_emit, static) with their
+# own dependencies: libclang, jansson and libyaml (found through pkg-config,
+# as the build found them) and Threads.
 
 if(NOT SMEMLINT_EXECUTABLE)
   get_filename_component(_smemlint_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
@@ -28,6 +37,32 @@ if(NOT SMEMLINT_EXECUTABLE)
   set(Smemlint_FOUND FALSE)
   set(Smemlint_NOT_FOUND_MESSAGE "smemlint not found: install it or set SMEMLINT_EXECUTABLE")
   return()
+endif()
+
+# the library's imported targets, where this file was installed with them
+# and the project compiles C or C++ (a project of LANGUAGES NONE that only
+# lints links nothing)
+get_property(_smemlint_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/SmemlintTargets.cmake" AND NOT TARGET Smemlint::smemlint
+   AND ("C" IN_LIST _smemlint_languages OR "CXX" IN_LIST _smemlint_languages))
+  include(CMakeFindDependencyMacro)
+  find_dependency(Threads)
+  find_dependency(PkgConfig)
+  # the stage libraries name these two as the build made them
+  foreach(_smemlint_dep JANSSON:jansson YAML:yaml-0.1)
+    string(REPLACE ":" ";" _smemlint_dep "${_smemlint_dep}")
+    list(GET _smemlint_dep 0 _smemlint_prefix_var)
+    list(GET _smemlint_dep 1 _smemlint_module)
+    if(NOT TARGET PkgConfig::${_smemlint_prefix_var})
+      pkg_check_modules(${_smemlint_prefix_var} QUIET IMPORTED_TARGET ${_smemlint_module})
+      if(NOT TARGET PkgConfig::${_smemlint_prefix_var})
+        set(Smemlint_FOUND FALSE)
+        set(Smemlint_NOT_FOUND_MESSAGE "smemlint's library needs ${_smemlint_module}: install its development package")
+        return()
+      endif()
+    endif()
+  endforeach()
+  include("${CMAKE_CURRENT_LIST_DIR}/SmemlintTargets.cmake")
 endif()
 set(Smemlint_FOUND TRUE)
 
