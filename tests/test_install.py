@@ -17,6 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.join(ROOT, "tests", "install")
 BUILD_DIR = os.path.abspath(os.environ.get("BUILD_DIR", os.path.join(ROOT, "build")))
 CC = shutil.which(os.environ.get("CC") or "cc")
+CXX = shutil.which(os.environ.get("CXX") or "c++")
 CMAKE = shutil.which("cmake")
 PKG_CONFIG = shutil.which("pkg-config")
 
@@ -81,6 +82,15 @@ class Installed(unittest.TestCase):
                 p = run([CC, "-std=c17", "-Wall", "-Wextra", "-Werror", "-c", src, "-o", os.devnull,
                          "-I", os.path.join(self.prefix, "include")])
                 self.assertEqual(p.returncode, 0, p.stderr)
+                if not CXX:
+                    continue
+                # C++ too: the extern "C" guards
+                src = os.path.join(self.tmp, "alone.cc")
+                with open(src, "w") as f:
+                    f.write(f"#include <smemlint/{h}>\nint sm_alone;\n")
+                p = run([CXX, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-c", src, "-o", os.devnull,
+                         "-I", os.path.join(self.prefix, "include")])
+                self.assertEqual(p.returncode, 0, p.stderr)
 
     def test_pkg_config(self):
         env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(self.prefix, "lib", "pkgconfig"))
@@ -88,7 +98,7 @@ class Installed(unittest.TestCase):
         p = run([PKG_CONFIG, "--modversion", "smemlint"], env=env)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertRegex(p.stdout.strip(), r"^\d+\.\d+\.\d+$")
-        p = run([PKG_CONFIG, "--cflags", "--libs", "--static", "smemlint"], env=env)
+        p = run([PKG_CONFIG, "--cflags", "--libs", "smemlint"], env=env)  # no --static needed
         self.assertEqual(p.returncode, 0, p.stderr)
         flags = p.stdout.split()
         self.assertNotIn(ROOT, p.stdout, "only the installed tree is used")

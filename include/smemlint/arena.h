@@ -10,6 +10,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct sm_arena_block;
 
 struct sm_arena {
@@ -28,5 +32,9 @@ char *sm_arena_printf(struct sm_arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static inline int sm_arena_failed(const struct sm_arena *a) { return a->failed; }
 void sm_arena_release(struct sm_arena *a);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 #include "smemlint/arena.h"
 #include "smemlint/ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum sm_level { SM_LEVEL_NONE, SM_LEVEL_NOTE, SM_LEVEL_WARNING, SM_LEVEL_ERROR };
 
 const char *sm_level_name(enum sm_level l);
@@ -68,5 +72,9 @@ static inline void sm_sink_report(struct sm_sink *sink, const struct sm_diag *d)
 {
 	sink->report(sink, d);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

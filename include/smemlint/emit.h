@@ -17,6 +17,10 @@
 
 #include "smemlint/result.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct sm_emit_options {
 	bool color;          /* ANSI colours in text output */
 	bool show_banks;     /* text: lanes x banks map under each conflict */
@@ -92,5 +96,9 @@ extern const struct sm_emitter sm_emitters[];
 
 /* The format called name, or NULL. */
 const struct sm_emitter *sm_emitter_find(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

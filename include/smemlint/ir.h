@@ -19,6 +19,10 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define SM_MAX_DIMS 4
 /* Threads per warp on every GPU smemlint models. */
 #define SM_WARP 32
@@ -375,5 +379,9 @@ static inline const char *sm_file_text(const struct sm_file *F, unsigned file, s
 	*len = F->text_len;
 	return F->text;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -19,6 +19,10 @@
 #include "smemlint/ir.h"
 #include "smemlint/rule_ids.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct sm_frontend_options {
 	const char *cuda_path;       /* toolkit root; NULL = bundled header */
 	const char *gpu_arch;        /* e.g. "sm_90" */
@@ -48,5 +52,9 @@ struct sm_analysis_options {
 	                                  * per file (--analysis-budget); 0 =
 	                                  * SM_ANALYSIS_BUDGET, UINT64_MAX = none */
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -19,6 +19,10 @@
 
 #include "smemlint/diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum sm_problem_id {
 #define SM_PROBLEM(e, id, lvl, summary) SM_PROBLEM_##e,
 #include "smemlint/problems.def"
@@ -37,5 +41,9 @@ extern const struct sm_problem sm_problems[SM_PROBLEM__COUNT];
 
 /* The problem with this id, or -1. */
 int sm_problem_find(const char *id);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

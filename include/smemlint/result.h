@@ -18,6 +18,10 @@
 #include "smemlint/ir.h"
 #include "smemlint/problems.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct sm_access_record {
 	struct sm_range range;
 	const char *kernel;
@@ -101,5 +105,9 @@ void sm_result_compact(struct sm_result *r);
 void sm_result_sort(struct sm_result *r);
 /* A sink that copies findings into r. */
 struct sm_sink sm_result_sink(struct sm_result *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -34,6 +34,10 @@
 #include "smemlint/options.h"
 #include "smemlint/result.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The plain settings of a run; the defaults come from sm_session_new(). */
 struct sm_session_options {
 	struct sm_analysis_options analysis; /* the flags after --, --arch, --block-dim,
@@ -164,5 +168,9 @@ int sm_session_exit_status(const struct sm_session *s);
  * not be analyzed (r's notifications say why). */
 int sm_session_analyze_buffer(struct sm_session *s, const char *path, const char *text, size_t len,
 			      struct sm_result *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
