@@ -22,14 +22,6 @@ void sm_analysis_options_init(struct sm_analysis_options *o)
 	o->fe.gpu_arch = "sm_90";
 	for (int i = 0; i < SM_RULE__COUNT; i++)
 		o->levels[i] = sm_rules[i].level;
-	/* test hook: a lower IR limit, to exercise partial results cheaply */
-	const char *lim = getenv("SMEMLINT_TEST_ARENA_LIMIT");
-	if (lim && *lim)
-		o->ir_arena_limit = (size_t)strtoull(lim, NULL, 10);
-	/* test hook: lower result caps, to exercise too-many-results cheaply */
-	const char *mr = getenv("SMEMLINT_TEST_MAX_RESULTS");
-	if (mr && *mr)
-		o->max_results = (unsigned)strtoul(mr, NULL, 10);
 }
 
 /* ---- reading ---- */
