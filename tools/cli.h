@@ -10,13 +10,12 @@
 
 #include "base/fsutil.h"
 #include "emit/emit.h"
+#include "options.h"
 #include "smemlint/session.h"
 
 /* The command line as parsed so far. */
 struct cli {
-	int argc;
-	char **argv;
-	int i;                            /* the argument being parsed */
+	struct sm_args args;              /* argc, argv, the argument being parsed */
 	struct sm_session *s;
 	struct sm_session_options *so;    /* s's plain settings */
 	const struct sm_emitter *format;  /* --format */

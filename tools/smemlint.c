@@ -5,7 +5,9 @@
  * table and --format's values come from the emitter table (emit/emit.h).
  * Everything else (walking, configs, compile databases, workers,
  * timeouts, the header cache, suppressions, baselines, --fix) is the
- * session's (smemlint/session.h). */
+ * session's (smemlint/session.h); the run and its reports, the progress
+ * and closing lines are report.c's, the file list on standard input
+ * paths.c's, and the SMEMLINT_TEST_* variables test_hooks.c's (cli.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +23,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "base/arch.h"
 #include "base/fsutil.h"
 #include "base/limits.h"
 #include "cli.h"
@@ -201,15 +204,15 @@ static int h_color(void *ctx, const char *v)
 	return 0;
 }
 
-static int h_launcher(void *ctx, const char *v) { struct cli *c = ctx; return exit_with(c, sm_launcher_main(c->argc, c->argv, c->i)); }
+static int h_launcher(void *ctx, const char *v) { struct cli *c = ctx; return exit_with(c, sm_launcher_main(c->args.argc, c->args.argv, c->args.i)); }
 
 /* "--": the rest are compiler flags */
 static int h_flags(void *ctx, const char *v)
 {
 	struct cli *c = ctx;
 	struct sm_analysis_options *a = &c->so->analysis;
-	for (c->i++; c->i < c->argc; c->i++)
-		c->flags[a->fe.nargs++] = c->argv[c->i];
+	for (c->args.i++; c->args.i < c->args.argc; c->args.i++)
+		c->flags[a->fe.nargs++] = c->args.argv[c->args.i];
 	a->fe.args = c->flags;
 	return 0;
 }
@@ -231,7 +234,7 @@ static const struct sm_opt options[] = {
 	OWN_BOOL("--statistics", statistics,
 		 "count findings per rule, level and file, and input\nproblems per id: after a text report on stdout, else\non stderr"),
 	SM_OPT_CALL("--block-dim", "X[,Y[,Z]]", h_block, "analyze every kernel with this block shape"),
-	SM_OPT_CALL("--arch", "sm_NN", h_arch, "target architecture (default sm_90)"),
+	SM_OPT_CALL("--arch", "sm_NN", h_arch, "target architecture (default " SM_DEFAULT_ARCH ")"),
 	SESSION_STR("--cuda-path", "DIR", cuda_path,
 			"CUDA toolkit to parse with (default: $CUDA_PATH,\n/usr/local/cuda, or nvcc on PATH)"),
 	SESSION_BOOL("--no-cuda", no_cuda, "parse with smemlint's bundled CUDA declarations"),
@@ -300,14 +303,14 @@ static void print_help(FILE *f)
 static int parse(struct cli *c)
 {
 	void *const targets[2] = { c, c->so };
-	for (c->i = 1; c->i < c->argc; c->i++) {
-		const char *a = c->argv[c->i], *val = NULL;
+	for (c->args.i = 1; c->args.i < c->args.argc; c->args.i++) {
+		const char *a = c->args.argv[c->args.i], *val = NULL;
 		const struct sm_opt *o = NULL;
 		if (a[0] != '-' || !a[1]) {
 			sm_paths_push(&c->inputs, a);
 			continue;
 		}
-		int m = sm_opt_match(options, NOPTIONS, c->argc, c->argv, &c->i, &o, &val);
+		int m = sm_opt_match(options, NOPTIONS, &c->args, &o, &val);
 		if (m < 0)
 			return sm_cli_usage_error(c, "option '%s' needs a value (see --help)", a);
 		if (m == 0) {
@@ -377,7 +380,7 @@ int main(int argc, char **argv)
 	hold_std_fds();
 	sm_session_process_init();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error (EPIPE), reported */
-	struct cli c = { .argc = argc, .argv = argv, .format = sm_emitters, .color = -1 };
+	struct cli c = { .args = { argc, argv, 0 }, .format = sm_emitters, .color = -1 };
 	c.s = sm_session_new();
 	c.excludes = calloc((size_t)argc + 1, sizeof(char *));
 	c.flags = calloc((size_t)argc + 1, sizeof(char *));

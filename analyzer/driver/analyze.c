@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/arch.h"
 #include "base/fsutil.h"
 #include "base/grow.h"
 #include "driver/headers.h"
@@ -18,8 +19,8 @@
 void sm_analysis_options_init(struct sm_analysis_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->arch = "sm_90";
-	o->fe.gpu_arch = "sm_90";
+	o->arch = SM_DEFAULT_ARCH;
+	o->fe.gpu_arch = SM_DEFAULT_ARCH;
 	for (int i = 0; i < SM_RULE__COUNT; i++)
 		o->levels[i] = sm_rules[i].level;
 }
@@ -164,8 +165,9 @@ static enum sm_problem_id front_problem(const struct sm_note *n)
 	case SM_NOTE_CALL: return SM_PROBLEM_CALL_NOT_FOLLOWED;
 	case SM_NOTE_TOO_DEEP: return SM_PROBLEM_NESTING_TOO_DEEP;
 	case SM_NOTE_HOST_CLANG: return SM_PROBLEM_HOST_CODE_ERROR;
-	default: return SM_PROBLEM_PARSE_ERROR;
+	case SM_NOTE_CLANG: break;
 	}
+	return SM_PROBLEM_PARSE_ERROR;
 }
 
 int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text, size_t len,

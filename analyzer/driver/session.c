@@ -1,10 +1,13 @@
-/* session.c - a lint run over many files (see smemlint/session.h).
+/* session.c - a lint run over many files (see smemlint/session.h): the
+ * session's life (settings, prepare, run, results, exit status); the steps
+ * below live in session_files.c (1, 2), session_pool.c and session_fork.c
+ * (3) and session_stream.c (4, 5), which share session_impl.h.
  *
  * Models the run as a list of files, each with its own options, analyzed
  * independently and reported in list order:
  *   1. paths are expanded (directories walked, sorted), then sharded round
  *      robin over that sorted list so that shards partition it;
- *   2. each file's options are computed once, in file_options(): the
+ *   2. each file's options are computed once, in sm_session_file_options(): the
  *      command line's base options, the file's config (.smemlint.yaml or
  *      --config: levels, shape, arch, flags before the command line's),
  *      the command line's rule choices again (they win), then the file's
@@ -20,7 +23,7 @@
  *   5. suppressions (on the worker, as the file ends), then, in file
  *      order, the baseline (written, then filtered), --fix, the run's
  *      counts and, with o.on_result, the result handed to the report and
- *      released (stream_ready): each file as soon as it and every earlier
+ *      released (sm_session_stream_ready): each file as soon as it and every earlier
  *      one are done, so that memory does not grow with the number of
  *      files (what stays is the header results and, for inputs that are
  *      headers themselves, their findings, to keep them from repeating).
@@ -221,7 +224,7 @@ static const char *default_header_filter(char *def, size_t size)
 }
 
 /* --header-filter: compiled once (a config's header-filter is compiled
- * when the config is read, and file_options picks it for the files the
+ * when the config is read, and sm_session_file_options picks it for the files the
  * config covers, unless the option was given); "" turns header analysis
  * off. */
 static int compile_header_filter(struct sm_session *s, char *err, size_t errlen)
@@ -314,7 +317,8 @@ int sm_session_dump_config(struct sm_session *s, const char *target, FILE *out, 
 	const char *hf = s->o.header_filter                 ? s->o.header_filter
 			 : cfg && cfg->header_filter ? cfg->header_filter
 						     : default_header_filter(def, sizeof(def));
-	int rc = sm_config_dump(out, cfg ? cfg->path : NULL, &o, &ex, &fl, sm_session_unused_wanted(s, cfg), hf);
+	struct sm_config_view view = { cfg ? cfg->path : NULL, &o, &ex, &fl, sm_session_unused_wanted(s, cfg), hf };
+	int rc = sm_config_dump(out, &view);
 	if (rc)
 		snprintf(err, errlen, "cannot write the configuration");
 	free(args);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/arch.h"
 #include "base/grow.h"
 #include "base/limits.h"
 
@@ -87,7 +88,7 @@ static void flags_problem(const struct sm_session *s, struct sm_file_job *f)
 		snprintf(msg, sizeof(msg),
 			 "not in the compile database: '%s' has no entry in '%s/compile_commands.json'; it was parsed "
 			 "with the flags after -- and architecture %s",
-			 f->path, s->o.build_dir, f->opt.fe.gpu_arch ? f->opt.fe.gpu_arch : "sm_90");
+			 f->path, s->o.build_dir, f->opt.fe.gpu_arch ? f->opt.fe.gpu_arch : SM_DEFAULT_ARCH);
 		f->flags_problem = SM_PROBLEM_NOT_IN_COMPILE_DATABASE;
 	} else if (e->cf.problem) {
 		snprintf(msg, sizeof(msg), "incomplete compile flags for '%s': %s", f->path, e->cf.problem);

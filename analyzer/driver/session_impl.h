@@ -36,12 +36,12 @@
 struct sm_file_job {
 	char *path;
 	const struct sm_config *cfg;     /* its config file, or NULL */
-	struct sm_analysis_options opt;  /* its options (file_options) */
+	struct sm_analysis_options opt;  /* its options (sm_session_file_options) */
 	const char **args;               /* opt.fe.args when merged (malloc'd), or NULL */
 	enum sm_problem_id flags_problem; /* about its compile command (-p), when flags_msg */
 	char *flags_msg;                 /* malloc'd, or NULL */
 	bool settled;                    /* its result is suppressed and compacted */
-	bool ready;                      /* settle() is over (under stream_lock) */
+	bool ready;                      /* settled (under stream_lock) */
 	struct sm_result *hparts;        /* what its analysis found in project
 	                                  * headers (sm_result_split_headers) */
 	unsigned nhparts;

@@ -5,7 +5,7 @@
  *   1. settle (on the worker, as the file ends): its compile-command
  *      problem, its findings in project headers split off for the header
  *      results, its inline suppressions, then compaction;
- *   2. in file order (stream_ready): its header parts join one result per
+ *   2. in file order (sm_session_stream_ready): its header parts join one result per
  *      project header, merged so that each finding is reported once
  *      (driver/headers.h), and those results come after the files';
  *   3. finish_result: the baseline filter, --fix, the run's counts and,
@@ -15,7 +15,7 @@
  *      (what stays is the header results and, for inputs that are headers
  *      themselves, their findings, to keep them from repeating).
  *      --write-baseline needs every finding at once, so it holds the
- *      stream back to the end (post_process). */
+ *      stream back to the end (sm_session_post_process). */
 #define _GNU_SOURCE
 #include "driver/session_impl.h"
 
@@ -40,7 +40,7 @@ void sm_session_no_parser(struct sm_result *r, const char *path)
  * suppressions, then what the report does not need is released
  * (sm_result_compact), so that a run's memory grows by a few hundred bytes
  * per clean file, not by its text and arena. Once per file, on the worker
- * that analyzed it (touches only file i), or in post_process for files
+ * that analyzed it (touches only file i), or in sm_session_post_process for files
  * no worker saw. */
 void sm_session_settle(struct sm_session *s, size_t i)
 {
