@@ -1,7 +1,7 @@
 /* launcher.c - the compiler-launcher mode (see launcher.h). The lint runs
- * in a child process (this same binary, with its stdout sent to stderr) so
- * that nothing of the analysis stays in the process that becomes the
- * compiler. */
+ * in a child process (this same binary, with its stdout sent to stderr;
+ * base/proc.h) so that nothing of the analysis stays in the process that
+ * becomes the compiler. */
 #define _GNU_SOURCE
 #include "launcher.h"
 
@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/proc.h"
 #include "front/compdb.h"
 
 int sm_launcher_main(int argc, char **argv, int at)
@@ -73,22 +73,23 @@ int sm_launcher_main(int argc, char **argv, int at)
 	int nsrc = cf.nsources;
 
 	if (nsrc) {
+		/* this same binary, its report on stderr (stdout is the
+		 * compiler's) */
+		struct sm_proc_spec spec = { .file = "/proc/self/exe", .argv = lint,
+					     .io = { SM_PROC_INHERIT, SM_PROC_STDERR, SM_PROC_INHERIT } };
+		struct sm_proc p;
+		struct sm_proc_end end;
 		fflush(stdout);
 		fflush(stderr);
-		pid_t pid = fork();
-		if (pid == 0) {
-			dup2(2, 1);
-			execv("/proc/self/exe", lint);
-			execvp(argv[0], lint);
-			fprintf(stderr, "smemlint: cannot run the linter: %s\n", strerror(errno));
-			_exit(127);
-		} else if (pid > 0) {
-			int st;
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-				;
-		} else {
-			fprintf(stderr, "smemlint: cannot start the linter: %s\n", strerror(errno));
+		int started = sm_proc_start(&spec, &p) == 0;
+		if (!started) {
+			spec.file = argv[0];
+			started = sm_proc_start(&spec, &p) == 0;
 		}
+		if (started)
+			sm_proc_wait(&p, false, &end);
+		else
+			fprintf(stderr, "smemlint: cannot run the linter: %s\n", strerror(errno));
 	}
 	free(lint);
 	sm_compile_flags_free(&cf);

@@ -4,10 +4,9 @@
 
 #include <string.h>
 
-int sm_opt_match(const struct sm_opt *tbl, size_t n, int argc, char **argv, int *i, const struct sm_opt **out,
-		 const char **val)
+int sm_opt_match(const struct sm_opt *tbl, size_t n, struct sm_args *args, const struct sm_opt **out, const char **val)
 {
-	const char *a = argv[*i];
+	const char *a = args->argv[args->i];
 	for (size_t k = 0; k < n; k++) {
 		const struct sm_opt *o = &tbl[k];
 		const char *names[2] = { o->name, o->alias };
@@ -19,9 +18,9 @@ int sm_opt_match(const struct sm_opt *tbl, size_t n, int argc, char **argv, int 
 			if (!o->value)
 				return 1;
 			if (!a[len]) {
-				if (*i + 1 >= argc)
+				if (args->i + 1 >= args->argc)
 					return -1;
-				*val = argv[++*i];
+				*val = args->argv[++args->i];
 				return 1;
 			}
 			if (a[len] == '=' || o->attached) {
@@ -43,9 +42,10 @@ int sm_opt_apply(const struct sm_opt *o, void *const targets[2], void *ctx, cons
 	case SM_OPT_BOOL:
 		*(bool *)field = true;
 		return 0;
-	default:
-		return o->fn(ctx, val);
+	case SM_OPT_CALL:
+		break;
 	}
+	return o->fn(ctx, val);
 }
 
 #define HELP_COLUMN 24

@@ -36,11 +36,17 @@ struct sm_opt {
 #define SM_OPT_BOOL(t, type, n, f, h) \
 	{ .name = n, .kind = SM_OPT_BOOL, .target = t, .field = offsetof(type, f), .help = h }
 
-/* Find the option argv[*i] names in tbl[0..n); a value in the next
- * argument advances *i. Returns 1 with *out and *val set, 0 when no option
- * matches, -1 when the option's value is missing. */
-int sm_opt_match(const struct sm_opt *tbl, size_t n, int argc, char **argv, int *i, const struct sm_opt **out,
-		 const char **val);
+/* The command line being parsed. */
+struct sm_args {
+	int argc;
+	char **argv;
+	int i;                            /* the argument being parsed */
+};
+
+/* Find the option a->argv[a->i] names in tbl[0..n); a value in the next
+ * argument advances a->i. Returns 1 with *out and *val set, 0 when no
+ * option matches, -1 when the option's value is missing. */
+int sm_opt_match(const struct sm_opt *tbl, size_t n, struct sm_args *a, const struct sm_opt **out, const char **val);
 
 /* Carry out o: store into targets[o->target], or call o->fn(ctx, val). */
 int sm_opt_apply(const struct sm_opt *o, void *const targets[2], void *ctx, const char *val);

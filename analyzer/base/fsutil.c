@@ -4,6 +4,7 @@
 #include "base/fsutil.h"
 #include "base/grow.h"
 #include "base/limits.h"
+#include "base/proc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,15 +13,12 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
 
 /* ---- writing a user's file ----
  *
@@ -163,7 +161,7 @@ static int pwrite_all(int fd, const char *buf, size_t len, off_t off)
 	return 0;
 }
 
-/* Rewrite dst (a file with several hard links, holding orig[0..olen)) in
+/* Rewrite dst (a file with several hard links, holding wo->expect) in
  * place with the finished temporary's content, so that every name keeps
  * the one file. The new text is read whole first and the room for it is
  * reserved (posix_fallocate) before the first byte of dst changes, so a
@@ -171,8 +169,10 @@ static int pwrite_all(int fd, const char *buf, size_t len, off_t off)
  * still fails puts the original text back. The caller holds the signals it
  * can; only SIGKILL or a power cut inside the copy (one pwrite of a source
  * file) could leave dst mixed. Returns 0, or -1 with a message in err. */
-static int copy_over(const char *tmp, const char *dst, const char *orig, size_t olen, char *err, size_t errlen)
+static int copy_over(const char *tmp, const char *dst, const struct sm_write_opts *wo, char *err, size_t errlen)
 {
+	const char *orig = wo->expect;
+	size_t olen = wo->expect_len;
 	char *text = NULL;
 	size_t len = 0;
 	int sfd = open(tmp, O_RDONLY | O_CLOEXEC);
@@ -197,7 +197,7 @@ static int copy_over(const char *tmp, const char *dst, const char *orig, size_t 
 			close(fd);
 		return -1;
 	}
-	if (getenv("SMEMLINT_TEST_FAIL_IN_PLACE"))
+	if (wo->faults && wo->faults->fail_in_place)
 		e = EIO; /* test hook: the in-place write fails after the checks */
 	if (!e)
 		e = pwrite_all(fd, text, len, 0);
@@ -325,11 +325,11 @@ int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx
 		if (fclose(f) != 0 && !e)
 			e = errno;
 	}
-	if (!e && getenv("SMEMLINT_TEST_FAIL_WRITE"))
+	if (!e && wo->faults && wo->faults->fail_write)
 		e = EIO; /* test hook: fail after writing, before rename */
 	if (!e && wo->expect) {
 		/* test hook: an editor saving the file at the worst moment */
-		const char *edit = getenv("SMEMLINT_TEST_EDIT_BEFORE_RENAME");
+		const char *edit = wo->faults ? wo->faults->edit_before_rename : NULL;
 		if (edit) {
 			int efd = open(dst, O_WRONLY | O_APPEND | O_CLOEXEC);
 			if (efd >= 0) {
@@ -356,7 +356,7 @@ int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx
 	}
 	if (!e && exists && st.st_nlink > 1) {
 		/* hard links: the file itself is rewritten, never replaced */
-		if (copy_over(tmp, dst, wo->expect, wo->expect_len, err, errlen) != 0) {
+		if (copy_over(tmp, dst, wo, err, errlen) != 0) {
 			unlink(tmp);
 			release_signals(&held);
 			free(tmp);
@@ -519,66 +519,55 @@ static void git_ignored(const char *root, struct sm_paths *out)
 	if (git_ignored_run(root, 1, out) == 1) {
 		sm_paths_free(out);
 		char *argv[] = { "git", "-C", (char *)root, "check-ignore", "-q", ".", NULL };
-		pid_t pid;
-		posix_spawn_file_actions_t fa;
-		posix_spawn_file_actions_init(&fa);
-		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-		int status = 0;
-		int rc = posix_spawnp(&pid, "git", &fa, NULL, argv, environ);
-		posix_spawn_file_actions_destroy(&fa);
-		if (rc != 0)
+		struct sm_proc_spec spec = { .file = "git", .argv = argv,
+					     .io = { SM_PROC_NULL, SM_PROC_NULL, SM_PROC_NULL } };
+		struct sm_proc p;
+		struct sm_proc_end end;
+		if (sm_proc_start(&spec, &p) != 0 || sm_proc_wait(&p, false, &end) != 0)
 			return;
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 1 && git_ignored_run(root, 0, out) != 0)
+		if (end.code == 1 && git_ignored_run(root, 0, out) != 0)
 			sm_paths_free(out);
+	}
+}
+
+/* git's output, kept whole; NULL after running out of memory (the rest
+ * is dropped and the run fails). */
+struct git_out {
+	char *buf;
+	size_t len, cap;
+};
+
+static void git_take(void *ctx, const char *b, size_t n)
+{
+	struct git_out *g = ctx;
+	if (g->buf && SM_ALLOC_GROW(g->buf, g->len + n, g->cap)) {
+		free(g->buf);
+		g->buf = NULL;
+	}
+	if (g->buf) {
+		memcpy(g->buf + g->len, b, n);
+		g->len += n;
 	}
 }
 
 /* Returns 0, 1 when git said "./", -1 when git failed. */
 static int git_ignored_run(const char *root, int collapse_dirs, struct sm_paths *out)
 {
-	int fds[2];
-	if (pipe2(fds, O_CLOEXEC) != 0)
-		return -1;
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	char *argv[] = { "git", "-C", (char *)root, "ls-files", "-z", "--others", "--ignored",
 			 "--exclude-standard", collapse_dirs ? "--directory" : NULL, NULL };
-	pid_t pid;
-	int rc = posix_spawnp(&pid, "git", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
-	if (rc != 0) {
-		close(fds[0]);
+	struct sm_proc_spec spec = { .file = "git", .argv = argv, .pipe = true,
+				     .io = { SM_PROC_NULL, SM_PROC_PIPE, SM_PROC_NULL } };
+	struct sm_proc p;
+	struct sm_proc_end end;
+	struct git_out g = { malloc(4096), 0, 4096 };
+	if (sm_proc_start(&spec, &p) != 0) {
+		free(g.buf);
 		return -1;
 	}
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-	for (;;) {
-		if (buf && len == cap && SM_ALLOC_GROW(buf, len + 1, cap)) {
-			free(buf);
-			buf = NULL; /* out of memory: drain the pipe, then fail */
-		}
-		char sink[4096];
-		ssize_t k = buf ? read(fds[0], buf + len, cap - len) : read(fds[0], sink, sizeof(sink));
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		if (buf)
-			len += (size_t)k;
-	}
-	close(fds[0]);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!buf || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	int rc = sm_proc_collect(&p, 0, git_take, &g, &end);
+	char *buf = g.buf;
+	size_t len = g.len;
+	if (rc || !buf || end.code != 0) {
 		free(buf);
 		return -1;
 	}

@@ -8,6 +8,18 @@
 
 #include <stdbool.h>
 
+/* Failures a test injects into sm_write_file (the command sets them from
+ * its SMEMLINT_TEST_* variables; the library reads no environment). All
+ * zero in use. */
+struct sm_write_faults {
+	bool fail_write;     /* a write fails (EIO) after the temporary is
+	                      * written, before the rename */
+	bool fail_in_place;  /* an in-place write fails (EIO) after its checks */
+	const char *edit_before_rename; /* with expect: this text is appended to
+	                      * the file just before the last look (an editor
+	                      * saving at the worst moment); NULL: none */
+};
+
 /* How sm_write_file may treat an existing file (all zero: a report). */
 struct sm_write_opts {
 	const char *expect;  /* the file must still hold expect[0..expect_len)
@@ -19,6 +31,7 @@ struct sm_write_opts {
 	                      * temporary instead of renamed over, so every
 	                      * name keeps the one file (see copy_over) */
 	bool keep_owner;     /* refuse when its owner cannot be kept */
+	const struct sm_write_faults *faults; /* tests only; NULL: none */
 };
 
 /* Write `path`: a regular file (or a new one) through a temporary file in

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/arch.h"
 #include "base/fsutil.h"
 #include "base/grow.h"
 #include "driver/headers.h"
@@ -18,18 +19,10 @@
 void sm_analysis_options_init(struct sm_analysis_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->arch = "sm_90";
-	o->fe.gpu_arch = "sm_90";
+	o->arch = SM_DEFAULT_ARCH;
+	o->fe.gpu_arch = SM_DEFAULT_ARCH;
 	for (int i = 0; i < SM_RULE__COUNT; i++)
 		o->levels[i] = sm_rules[i].level;
-	/* test hook: a lower IR limit, to exercise partial results cheaply */
-	const char *lim = getenv("SMEMLINT_TEST_ARENA_LIMIT");
-	if (lim && *lim)
-		o->ir_arena_limit = (size_t)strtoull(lim, NULL, 10);
-	/* test hook: lower result caps, to exercise too-many-results cheaply */
-	const char *mr = getenv("SMEMLINT_TEST_MAX_RESULTS");
-	if (mr && *mr)
-		o->max_results = (unsigned)strtoul(mr, NULL, 10);
 }
 
 /* ---- reading ---- */
@@ -172,8 +165,9 @@ static enum sm_problem_id front_problem(const struct sm_note *n)
 	case SM_NOTE_CALL: return SM_PROBLEM_CALL_NOT_FOLLOWED;
 	case SM_NOTE_TOO_DEEP: return SM_PROBLEM_NESTING_TOO_DEEP;
 	case SM_NOTE_HOST_CLANG: return SM_PROBLEM_HOST_CODE_ERROR;
-	default: return SM_PROBLEM_PARSE_ERROR;
+	case SM_NOTE_CLANG: break;
 	}
+	return SM_PROBLEM_PARSE_ERROR;
 }
 
 int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text, size_t len,

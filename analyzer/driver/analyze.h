@@ -17,7 +17,7 @@
 #include "front/frontend.h"
 
 
-/* Defaults: every rule at its registry level, sm_90. */
+/* Defaults: every rule at its registry level, SM_DEFAULT_ARCH (base/arch.h). */
 void sm_analysis_options_init(struct sm_analysis_options *o);
 
 /* Read and analyze one file. Always fills r; returns 0 on success, -1 when

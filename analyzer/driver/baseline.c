@@ -130,10 +130,12 @@ static int write_bl(FILE *f, void *ctx)
 	return rc || ferror(f) ? -1 : 0;
 }
 
-int sm_baseline_write(const char *path, struct sm_result *const *res, unsigned n, char *err, size_t errlen)
+int sm_baseline_write(const char *path, const struct sm_write_faults *faults, struct sm_result *const *res, unsigned n,
+		      char *err, size_t errlen)
 {
 	struct bl_ctx c = { res, n };
-	return sm_write_atomic(path, write_bl, &c, err, errlen);
+	struct sm_write_opts wo = { .faults = faults };
+	return sm_write_file(path, write_bl, &c, &wo, err, errlen);
 }
 
 unsigned sm_result_filter_baseline(struct sm_result *r, const struct sm_baseline *b)

@@ -10,6 +10,7 @@
  * (config_trusted; as git's safe.directory). */
 #define _GNU_SOURCE
 #include "driver/config.h"
+#include "base/arch.h"
 #include "base/fsutil.h"
 #include "base/grow.h"
 
@@ -638,9 +639,9 @@ static int seq(yaml_emitter_t *e, const char *key, const struct sm_paths *v)
 	return rc | emit(e, &ev);
 }
 
-static int write_yaml(yaml_emitter_t *e, const struct sm_analysis_options *o, const struct sm_paths *exclude,
-		      const struct sm_paths *flags, bool report_unused, const char *header_filter)
+static int write_yaml(yaml_emitter_t *e, const struct sm_config_view *v)
 {
+	const struct sm_analysis_options *o = v->o;
 	yaml_event_t ev;
 	int rc = 0;
 	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
@@ -674,13 +675,13 @@ static int write_yaml(yaml_emitter_t *e, const struct sm_analysis_options *o, co
 		rc |= emit(e, &ev);
 	}
 	rc |= scalar_ev(e, "arch", true);
-	rc |= scalar_ev(e, o->arch ? o->arch : "sm_90", true);
-	rc |= seq(e, "exclude", exclude);
-	rc |= seq(e, "flags", flags);
+	rc |= scalar_ev(e, o->arch ? o->arch : SM_DEFAULT_ARCH, true);
+	rc |= seq(e, "exclude", v->exclude);
+	rc |= seq(e, "flags", v->flags);
 	rc |= scalar_ev(e, "report-unused-suppressions", true);
-	rc |= scalar_ev(e, report_unused ? "true" : "false", true);
+	rc |= scalar_ev(e, v->report_unused ? "true" : "false", true);
 	rc |= scalar_ev(e, "header-filter", true);
-	rc |= scalar_ev(e, header_filter ? header_filter : "", false);
+	rc |= scalar_ev(e, v->header_filter ? v->header_filter : "", false);
 	/* 0 in o: the default; UINT64_MAX: none, written 0 as the key takes it */
 	char budget[24];
 	uint64_t b = o->analysis_budget ? o->analysis_budget : SM_ANALYSIS_BUDGET;
@@ -696,19 +697,17 @@ static int write_yaml(yaml_emitter_t *e, const struct sm_analysis_options *o, co
 	return rc;
 }
 
-int sm_config_dump(FILE *out, const char *source, const struct sm_analysis_options *o,
-		   const struct sm_paths *exclude, const struct sm_paths *flags, bool report_unused,
-		   const char *header_filter)
+int sm_config_dump(FILE *out, const struct sm_config_view *v)
 {
-	fprintf(out, "# smemlint configuration in effect (%s%s)\n", source ? "from " : "no config file",
-		source ? source : "");
+	fprintf(out, "# smemlint configuration in effect (%s%s)\n", v->source ? "from " : "no config file",
+		v->source ? v->source : "");
 	fflush(out);
 	yaml_emitter_t e;
 	if (!yaml_emitter_initialize(&e))
 		return -1;
 	yaml_emitter_set_output_file(&e, out);
 	yaml_emitter_set_unicode(&e, 1);
-	int rc = write_yaml(&e, o, exclude, flags, report_unused, header_filter);
+	int rc = write_yaml(&e, v);
 	yaml_emitter_flush(&e);
 	yaml_emitter_delete(&e);
 	return rc || ferror(out) ? -1 : 0;

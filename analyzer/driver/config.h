@@ -15,7 +15,7 @@
  *   analysis-budget: 2000000000   # like --analysis-budget (0: no limit)
  *
  * header-filter and analysis-budget apply to the files the config covers;
- * given on the command line, the option wins (session.c file_options).
+ * given on the command line, the option wins (session_files.c sm_session_file_options).
  */
 #ifndef SMEMLINT_CONFIG_H
 #define SMEMLINT_CONFIG_H
@@ -80,12 +80,19 @@ void sm_config_apply(const struct sm_config *c, struct sm_analysis_options *o);
  * base name. */
 bool sm_config_excluded(const struct sm_config *c, const char *file);
 
-/* Print the configuration in effect as YAML that sm_config_load accepts:
- * o's levels, block shape, arch and analysis budget, the given excludes
- * and flags, and header_filter (the regex in effect; NULL or "": none). */
-int sm_config_dump(FILE *out, const char *source, const struct sm_analysis_options *o,
-		   const struct sm_paths *exclude, const struct sm_paths *flags, bool report_unused,
-		   const char *header_filter);
+/* The configuration in effect for one file, as --dump-config prints it. */
+struct sm_config_view {
+	const char *source;                 /* the config file it came from, or NULL */
+	const struct sm_analysis_options *o; /* levels, block shape, arch, budget */
+	const struct sm_paths *exclude;     /* the excludes (config's, then --exclude) */
+	const struct sm_paths *flags;       /* the merged compiler flags */
+	bool report_unused;                 /* --report-unused-suppressions in effect */
+	const char *header_filter;          /* the regex in effect; NULL or "": none */
+};
+
+/* Print v as YAML that sm_config_load accepts, after a comment naming its
+ * source. Returns 0, or -1 when it cannot be written. */
+int sm_config_dump(FILE *out, const struct sm_config_view *v);
 
 /* A header filter as --header-filter and the header-filter key take it:
  * compiled into re (POSIX extended). Returns 0, or -1 with regcomp's

@@ -55,7 +55,7 @@ static int write_edited(FILE *f, void *arg)
 	return 0;
 }
 
-int sm_apply_fixes(const struct sm_result *r, FILE *log, char *err, size_t errlen)
+int sm_apply_fixes(const struct sm_result *r, FILE *log, const struct sm_write_faults *faults, char *err, size_t errlen)
 {
 	struct edit *e = calloc(r->ndiags + 1, sizeof(*e));
 	if (!e) {
@@ -133,7 +133,8 @@ int sm_apply_fixes(const struct sm_result *r, FILE *log, char *err, size_t errle
 	/* the real file of a link; a file with other hard links rewritten in
 	 * place (a rename would split them); never one whose owner would
 	 * change; and the text is compared once more just before the write */
-	struct sm_write_opts wo = { .expect = r->text, .expect_len = r->len, .keep_links = true, .keep_owner = true };
+	struct sm_write_opts wo = { .expect = r->text, .expect_len = r->len, .keep_links = true, .keep_owner = true,
+				    .faults = faults };
 	if (sm_write_file(r->path, write_edited, &w, &wo, err, errlen)) {
 		free(e);
 		return -1;

@@ -7,9 +7,13 @@
 
 #include "smemlint/result.h"
 
+struct sm_write_faults;
+
 /* Apply the padding fix-its of r to its file in place: refuse when the file
  * changed since it was read, write atomically keeping the mode, and print
- * each change to log. Returns the number of changes, or -1 (err filled). */
-int sm_apply_fixes(const struct sm_result *r, FILE *log, char *err, size_t errlen);
+ * each change to log. faults: failures a test injects (NULL: none).
+ * Returns the number of changes, or -1 (err filled). */
+int sm_apply_fixes(const struct sm_result *r, FILE *log, const struct sm_write_faults *faults, char *err,
+		   size_t errlen);
 
 #endif

@@ -68,8 +68,11 @@ struct sm_baseline {
 
 int sm_baseline_load(const char *path, struct sm_baseline *b, char *err, size_t errlen);
 void sm_baseline_free(struct sm_baseline *b);
-/* Write the findings of res[0..n) (atomically). */
-int sm_baseline_write(const char *path, struct sm_result *const *res, unsigned n, char *err, size_t errlen);
+struct sm_write_faults;
+/* Write the findings of res[0..n) (atomically); faults: failures a test
+ * injects (NULL: none). */
+int sm_baseline_write(const char *path, const struct sm_write_faults *faults, struct sm_result *const *res, unsigned n,
+		      char *err, size_t errlen);
 /* Remove from r the findings whose fingerprint is in b; returns how many. */
 unsigned sm_result_filter_baseline(struct sm_result *r, const struct sm_baseline *b);
 

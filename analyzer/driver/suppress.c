@@ -49,11 +49,21 @@ static const char *close_on_line(const char *s, size_t n, char close)
 	return e && !(nl && nl < e) ? e : NULL;
 }
 
-/* Parse "a, b ,c" in s[0..n) into a rule mask. prefix: entries must start
- * with it to concern smemlint ("smemlint-" for NOLINT), "*" means all. */
-static uint64_t rule_list(struct sm_result *r, unsigned line, unsigned col, const char *s, size_t n,
-			  const char *prefix, bool *any_ours)
+/* A directive's rule list: "a, b ,c" in s[0..n). */
+struct rule_names {
+	const char *s;
+	size_t n;
+	const char *prefix; /* entries must start with it to concern smemlint
+	                     * ("smemlint-" for NOLINT), "*" means all; NULL:
+	                     * smemlint's own list (the prefix optional) */
+	struct sm_pos at;   /* the directive, where an unknown name is reported */
+};
+
+/* The rule mask of list; *any_ours: some entry concerns smemlint. */
+static uint64_t rule_list(struct sm_result *r, const struct rule_names *list, bool *any_ours)
 {
+	const char *s = list->s, *prefix = list->prefix;
+	size_t n = list->n;
 	uint64_t mask = 0;
 	size_t i = 0;
 	while (i < n) {
@@ -89,8 +99,7 @@ static uint64_t rule_list(struct sm_result *r, unsigned line, unsigned col, cons
 		}
 		int rule = sm_rule_find(id);
 		if (rule < 0) {
-			struct sm_pos p = { line, col };
-			sm_result_problem(r, SM_PROBLEM_UNKNOWN_SUPPRESSION_RULE, p, "unknown rule '%s' in suppression (see --list-rules)", id);
+			sm_result_problem(r, SM_PROBLEM_UNKNOWN_SUPPRESSION_RULE, list->at, "unknown rule '%s' in suppression (see --list-rules)", id);
 			continue;
 		}
 		mask |= 1ull << rule;
@@ -98,12 +107,23 @@ static uint64_t rule_list(struct sm_result *r, unsigned line, unsigned col, cons
 	return mask;
 }
 
-/* The directives of one comment c[0..n), which starts at line:col. own_line:
- * only white space precedes it on its line, so `smemlint: ignore` there
- * covers the next line; after code it covers its own line. */
-static void directives(struct sm_result *r, const char *c, size_t n, unsigned line, unsigned col, bool own_line,
-		       struct supps *out)
+/* One comment of the text. */
+struct comment {
+	const char *c;      /* its text, c[0..n) */
+	size_t n;
+	struct sm_pos at;   /* where it starts */
+	bool own_line;      /* only white space precedes it on its line, so
+	                     * `smemlint: ignore` there covers the next line;
+	                     * after code it covers its own line */
+};
+
+/* The directives of comment cm. */
+static void directives(struct sm_result *r, const struct comment *cm, struct supps *out)
 {
+	const char *c = cm->c;
+	size_t n = cm->n;
+	unsigned line = cm->at.line, col = cm->at.col;
+	bool own_line = cm->own_line;
 	size_t lstart = 0; /* offset in c of the current line's start */
 	for (size_t i = 0; i < n; i++) {
 		if (c[i] == '\n') {
@@ -132,7 +152,8 @@ static void directives(struct sm_result *r, const char *c, size_t n, unsigned li
 				if (!close)
 					continue;
 				bool ours = false;
-				s.rules = rule_list(r, line, s.col, c + j + 1, (size_t)(close - (c + j + 1)), NULL, &ours);
+				struct rule_names l = { c + j + 1, (size_t)(close - (c + j + 1)), NULL, { line, s.col } };
+				s.rules = rule_list(r, &l, &ours);
 				j = (size_t)(close - c) + 1;
 				if (!s.rules)
 					continue; /* only unknown names */
@@ -157,8 +178,8 @@ static void directives(struct sm_result *r, const char *c, size_t n, unsigned li
 				if (!close)
 					continue;
 				bool ours = false;
-				s.rules = rule_list(r, line, s.col, c + j + 1, (size_t)(close - (c + j + 1)), "smemlint-",
-						    &ours);
+				struct rule_names l = { c + j + 1, (size_t)(close - (c + j + 1)), "smemlint-", { line, s.col } };
+				s.rules = rule_list(r, &l, &ours);
 				j = (size_t)(close - c) + 1;
 				if (!ours || !s.rules)
 					continue;
@@ -197,14 +218,16 @@ static void scan(struct sm_result *r, struct supps *out)
 			size_t e = i + 2;
 			while (e < n && t[e] != '\n')
 				e++;
-			directives(r, t + i, e - i, line, (unsigned)(i - bol) + 1, blank(t + bol, i - bol), out);
+			struct comment cm = { t + i, e - i, { line, (unsigned)(i - bol) + 1 }, blank(t + bol, i - bol) };
+			directives(r, &cm, out);
 			i = e - 1;
 		} else if (c == '/' && i + 1 < n && t[i + 1] == '*') {
 			size_t e = i + 2;
 			while (e + 1 < n && !(t[e] == '*' && t[e + 1] == '/'))
 				e++;
 			e = e + 2 <= n ? e + 2 : n;
-			directives(r, t + i, e - i, line, (unsigned)(i - bol) + 1, blank(t + bol, i - bol), out);
+			struct comment cm = { t + i, e - i, { line, (unsigned)(i - bol) + 1 }, blank(t + bol, i - bol) };
+			directives(r, &cm, out);
 			sm_text_advance(t, i, e, &line, &bol);
 			i = e - 1;
 		} else if (c == 'R' && i + 1 < n && t[i + 1] == '"' && (i == 0 || !is_ident(t[i - 1]))) {

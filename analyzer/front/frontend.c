@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "front/frontend.h"
 #include "front/convert.h"
+#include "base/arch.h"
 
 #include <clang-c/Index.h>
 
@@ -128,7 +129,7 @@ const char **sm_frontend_args(const struct sm_frontend_options *opt, int *argc, 
 	ADD("-x");
 	ADD("cuda");
 	ADD("--cuda-device-only");
-	ADD(sm_arena_printf(A, "--cuda-gpu-arch=%s", opt->gpu_arch ? opt->gpu_arch : "sm_90"));
+	ADD(sm_arena_printf(A, "--cuda-gpu-arch=%s", opt->gpu_arch ? opt->gpu_arch : SM_DEFAULT_ARCH));
 	ADD("-nocudalib");
 	ADD("-Wno-unknown-cuda-version");
 	ADD("-Xclang");

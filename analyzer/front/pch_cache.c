@@ -26,7 +26,6 @@
 #include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -34,16 +33,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/grow.h"
 #include "base/limits.h"
+#include "base/proc.h"
 #include "smemlint/arena.h"
 
 enum { PCH_BUILDING, PCH_READY, PCH_STALE, PCH_FAILED };
@@ -395,35 +393,54 @@ static int room_for_pch(const char *dir, char *why, size_t n)
 	return 1;
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
+/* What the child that builds a PCH is given. */
+struct build_job {
+	struct sm_frontend *fe;
+	const struct sm_frontend_options *o;
+	const char *out, *deps;
+};
 
 /* The child: build into out and deps, say why not on fd 2 (the pipe). */
-static void __attribute__((noreturn))
-child_build(struct sm_frontend *fe, const struct sm_frontend_options *o, const char *out, const char *deps,
-	    pid_t parent)
+static int child_build(void *ctx, int pipe_fd)
 {
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
+	const struct build_job *b = ctx;
+	(void)pipe_fd; /* it is fd 2 */
 	/* test hook: a file size limit only here, to fail the write inside
 	 * libclang the way a full disk does */
-	const char *fs = getenv("SMEMLINT_TEST_PCH_FSIZE");
-	if (fs && *fs) {
-		struct rlimit rl = { (rlim_t)strtoull(fs, NULL, 10), (rlim_t)strtoull(fs, NULL, 10) };
+	if (b->o->test_pch_fsize) {
+		struct rlimit rl = { (rlim_t)b->o->test_pch_fsize, (rlim_t)b->o->test_pch_fsize };
 		setrlimit(RLIMIT_FSIZE, &rl);
 	}
 	char err[512];
-	int rc = sm_frontend_build_pch(fe, o, out, deps, err, sizeof(err));
+	int rc = sm_frontend_build_pch(b->fe, b->o, b->out, b->deps, err, sizeof(err));
 	if (rc != 0) {
 		ssize_t w = write(2, err, strlen(err));
 		(void)w;
 	}
-	_exit(rc ? 1 : 0);
+	return rc ? 1 : 0;
+}
+
+/* What the child wrote: the end is kept, the reason is the last thing
+ * written. */
+struct child_text {
+	char buf[4096];
+	size_t len;
+};
+
+static void keep_end(void *ctx, const char *b, size_t got)
+{
+	struct child_text *t = ctx;
+	if (got >= sizeof(t->buf) - 1) {
+		b += got - (sizeof(t->buf) - 1);
+		got = sizeof(t->buf) - 1;
+	}
+	if (t->len + got >= sizeof(t->buf)) {
+		size_t drop = t->len + got - (sizeof(t->buf) - 1);
+		memmove(t->buf, t->buf + drop, t->len - drop);
+		t->len -= drop;
+	}
+	memcpy(t->buf + t->len, b, got);
+	t->len += got;
 }
 
 /* Why the child failed, from what it wrote: libclang's "LLVM ERROR: ..."
@@ -465,69 +482,24 @@ static int build_isolated(const char *dir, struct sm_frontend *fe, const struct 
 	snprintf(out, sizeof(out), "%s/h.pch", tmp);
 	snprintf(deps, sizeof(deps), "%s/h.deps", tmp);
 	snprintf(final_deps, sizeof(final_deps), "%.*s.deps", (int)(strlen(path) - 4), path);
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) != 0) {
+	struct build_job job = { fe, o, out, deps };
+	struct sm_proc_spec spec = { .fn = child_build, .ctx = &job, .pipe = true,
+				     .io = { SM_PROC_INHERIT, SM_PROC_INHERIT, SM_PROC_PIPE }, .die_with_parent = true };
+	struct sm_proc child;
+	if (sm_proc_start(&spec, &child) != 0) {
 		snprintf(why, n, "cannot start a process to build '%s': %s", path, strerror(errno));
 		remove_tmp_dir(tmp);
 		return -1;
 	}
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		dup2(p[1], 2);
-		child_build(fe, o, out, deps, parent);
-	}
-	close(p[1]);
-	if (pid < 0) {
-		snprintf(why, n, "cannot start a process to build '%s': %s", path, strerror(errno));
-		close(p[0]);
-		remove_tmp_dir(tmp);
-		return -1;
-	}
-	char buf[4096];
-	size_t len = 0;
-	double deadline = mono_s() + SM_PCH_BUILD_SECONDS;
-	bool timed_out = false;
-	for (;;) {
-		double left = deadline - mono_s();
-		if (left <= 0) {
-			timed_out = true;
-			kill(pid, SIGKILL);
-			break;
-		}
-		struct pollfd pf = { p[0], POLLIN, 0 };
-		int r = poll(&pf, 1, left > 1 ? 1000 : (int)(left * 1000) + 1);
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r <= 0)
-			continue;
-		char tmpb[1024];
-		ssize_t got = read(p[0], tmpb, sizeof(tmpb));
-		if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN))
-			break;
-		if (got > 0) {
-			/* keep the end: the reason is the last thing written */
-			if (len + (size_t)got >= sizeof(buf)) {
-				size_t drop = len + (size_t)got - (sizeof(buf) - 1);
-				drop = drop > len ? len : drop;
-				memmove(buf, buf + drop, len - drop);
-				len -= drop;
-			}
-			size_t take = (size_t)got < sizeof(buf) - 1 - len ? (size_t)got : sizeof(buf) - 1 - len;
-			memcpy(buf + len, tmpb, take);
-			len += take;
-		}
-	}
-	close(p[0]);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	struct child_text text = { .len = 0 };
+	struct sm_proc_end end;
+	sm_proc_collect(&child, SM_PCH_BUILD_SECONDS, keep_end, &text, &end);
+	bool timed_out = end.timed_out;
 	struct stat st;
 	int rc = -1;
 	if (timed_out) {
 		snprintf(why, n, "building '%s' took longer than %d s", path, SM_PCH_BUILD_SECONDS);
-	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode) &&
+	} else if (end.code == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode) &&
 		   st.st_size > 0) {
 		/* the list first: a PCH in place always has its list */
 		if (rename(deps, final_deps) != 0 || rename(out, path) != 0)
@@ -536,10 +508,10 @@ static int build_isolated(const char *dir, struct sm_frontend *fe, const struct 
 			rc = 0;
 	} else {
 		char reason[320];
-		child_reason(buf, len, reason, sizeof(reason));
-		if (WIFSIGNALED(status))
+		child_reason(text.buf, text.len, reason, sizeof(reason));
+		if (end.signal)
 			snprintf(why, n, "cannot write '%s': %s%s(signal %d, %s)", path, reason, *reason ? " " : "",
-				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+				 end.signal, strsignal(end.signal));
 		else
 			snprintf(why, n, "cannot write '%s': %s", path, *reason ? reason : "the build failed");
 	}

@@ -34,6 +34,9 @@ struct sm_frontend_options {
 	                              * functions are analyzed with the file (the
 	                              * header's absolute path matches); NULL: none.
 	                              * System and toolkit headers never are. */
+	unsigned long long test_pch_fsize; /* tests only: a file size limit (bytes)
+	                              * on the process that builds a header cache
+	                              * PCH, to fail its write; 0: none */
 };
 
 struct sm_analysis_options {

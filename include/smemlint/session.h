@@ -38,6 +38,8 @@
 extern "C" {
 #endif
 
+struct sm_write_faults; /* base/fsutil.h: failures a test injects into writes */
+
 /* The plain settings of a run; the defaults come from sm_session_new(). */
 struct sm_session_options {
 	struct sm_analysis_options analysis; /* the flags after --, --arch, --block-dim,
@@ -86,6 +88,10 @@ struct sm_session_options {
 	 * run (sm_session_results). */
 	void (*on_result)(void *ctx, const struct sm_result *r);
 	void *on_result_ctx;
+	/* tests only (the command sets it from its SMEMLINT_TEST_* variables;
+	 * the library reads no environment for tests): failures injected into
+	 * the files the run writes (--write-baseline, --fix). NULL: none. */
+	const struct sm_write_faults *write_faults;
 };
 
 /* What a run found, counted as each file is finished (streamed or not). */
