@@ -1,4 +1,13 @@
-/* convert_call.c - __device__ calls inlined at their call sites.
+/* convert_call.c - calls: modelled device calls, and __device__ calls
+ * inlined at their call sites.
+ *
+ * Calls are modelled by name, one line each in device_calls[]: barriers
+ * (__syncthreads and friends, __syncwarp, cooperative groups' sync),
+ * atomics, min/max, __mul24, __brev, thread_rank, __builtin_assume; a
+ * class type's operator= on a shared element is a store, and a few
+ * intrinsics (clock, shuffles, ballots, lane id) give a per-thread value.
+ * Any other call of a __device__ function of the program is inlined;
+ * what is left is an OPAQUE_CALL whose arguments are evaluated.
  *
  * Shared memory reaches helpers through pointer and reference parameters,
  * through helpers that return a shared pointer (the SharedMemory<T>
@@ -30,91 +39,14 @@
  * accesses; each such call is left opaque with a note (call-not-followed).
  */
 #include "front/convert.h"
-#include "front/include_site.h"
 
 #include <stdio.h>
 #include <string.h>
-
-void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const char *msg)
-{
-	/* one note per position and message */
-	struct sm_range at = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
-	struct sm_pos pos = at.begin;
-	if (at.file && at.file <= S->F->nheaders) {
-		/* in a converted header: "header:line:col: msg", at the #include
-		 * that brings it in (notes have no file of their own) */
-		const struct sm_header *h = &S->F->headers[at.file - 1];
-		const char *m = sm_arena_printf(S->A, "%s:%u:%u: %s", h->path, pos.line, pos.col, msg);
-		msg = m ? m : msg;
-		pos.line = pos.col = 0;
-		for (unsigned i = 0; i < S->nfiles; i++)
-			if (S->files[i].index == (int)at.file) {
-				(void)cv_include_site(S->tu, S->files[i].file, S->A, &pos);
-				break;
-			}
-	}
-	for (unsigned i = 0; i < S->notes.n; i++) {
-		const struct sm_note *o = S->notes.v[i];
-		if (o->pos.line == pos.line && o->pos.col == pos.col && !strcmp(o->message, msg))
-			return;
-	}
-	if (S->notes.n >= SM_MAX_PARSE_NOTES)
-		return;
-	struct sm_note *n = sm_arena_alloc(S->A, sizeof(*n));
-	if (!n)
-		return;
-	n->kind = kind;
-	n->level = level;
-	n->pos = pos;
-	n->message = sm_arena_strdup(S->A, msg);
-	cv_vec_push(S->A, &S->notes, n);
-}
-
-CXCursor cv_inline_target(struct fe *S, CXCursor c)
-{
-	CXCursor none = clang_getNullCursor();
-	if (!S->K)
-		return none;
-	CXCursor ref = clang_getCursorReferenced(c);
-	if (clang_Cursor_isNull(ref))
-		return none;
-	CXCursor def = clang_getCursorDefinition(ref);
-	if (clang_Cursor_isNull(def))
-		return none;
-	enum CXCursorKind k = clang_getCursorKind(def);
-	if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_ConversionFunction)
-		return none;
-	if (!cv_has_attr(def, CXCursor_CUDADeviceAttr) || cv_has_attr(def, CXCursor_CUDAGlobalAttr))
-		return none;
-	/* the CUDA headers' own device functions (intrinsics, math) are not
-	 * the program's: their calls stay opaque */
-	if (clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
-		return none;
-	if (clang_Cursor_isNull(cv_body_of(def)))
-		return none;
-	return def;
-}
 
 static int param_is_ref(CXCursor p)
 {
 	enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(p)).kind;
 	return tk == CXType_LValueReference || tk == CXType_RValueReference;
-}
-
-struct sm_expr *cv_bind_ref(struct fe *S, struct sm_var *v, CXCursor init)
-{
-	if (cv_is_shared_lvalue(S, init)) {
-		struct sm_expr *a = cv_address_of(S, init);
-		if (a) {
-			long long sz = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(init)));
-			v->is_ref = true;
-			v->is_pointer = true;
-			v->points_shared = true;
-			v->pointee_size = sz > 0 ? (unsigned)sz : 1;
-			return a;
-		}
-	}
-	return cv_conv_expr(S, init);
 }
 
 /* A reference parameter bound to a variable of the caller: its value
@@ -345,4 +277,287 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 	if (ret)
 		return cv_var_ref(S, c, ret);
 	return cv_opaque(S, c, callee, 1);
+}
+
+/* ---------- the device calls smemlint models ---------- */
+
+/* A call being converted: the callee's spelling and the first
+ * SM_FE_CALL_ARGS arguments. */
+struct call {
+	CXCursor c;                       /* the CallExpr */
+	const char *name;                 /* the callee as spelled (clang's spelling) */
+	CXCursor args[SM_FE_CALL_ARGS];   /* its first arguments */
+	int nargs;                        /* how many of them args holds */
+	const struct device_call *model;  /* its line of device_calls[], or NULL */
+};
+
+typedef struct sm_expr *call_conv(struct fe *S, const struct call *k);
+
+/* A modelled device call or intrinsic: one line of device_calls[]. */
+struct device_call {
+	const char *name;              /* the callee's spelling; "atomic*" matches a prefix */
+	int nargs;                     /* the arity modelled (-1 any); another is an ordinary call */
+	call_conv *conv;               /* converts the call */
+	bool unless_followed;          /* only when no __device__ function of the program
+	                                * is followed instead (cv_inline_call) */
+	enum sm_barrier_kind barrier;  /* conv_barrier: the kind of barrier */
+	enum sm_op op;                 /* conv_binary: the operator */
+};
+
+static struct sm_expr *conv_barrier(struct fe *S, const struct call *k);
+static struct sm_expr *conv_atomic(struct fe *S, const struct call *k);
+static struct sm_expr *conv_binary(struct fe *S, const struct call *k);
+static struct sm_expr *conv_brev(struct fe *S, const struct call *k);
+static struct sm_expr *conv_thread_rank(struct fe *S, const struct call *k);
+static struct sm_expr *conv_assume(struct fe *S, const struct call *k);
+static struct sm_expr *conv_operator(struct fe *S, const struct call *k);
+static struct sm_expr *conv_per_thread(struct fe *S, const struct call *k);
+
+#define BARRIER(n, kind) { n, -1, conv_barrier, false, kind, SM_OP_ADD }
+#define BINARY(n, op) { n, 2, conv_binary, false, SM_BAR_SYNCTHREADS, op }
+#define CALL(n, arity, conv) { n, arity, conv, false, SM_BAR_SYNCTHREADS, SM_OP_ADD }
+#define UNLESS_FOLLOWED(n, conv) { n, -1, conv, true, SM_BAR_SYNCTHREADS, SM_OP_ADD }
+
+/* name                                         what it models */
+static const struct device_call device_calls[] = {
+	BARRIER("__syncthreads", SM_BAR_SYNCTHREADS),       /* block barrier */
+	BARRIER("__syncthreads_count", SM_BAR_SYNCTHREADS_OP), /* block barrier, block-uniform value */
+	BARRIER("__syncthreads_and", SM_BAR_SYNCTHREADS_OP),
+	BARRIER("__syncthreads_or", SM_BAR_SYNCTHREADS_OP),
+	BARRIER("__barrier_sync", SM_BAR_SYNCTHREADS_OP),
+	BARRIER("barrier_sync", SM_BAR_SYNCTHREADS_OP),
+	BARRIER("__syncwarp", SM_BAR_SYNCWARP),             /* the lanes of its mask */
+	BARRIER("sync", SM_BAR_CG_SYNC),                    /* g.sync(), cg::sync(g): the group's scope */
+	CALL("atomic*", -1, conv_atomic),                   /* an atomic access of its first argument */
+	BINARY("min", SM_OP_MIN),                           /* integer min and max */
+	BINARY("umin", SM_OP_MIN),
+	BINARY("std::min", SM_OP_MIN),
+	BINARY("max", SM_OP_MAX),
+	BINARY("umax", SM_OP_MAX),
+	BINARY("std::max", SM_OP_MAX),
+	BINARY("__mul24", SM_OP_MUL),                       /* a product (of 24-bit values) */
+	BINARY("__umul24", SM_OP_MUL),
+	CALL("__brev", 1, conv_brev),                       /* bit reversal of 32 bits */
+	CALL("thread_rank", -1, conv_thread_rank),          /* a block's or tile's linear thread id */
+	CALL("__builtin_assume", 1, conv_assume),           /* a fact: n == 2 from here on */
+	UNLESS_FOLLOWED("operator*", conv_operator),        /* s[i] = v, s[i] += v on a class type */
+	UNLESS_FOLLOWED("clock", conv_per_thread),          /* values that differ per thread */
+	UNLESS_FOLLOWED("clock64", conv_per_thread),
+	UNLESS_FOLLOWED("__shfl*", conv_per_thread),
+	UNLESS_FOLLOWED("__ballot*", conv_per_thread),
+	UNLESS_FOLLOWED("__activemask", conv_per_thread),
+	UNLESS_FOLLOWED("__lane_id", conv_per_thread),
+};
+
+#undef BARRIER
+#undef BINARY
+#undef CALL
+#undef UNLESS_FOLLOWED
+
+/* The line of device_calls[] for a callee's name, or NULL. */
+static const struct device_call *device_call_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(device_calls) / sizeof(device_calls[0]); i++) {
+		const char *n = device_calls[i].name;
+		size_t len = strlen(n);
+		if (len && n[len - 1] == '*' ? !strncmp(name, n, len - 1) : !strcmp(name, n))
+			return &device_calls[i];
+	}
+	return NULL;
+}
+
+/* The cooperative group a call is about: the object of g.f(), or the
+ * first argument of cg::f(g). 1 and its scope, else 0. */
+static int call_group(struct fe *S, const struct call *k, struct cv_group *g)
+{
+	if (k->nargs >= 1 && cv_group_scope(S, k->args[0], &g->sc, &g->arg))
+		return 1;
+	/* g.f(): the member expression's object (a static member is
+	 * reached through an implicit cast) */
+	struct kids k2 = cv_kids_of(k->c);
+	CXCursor callee = k2.n > 0 ? cv_strip(k2.c[0]) : clang_getNullCursor();
+	if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+		return 0;
+	struct kids k3 = cv_kids_of(callee);
+	return k3.n > 0 && cv_group_scope(S, k3.c[0], &g->sc, &g->arg);
+}
+
+static struct sm_expr *conv_barrier(struct fe *S, const struct call *k)
+{
+	enum sm_barrier_kind bk = k->model->barrier;
+	struct cv_group g = { SM_SCOPE_BLOCK, 0 };
+	/* cooperative_groups: the group's type (or a thread_group's
+	 * initializer) gives its scope; a group of unknown kind is no barrier */
+	if (bk == SM_BAR_CG_SYNC && !call_group(S, k, &g))
+		return cv_opaque(S, k->c, k->name, 0);
+	for (int i = 0; i < k->nargs; i++)
+		(void)cv_conv_expr(S, k->args[i]);
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, k->c);
+	if (s) {
+		s->barrier = bk;
+		s->scope = g.sc;
+		s->scope_arg = g.arg;
+		if (bk == SM_BAR_SYNCWARP)
+			cv_syncwarp_scope(k->c, k->nargs, k->nargs > 0 ? k->args[0] : k->c, s);
+		cv_emit(S, s);
+	}
+	/* _count/_and/_or return a block-uniform value */
+	return cv_opaque(S, k->c, k->name, 0);
+}
+
+/* atomicAdd(&s[i], v) or atomicAdd(p, v) with p a shared pointer: an
+ * atomic access, after the other arguments are evaluated. */
+static struct sm_expr *conv_atomic(struct fe *S, const struct call *k)
+{
+	for (int i = 1; i < k->nargs; i++)
+		(void)cv_conv_expr(S, k->args[i]);
+	if (k->nargs >= 1) {
+		CXCursor p = cv_strip(k->args[0]);
+		if (clang_getCursorKind(p) == CXCursor_UnaryOperator &&
+		    clang_getCursorUnaryOperatorKind(p) == CXUnaryOperator_AddrOf) {
+			struct kids k2 = cv_kids_of(p);
+			if (k2.n == 1)
+				(void)cv_emit_access(S, k2.c[0], SM_ACC_ATOMIC);
+		} else if (cv_is_shared_ptr(S, p)) {
+			struct sm_access *a = sm_arena_alloc(S->A, sizeof(*a));
+			struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, k->c);
+			if (a && s) {
+				a->kind = SM_ACC_ATOMIC;
+				a->base = cv_conv_expr(S, p);
+				a->idx[0] = cv_mk_const(S, 0);
+				a->nidx = 1;
+				a->width = 4;
+				a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, k->c);
+				a->call = S->call;
+				a->index = S->naccess++;
+				s->access = a;
+				cv_emit(S, s);
+			}
+		} else {
+			(void)cv_conv_expr(S, k->args[0]);
+		}
+	}
+	return cv_opaque(S, k->c, k->name, 1);
+}
+
+static struct sm_expr *conv_binary(struct fe *S, const struct call *k)
+{
+	struct sm_expr *a = cv_conv_expr(S, k->args[0]);
+	struct sm_expr *b = cv_conv_expr(S, k->args[1]);
+	return cv_mk_bin(S, k->model->op, a, b, k->c);
+}
+
+static struct sm_expr *conv_brev(struct fe *S, const struct call *k)
+{
+	struct sm_expr *e = cv_mk_expr(S, SM_E_UNARY, k->c);
+	if (e) {
+		e->op = SM_OP_BREV;
+		e->a = cv_conv_expr(S, k->args[0]);
+		e->bits = 32;
+		e->is_unsigned = 1;
+	}
+	return e;
+}
+
+/* block.thread_rank() is the linear thread id; a tile's is that modulo
+ * the tile size; a grid's or a coalesced group's is per thread, unknown. */
+static struct sm_expr *conv_thread_rank(struct fe *S, const struct call *k)
+{
+	struct cv_group g = { SM_SCOPE_BLOCK, 0 };
+	if (call_group(S, k, &g) && g.sc != SM_SCOPE_BLOCK && !(g.sc == SM_SCOPE_TILE && g.arg > 0))
+		return cv_opaque(S, k->c, k->name, 1);
+	CXCursor c = k->c, none = clang_getNullCursor();
+	struct sm_expr *tx = cv_mk_expr(S, SM_E_BUILTIN, c), *ty = cv_mk_expr(S, SM_E_BUILTIN, c);
+	struct sm_expr *tz = cv_mk_expr(S, SM_E_BUILTIN, c);
+	struct sm_expr *nx = cv_mk_expr(S, SM_E_BUILTIN, c), *ny = cv_mk_expr(S, SM_E_BUILTIN, c);
+	if (!tx || !ty || !tz || !nx || !ny)
+		return NULL;
+	tx->builtin = ty->builtin = tz->builtin = SM_B_TID;
+	nx->builtin = ny->builtin = SM_B_NTID;
+	ty->dim = 1;
+	tz->dim = 2;
+	ny->dim = 1;
+	/* tx + nx * (ty + ny * tz) */
+	struct sm_expr *zy = cv_mk_bin(S, SM_OP_ADD, ty, cv_mk_bin(S, SM_OP_MUL, ny, tz, none), none);
+	struct sm_expr *lin = cv_mk_bin(S, SM_OP_ADD, tx, cv_mk_bin(S, SM_OP_MUL, nx, zy, none), none);
+	if (g.sc == SM_SCOPE_TILE && g.arg > 0)
+		lin = cv_mk_bin(S, SM_OP_REM, lin, cv_mk_const(S, g.arg), c);
+	return lin;
+}
+
+/* __builtin_assume(n == 2), __builtin_assume(2 == n): n is 2 from here */
+static struct sm_expr *conv_assume(struct fe *S, const struct call *k)
+{
+	cv_assume(S, k->args[0], k->c);
+	return cv_opaque(S, k->c, k->name, 0);
+}
+
+/* Any other call: the arguments are evaluated (they may read shared
+ * memory), the result is unknown, per thread when it has arguments or
+ * per_thread says so. A class-type shared element passed by value or
+ * reference (a copy constructor, an operator) is read. */
+static struct sm_expr *opaque_call(struct fe *S, const struct call *k, int per_thread)
+{
+	int dep = per_thread;
+	for (int i = 0; i < k->nargs; i++) {
+		CXCursor ai = cv_strip(k->args[i]);
+		CXType at = clang_getCanonicalType(clang_getCursorType(ai));
+		if (at.kind == CXType_Record && cv_is_shared_lvalue(S, ai))
+			(void)cv_emit_access(S, ai, SM_ACC_LOAD);
+		else
+			(void)cv_conv_expr(S, k->args[i]);
+		dep = 1;
+	}
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_OPAQUE_CALL, k->c);
+	cv_emit(S, s);
+	return cv_opaque(S, k->c, k->name, dep);
+}
+
+static struct sm_expr *conv_per_thread(struct fe *S, const struct call *k)
+{
+	return opaque_call(S, k, 1);
+}
+
+/* A class-type assignment s[i] = v or s[i] += v is operator= / +=: a
+ * store (after a load for +=) of the shared element. */
+static struct sm_expr *conv_operator(struct fe *S, const struct call *k)
+{
+	const char *name = k->name;
+	if (k->nargs < 1 || !cv_is_shared_lvalue(S, k->args[0]))
+		return opaque_call(S, k, 0);
+	size_t len = strlen(name);
+	int is_assign = !strcmp(name, "operator=");
+	int is_compound = len >= 10 && name[len - 1] == '=' && strcmp(name, "operator==") &&
+			  strcmp(name, "operator!=") && strcmp(name, "operator<=") && strcmp(name, "operator>=");
+	for (int i = 1; i < k->nargs; i++)
+		(void)cv_conv_expr(S, k->args[i]);
+	if (!is_assign && !is_compound)
+		return opaque_call(S, k, 0); /* its arguments are evaluated again */
+	if (is_compound)
+		(void)cv_emit_access(S, k->args[0], SM_ACC_LOAD);
+	(void)cv_emit_access(S, k->args[0], SM_ACC_STORE);
+	return cv_opaque(S, k->c, name, 1);
+}
+
+struct sm_expr *cv_conv_call(struct fe *S, CXCursor c)
+{
+	struct call k = { .c = c, .name = cv_cx_str(S->A, clang_getCursorSpelling(c)) };
+	int nk = clang_Cursor_getNumArguments(c);
+	for (int i = 0; i < nk && i < SM_FE_CALL_ARGS; i++)
+		k.args[k.nargs++] = clang_Cursor_getArgument(c, (unsigned)i);
+	k.model = device_call_of(k.name);
+	if (k.model && k.model->nargs >= 0 && k.model->nargs != k.nargs)
+		k.model = NULL; /* min(a, b, c): not the modelled one */
+	if (k.model && !k.model->unless_followed)
+		return k.model->conv(S, &k);
+	/* a __device__ function of the program: followed into its body */
+	CXCursor def = cv_inline_target(S, c);
+	if (!clang_Cursor_isNull(def)) {
+		struct sm_expr *r = cv_inline_call(S, c, def);
+		if (r)
+			return r;
+	}
+	if (k.model)
+		return k.model->conv(S, &k);
+	return opaque_call(S, &k, 0);
 }

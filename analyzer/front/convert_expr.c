@@ -23,80 +23,6 @@
 
 #include <string.h>
 
-static int type_is_unsigned(CXType t)
-{
-	t = clang_getCanonicalType(t);
-	switch (t.kind) {
-	case CXType_UInt: case CXType_ULong: case CXType_ULongLong:
-	case CXType_UShort: case CXType_UChar: case CXType_Char_U: case CXType_Bool:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-static int type_is_integer(CXType t)
-{
-	t = clang_getCanonicalType(t);
-	return (t.kind >= CXType_Bool && t.kind <= CXType_Int128 && t.kind != CXType_Char16 && t.kind != CXType_Char32) ||
-	       t.kind == CXType_Enum;
-}
-
-static unsigned type_bits(CXType t)
-{
-	long long s = clang_Type_getSizeOf(clang_getCanonicalType(t));
-	return s > 0 && s <= 8 ? (unsigned)(s * 8) : 64;
-}
-
-static struct sm_expr *mk(struct fe *S, enum sm_expr_kind k, CXCursor c)
-{
-	struct sm_expr *e = sm_arena_alloc(S->A, sizeof(*e));
-	if (!e)
-		return NULL;
-	e->kind = k;
-	if (!clang_Cursor_isNull(c))
-		e->range = cv_range_of(S, c);
-	return e;
-}
-
-static struct sm_expr *mk_const(struct fe *S, int64_t v)
-{
-	struct sm_expr *e = mk(S, SM_E_CONST, clang_getNullCursor());
-	if (e)
-		e->ival = v;
-	return e;
-}
-
-static struct sm_expr *mk_opaque(struct fe *S, CXCursor c, const char *name, int thread_dep)
-{
-	struct sm_expr *e = mk(S, SM_E_OPAQUE, c);
-	if (!e)
-		return NULL;
-	e->name = name ? sm_arena_strdup(S->A, name) : "value";
-	e->thread_dep = thread_dep;
-	e->id = ++S->nopaque;
-	return e;
-}
-
-static struct sm_expr *mk_bin(struct fe *S, enum sm_op op, struct sm_expr *a, struct sm_expr *b, CXCursor c)
-{
-	struct sm_expr *e = mk(S, SM_E_BINARY, c);
-	if (!e)
-		return NULL;
-	e->op = op;
-	e->a = a;
-	e->b = b;
-	e->bits = 64;
-	if (!clang_Cursor_isNull(c)) {
-		CXType t = clang_getCursorType(c);
-		if (type_is_integer(t)) {
-			e->bits = type_bits(t);
-			e->is_unsigned = type_is_unsigned(t);
-		}
-	}
-	return e;
-}
-
 static enum sm_op binop_of(struct fe *S, CXCursor c, int *is_assign, int *ok)
 {
 	*ok = 1;
@@ -159,15 +85,6 @@ static struct sm_var *var_of(struct fe *S, CXCursor decl)
 	return cv_cmap_get(&S->vars, decl);
 }
 
-struct sm_array *cv_array_of_decl(struct fe *S, CXCursor decl)
-{
-	return cv_cmap_get(&S->arrays, clang_getCanonicalCursor(decl));
-}
-
-/* Is this (stripped) expression a pointer into shared memory that we can
- * follow: a shared array name, a local pointer variable, &x, or p + n? */
-static int is_shared_ptr_expr(struct fe *S, CXCursor c);
-
 static int is_explicit_cast(CXCursor c)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
@@ -190,22 +107,6 @@ static CXCursor strip_implicit(CXCursor c)
 	return c;
 }
 
-struct sm_expr *cv_var_ref(struct fe *S, CXCursor c, struct sm_var *v)
-{
-	struct sm_expr *e = mk(S, SM_E_VAR, c);
-	if (e) {
-		e->var = v;
-		e->name = v->name;
-		e->is_ptr = v->is_pointer && v->points_shared;
-	}
-	return e;
-}
-
-struct sm_expr *cv_opaque(struct fe *S, CXCursor c, const char *name, int thread_dep)
-{
-	return mk_opaque(S, c, name, thread_dep);
-}
-
 /* A place: the shared location an lvalue designates. Fills acc (array or
  * base, idx, extra, member) without emitting anything. Returns 0 if the
  * lvalue is not in shared memory. */
@@ -224,7 +125,7 @@ static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
 		if (v && v->is_ref) {
 			/* a reference into shared memory: *(&ref) */
 			acc->base = cv_var_ref(S, c, v);
-			acc->idx[0] = mk_const(S, 0);
+			acc->idx[0] = cv_mk_const(S, 0);
 			acc->nidx = 1;
 			acc->base_elem_size = v->pointee_size;
 			return 1;
@@ -252,14 +153,14 @@ static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
 				 * through a pointer: the subscript is a byte offset
 				 * in units of the subscripted element */
 				long long es = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(c)));
-				struct sm_expr *off = mk_bin(S, SM_OP_MUL, cv_conv_expr(S, ks.c[1]), mk_const(S, es > 0 ? es : 1),
+				struct sm_expr *off = cv_mk_bin(S, SM_OP_MUL, cv_conv_expr(S, ks.c[1]), cv_mk_const(S, es > 0 ? es : 1),
 							     clang_getNullCursor());
-				acc->extra = acc->extra ? mk_bin(S, SM_OP_ADD, acc->extra, off, clang_getNullCursor()) : off;
+				acc->extra = acc->extra ? cv_mk_bin(S, SM_OP_ADD, acc->extra, off, clang_getNullCursor()) : off;
 				return 1;
 			}
 		} else {
 			/* pointer base */
-			if (!is_shared_ptr_expr(S, base))
+			if (!cv_is_shared_ptr(S, base))
 				return 0;
 			acc->base = cv_conv_expr(S, base);
 			acc->array = NULL;
@@ -280,14 +181,14 @@ static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
 		if (S->this_var && (ks.n == 0 || clang_getCursorKind(cv_strip(ks.c[0])) == CXCursor_CXXThisExpr)) {
 			/* a member of the shared object a method was called on */
 			acc->base = cv_var_ref(S, c, S->this_var);
-			acc->idx[0] = mk_const(S, 0);
+			acc->idx[0] = cv_mk_const(S, 0);
 			acc->nidx = 1;
 			acc->base_elem_size = 1;
 			long long off0 = clang_Cursor_getOffsetOfField(field);
 			if (off0 < 0)
 				return 0;
-			struct sm_expr *o = mk_const(S, off0 / 8);
-			acc->extra = acc->extra ? mk_bin(S, SM_OP_ADD, acc->extra, o, clang_getNullCursor()) : o;
+			struct sm_expr *o = cv_mk_const(S, off0 / 8);
+			acc->extra = acc->extra ? cv_mk_bin(S, SM_OP_ADD, acc->extra, o, clang_getNullCursor()) : o;
 			acc->member = cv_cx_str(S->A, clang_getCursorSpelling(field));
 			return 1;
 		}
@@ -300,10 +201,10 @@ static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
 			if (!strcmp(t.s[i], "->"))
 				arrow = 1;
 		if (arrow) {
-			if (!is_shared_ptr_expr(S, base))
+			if (!cv_is_shared_ptr(S, base))
 				return 0;
 			acc->base = cv_conv_expr(S, base);
-			acc->idx[0] = mk_const(S, 0);
+			acc->idx[0] = cv_mk_const(S, 0);
 			acc->nidx = 1;
 			acc->base_elem_size = 1;
 		} else if (!conv_place(S, base, acc)) {
@@ -312,17 +213,17 @@ static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
 		long long off = clang_Cursor_getOffsetOfField(field);
 		if (off < 0)
 			return 0;
-		struct sm_expr *o = mk_const(S, off / 8);
-		acc->extra = acc->extra ? mk_bin(S, SM_OP_ADD, acc->extra, o, clang_getNullCursor()) : o;
+		struct sm_expr *o = cv_mk_const(S, off / 8);
+		acc->extra = acc->extra ? cv_mk_bin(S, SM_OP_ADD, acc->extra, o, clang_getNullCursor()) : o;
 		acc->member = cv_cx_str(S->A, clang_getCursorSpelling(field));
 		return 1;
 	}
 	if (k == CXCursor_UnaryOperator && unop_of(S, c) == '*') {
 		struct kids ks = cv_kids_of(c);
-		if (ks.n != 1 || !is_shared_ptr_expr(S, cv_strip(ks.c[0])))
+		if (ks.n != 1 || !cv_is_shared_ptr(S, cv_strip(ks.c[0])))
 			return 0;
 		acc->base = cv_conv_expr(S, cv_strip(ks.c[0]));
-		acc->idx[0] = mk_const(S, 0);
+		acc->idx[0] = cv_mk_const(S, 0);
 		acc->nidx = 1;
 		acc->base_elem_size = 1;
 		return 1;
@@ -330,7 +231,9 @@ static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
 	return 0;
 }
 
-static int is_shared_ptr_expr(struct fe *S, CXCursor c)
+/* Is this (stripped) expression a pointer into shared memory that we can
+ * follow: a shared array name, a local pointer variable, &x, or p + n? */
+int cv_is_shared_ptr(struct fe *S, CXCursor c)
 {
 	c = cv_strip(c);
 	enum CXCursorKind k = clang_getCursorKind(c);
@@ -365,11 +268,11 @@ static int is_shared_ptr_expr(struct fe *S, CXCursor c)
 			if (v && v->is_ref)
 				return 1;
 		}
-		return is_shared_ptr_expr(S, in);
+		return cv_is_shared_ptr(S, in);
 	}
 	if (k == CXCursor_BinaryOperator) {
 		struct kids ks = cv_kids_of(c);
-		return ks.n == 2 && (is_shared_ptr_expr(S, ks.c[0]) || is_shared_ptr_expr(S, ks.c[1]));
+		return ks.n == 2 && (cv_is_shared_ptr(S, ks.c[0]) || cv_is_shared_ptr(S, ks.c[1]));
 	}
 	if (k == CXCursor_CallExpr && clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Pointer &&
 	    !clang_Cursor_isNull(cv_inline_target(S, c))) {
@@ -382,13 +285,11 @@ static int is_shared_ptr_expr(struct fe *S, CXCursor c)
 		CXType t = clang_getCanonicalType(clang_getCursorType(c));
 		if (t.kind == CXType_ConstantArray) {
 			struct kids ks = cv_kids_of(c);
-			return ks.n == 2 && is_shared_ptr_expr(S, ks.c[0]);
+			return ks.n == 2 && cv_is_shared_ptr(S, ks.c[0]);
 		}
 	}
 	return 0;
 }
-
-static int is_shared_lvalue(struct fe *S, CXCursor c);
 
 static unsigned access_width(CXCursor c)
 {
@@ -410,7 +311,7 @@ static int cursor_is_volatile(CXCursor c)
 }
 
 /* Emit an access statement for the shared lvalue c, if it is one. */
-static struct sm_access *emit_access(struct fe *S, CXCursor c, enum sm_access_kind kind)
+struct sm_access *cv_emit_access(struct fe *S, CXCursor c, enum sm_access_kind kind)
 {
 	struct sm_access tmp;
 	memset(&tmp, 0, sizeof(tmp));
@@ -437,7 +338,7 @@ static struct sm_access *emit_access(struct fe *S, CXCursor c, enum sm_access_ki
 /* The value of a shared lvalue read: unknown, per thread. */
 static struct sm_expr *load_value(struct fe *S, CXCursor c, struct sm_access *a)
 {
-	struct sm_expr *e = mk_opaque(S, c, a && a->array ? a->array->name : "shared load", 1);
+	struct sm_expr *e = cv_opaque(S, c, a && a->array ? a->array->name : "shared load", 1);
 	if (e)
 		e->place = a; /* resolve: a load through a uniform address is uniform */
 	return e;
@@ -462,28 +363,23 @@ static struct sm_expr *global_load(struct fe *S, CXCursor c, CXCursor base, stru
 	else if (!v && clang_getCursorKind(d) == CXCursor_VarDecl) {
 		enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));
 		if (pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace)
-			bv = mk_opaque(S, b, "global", 0);
+			bv = cv_opaque(S, b, "global", 0);
 	}
 	if (!bv)
 		return NULL;
 	struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
-	struct sm_expr *e = mk_opaque(S, c, name, 1);
+	struct sm_expr *e = cv_opaque(S, c, name, 1);
 	if (!pl || !e)
 		return NULL;
 	pl->kind = SM_ACC_LOAD;
 	pl->base = bv;
-	pl->idx[0] = idx ? idx : mk_const(S, 0);
+	pl->idx[0] = idx ? idx : cv_mk_const(S, 0);
 	pl->nidx = 1;
 	e->place = pl;
 	return e;
 }
 
 int cv_is_shared_lvalue(struct fe *S, CXCursor c)
-{
-	return is_shared_lvalue(S, c);
-}
-
-static int is_shared_lvalue(struct fe *S, CXCursor c)
 {
 	struct sm_access tmp;
 	memset(&tmp, 0, sizeof(tmp));
@@ -503,7 +399,7 @@ static int is_shared_lvalue(struct fe *S, CXCursor c)
 			CXCursor base = cv_strip(ks.c[0]);
 			CXType bt = clang_getCanonicalType(clang_getCursorType(base));
 			if (bt.kind == CXType_Pointer || k == CXCursor_UnaryOperator)
-				return is_shared_ptr_expr(S, base);
+				return cv_is_shared_ptr(S, base);
 			c = base;
 			k = clang_getCursorKind(c);
 			continue;
@@ -521,7 +417,7 @@ static int is_shared_lvalue(struct fe *S, CXCursor c)
 struct sm_expr *cv_address_of(struct fe *S, CXCursor c)
 {
 	struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
-	struct sm_expr *e = mk(S, SM_E_ADDR, c);
+	struct sm_expr *e = cv_mk_expr(S, SM_E_ADDR, c);
 	if (!pl || !e || !conv_place(S, c, pl))
 		return NULL;
 	e->place = pl;
@@ -529,9 +425,20 @@ struct sm_expr *cv_address_of(struct fe *S, CXCursor c)
 	return e;
 }
 
-static const char *call_name(struct fe *S, CXCursor c)
+struct sm_expr *cv_bind_ref(struct fe *S, struct sm_var *v, CXCursor init)
 {
-	return cv_cx_str(S->A, clang_getCursorSpelling(c));
+	if (cv_is_shared_lvalue(S, init)) {
+		struct sm_expr *a = cv_address_of(S, init);
+		if (a) {
+			long long sz = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(init)));
+			v->is_ref = true;
+			v->is_pointer = true;
+			v->points_shared = true;
+			v->pointee_size = sz > 0 ? (unsigned)sz : 1;
+			return a;
+		}
+	}
+	return cv_conv_expr(S, init);
 }
 
 static struct sm_var *assign_target(struct fe *S, CXCursor lhs)
@@ -558,7 +465,7 @@ static void emit_assign(struct fe *S, struct sm_var *v, enum sm_op op, struct sm
 
 /* A fact the code states (__builtin_assume(n == 2), assert(n == 2)): a
  * variable equal to a constant holds it from here on. */
-static void assume(struct fe *S, CXCursor cond, CXCursor at)
+void cv_assume(struct fe *S, CXCursor cond, CXCursor at)
 {
 	CXCursor e = cv_strip(cond);
 	struct kids k2 = cv_kids_of(e);
@@ -570,7 +477,7 @@ static void assume(struct fe *S, CXCursor cond, CXCursor at)
 		struct sm_var *v = assign_target(S, k2.c[side]);
 		int64_t val;
 		if (v && cv_try_eval_int(k2.c[1 - side], &val)) {
-			emit_assign(S, v, SM_OP_ASSIGN, mk_const(S, val), at);
+			emit_assign(S, v, SM_OP_ASSIGN, cv_mk_const(S, val), at);
 			return;
 		}
 	}
@@ -585,189 +492,6 @@ static int is_assert_fail(struct fe *S, CXCursor c)
 	const char *n = cv_cx_str(S->A, clang_getCursorSpelling(c));
 	return !strcmp(n, "__assert_fail") || !strcmp(n, "__assertfail") || !strcmp(n, "__assert_rtn") ||
 	       !strcmp(n, "_wassert");
-}
-
-/* The cooperative group a call is about: the object of g.f(), or the
- * first argument of cg::f(g). 1 and its scope, else 0. */
-static int call_group(struct fe *S, CXCursor c, int nargs, const CXCursor *args, enum sm_scope *sc, int64_t *arg)
-{
-	if (nargs >= 1 && cv_group_scope(S, args[0], sc, arg))
-		return 1;
-	/* g.f(): the member expression's object (a static member is
-	 * reached through an implicit cast) */
-	struct kids k2 = cv_kids_of(c);
-	CXCursor callee = k2.n > 0 ? cv_strip(k2.c[0]) : clang_getNullCursor();
-	if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
-		return 0;
-	struct kids k3 = cv_kids_of(callee);
-	return k3.n > 0 && cv_group_scope(S, k3.c[0], sc, arg);
-}
-
-static struct sm_expr *conv_call(struct fe *S, CXCursor c)
-{
-	const char *name = call_name(S, c);
-	CXCursor args[8];
-	int nargs = 0;
-	int nk = clang_Cursor_getNumArguments(c);
-	for (int i = 0; i < nk && i < 8; i++)
-		args[nargs++] = clang_Cursor_getArgument(c, (unsigned)i);
-
-	if (!strcmp(name, "__syncthreads") || !strcmp(name, "__syncthreads_count") ||
-	    !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or") ||
-	    !strcmp(name, "__syncwarp") || !strcmp(name, "sync") ||
-	    !strcmp(name, "__barrier_sync") || !strcmp(name, "barrier_sync")) {
-		enum sm_barrier_kind bk = SM_BAR_SYNCTHREADS;
-		enum sm_scope sc = SM_SCOPE_BLOCK;
-		int64_t sarg = 0;
-		if (!strcmp(name, "__syncwarp"))
-			bk = SM_BAR_SYNCWARP;
-		else if (!strcmp(name, "sync")) {
-			/* cooperative_groups: g.sync() or cg::sync(g); the group's
-			 * type (or a thread_group's initializer) gives its scope */
-			int known = call_group(S, c, nargs, args, &sc, &sarg);
-			if (!known)
-				return mk_opaque(S, c, name, 0);
-			bk = SM_BAR_CG_SYNC;
-		} else if (strcmp(name, "__syncthreads") != 0)
-			bk = SM_BAR_SYNCTHREADS_OP;
-		for (int i = 0; i < nargs; i++)
-			(void)cv_conv_expr(S, args[i]);
-		struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, c);
-		if (s) {
-			s->barrier = bk;
-			s->scope = sc;
-			s->scope_arg = sarg;
-			if (bk == SM_BAR_SYNCWARP)
-				cv_syncwarp_scope(c, nargs, nargs > 0 ? args[0] : c, s);
-			cv_emit(S, s);
-		}
-		/* _count/_and/_or return a block-uniform value */
-		return mk_opaque(S, c, name, 0);
-	}
-	if (!strncmp(name, "atomic", 6)) {
-		struct sm_expr *val = NULL;
-		for (int i = 1; i < nargs; i++)
-			(void)cv_conv_expr(S, args[i]);
-		if (nargs >= 1) {
-			CXCursor p = cv_strip(args[0]);
-			if (clang_getCursorKind(p) == CXCursor_UnaryOperator && unop_of(S, p) == '&') {
-				struct kids k2 = cv_kids_of(p);
-				if (k2.n == 1)
-					(void)emit_access(S, k2.c[0], SM_ACC_ATOMIC);
-			} else if (is_shared_ptr_expr(S, p)) {
-				struct sm_access tmp;
-				memset(&tmp, 0, sizeof(tmp));
-				struct sm_access *a = sm_arena_alloc(S->A, sizeof(*a));
-				struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);
-				if (a && s) {
-					a->kind = SM_ACC_ATOMIC;
-					a->base = cv_conv_expr(S, p);
-					a->idx[0] = mk_const(S, 0);
-					a->nidx = 1;
-					a->width = 4;
-					a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
-					a->call = S->call;
-					a->index = S->naccess++;
-					s->access = a;
-					cv_emit(S, s);
-				}
-			} else {
-				(void)cv_conv_expr(S, args[0]);
-			}
-		}
-		val = mk_opaque(S, c, name, 1);
-		return val;
-	}
-	if ((!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "umin") ||
-	     !strcmp(name, "umax") || !strcmp(name, "std::min") || !strcmp(name, "std::max")) && nargs == 2) {
-		struct sm_expr *a = cv_conv_expr(S, args[0]);
-		struct sm_expr *b = cv_conv_expr(S, args[1]);
-		return mk_bin(S, name[1] == 'i' || name[2] == 'i' ? SM_OP_MIN : SM_OP_MAX, a, b, c);
-	}
-	if (!strcmp(name, "__mul24") || !strcmp(name, "__umul24")) {
-		if (nargs == 2)
-			return mk_bin(S, SM_OP_MUL, cv_conv_expr(S, args[0]), cv_conv_expr(S, args[1]), c);
-	}
-	if (!strcmp(name, "dim3") || !strcmp(name, "thread_rank")) {
-		enum sm_scope gsc = SM_SCOPE_BLOCK;
-		int64_t garg = 0;
-		if (!strcmp(name, "thread_rank") && call_group(S, c, nargs, args, &gsc, &garg) &&
-		    gsc != SM_SCOPE_BLOCK && !(gsc == SM_SCOPE_TILE && garg > 0))
-			return mk_opaque(S, c, name, 1); /* a grid's or a coalesced group's rank */
-		if (!strcmp(name, "thread_rank")) {
-			/* block.thread_rank() = linear thread id; a tile's is
-			 * that modulo the tile size */
-			struct sm_expr *tx = mk(S, SM_E_BUILTIN, c), *ty = mk(S, SM_E_BUILTIN, c), *tz = mk(S, SM_E_BUILTIN, c);
-			struct sm_expr *nx = mk(S, SM_E_BUILTIN, c), *ny = mk(S, SM_E_BUILTIN, c);
-			if (!tx || !ty || !tz || !nx || !ny)
-				return NULL;
-			tx->builtin = ty->builtin = tz->builtin = SM_B_TID;
-			nx->builtin = ny->builtin = SM_B_NTID;
-			ty->dim = 1; tz->dim = 2; ny->dim = 1;
-			struct sm_expr *lin = mk_bin(S, SM_OP_ADD, tx,
-				      mk_bin(S, SM_OP_MUL, nx, mk_bin(S, SM_OP_ADD, ty, mk_bin(S, SM_OP_MUL, ny, tz, clang_getNullCursor()), clang_getNullCursor()), clang_getNullCursor()),
-				      clang_getNullCursor());
-			if (gsc == SM_SCOPE_TILE && garg > 0)
-				lin = mk_bin(S, SM_OP_REM, lin, mk_const(S, garg), c);
-			return lin;
-		}
-	}
-	if (!strcmp(name, "__brev") && nargs == 1) {
-		struct sm_expr *e = mk(S, SM_E_UNARY, c);
-		if (e) {
-			e->op = SM_OP_BREV;
-			e->a = cv_conv_expr(S, args[0]);
-			e->bits = 32;
-			e->is_unsigned = 1;
-		}
-		return e;
-	}
-	/* __builtin_assume(n == 2), __builtin_assume(2 == n): n is 2 from here */
-	if (!strcmp(name, "__builtin_assume") && nargs == 1) {
-		assume(S, args[0], c);
-		return mk_opaque(S, c, name, 0);
-	}
-	/* a __device__ function of the program: followed into its body */
-	CXCursor def = cv_inline_target(S, c);
-	if (!clang_Cursor_isNull(def)) {
-		struct sm_expr *r = cv_inline_call(S, c, def);
-		if (r)
-			return r;
-	}
-	/* a class-type assignment s[i] = v or s[i] += v is operator=/+= */
-	if (!strncmp(name, "operator", 8) && nargs >= 1 && is_shared_lvalue(S, args[0])) {
-		int is_assign = !strcmp(name, "operator=");
-		int is_compound = strlen(name) >= 10 && name[strlen(name) - 1] == '=' &&
-				  strcmp(name, "operator==") && strcmp(name, "operator!=") &&
-				  strcmp(name, "operator<=") && strcmp(name, "operator>=");
-		for (int i = 1; i < nargs; i++)
-			(void)cv_conv_expr(S, args[i]);
-		if (is_assign || is_compound) {
-			if (is_compound)
-				(void)emit_access(S, args[0], SM_ACC_LOAD);
-			(void)emit_access(S, args[0], SM_ACC_STORE);
-			return mk_opaque(S, c, name, 1);
-		}
-	}
-	/* any other call: evaluate the arguments (they may read shared memory),
-	 * the result is unknown. A class-type shared element passed by value or
-	 * reference (a copy constructor, an operator) is read. */
-	int dep = 0;
-	for (int i = 0; i < nargs; i++) {
-		CXCursor ai = cv_strip(args[i]);
-		CXType at = clang_getCanonicalType(clang_getCursorType(ai));
-		if (at.kind == CXType_Record && is_shared_lvalue(S, ai))
-			(void)emit_access(S, ai, SM_ACC_LOAD);
-		else
-			(void)cv_conv_expr(S, args[i]);
-		dep = 1;
-	}
-	if (!strcmp(name, "clock") || !strcmp(name, "clock64") || !strncmp(name, "__shfl", 6) ||
-	    !strncmp(name, "__ballot", 8) || !strcmp(name, "__activemask") || !strcmp(name, "__lane_id"))
-		dep = 1;
-	struct sm_stmt *s = cv_mk_stmt(S, SM_S_OPAQUE_CALL, c);
-	cv_emit(S, s);
-	return mk_opaque(S, c, name, dep);
 }
 
 static struct sm_expr *builtin_member(struct fe *S, CXCursor c)
@@ -812,7 +536,7 @@ static struct sm_expr *builtin_member(struct fe *S, CXCursor c)
 	int dim = !strcmp(m, "x") ? 0 : !strcmp(m, "y") ? 1 : !strcmp(m, "z") ? 2 : -1;
 	if (dim < 0)
 		return NULL;
-	struct sm_expr *e = mk(S, SM_E_BUILTIN, c);
+	struct sm_expr *e = cv_mk_expr(S, SM_E_BUILTIN, c);
 	if (e) {
 		e->builtin = which;
 		e->dim = dim;
@@ -849,10 +573,10 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 	case CXCursor_UnaryExpr: /* sizeof, alignof */
 		mark_sizeof(S, c);
 		if (cv_try_eval_int(c, &v))
-			return mk_const(S, v);
-		return mk_opaque(S, c, "constant", 0);
+			return cv_mk_const(S, v);
+		return cv_opaque(S, c, "constant", 0);
 	case CXCursor_FloatingLiteral:
-		return mk_opaque(S, c, "floating constant", 0);
+		return cv_opaque(S, c, "floating constant", 0);
 	case CXCursor_UnexposedExpr:
 	case CXCursor_ParenExpr:
 	case CXCursor_CStyleCastExpr:
@@ -869,37 +593,37 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 			}
 		if (ne != 1) {
 			if (cv_try_eval_int(c, &v))
-				return mk_const(S, v);
+				return cv_mk_const(S, v);
 			for (int i = 0; i < ks.n && i < 8; i++)
 				if (clang_isExpression(clang_getCursorKind(ks.c[i])))
 					(void)cv_conv_expr(S, ks.c[i]);
-			return mk_opaque(S, c, "expression", 1);
+			return cv_opaque(S, c, "expression", 1);
 		}
 		/* an lvalue-to-rvalue read of a shared location is a load */
-		if (k == CXCursor_UnexposedExpr && is_shared_lvalue(S, inner)) {
+		if (k == CXCursor_UnexposedExpr && cv_is_shared_lvalue(S, inner)) {
 			CXType it = clang_getCanonicalType(clang_getCursorType(inner));
 			if (it.kind != CXType_ConstantArray && it.kind != CXType_IncompleteArray &&
 			    it.kind != CXType_Pointer) {
-				struct sm_access *a = emit_access(S, inner, SM_ACC_LOAD);
+				struct sm_access *a = cv_emit_access(S, inner, SM_ACC_LOAD);
 				return load_value(S, c, a);
 			}
 		}
 		struct sm_expr *e = cv_conv_expr(S, inner);
 		CXType t = clang_getCursorType(c);
-		if (e && e->kind != SM_E_ADDR && !e->is_ptr && type_is_integer(t) &&
+		if (e && e->kind != SM_E_ADDR && !e->is_ptr && cv_type_is_integer(t) &&
 		    (k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr || k == CXCursor_CXXReinterpretCastExpr ||
-		     k == CXCursor_CXXFunctionalCastExpr || type_bits(t) < 64)) {
-			struct sm_expr *cst = mk(S, SM_E_CAST, c);
+		     k == CXCursor_CXXFunctionalCastExpr || cv_type_bits(t) < 64)) {
+			struct sm_expr *cst = cv_mk_expr(S, SM_E_CAST, c);
 			if (cst) {
 				cst->a = e;
-				cst->bits = type_bits(t);
-				cst->is_unsigned = type_is_unsigned(t);
+				cst->bits = cv_type_bits(t);
+				cst->is_unsigned = cv_type_is_unsigned(t);
 			}
 			return cst;
 		}
 		if (e && clang_getCanonicalType(t).kind == CXType_Pointer && (e->kind == SM_E_ADDR || e->is_ptr)) {
 			/* (float*)&ints[n]: a carve; the element size changes */
-			struct sm_expr *w = mk(S, SM_E_CAST, c);
+			struct sm_expr *w = cv_mk_expr(S, SM_E_CAST, c);
 			if (w) {
 				*w = *e;
 				w->range = cv_range_of(S, c);
@@ -912,13 +636,13 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 		CXCursor d = clang_getCursorReferenced(c);
 		enum CXCursorKind dk = clang_getCursorKind(d);
 		if (dk == CXCursor_EnumConstantDecl)
-			return mk_const(S, clang_getEnumConstantDeclValue(d));
+			return cv_mk_const(S, clang_getEnumConstantDeclValue(d));
 		struct sm_array *arr = cv_array_of_decl(S, d);
 		if (arr) {
 			/* an array name decays to a pointer to its first element */
 			arr->address_taken = true;
 			struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
-			struct sm_expr *e = mk(S, SM_E_ADDR, c);
+			struct sm_expr *e = cv_mk_expr(S, SM_E_ADDR, c);
 			if (!pl || !e)
 				return NULL;
 			pl->array = arr;
@@ -930,35 +654,35 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 		if (var)
 			return cv_var_ref(S, c, var);
 		if (cv_try_eval_int(c, &v))
-			return mk_const(S, v);
+			return cv_mk_const(S, v);
 		const char *n = cv_cx_str(S->A, clang_getCursorSpelling(c));
 		if (!strcmp(n, "warpSize"))
-			return mk_const(S, 32);
+			return cv_mk_const(S, 32);
 		/* a global, a function name, ...: uniform and unknown */
-		return mk_opaque(S, c, n, 0);
+		return cv_opaque(S, c, n, 0);
 	}
 	case CXCursor_MemberRefExpr: {
 		struct sm_expr *b = builtin_member(S, c);
 		if (b)
 			return b;
-		if (is_shared_lvalue(S, c)) {
-			struct sm_access *a = emit_access(S, c, SM_ACC_LOAD);
+		if (cv_is_shared_lvalue(S, c)) {
+			struct sm_access *a = cv_emit_access(S, c, SM_ACC_LOAD);
 			return load_value(S, c, a);
 		}
 		struct kids ks = cv_kids_of(c);
 		for (int i = 0; i < ks.n && i < 8; i++)
 			(void)cv_conv_expr(S, ks.c[i]);
 		struct sm_expr *g = ks.n == 1 ? global_load(S, c, ks.c[0], NULL, "member") : NULL;
-		return g ? g : mk_opaque(S, c, "member", 1);
+		return g ? g : cv_opaque(S, c, "member", 1);
 	}
 	case CXCursor_ArraySubscriptExpr: {
 		/* reached only for non-load contexts (arrays of arrays decaying,
 		 * or non-shared arrays): a shared row pointer or an unknown. */
-		if (is_shared_ptr_expr(S, c)) {
+		if (cv_is_shared_ptr(S, c)) {
 			struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
-			struct sm_expr *e = mk(S, SM_E_ADDR, c);
+			struct sm_expr *e = cv_mk_expr(S, SM_E_ADDR, c);
 			if (!pl || !e || !conv_place(S, c, pl))
-				return mk_opaque(S, c, "row", 1);
+				return cv_opaque(S, c, "row", 1);
 			if (pl->array)
 				pl->array->address_taken = true;
 			e->place = pl;
@@ -975,22 +699,22 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 		/* a load from global or local memory: per thread, unless a
 		 * parameter's or global's element at a uniform index */
 		struct sm_expr *g = ks.n == 2 && idx ? global_load(S, c, ks.c[0], idx, "memory load") : NULL;
-		return g ? g : mk_opaque(S, c, "memory load", 1);
+		return g ? g : cv_opaque(S, c, "memory load", 1);
 	}
 	case CXCursor_UnaryOperator: {
 		struct kids ks = cv_kids_of(c);
 		if (ks.n != 1)
-			return mk_opaque(S, c, "expression", 1);
+			return cv_opaque(S, c, "expression", 1);
 		int op = unop_of(S, c);
 		if (op == '&') {
 			CXCursor in = cv_strip(ks.c[0]);
-			if (is_shared_ptr_expr(S, c)) {
+			if (cv_is_shared_ptr(S, c)) {
 				struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
-				struct sm_expr *e = mk(S, SM_E_ADDR, c);
+				struct sm_expr *e = cv_mk_expr(S, SM_E_ADDR, c);
 				if (!pl || !e)
 					return NULL;
 				if (!conv_place(S, in, pl))
-					return mk_opaque(S, c, "address", 0);
+					return cv_opaque(S, c, "address", 0);
 				if (pl->array)
 					pl->array->address_taken = true;
 				e->place = pl;
@@ -998,55 +722,55 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 				return e;
 			}
 			(void)cv_conv_expr(S, in);
-			return mk_opaque(S, c, "address", 0);
+			return cv_opaque(S, c, "address", 0);
 		}
 		if (op == '*') {
-			if (is_shared_lvalue(S, c)) {
-				struct sm_access *a = emit_access(S, c, SM_ACC_LOAD);
+			if (cv_is_shared_lvalue(S, c)) {
+				struct sm_access *a = cv_emit_access(S, c, SM_ACC_LOAD);
 				return load_value(S, c, a);
 			}
 			(void)cv_conv_expr(S, ks.c[0]);
 			struct sm_expr *g = global_load(S, c, ks.c[0], NULL, "memory load");
-			return g ? g : mk_opaque(S, c, "memory load", 1);
+			return g ? g : cv_opaque(S, c, "memory load", 1);
 		}
 		if (op == 'i' || op == 'd') {
 			CXCursor tgt = cv_strip(ks.c[0]);
 			struct sm_var *var = assign_target(S, tgt);
 			if (var) {
-				struct sm_expr *e = mk(S, SM_E_VAR, tgt);
+				struct sm_expr *e = cv_mk_expr(S, SM_E_VAR, tgt);
 				if (e)
 					e->var = var;
-				emit_assign(S, var, op == 'i' ? SM_OP_ADD : SM_OP_SUB, mk_const(S, 1), c);
+				emit_assign(S, var, op == 'i' ? SM_OP_ADD : SM_OP_SUB, cv_mk_const(S, 1), c);
 				return e;
 			}
-			if (is_shared_lvalue(S, tgt)) {
+			if (cv_is_shared_lvalue(S, tgt)) {
 				/* ++s[i]: a load and a store of the same element; the
 				 * subscripts are converted once per access */
-				struct sm_access *a = emit_access(S, tgt, SM_ACC_LOAD);
-				(void)emit_access(S, tgt, SM_ACC_STORE);
+				struct sm_access *a = cv_emit_access(S, tgt, SM_ACC_LOAD);
+				(void)cv_emit_access(S, tgt, SM_ACC_STORE);
 				return load_value(S, c, a);
 			}
 			(void)cv_conv_expr(S, tgt);
-			return mk_opaque(S, c, "increment", 1);
+			return cv_opaque(S, c, "increment", 1);
 		}
 		struct sm_expr *a = cv_conv_expr(S, ks.c[0]);
 		if (op == '+')
 			return a;
-		struct sm_expr *e = mk(S, SM_E_UNARY, c);
+		struct sm_expr *e = cv_mk_expr(S, SM_E_UNARY, c);
 		if (!e)
 			return NULL;
 		e->op = op == '-' ? SM_OP_NEG : op == '!' ? SM_OP_NOT : SM_OP_BITNOT;
 		e->a = a;
 		CXType t = clang_getCursorType(c);
-		e->bits = type_is_integer(t) ? type_bits(t) : 64;
-		e->is_unsigned = type_is_unsigned(t);
+		e->bits = cv_type_is_integer(t) ? cv_type_bits(t) : 64;
+		e->is_unsigned = cv_type_is_unsigned(t);
 		return e;
 	}
 	case CXCursor_BinaryOperator:
 	case CXCursor_CompoundAssignOperator: {
 		struct kids ks = cv_kids_of(c);
 		if (ks.n != 2)
-			return mk_opaque(S, c, "expression", 1);
+			return cv_opaque(S, c, "expression", 1);
 		int is_assign, ok;
 		enum sm_op op = binop_of(S, c, &is_assign, &ok);
 		if (!ok) {
@@ -1061,20 +785,20 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 			if (var) {
 				if (var->is_pointer && op != SM_OP_ASSIGN && rhs) {
 					/* p += n: scale to bytes */
-					rhs = mk_bin(S, SM_OP_MUL, rhs, mk_const(S, var->pointee_size ? var->pointee_size : 1), clang_getNullCursor());
+					rhs = cv_mk_bin(S, SM_OP_MUL, rhs, cv_mk_const(S, var->pointee_size ? var->pointee_size : 1), clang_getNullCursor());
 					if (rhs)
 						rhs->is_ptr = 0;
 				}
 				emit_assign(S, var, op, rhs, c);
-				struct sm_expr *e = mk(S, SM_E_VAR, lhs);
+				struct sm_expr *e = cv_mk_expr(S, SM_E_VAR, lhs);
 				if (e)
 					e->var = var;
 				return e;
 			}
-			if (is_shared_lvalue(S, lhs)) {
+			if (cv_is_shared_lvalue(S, lhs)) {
 				if (op != SM_OP_ASSIGN)
-					(void)emit_access(S, lhs, SM_ACC_LOAD);
-				struct sm_access *st = emit_access(S, lhs, SM_ACC_STORE);
+					(void)cv_emit_access(S, lhs, SM_ACC_LOAD);
+				struct sm_access *st = cv_emit_access(S, lhs, SM_ACC_STORE);
 				if (st && op == SM_OP_ASSIGN)
 					st->value = rhs; /* the race search tells a constant from a race */
 				return rhs;
@@ -1098,7 +822,7 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 					blk->nkids = (int)body.n;
 					iff->cond = op == SM_OP_LAND ? a : NULL;
 					if (op == SM_OP_LOR) {
-						struct sm_expr *na = mk(S, SM_E_UNARY, ks.c[0]);
+						struct sm_expr *na = cv_mk_expr(S, SM_E_UNARY, ks.c[0]);
 						if (na) {
 							na->op = SM_OP_NOT;
 							na->a = a;
@@ -1113,7 +837,7 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 					cv_emit(S, iff);
 				}
 			}
-			return mk_bin(S, op, a, b, c);
+			return cv_mk_bin(S, op, a, b, c);
 		}
 		struct sm_expr *a = cv_conv_expr(S, ks.c[0]);
 		struct sm_expr *b = cv_conv_expr(S, ks.c[1]);
@@ -1122,37 +846,37 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 			struct sm_expr *p = a->is_ptr ? a : b, *n = a->is_ptr ? b : a;
 			CXType pt = clang_getCanonicalType(clang_getCursorType(c));
 			long long sz = clang_Type_getSizeOf(clang_getPointeeType(pt));
-			struct sm_expr *scaled = mk_bin(S, SM_OP_MUL, n, mk_const(S, sz > 0 ? sz : 1), clang_getNullCursor());
-			struct sm_expr *e = mk_bin(S, op, p, scaled, c);
+			struct sm_expr *scaled = cv_mk_bin(S, SM_OP_MUL, n, cv_mk_const(S, sz > 0 ? sz : 1), clang_getNullCursor());
+			struct sm_expr *e = cv_mk_bin(S, op, p, scaled, c);
 			if (e) {
 				e->is_ptr = 1;
 				e->bits = 64;
 			}
 			return e;
 		}
-		struct sm_expr *e = mk_bin(S, op, a, b, c);
+		struct sm_expr *e = cv_mk_bin(S, op, a, b, c);
 		if (e && op >= SM_OP_LT && op <= SM_OP_NE) {
 			/* a comparison's type is bool; it compares in the type of
 			 * its converted operands (-2 <= 2 is signed) */
 			CXType ot = clang_getCursorType(ks.c[0]);
-			e->is_unsigned = type_is_integer(ot) && type_is_unsigned(ot);
-			e->bits = type_is_integer(ot) ? type_bits(ot) : 64;
+			e->is_unsigned = cv_type_is_integer(ot) && cv_type_is_unsigned(ot);
+			e->bits = cv_type_is_integer(ot) ? cv_type_bits(ot) : 64;
 		}
 		return e;
 	}
 	case CXCursor_ConditionalOperator: {
 		struct kids ks = cv_kids_of(c);
 		if (ks.n != 3)
-			return mk_opaque(S, c, "expression", 1);
+			return cv_opaque(S, c, "expression", 1);
 		if (is_assert_fail(S, ks.c[2]) || is_assert_fail(S, ks.c[1])) {
 			/* assert(n == 2): a fact from here on */
 			(void)cv_conv_expr(S, ks.c[0]);
 			CXCursor cond = ks.c[0];
 			struct kids kc = cv_kids_of(cv_strip(cond));
 			if (is_assert_fail(S, ks.c[1]) && kc.n == 1) /* (!(e)) ? fail : 0 */
-				return mk_opaque(S, c, "assert", 0);
-			assume(S, cond, c);
-			return mk_opaque(S, c, "assert", 0);
+				return cv_opaque(S, c, "assert", 0);
+			cv_assume(S, cond, c);
+			return cv_opaque(S, c, "assert", 0);
 		}
 		struct sm_expr *cond = cv_conv_expr(S, ks.c[0]);
 		struct sm_expr *br[2];
@@ -1186,7 +910,7 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 				cv_emit(S, iff);
 			}
 		}
-		struct sm_expr *e = mk(S, SM_E_COND, c);
+		struct sm_expr *e = cv_mk_expr(S, SM_E_COND, c);
 		if (e) {
 			e->a = cond;
 			e->b = br[0];
@@ -1196,19 +920,19 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 		return e;
 	}
 	case CXCursor_CallExpr:
-		return conv_call(S, c);
+		return S->conv_call(S, c);
 	case CXCursor_CXXThisExpr:
 		if (S->this_var)
 			return cv_var_ref(S, c, S->this_var);
-		return mk_opaque(S, c, "this", 0);
+		return cv_opaque(S, c, "this", 0);
 	default: {
 		if (cv_try_eval_int(c, &v))
-			return mk_const(S, v);
+			return cv_mk_const(S, v);
 		struct kids ks = cv_kids_of(c);
 		for (int i = 0; i < ks.n && i < 8; i++)
 			if (clang_isExpression(clang_getCursorKind(ks.c[i])))
 				(void)cv_conv_expr(S, ks.c[i]);
-		return mk_opaque(S, c, "expression", 1);
+		return cv_opaque(S, c, "expression", 1);
 	}
 	}
 }
@@ -1217,7 +941,7 @@ struct sm_expr *cv_conv_expr(struct fe *S, CXCursor c)
 {
 	if (S->depth >= SM_FE_MAX_DEPTH || sm_stack_exhausted(S->stack_floor)) {
 		S->too_deep = 1;
-		return mk_opaque(S, c, "deeply nested expression", 1);
+		return cv_opaque(S, c, "deeply nested expression", 1);
 	}
 	S->depth++;
 	struct sm_expr *e = conv_expr_inner(S, c);

@@ -182,6 +182,50 @@ static int asm_is_barrier(struct fe *S, CXCursor c)
 	return 0;
 }
 
+void cv_conv_vardecl(struct fe *S, CXCursor d)
+{
+	if (cv_has_attr(d, CXCursor_CUDASharedAttr)) {
+		/* a helper's own array is one array however often it is inlined */
+		struct sm_array *a = cv_array_of_decl(S, d);
+		if (a) {
+			for (unsigned i = 0; i < S->karrays.n; i++)
+				if (S->karrays.v[i] == a)
+					return;
+		} else {
+			a = cv_make_array(S, d, 0);
+		}
+		if (a)
+			cv_vec_push(S->A, &S->karrays, a);
+		return;
+	}
+	struct sm_var *v = cv_make_var(S, d, SM_V_LOCAL);
+	if (!v)
+		return;
+	/* the initializer is the last expression child */
+	struct kids ks = cv_kids_of(d);
+	CXCursor init = clang_getNullCursor();
+	for (int i = 0; i < ks.n && i < 8; i++)
+		if (clang_isExpression(clang_getCursorKind(ks.c[i])))
+			init = ks.c[i];
+	struct sm_expr *val = NULL;
+	CXType vt = clang_getCanonicalType(clang_getCursorType(d));
+	if (!clang_Cursor_isNull(init) && vt.kind == CXType_LValueReference) {
+		val = cv_bind_ref(S, v, init); /* uint &x = s[i]; */
+	} else if (!clang_Cursor_isNull(init)) {
+		val = cv_conv_expr(S, init);
+		if (vt.kind == CXType_ConstantArray || vt.kind == CXType_Record)
+			val = NULL; /* local arrays and structs: not modelled */
+	}
+	if (v->is_pointer && val && val->is_ptr)
+		v->points_shared = 1;
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_DECL, d);
+	if (s) {
+		s->var = v;
+		s->value = val;
+		cv_emit(S, s);
+	}
+}
+
 static enum CXChildVisitResult decl_visit(CXCursor c, CXCursor p, CXClientData d)
 {
 	(void)p;
