@@ -230,9 +230,6 @@ int cv_is_shared_ptr(struct fe *S, CXCursor c);
 struct sm_expr *cv_address_of(struct fe *S, CXCursor c);
 /* Emit an ACCESS of kind for the shared lvalue c; NULL when it is none. */
 struct sm_access *cv_emit_access(struct fe *S, CXCursor c, enum sm_access_kind kind);
-/* Bind v, a reference initialized with the lvalue init: a shared location
- * makes v a reference into shared memory; else the value of init. */
-struct sm_expr *cv_bind_ref(struct fe *S, struct sm_var *v, CXCursor init);
 /* A fact the code states at `at` (cond is `n == 2`): n is 2 from here. */
 void cv_assume(struct fe *S, CXCursor cond, CXCursor at);
 

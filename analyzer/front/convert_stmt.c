@@ -1,13 +1,17 @@
 /* convert_stmt.c - statements: libclang statements to the sm_stmt tree.
  *
  * Blocks, declarations, if, switch, return, break, continue and goto map
- * one to one. Loops become LOOP with three kids (init, body, step): the
- * parts of a for header are told apart by where its two ';' are, and the
- * accesses in a loop condition, which run on every iteration, are put at
- * the top of the body (at the end of it for do-while). Inline asm that
- * names bar.sync / barrier.* is a barrier. Expression statements are
- * converted for their effects (convert_expr.c); any other statement
- * wrapper (#pragma unroll's AttributedStmt) is walked in order.
+ * one to one; a local declaration is a DECL with its converted
+ * initializer (a reference bound to a shared location, `uint &x = s[i]`,
+ * becomes a reference into shared memory), and a helper's own __shared__
+ * array is added to the kernel once. Loops become LOOP with three kids
+ * (init, body, step): the parts of a for header are told apart by where
+ * its two ';' are, and the accesses in a loop condition, which run on
+ * every iteration, are put at the top of the body (at the end of it for
+ * do-while). Inline asm that names bar.sync / barrier.* is a barrier.
+ * Expression statements are converted for their effects (convert_expr.c);
+ * any other statement wrapper (#pragma unroll's AttributedStmt) is walked
+ * in order.
  */
 #include "front/convert.h"
 #include "base/stack.h"
@@ -182,6 +186,24 @@ static int asm_is_barrier(struct fe *S, CXCursor c)
 	return 0;
 }
 
+/* Bind v, a reference initialized with the lvalue init: a shared location
+ * makes v a reference into shared memory; else the value of init. */
+static struct sm_expr *bind_ref(struct fe *S, struct sm_var *v, CXCursor init)
+{
+	if (cv_is_shared_lvalue(S, init)) {
+		struct sm_expr *a = cv_address_of(S, init);
+		if (a) {
+			long long sz = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(init)));
+			v->is_ref = true;
+			v->is_pointer = true;
+			v->points_shared = true;
+			v->pointee_size = sz > 0 ? (unsigned)sz : 1;
+			return a;
+		}
+	}
+	return cv_conv_expr(S, init);
+}
+
 void cv_conv_vardecl(struct fe *S, CXCursor d)
 {
 	if (cv_has_attr(d, CXCursor_CUDASharedAttr)) {
@@ -210,7 +232,7 @@ void cv_conv_vardecl(struct fe *S, CXCursor d)
 	struct sm_expr *val = NULL;
 	CXType vt = clang_getCanonicalType(clang_getCursorType(d));
 	if (!clang_Cursor_isNull(init) && vt.kind == CXType_LValueReference) {
-		val = cv_bind_ref(S, v, init); /* uint &x = s[i]; */
+		val = bind_ref(S, v, init); /* uint &x = s[i]; */
 	} else if (!clang_Cursor_isNull(init)) {
 		val = cv_conv_expr(S, init);
 		if (vt.kind == CXType_ConstantArray || vt.kind == CXType_Record)
