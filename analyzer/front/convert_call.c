@@ -1,13 +1,15 @@
 /* convert_call.c - calls: modelled device calls, and __device__ calls
  * inlined at their call sites.
  *
- * Calls are modelled by name, one line each in device_calls[]: barriers
+ * cv_conv_call is where every call expression goes (fe.conv_call). Calls
+ * are modelled by name, one line each in device_calls[]: barriers
  * (__syncthreads and friends, __syncwarp, cooperative groups' sync),
- * atomics, min/max, __mul24, __brev, thread_rank, __builtin_assume; a
- * class type's operator= on a shared element is a store, and a few
- * intrinsics (clock, shuffles, ballots, lane id) give a per-thread value.
- * Any other call of a __device__ function of the program is inlined;
- * what is left is an OPAQUE_CALL whose arguments are evaluated.
+ * atomics, min/max, __mul24, __brev, thread_rank, __builtin_assume. Then
+ * a call of a __device__ function of the program is inlined; failing
+ * that, the lines marked unless_followed apply (a class type's operator=
+ * on a shared element is a store; clock, shuffles, ballots and the lane
+ * id give a per-thread value), and what is left is an OPAQUE_CALL whose
+ * arguments are evaluated.
  *
  * Shared memory reaches helpers through pointer and reference parameters,
  * through helpers that return a shared pointer (the SharedMemory<T>
@@ -29,10 +31,13 @@
  * its member accesses are shared accesses; a cooperative group passed
  * for a parameter (`void f(cg::thread_group g)` called with a tile or the
  * block) gives the parameter the argument's scope, so g.sync() in the
- * callee is a barrier of that scope (barrier_scope.c). `return v;` stores v in the
- * call's result variable and leaves the
- * innermost SM_S_CALL. A callee defined in a header is converted the same
- * way, but its positions are those of the call in the analyzed file.
+ * callee is a barrier of that scope (barrier_scope.c). `return v;` stores
+ * v in the call's result variable and leaves the innermost SM_S_CALL. A
+ * callee defined in a header is converted the same way, but its positions
+ * are those of the call in the analyzed file. cv_inline_call goes through
+ * the steps in order: may_follow, new_site, bind_args (in the caller),
+ * enter_callee, declare_params, the body (cv_conv_block), leave_callee,
+ * emit_call.
  *
  * Bounds: recursion is never followed, nor are chains deeper than
  * SM_MAX_CALL_DEPTH, nor calls once a kernel holds SM_INLINE_MAX_ACCESSES
@@ -107,176 +112,244 @@ static int not_followed(struct fe *S, CXCursor c, const char *callee, const char
 	return 0;
 }
 
-struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
+/* How a parameter is bound, worked out in the caller's scope and block. */
+struct binding {
+	struct sm_expr *val;  /* the argument's value (its address for a shared reference), or NULL */
+	struct sm_var *back;  /* a reference to this variable of the caller: copied back after */
+	bool shared_ref;      /* a reference bound to a shared location */
+	bool is_group;        /* a cooperative group whose scope is known: group */
+	struct cv_group group;
+};
+
+/* What the callee's conversion replaces in S, restored after it. */
+struct caller_state {
+	struct cmap vars, groups;
+	const struct sm_callsite *call;
+	struct sm_var *ret_var, *this_var;
+	bool in_header;
+	struct vec *block;
+};
+
+/* One call being inlined. */
+struct inlining {
+	CXCursor c, def;            /* the call, the callee's definition */
+	CXCursor canon;             /* the callee's canonical cursor (recursion, S->inlined) */
+	const char *callee;         /* its name */
+	int depth;                  /* calls being inlined around this one */
+	int nparams, nargs;         /* of the definition, of the call */
+	struct sm_callsite *site;   /* what the callee's statements and accesses point at */
+	struct binding *bind;       /* nparams + 1 bindings, worked out in the caller */
+	struct sm_expr *this_val;   /* the shared object a method is called on, or NULL */
+	struct sm_var **params;     /* the callee's parameters as variables of the kernel */
+	struct vec body;            /* the callee's statements */
+};
+
+/* 1 when the call may be followed; else 0 and a note says why not. */
+static int may_follow(struct fe *S, const struct inlining *in)
 {
-	const char *callee = cv_cx_str(S->A, clang_getCursorSpelling(def));
-	int depth = S->call ? S->call->depth : 0;
-	CXCursor canon = clang_getCanonicalCursor(def);
-	for (int i = 0; i < depth && i < SM_MAX_CALL_DEPTH; i++)
-		if (clang_equalCursors(S->callee_stack[i], canon)) {
-			not_followed(S, c, callee, "it is recursive");
-			return NULL;
-		}
-	if (depth >= SM_MAX_CALL_DEPTH) {
-		not_followed(S, c, callee, "the call chain is deeper than SM_MAX_CALL_DEPTH (16)");
-		return NULL;
-	}
-	if (S->naccess >= SM_INLINE_MAX_ACCESSES) {
-		not_followed(S, c, callee, "the kernel already holds SM_INLINE_MAX_ACCESSES (20000) accesses");
-		return NULL;
-	}
+	for (int i = 0; i < in->depth && i < SM_MAX_CALL_DEPTH; i++)
+		if (clang_equalCursors(S->callee_stack[i], in->canon))
+			return not_followed(S, in->c, in->callee, "it is recursive");
+	if (in->depth >= SM_MAX_CALL_DEPTH)
+		return not_followed(S, in->c, in->callee, "the call chain is deeper than SM_MAX_CALL_DEPTH (16)");
+	if (S->naccess >= SM_INLINE_MAX_ACCESSES)
+		return not_followed(S, in->c, in->callee,
+				    "the kernel already holds SM_INLINE_MAX_ACCESSES (20000) accesses");
+	return 1;
+}
+
+static struct sm_callsite *new_site(struct fe *S, const struct inlining *in)
+{
 	struct sm_callsite *site = sm_arena_alloc(S->A, sizeof(*site));
 	if (!site)
 		return NULL;
-	site->callee = callee;
+	site->callee = in->callee;
 	site->caller = S->call ? S->call->callee : S->K->name;
-	site->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
+	site->range = S->in_header && S->call ? S->call->range : cv_range_of(S, in->c);
 	/* a callee in the file or a converted project header is converted at
 	 * its own positions; one elsewhere (toolkit, filtered out) at this call */
-	site->callee_in_file = cv_in_converted_file(S, def);
-	site->depth = depth + 1;
+	site->callee_in_file = cv_in_converted_file(S, in->def);
+	site->depth = in->depth + 1;
 	site->parent = S->call;
+	return site;
+}
 
-	/* the arguments, in the caller's scope and block */
-	int nparams = clang_Cursor_getNumArguments(def);
-	int nargs = clang_Cursor_getNumArguments(c);
-	if (nparams < 0)
-		nparams = 0;
-	struct sm_expr **vals = sm_arena_alloc(S->A, ((size_t)nparams + 1) * sizeof(*vals));
-	struct sm_var **back = sm_arena_alloc(S->A, ((size_t)nparams + 1) * sizeof(*back));
-	unsigned char *shared_ref = sm_arena_alloc(S->A, (size_t)nparams + 1);
-	struct cv_group *groups = sm_arena_alloc(S->A, ((size_t)nparams + 1) * sizeof(*groups));
-	unsigned char *is_group = sm_arena_alloc(S->A, (size_t)nparams + 1);
-	if (!vals || !back || !shared_ref || !groups || !is_group)
-		return NULL;
-	for (int i = 0; i < nparams && i < nargs; i++) {
-		CXCursor p = clang_Cursor_getArgument(def, (unsigned)i);
-		CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
-		/* a cooperative group: its scope, resolved in the caller */
-		if (cv_is_group_param(S, p) && cv_group_scope(S, a, &groups[i].sc, &groups[i].arg))
-			is_group[i] = 1;
+/* The arguments, converted in the caller's scope and block: a value, a
+ * pointer, a reference to shared memory or to a caller's variable, a
+ * cooperative group's scope. */
+static void bind_args(struct fe *S, struct inlining *in)
+{
+	for (int i = 0; i < in->nparams && i < in->nargs; i++) {
+		CXCursor p = clang_Cursor_getArgument(in->def, (unsigned)i);
+		CXCursor a = clang_Cursor_getArgument(in->c, (unsigned)i);
+		struct binding *b = &in->bind[i];
+		if (cv_is_group_param(S, p) && cv_group_scope(S, a, &b->group.sc, &b->group.arg))
+			b->is_group = true;
 		if (param_is_ref(p)) {
 			if (cv_is_shared_lvalue(S, a)) {
-				vals[i] = cv_address_of(S, a);
-				shared_ref[i] = vals[i] != NULL;
+				b->val = cv_address_of(S, a);
+				b->shared_ref = b->val != NULL;
 			} else {
-				back[i] = caller_var(S, &S->vars, a);
-				vals[i] = cv_conv_expr(S, a);
+				b->back = caller_var(S, &S->vars, a);
+				b->val = cv_conv_expr(S, a);
 			}
 		} else {
-			vals[i] = cv_conv_expr(S, a);
+			b->val = cv_conv_expr(S, a);
 			CXType at = clang_getCanonicalType(clang_getCursorType(p));
 			if (at.kind == CXType_Record)
-				vals[i] = NULL; /* a struct by value: not modelled */
+				b->val = NULL; /* a struct by value: not modelled */
 		}
 	}
+}
 
-	/* a method called on a shared object (t.put(i, j, x) with __shared__
-	 * Tile t): `this` points at it */
-	struct sm_expr *this_val = NULL;
-	if (clang_getCursorKind(def) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(def)) {
-		struct kids ck = cv_kids_of(c);
-		if (ck.n >= 1 && clang_getCursorKind(ck.c[0]) == CXCursor_MemberRefExpr) {
-			struct kids mk = cv_kids_of(ck.c[0]);
-			if (mk.n == 1 && cv_is_shared_lvalue(S, mk.c[0]))
-				this_val = cv_address_of(S, mk.c[0]);
-			else if (mk.n == 1 && clang_getCursorKind(cv_strip(mk.c[0])) == CXCursor_CXXThisExpr && S->this_var)
-				this_val = cv_var_ref(S, c, S->this_var); /* this->other() */
-		}
-	}
+/* A method called on a shared object (t.put(i, j, x) with __shared__
+ * Tile t): the address `this` takes, else NULL. */
+static struct sm_expr *this_object(struct fe *S, CXCursor c, CXCursor def)
+{
+	if (clang_getCursorKind(def) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(def))
+		return NULL;
+	struct kids ck = cv_kids_of(c);
+	if (ck.n < 1 || clang_getCursorKind(ck.c[0]) != CXCursor_MemberRefExpr)
+		return NULL;
+	struct kids mk = cv_kids_of(ck.c[0]);
+	if (mk.n == 1 && cv_is_shared_lvalue(S, mk.c[0]))
+		return cv_address_of(S, mk.c[0]);
+	if (mk.n == 1 && clang_getCursorKind(cv_strip(mk.c[0])) == CXCursor_CXXThisExpr && S->this_var)
+		return cv_var_ref(S, c, S->this_var); /* this->other() */
+	return NULL;
+}
 
-	/* the callee's scope: its own variables, its return */
-	struct cmap caller_scope = S->vars;
+/* Enter the callee's scope: its own variables and groups, its return
+ * variable, its `this`, its statements going to in->body. */
+static void enter_callee(struct fe *S, struct inlining *in, struct caller_state *saved)
+{
+	*saved = (struct caller_state){ S->vars, S->groups, S->call, S->ret_var, S->this_var, S->in_header, S->block };
 	memset(&S->vars, 0, sizeof(S->vars));
-	struct cmap caller_groups = S->groups;
 	memset(&S->groups, 0, sizeof(S->groups));
-	for (int i = 0; i < nparams && i < nargs; i++)
-		if (is_group[i])
-			(void)cv_cmap_put(&S->groups, clang_Cursor_getArgument(def, (unsigned)i), &groups[i]);
-	const struct sm_callsite *saved_call = S->call;
-	struct sm_var *saved_ret = S->ret_var;
-	bool saved_header = S->in_header;
-	struct vec *saved_block = S->block;
-	struct vec body = { 0 };
-	S->block = &body;
-	S->callee_stack[depth] = canon;
-	S->call = site;
-	S->in_header = saved_header || !site->callee_in_file;
-	S->ret_var = result_var(S, def, callee);
-	struct sm_var *saved_this = S->this_var;
+	for (int i = 0; i < in->nparams && i < in->nargs; i++)
+		if (in->bind[i].is_group)
+			(void)cv_cmap_put(&S->groups, clang_Cursor_getArgument(in->def, (unsigned)i), &in->bind[i].group);
+	S->block = &in->body;
+	S->callee_stack[in->depth] = in->canon;
+	S->call = in->site;
+	S->in_header = saved->in_header || !in->site->callee_in_file;
+	S->ret_var = result_var(S, in->def, in->callee);
 	S->this_var = NULL;
-	if (this_val) {
+	if (in->this_val) {
 		/* held as a byte pointer: members add their byte offsets */
 		CXType none = { .kind = CXType_Invalid };
 		struct sm_var *tv = synthetic_var(S, "this", none);
 		if (tv) {
 			tv->is_pointer = tv->points_shared = true;
 			tv->pointee_size = 1;
-			cv_emit(S, mk_decl(S, tv, this_val, c));
+			cv_emit(S, mk_decl(S, tv, in->this_val, in->c));
 			S->this_var = tv;
 		}
 	}
+}
 
-	struct sm_var **pv = sm_arena_alloc(S->A, ((size_t)nparams + 1) * sizeof(*pv));
-	for (int i = 0; pv && i < nparams; i++) {
-		CXCursor p = clang_Cursor_getArgument(def, (unsigned)i);
+static void leave_callee(struct fe *S, const struct caller_state *saved)
+{
+	cv_cmap_free(&S->vars);
+	S->vars = saved->vars;
+	cv_cmap_free(&S->groups);
+	S->groups = saved->groups;
+	S->call = saved->call;
+	S->ret_var = saved->ret_var;
+	S->this_var = saved->this_var;
+	S->in_header = saved->in_header;
+	S->block = saved->block;
+}
+
+/* The parameters become variables of the kernel declared with the
+ * arguments' values; a shared reference is a reference into shared
+ * memory, a pointer given a shared pointer points into it. */
+static void declare_params(struct fe *S, struct inlining *in)
+{
+	in->params = sm_arena_alloc(S->A, ((size_t)in->nparams + 1) * sizeof(*in->params));
+	for (int i = 0; in->params && i < in->nparams; i++) {
+		CXCursor p = clang_Cursor_getArgument(in->def, (unsigned)i);
+		const struct binding *b = &in->bind[i];
 		struct sm_var *v = cv_make_var(S, p, SM_V_LOCAL);
 		if (!v)
 			continue;
-		pv[i] = v;
-		if (shared_ref[i]) {
+		in->params[i] = v;
+		if (b->shared_ref) {
 			long long sz = clang_Type_getSizeOf(clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(p))));
 			v->is_ref = v->is_pointer = v->points_shared = true;
 			v->pointee_size = sz > 0 ? (unsigned)sz : 1;
-		} else if (v->is_pointer && vals[i] && vals[i]->is_ptr) {
+		} else if (v->is_pointer && b->val && b->val->is_ptr) {
 			v->points_shared = true;
 		}
-		cv_emit(S, mk_decl(S, v, vals[i], p));
+		cv_emit(S, mk_decl(S, v, b->val, p));
 	}
-	CXCursor b = cv_body_of(def);
-	cv_emit(S, cv_conv_block(S, b));
+}
 
-	struct sm_var *ret = S->ret_var;
-	cv_cmap_free(&S->vars);
-	S->vars = caller_scope;
-	cv_cmap_free(&S->groups);
-	S->groups = caller_groups;
-	S->call = saved_call;
-	S->ret_var = saved_ret;
-	S->this_var = saved_this;
-	S->in_header = saved_header;
-	S->block = saved_block;
-
-	struct sm_stmt *blk = cv_mk_stmt(S, SM_S_BLOCK, c);
-	struct sm_stmt *call = cv_mk_stmt(S, SM_S_CALL, c);
+/* SM_S_CALL { BLOCK body } in the caller's block, then the values of
+ * references to the caller's variables copied back. 0 out of memory. */
+static int emit_call(struct fe *S, const struct inlining *in)
+{
+	struct sm_stmt *blk = cv_mk_stmt(S, SM_S_BLOCK, in->c);
+	struct sm_stmt *call = cv_mk_stmt(S, SM_S_CALL, in->c);
 	if (!blk || !call)
-		return NULL;
-	blk->kids = (struct sm_stmt **)body.v;
-	blk->nkids = (int)body.n;
-	blk->call = site;
+		return 0;
+	blk->kids = (struct sm_stmt **)in->body.v;
+	blk->nkids = (int)in->body.n;
+	blk->call = in->site;
 	call->kids = sm_arena_alloc(S->A, sizeof(*call->kids));
 	if (!call->kids)
-		return NULL;
+		return 0;
 	call->kids[0] = blk;
 	call->nkids = 1;
-	call->call = site;
+	call->call = in->site;
 	cv_emit(S, call);
-	/* references to the caller's variables: their values come back */
-	for (int i = 0; pv && i < nparams && i < nargs; i++) {
-		if (!back[i] || !pv[i])
+	for (int i = 0; in->params && i < in->nparams && i < in->nargs; i++) {
+		if (!in->bind[i].back || !in->params[i])
 			continue;
-		struct sm_stmt *s = cv_mk_stmt(S, SM_S_ASSIGN, c);
+		struct sm_stmt *s = cv_mk_stmt(S, SM_S_ASSIGN, in->c);
 		if (!s)
 			break;
-		s->var = back[i];
+		s->var = in->bind[i].back;
 		s->op = SM_OP_ASSIGN;
-		s->value = cv_var_ref(S, c, pv[i]);
+		s->value = cv_var_ref(S, in->c, in->params[i]);
 		cv_emit(S, s);
 	}
-	cv_cmap_put(&S->inlined, canon, (void *)1);
+	return 1;
+}
+
+struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
+{
+	struct inlining in = { .c = c, .def = def, .canon = clang_getCanonicalCursor(def) };
+	in.callee = cv_cx_str(S->A, clang_getCursorSpelling(def));
+	in.depth = S->call ? S->call->depth : 0;
+	if (!may_follow(S, &in))
+		return NULL;
+	in.site = new_site(S, &in);
+	if (!in.site)
+		return NULL;
+	in.nparams = clang_Cursor_getNumArguments(def);
+	in.nargs = clang_Cursor_getNumArguments(c);
+	if (in.nparams < 0)
+		in.nparams = 0;
+	in.bind = sm_arena_alloc(S->A, ((size_t)in.nparams + 1) * sizeof(*in.bind));
+	if (!in.bind)
+		return NULL;
+	bind_args(S, &in);
+	in.this_val = this_object(S, c, def);
+
+	struct caller_state saved;
+	enter_callee(S, &in, &saved);
+	declare_params(S, &in);
+	cv_emit(S, cv_conv_block(S, cv_body_of(def)));
+	struct sm_var *ret = S->ret_var;
+	leave_callee(S, &saved);
+
+	if (!emit_call(S, &in))
+		return NULL;
+	cv_cmap_put(&S->inlined, in.canon, (void *)1);
 	if (ret)
 		return cv_var_ref(S, c, ret);
-	return cv_opaque(S, c, callee, 1);
+	return cv_opaque(S, c, in.callee, 1);
 }
 
 /* ---------- the device calls smemlint models ---------- */
@@ -318,35 +391,35 @@ static struct sm_expr *conv_per_thread(struct fe *S, const struct call *k);
 #define CALL(n, arity, conv) { n, arity, conv, false, SM_BAR_SYNCTHREADS, SM_OP_ADD }
 #define UNLESS_FOLLOWED(n, conv) { n, -1, conv, true, SM_BAR_SYNCTHREADS, SM_OP_ADD }
 
-/* name                                         what it models */
+/* One line per modelled call: its name, how it is converted (with its
+ * barrier kind or operator), and what it models. A call is spelled by
+ * its unqualified name (std::min is "min"). */
 static const struct device_call device_calls[] = {
-	BARRIER("__syncthreads", SM_BAR_SYNCTHREADS),       /* block barrier */
-	BARRIER("__syncthreads_count", SM_BAR_SYNCTHREADS_OP), /* block barrier, block-uniform value */
-	BARRIER("__syncthreads_and", SM_BAR_SYNCTHREADS_OP),
-	BARRIER("__syncthreads_or", SM_BAR_SYNCTHREADS_OP),
-	BARRIER("__barrier_sync", SM_BAR_SYNCTHREADS_OP),
-	BARRIER("barrier_sync", SM_BAR_SYNCTHREADS_OP),
-	BARRIER("__syncwarp", SM_BAR_SYNCWARP),             /* the lanes of its mask */
-	BARRIER("sync", SM_BAR_CG_SYNC),                    /* g.sync(), cg::sync(g): the group's scope */
-	CALL("atomic*", -1, conv_atomic),                   /* an atomic access of its first argument */
-	BINARY("min", SM_OP_MIN),                           /* integer min and max */
-	BINARY("umin", SM_OP_MIN),
-	BINARY("std::min", SM_OP_MIN),
-	BINARY("max", SM_OP_MAX),
-	BINARY("umax", SM_OP_MAX),
-	BINARY("std::max", SM_OP_MAX),
-	BINARY("__mul24", SM_OP_MUL),                       /* a product (of 24-bit values) */
-	BINARY("__umul24", SM_OP_MUL),
-	CALL("__brev", 1, conv_brev),                       /* bit reversal of 32 bits */
-	CALL("thread_rank", -1, conv_thread_rank),          /* a block's or tile's linear thread id */
-	CALL("__builtin_assume", 1, conv_assume),           /* a fact: n == 2 from here on */
-	UNLESS_FOLLOWED("operator*", conv_operator),        /* s[i] = v, s[i] += v on a class type */
-	UNLESS_FOLLOWED("clock", conv_per_thread),          /* values that differ per thread */
-	UNLESS_FOLLOWED("clock64", conv_per_thread),
-	UNLESS_FOLLOWED("__shfl*", conv_per_thread),
-	UNLESS_FOLLOWED("__ballot*", conv_per_thread),
-	UNLESS_FOLLOWED("__activemask", conv_per_thread),
-	UNLESS_FOLLOWED("__lane_id", conv_per_thread),
+	BARRIER("__syncthreads", SM_BAR_SYNCTHREADS),          /* block barrier */
+	BARRIER("__syncthreads_count", SM_BAR_SYNCTHREADS_OP), /* block barrier with a block-uniform value */
+	BARRIER("__syncthreads_and", SM_BAR_SYNCTHREADS_OP),   /* the same */
+	BARRIER("__syncthreads_or", SM_BAR_SYNCTHREADS_OP),    /* the same */
+	BARRIER("__barrier_sync", SM_BAR_SYNCTHREADS_OP),      /* the same */
+	BARRIER("barrier_sync", SM_BAR_SYNCTHREADS_OP),        /* the same */
+	BARRIER("__syncwarp", SM_BAR_SYNCWARP),                /* barrier of the lanes of its mask */
+	BARRIER("sync", SM_BAR_CG_SYNC),                       /* g.sync(), cg::sync(g): the group's barrier */
+	CALL("atomic*", -1, conv_atomic),                      /* atomic access of its first argument */
+	BINARY("min", SM_OP_MIN),                              /* integer minimum */
+	BINARY("umin", SM_OP_MIN),                             /* the same, unsigned */
+	BINARY("max", SM_OP_MAX),                              /* integer maximum */
+	BINARY("umax", SM_OP_MAX),                             /* the same, unsigned */
+	BINARY("__mul24", SM_OP_MUL),                          /* product of the low 24 bits */
+	BINARY("__umul24", SM_OP_MUL),                         /* the same, unsigned */
+	CALL("__brev", 1, conv_brev),                          /* bit reversal of 32 bits */
+	CALL("thread_rank", -1, conv_thread_rank),             /* a block's or tile's linear thread id */
+	CALL("__builtin_assume", 1, conv_assume),              /* a fact: n == 2 from here on */
+	UNLESS_FOLLOWED("operator*", conv_operator),           /* s[i] = v, s[i] += v of a class type */
+	UNLESS_FOLLOWED("clock", conv_per_thread),             /* a value that differs per thread */
+	UNLESS_FOLLOWED("clock64", conv_per_thread),           /* the same */
+	UNLESS_FOLLOWED("__shfl*", conv_per_thread),           /* the same */
+	UNLESS_FOLLOWED("__ballot*", conv_per_thread),         /* the same */
+	UNLESS_FOLLOWED("__activemask", conv_per_thread),      /* the same */
+	UNLESS_FOLLOWED("__lane_id", conv_per_thread),         /* the same */
 };
 
 #undef BARRIER
