@@ -294,12 +294,6 @@
  * them: the operand is taken as it is (not recognized as a shared array). */
 #define SM_FE_STRIP_CHAIN 64
 #define SM_FE_PLACE_CHAIN 16
-/* Front end: the arguments of one call the conversion looks at (a modelled
- * intrinsic's, an opaque call's; analyzer/front/convert_call.c). Every
- * modelled call takes at most 4 (atomicCAS 3). Past it: the further
- * arguments of an opaque call are not evaluated (their accesses are not
- * analyzed). */
-#define SM_FE_CALL_ARGS 8
 
 /* Front end, inlining __device__ calls (analyzer/front/convert_call.c):
  * calls followed inside one another. Helper chains in real kernels are 2
