@@ -25,10 +25,19 @@ static int arch_number(const char *s)
 	return atoi(s);
 }
 
-/* Append "sm_NN" (from "sm_NN" or "compute_NN" at a, skip letters before
- * the digits) to out when it is lower than what out holds (numbers, then
- * the name: sm_90 before sm_90a). */
-static void keep_lowest(const char *digits, char *out, size_t n, int *count, char *seen, size_t seen_n)
+/* The architectures a command line names, as its flags are read. */
+struct arch_tally {
+	char *lowest;    /* "sm_NN", the lowest named so far ("" none) */
+	size_t lowest_n; /* the size of lowest's buffer */
+	int *count;      /* how many distinct ones (counted only with seen) */
+	char *seen;      /* " sm_a sm_b ": the distinct ones, or NULL */
+	size_t seen_n;   /* the size of seen's buffer */
+};
+
+/* Note "sm_NN" (from "sm_NN" or "compute_NN": digits points after the
+ * prefix) in t, and keep it as t->lowest when it is lower than what that
+ * holds (numbers, then the name: sm_90 before sm_90a). */
+static void keep_lowest(const char *digits, struct arch_tally *t)
 {
 	char buf[32] = "sm_";
 	size_t k = 3;
@@ -40,30 +49,30 @@ static void keep_lowest(const char *digits, char *out, size_t n, int *count, cha
 	/* distinct ones, space separated, for the count */
 	char probe[40];
 	snprintf(probe, sizeof(probe), " %s ", buf);
-	if (seen && !strstr(seen, probe)) {
-		size_t l = strlen(seen);
-		if (l + strlen(buf) + 2 < seen_n)
-			snprintf(seen + (l ? l - 1 : 0), seen_n - (l ? l - 1 : 0), " %s ", buf);
-		(*count)++;
+	if (t->seen && !strstr(t->seen, probe)) {
+		size_t l = strlen(t->seen);
+		if (l + strlen(buf) + 2 < t->seen_n)
+			snprintf(t->seen + (l ? l - 1 : 0), t->seen_n - (l ? l - 1 : 0), " %s ", buf);
+		(*t->count)++;
 	}
-	int have = out[0] ? arch_number(out + 3) : -1;
+	int have = t->lowest[0] ? arch_number(t->lowest + 3) : -1;
 	int now = arch_number(buf + 3);
-	if (have < 0 || now < have || (now == have && strcmp(buf, out) < 0))
-		snprintf(out, n, "%s", buf);
+	if (have < 0 || now < have || (now == have && strcmp(buf, t->lowest) < 0))
+		snprintf(t->lowest, t->lowest_n, "%s", buf);
 }
 
 /* Every architecture an nvcc/clang flag value names: the real ones
  * (sm_NN, code=sm_NN, code=[compute_NN,sm_NN]); the virtual ones
  * (compute_NN) only when it names no real one. */
-static int archs_of(const char *s, char *out, size_t n, int *count, char *seen, size_t seen_n)
+static int archs_of(const char *s, struct arch_tally *t)
 {
 	int found = 0;
 	for (const char *a = strstr(s, "sm_"); a; a = strstr(a + 3, "sm_")) {
-		keep_lowest(a + 3, out, n, count, seen, seen_n);
+		keep_lowest(a + 3, t);
 		found = 1;
 	}
 	for (const char *a = strstr(s, "compute_"); !found && a; a = strstr(a + 8, "compute_")) {
-		keep_lowest(a + 8, out, n, count, seen, seen_n);
+		keep_lowest(a + 8, t);
 		found = 1;
 	}
 	return found;
@@ -73,7 +82,8 @@ int sm_arch_of(const char *s, char *out, size_t n)
 {
 	char lowest[32] = "";
 	int count = 0;
-	if (!archs_of(s, lowest, sizeof(lowest), &count, NULL, 0))
+	struct arch_tally t = { lowest, sizeof(lowest), &count, NULL, 0 };
+	if (!archs_of(s, &t))
 		return 0;
 	snprintf(out, n, "%s", lowest);
 	return 1;
@@ -217,11 +227,21 @@ static const char *rsp_name(const char *a, const char *next, int *skip)
 	return NULL;
 }
 
-/* argv[from..argc) into f, response files replaced by their arguments
- * (read relative to dir, as the compiler in dir would). */
-static int expand(const char *const *argv, int argc, int from, const char *dir, int depth, struct flat *f,
-		  struct sm_compile_flags *out)
+/* Flattening a command line's response files. */
+struct expansion {
+	const char *dir;              /* response files are read relative to it */
+	struct flat *f;               /* the arguments so far */
+	struct sm_compile_flags *out; /* notes a response file that cannot be read */
+};
+
+/* argv[from..argc) into x->f, response files replaced by their arguments
+ * (read relative to x->dir, as the compiler in dir would); depth: the
+ * response files being read. */
+static int expand(struct expansion *x, const char *const *argv, int argc, int from, int depth)
 {
+	const char *dir = x->dir;
+	struct flat *f = x->f;
+	struct sm_compile_flags *out = x->out;
 	for (int i = from; i < argc; i++) {
 		int skip;
 		const char *name = rsp_name(argv[i], i + 1 < argc ? argv[i + 1] : NULL, &skip);
@@ -264,7 +284,7 @@ static int expand(const char *const *argv, int argc, int from, const char *dir, 
 		free(text);
 		if (nsub < 0)
 			return -1;
-		int rc = expand((const char *const *)sub, nsub, 0, dir, depth + 1, f, out);
+		int rc = expand(x, (const char *const *)sub, nsub, 0, depth + 1);
 		free_argv(sub, nsub);
 		if (rc)
 			return -1;
@@ -289,11 +309,13 @@ int sm_compile_flags_translate(const char *const *argv, int argc, const char *di
 					       "--cuda-gpu-arch=", "--gpu-code=", "-code=", "--offload-arch=", NULL };
 	memset(out, 0, sizeof(*out));
 	struct flat f = { 0 };
-	if (argc > 0 && expand(argv, argc, 1, dir, 0, &f, out)) {
+	struct expansion x = { dir, &f, out };
+	if (argc > 0 && expand(&x, argv, argc, 1, 0)) {
 		free_argv(f.v, f.n);
 		return -1;
 	}
 	char seen[sizeof(out->archs)] = "";
+	struct arch_tally archs = { out->arch, sizeof(out->arch), &out->narchs, seen, sizeof(seen) };
 	int rc = 0, lang;
 	bool rdc = false, x_cuda = false; /* an -x cu before the sources */
 	for (int i = 0; i < f.n && rc == 0; i++) {
@@ -331,9 +353,9 @@ int sm_compile_flags_translate(const char *const *argv, int argc, const char *di
 			snprintf(buf, sizeof(buf), "-std=%s", f.v[++i]);
 			rc = flag(out, buf);
 		} else if (is(a, arch_opts) && has_next) {
-			archs_of(f.v[++i], out->arch, sizeof(out->arch), &out->narchs, seen, sizeof(seen));
+			archs_of(f.v[++i], &archs);
 		} else if (has_prefix_in(a, arch_eq)) {
-			archs_of(strchr(a, '=') + 1, out->arch, sizeof(out->arch), &out->narchs, seen, sizeof(seen));
+			archs_of(strchr(a, '=') + 1, &archs);
 		} else if (!strcmp(a, "-rdc") || !strcmp(a, "--relocatable-device-code")) {
 			if (has_next)
 				rdc = is_true(f.v[++i]);

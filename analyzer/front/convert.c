@@ -9,6 +9,7 @@
  * is how conversion keeps evaluation order.
  */
 #include "front/convert.h"
+#include "front/include_site.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +268,130 @@ struct sm_stmt *cv_mk_stmt(struct fe *S, enum sm_stmt_kind k, CXCursor c)
 	else if (!clang_Cursor_isNull(c))
 		s->range = cv_range_of(S, c);
 	return s;
+}
+
+/* ---------- expression nodes and their C types ---------- */
+
+int cv_type_is_unsigned(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	switch (t.kind) {
+	case CXType_UInt: case CXType_ULong: case CXType_ULongLong:
+	case CXType_UShort: case CXType_UChar: case CXType_Char_U: case CXType_Bool:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int cv_type_is_integer(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return (t.kind >= CXType_Bool && t.kind <= CXType_Int128 && t.kind != CXType_Char16 && t.kind != CXType_Char32) ||
+	       t.kind == CXType_Enum;
+}
+
+unsigned cv_type_bits(CXType t)
+{
+	long long s = clang_Type_getSizeOf(clang_getCanonicalType(t));
+	return s > 0 && s <= 8 ? (unsigned)(s * 8) : 64;
+}
+
+struct sm_expr *cv_mk_expr(struct fe *S, enum sm_expr_kind k, CXCursor c)
+{
+	struct sm_expr *e = sm_arena_alloc(S->A, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->kind = k;
+	if (!clang_Cursor_isNull(c))
+		e->range = cv_range_of(S, c);
+	return e;
+}
+
+struct sm_expr *cv_mk_const(struct fe *S, int64_t v)
+{
+	struct sm_expr *e = cv_mk_expr(S, SM_E_CONST, clang_getNullCursor());
+	if (e)
+		e->ival = v;
+	return e;
+}
+
+struct sm_expr *cv_opaque(struct fe *S, CXCursor c, const char *name, int thread_dep)
+{
+	struct sm_expr *e = cv_mk_expr(S, SM_E_OPAQUE, c);
+	if (!e)
+		return NULL;
+	e->name = name ? sm_arena_strdup(S->A, name) : "value";
+	e->thread_dep = thread_dep;
+	e->id = ++S->nopaque;
+	return e;
+}
+
+struct sm_expr *cv_mk_bin(struct fe *S, enum sm_op op, struct sm_expr *a, struct sm_expr *b, CXCursor c)
+{
+	struct sm_expr *e = cv_mk_expr(S, SM_E_BINARY, c);
+	if (!e)
+		return NULL;
+	e->op = op;
+	e->a = a;
+	e->b = b;
+	e->bits = 64;
+	if (!clang_Cursor_isNull(c)) {
+		CXType t = clang_getCursorType(c);
+		if (cv_type_is_integer(t)) {
+			e->bits = cv_type_bits(t);
+			e->is_unsigned = cv_type_is_unsigned(t);
+		}
+	}
+	return e;
+}
+
+struct sm_expr *cv_var_ref(struct fe *S, CXCursor c, struct sm_var *v)
+{
+	struct sm_expr *e = cv_mk_expr(S, SM_E_VAR, c);
+	if (e) {
+		e->var = v;
+		e->name = v->name;
+		e->is_ptr = v->is_pointer && v->points_shared;
+	}
+	return e;
+}
+
+/* ---------- notes ---------- */
+
+void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const char *msg)
+{
+	/* one note per position and message */
+	struct sm_range at = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
+	struct sm_pos pos = at.begin;
+	if (at.file && at.file <= S->F->nheaders) {
+		/* in a converted header: "header:line:col: msg", at the #include
+		 * that brings it in (notes have no file of their own) */
+		const struct sm_header *h = &S->F->headers[at.file - 1];
+		const char *m = sm_arena_printf(S->A, "%s:%u:%u: %s", h->path, pos.line, pos.col, msg);
+		msg = m ? m : msg;
+		pos.line = pos.col = 0;
+		for (unsigned i = 0; i < S->nfiles; i++)
+			if (S->files[i].index == (int)at.file) {
+				(void)cv_include_site(S->tu, S->files[i].file, S->A, &pos);
+				break;
+			}
+	}
+	for (unsigned i = 0; i < S->notes.n; i++) {
+		const struct sm_note *o = S->notes.v[i];
+		if (o->pos.line == pos.line && o->pos.col == pos.col && !strcmp(o->message, msg))
+			return;
+	}
+	if (S->notes.n >= SM_MAX_PARSE_NOTES)
+		return;
+	struct sm_note *n = sm_arena_alloc(S->A, sizeof(*n));
+	if (!n)
+		return;
+	n->kind = kind;
+	n->level = level;
+	n->pos = pos;
+	n->message = sm_arena_strdup(S->A, msg);
+	cv_vec_push(S->A, &S->notes, n);
 }
 
 /* ---------- tokens, constants ---------- */

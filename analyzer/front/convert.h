@@ -6,14 +6,20 @@
  * the model does not cover becomes an OPAQUE value rather than a guess.
  *
  * One struct fe carries the state of one file's conversion; the work is
- * split by what it models:
- *   convert.c         arrays, cursor maps, positions, tokens, constants
+ * split by what it models, each file calling only the ones listed above
+ * it (README.md draws the order):
+ *   convert.c         arrays, cursor maps, positions, tokens, constants,
+ *                     statement and expression nodes, notes
+ *   barrier_scope.c   which threads a barrier orders
+ *   convert_decl.c    shared arrays, variables, the callee a call follows
  *   convert_expr.c    expressions, shared-memory places and accesses
- *   convert_decl.c    shared arrays, variables, local declarations
- *   convert_stmt.c    statements
- *   convert_call.c    __device__ calls inlined at their call sites
+ *   convert_stmt.c    statements, local declarations
+ *   convert_call.c    modelled device calls; __device__ calls inlined
  *   convert_host.c    integer values of host code at launch sites
  *   convert_kernel.c  kernels, launches, the walk over the translation unit
+ * The one way back up is fe.conv_call: an expression that is a call is
+ * handed to the call converter (convert_call.c, installed by
+ * convert_kernel.c), whose inlined callee's body is statements again.
  * frontend.c parses and calls cv_convert_tu. What the files share has the
  * cv_ prefix and is declared here; everything else is static in its file.
  * Nothing here is installed or seen outside front/.
@@ -101,6 +107,9 @@ struct fe {
 	                          * scope of the cooperative group passed for
 	                          * a parameter of the callee being inlined */
 	struct vec notes;        /* struct sm_note *: calls not followed */
+	/* converts a call expression (cv_conv_call): the expression converter
+	 * reaches the call converter, above it, only through this */
+	struct sm_expr *(*conv_call)(struct fe *S, CXCursor c);
 };
 
 /* Parse result to IR: fills F (kernels, arrays, notes) from tu, whose main
@@ -160,49 +169,21 @@ CXCursor cv_body_of(CXCursor fn);
 void cv_emit(struct fe *S, struct sm_stmt *s);
 struct sm_stmt *cv_mk_stmt(struct fe *S, enum sm_stmt_kind k, CXCursor c);
 
-/* ---------- expressions (convert_expr.c) ---------- */
+/* ---------- expression nodes (convert.c) ---------- */
 
-/* Convert c, emitting the accesses and assignments it makes into the
- * current block; never recurses deeper than SM_FE_MAX_DEPTH. */
-struct sm_expr *cv_conv_expr(struct fe *S, CXCursor c);
-/* The shared array a declaration cursor declares, or NULL. */
-struct sm_array *cv_array_of_decl(struct fe *S, CXCursor decl);
-
-/* ---------- declarations (convert_decl.c) ---------- */
-
-int cv_has_attr(CXCursor c, enum CXCursorKind attr);
-struct sm_array *cv_make_array(struct fe *S, CXCursor decl, int file_scope);
-struct sm_var *cv_make_var(struct fe *S, CXCursor decl, enum sm_var_kind kind);
-void cv_conv_vardecl(struct fe *S, CXCursor d);
-
-/* ---------- expressions shared with convert_call.c ---------- */
-
-/* Is c (casts and parens aside) an lvalue in shared memory? */
-int cv_is_shared_lvalue(struct fe *S, CXCursor c);
-/* The address of the shared lvalue c as an SM_E_ADDR pointer, or NULL. */
-struct sm_expr *cv_address_of(struct fe *S, CXCursor c);
+/* Is the C type t unsigned / an integer (enums included)? Its width in
+ * bits (64 for anything wider or unsized). */
+int cv_type_is_unsigned(CXType t);
+int cv_type_is_integer(CXType t);
+unsigned cv_type_bits(CXType t);
+/* A node of kind k at c's range (none for a null cursor). */
+struct sm_expr *cv_mk_expr(struct fe *S, enum sm_expr_kind k, CXCursor c);
+struct sm_expr *cv_mk_const(struct fe *S, int64_t v);
+/* a op b, in the integer type of c (64 bits for a null cursor). */
+struct sm_expr *cv_mk_bin(struct fe *S, enum sm_op op, struct sm_expr *a, struct sm_expr *b, CXCursor c);
+/* An unknown value named name, per thread when thread_dep. */
 struct sm_expr *cv_opaque(struct fe *S, CXCursor c, const char *name, int thread_dep);
 struct sm_expr *cv_var_ref(struct fe *S, CXCursor c, struct sm_var *v);
-
-/* ---------- host values at launch sites (convert_host.c) ---------- */
-
-/* 1 and *out when the host expression c has a value the front end can
- * compute (constants, and locals whose only value is their initializer). */
-int cv_host_eval(struct fe *S, CXCursor c, int64_t *out);
-
-/* ---------- calls (convert_call.c) ---------- */
-
-/* The definition of the __device__ function that call c invokes, when the
- * analysis follows it into the caller's context; else a null cursor. */
-CXCursor cv_inline_target(struct fe *S, CXCursor c);
-/* Inline the call c of def: bind its parameters (by value, by pointer,
- * by reference), convert def's body into an SM_S_CALL statement in the
- * current block, and return the call's value. NULL when the call cannot
- * be followed (a note says why); nothing was emitted then. */
-struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def);
-/* Bind v, a reference initialized with the lvalue init: a shared location
- * makes v a reference into shared memory; else the value of init. */
-struct sm_expr *cv_bind_ref(struct fe *S, struct sm_var *v, CXCursor init);
 /* Record a note for the file (level 0..2) at c. */
 void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const char *msg);
 
@@ -225,10 +206,56 @@ void cv_syncwarp_scope(CXCursor call, int nargs, CXCursor arg0, struct sm_stmt *
 /* Set the scope of the inline-asm barrier s from its bar.sync count. */
 void cv_asm_scope(struct fe *S, CXCursor c, struct sm_stmt *s);
 
+/* ---------- declarations (convert_decl.c) ---------- */
+
+int cv_has_attr(CXCursor c, enum CXCursorKind attr);
+struct sm_array *cv_make_array(struct fe *S, CXCursor decl, int file_scope);
+struct sm_var *cv_make_var(struct fe *S, CXCursor decl, enum sm_var_kind kind);
+/* The shared array a declaration cursor declares, or NULL. */
+struct sm_array *cv_array_of_decl(struct fe *S, CXCursor decl);
+/* The definition of the __device__ function that call c invokes, when the
+ * analysis follows it into the caller's context; else a null cursor. */
+CXCursor cv_inline_target(struct fe *S, CXCursor c);
+
+/* ---------- expressions (convert_expr.c) ---------- */
+
+/* Convert c, emitting the accesses and assignments it makes into the
+ * current block; never recurses deeper than SM_FE_MAX_DEPTH. */
+struct sm_expr *cv_conv_expr(struct fe *S, CXCursor c);
+/* Is c (casts and parens aside) an lvalue in shared memory? */
+int cv_is_shared_lvalue(struct fe *S, CXCursor c);
+/* Is c a pointer into shared memory the conversion follows? */
+int cv_is_shared_ptr(struct fe *S, CXCursor c);
+/* The address of the shared lvalue c as an SM_E_ADDR pointer, or NULL. */
+struct sm_expr *cv_address_of(struct fe *S, CXCursor c);
+/* Emit an ACCESS of kind for the shared lvalue c; NULL when it is none. */
+struct sm_access *cv_emit_access(struct fe *S, CXCursor c, enum sm_access_kind kind);
+/* A fact the code states at `at` (cond is `n == 2`): n is 2 from here. */
+void cv_assume(struct fe *S, CXCursor cond, CXCursor at);
+
 /* ---------- statements (convert_stmt.c) ---------- */
 
 struct sm_stmt *cv_conv_block(struct fe *S, CXCursor c);
 /* Convert the statement c into the current block. */
 void cv_conv_stmt_into(struct fe *S, CXCursor c);
+/* A local declaration: a DECL statement, or a helper's __shared__ array. */
+void cv_conv_vardecl(struct fe *S, CXCursor d);
+
+/* ---------- calls (convert_call.c) ---------- */
+
+/* Inline the call c of def: bind its parameters (by value, by pointer,
+ * by reference), convert def's body into an SM_S_CALL statement in the
+ * current block, and return the call's value. NULL when the call cannot
+ * be followed (a note says why); nothing was emitted then. */
+struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def);
+/* A call expression: a modelled device call (barrier, atomic, ...), an
+ * inlined __device__ function, or an opaque call. fe.conv_call. */
+struct sm_expr *cv_conv_call(struct fe *S, CXCursor c);
+
+/* ---------- host values at launch sites (convert_host.c) ---------- */
+
+/* 1 and *out when the host expression c has a value the front end can
+ * compute (constants, and locals whose only value is their initializer). */
+int cv_host_eval(struct fe *S, CXCursor c, int64_t *out);
 
 #endif

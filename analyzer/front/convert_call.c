@@ -1,4 +1,15 @@
-/* convert_call.c - __device__ calls inlined at their call sites.
+/* convert_call.c - calls: modelled device calls, and __device__ calls
+ * inlined at their call sites.
+ *
+ * cv_conv_call is where every call expression goes (fe.conv_call). Calls
+ * are modelled by name, one line each in device_calls[]: barriers
+ * (__syncthreads and friends, __syncwarp, cooperative groups' sync),
+ * atomics, min/max, __mul24, __brev, thread_rank, __builtin_assume. Then
+ * a call of a __device__ function of the program is inlined; failing
+ * that, the lines marked unless_followed apply (a class type's operator=
+ * on a shared element is a store; clock, shuffles, ballots and the lane
+ * id give a per-thread value), and what is left is an OPAQUE_CALL whose
+ * arguments are evaluated.
  *
  * Shared memory reaches helpers through pointer and reference parameters,
  * through helpers that return a shared pointer (the SharedMemory<T>
@@ -20,101 +31,27 @@
  * its member accesses are shared accesses; a cooperative group passed
  * for a parameter (`void f(cg::thread_group g)` called with a tile or the
  * block) gives the parameter the argument's scope, so g.sync() in the
- * callee is a barrier of that scope (barrier_scope.c). `return v;` stores v in the
- * call's result variable and leaves the
- * innermost SM_S_CALL. A callee defined in a header is converted the same
- * way, but its positions are those of the call in the analyzed file.
+ * callee is a barrier of that scope (barrier_scope.c). `return v;` stores
+ * v in the call's result variable and leaves the innermost SM_S_CALL. A
+ * callee defined in a header is converted the same way, but its positions
+ * are those of the call in the analyzed file. cv_inline_call goes through
+ * the steps in order: may_follow, new_site, bind_args (in the caller),
+ * enter_callee, declare_params, the body (cv_conv_block), leave_callee,
+ * emit_call.
  *
  * Bounds: recursion is never followed, nor are chains deeper than
  * SM_MAX_CALL_DEPTH, nor calls once a kernel holds SM_INLINE_MAX_ACCESSES
  * accesses; each such call is left opaque with a note (call-not-followed).
  */
 #include "front/convert.h"
-#include "front/include_site.h"
 
 #include <stdio.h>
 #include <string.h>
-
-void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const char *msg)
-{
-	/* one note per position and message */
-	struct sm_range at = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
-	struct sm_pos pos = at.begin;
-	if (at.file && at.file <= S->F->nheaders) {
-		/* in a converted header: "header:line:col: msg", at the #include
-		 * that brings it in (notes have no file of their own) */
-		const struct sm_header *h = &S->F->headers[at.file - 1];
-		const char *m = sm_arena_printf(S->A, "%s:%u:%u: %s", h->path, pos.line, pos.col, msg);
-		msg = m ? m : msg;
-		pos.line = pos.col = 0;
-		for (unsigned i = 0; i < S->nfiles; i++)
-			if (S->files[i].index == (int)at.file) {
-				(void)cv_include_site(S->tu, S->files[i].file, S->A, &pos);
-				break;
-			}
-	}
-	for (unsigned i = 0; i < S->notes.n; i++) {
-		const struct sm_note *o = S->notes.v[i];
-		if (o->pos.line == pos.line && o->pos.col == pos.col && !strcmp(o->message, msg))
-			return;
-	}
-	if (S->notes.n >= SM_MAX_PARSE_NOTES)
-		return;
-	struct sm_note *n = sm_arena_alloc(S->A, sizeof(*n));
-	if (!n)
-		return;
-	n->kind = kind;
-	n->level = level;
-	n->pos = pos;
-	n->message = sm_arena_strdup(S->A, msg);
-	cv_vec_push(S->A, &S->notes, n);
-}
-
-CXCursor cv_inline_target(struct fe *S, CXCursor c)
-{
-	CXCursor none = clang_getNullCursor();
-	if (!S->K)
-		return none;
-	CXCursor ref = clang_getCursorReferenced(c);
-	if (clang_Cursor_isNull(ref))
-		return none;
-	CXCursor def = clang_getCursorDefinition(ref);
-	if (clang_Cursor_isNull(def))
-		return none;
-	enum CXCursorKind k = clang_getCursorKind(def);
-	if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_ConversionFunction)
-		return none;
-	if (!cv_has_attr(def, CXCursor_CUDADeviceAttr) || cv_has_attr(def, CXCursor_CUDAGlobalAttr))
-		return none;
-	/* the CUDA headers' own device functions (intrinsics, math) are not
-	 * the program's: their calls stay opaque */
-	if (clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
-		return none;
-	if (clang_Cursor_isNull(cv_body_of(def)))
-		return none;
-	return def;
-}
 
 static int param_is_ref(CXCursor p)
 {
 	enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(p)).kind;
 	return tk == CXType_LValueReference || tk == CXType_RValueReference;
-}
-
-struct sm_expr *cv_bind_ref(struct fe *S, struct sm_var *v, CXCursor init)
-{
-	if (cv_is_shared_lvalue(S, init)) {
-		struct sm_expr *a = cv_address_of(S, init);
-		if (a) {
-			long long sz = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(init)));
-			v->is_ref = true;
-			v->is_pointer = true;
-			v->points_shared = true;
-			v->pointee_size = sz > 0 ? (unsigned)sz : 1;
-			return a;
-		}
-	}
-	return cv_conv_expr(S, init);
 }
 
 /* A reference parameter bound to a variable of the caller: its value
@@ -175,174 +112,531 @@ static int not_followed(struct fe *S, CXCursor c, const char *callee, const char
 	return 0;
 }
 
-struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
+/* How a parameter is bound, worked out in the caller's scope and block. */
+struct binding {
+	struct sm_expr *val;  /* the argument's value (its address for a shared reference), or NULL */
+	struct sm_var *back;  /* a reference to this variable of the caller: copied back after */
+	bool shared_ref;      /* a reference bound to a shared location */
+	bool is_group;        /* a cooperative group whose scope is known: group */
+	struct cv_group group;
+};
+
+/* What the callee's conversion replaces in S, restored after it. */
+struct caller_state {
+	struct cmap vars, groups;
+	const struct sm_callsite *call;
+	struct sm_var *ret_var, *this_var;
+	bool in_header;
+	struct vec *block;
+};
+
+/* One call being inlined. */
+struct inlining {
+	CXCursor c, def;            /* the call, the callee's definition */
+	CXCursor canon;             /* the callee's canonical cursor (recursion, S->inlined) */
+	const char *callee;         /* its name */
+	int depth;                  /* calls being inlined around this one */
+	int nparams, nargs;         /* of the definition, of the call */
+	struct sm_callsite *site;   /* what the callee's statements and accesses point at */
+	struct binding *bind;       /* nparams + 1 bindings, worked out in the caller */
+	struct sm_expr *this_val;   /* the shared object a method is called on, or NULL */
+	struct sm_var **params;     /* the callee's parameters as variables of the kernel */
+	struct vec body;            /* the callee's statements */
+};
+
+/* 1 when the call may be followed; else 0 and a note says why not. */
+static int may_follow(struct fe *S, const struct inlining *in)
 {
-	const char *callee = cv_cx_str(S->A, clang_getCursorSpelling(def));
-	int depth = S->call ? S->call->depth : 0;
-	CXCursor canon = clang_getCanonicalCursor(def);
-	for (int i = 0; i < depth && i < SM_MAX_CALL_DEPTH; i++)
-		if (clang_equalCursors(S->callee_stack[i], canon)) {
-			not_followed(S, c, callee, "it is recursive");
-			return NULL;
-		}
-	if (depth >= SM_MAX_CALL_DEPTH) {
-		not_followed(S, c, callee, "the call chain is deeper than SM_MAX_CALL_DEPTH (16)");
-		return NULL;
-	}
-	if (S->naccess >= SM_INLINE_MAX_ACCESSES) {
-		not_followed(S, c, callee, "the kernel already holds SM_INLINE_MAX_ACCESSES (20000) accesses");
-		return NULL;
-	}
+	for (int i = 0; i < in->depth && i < SM_MAX_CALL_DEPTH; i++)
+		if (clang_equalCursors(S->callee_stack[i], in->canon))
+			return not_followed(S, in->c, in->callee, "it is recursive");
+	if (in->depth >= SM_MAX_CALL_DEPTH)
+		return not_followed(S, in->c, in->callee, "the call chain is deeper than SM_MAX_CALL_DEPTH (16)");
+	if (S->naccess >= SM_INLINE_MAX_ACCESSES)
+		return not_followed(S, in->c, in->callee,
+				    "the kernel already holds SM_INLINE_MAX_ACCESSES (20000) accesses");
+	return 1;
+}
+
+static struct sm_callsite *new_site(struct fe *S, const struct inlining *in)
+{
 	struct sm_callsite *site = sm_arena_alloc(S->A, sizeof(*site));
 	if (!site)
 		return NULL;
-	site->callee = callee;
+	site->callee = in->callee;
 	site->caller = S->call ? S->call->callee : S->K->name;
-	site->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
+	site->range = S->in_header && S->call ? S->call->range : cv_range_of(S, in->c);
 	/* a callee in the file or a converted project header is converted at
 	 * its own positions; one elsewhere (toolkit, filtered out) at this call */
-	site->callee_in_file = cv_in_converted_file(S, def);
-	site->depth = depth + 1;
+	site->callee_in_file = cv_in_converted_file(S, in->def);
+	site->depth = in->depth + 1;
 	site->parent = S->call;
+	return site;
+}
 
-	/* the arguments, in the caller's scope and block */
-	int nparams = clang_Cursor_getNumArguments(def);
-	int nargs = clang_Cursor_getNumArguments(c);
-	if (nparams < 0)
-		nparams = 0;
-	struct sm_expr **vals = sm_arena_alloc(S->A, ((size_t)nparams + 1) * sizeof(*vals));
-	struct sm_var **back = sm_arena_alloc(S->A, ((size_t)nparams + 1) * sizeof(*back));
-	unsigned char *shared_ref = sm_arena_alloc(S->A, (size_t)nparams + 1);
-	struct cv_group *groups = sm_arena_alloc(S->A, ((size_t)nparams + 1) * sizeof(*groups));
-	unsigned char *is_group = sm_arena_alloc(S->A, (size_t)nparams + 1);
-	if (!vals || !back || !shared_ref || !groups || !is_group)
-		return NULL;
-	for (int i = 0; i < nparams && i < nargs; i++) {
-		CXCursor p = clang_Cursor_getArgument(def, (unsigned)i);
-		CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
-		/* a cooperative group: its scope, resolved in the caller */
-		if (cv_is_group_param(S, p) && cv_group_scope(S, a, &groups[i].sc, &groups[i].arg))
-			is_group[i] = 1;
+/* The arguments, converted in the caller's scope and block: a value, a
+ * pointer, a reference to shared memory or to a caller's variable, a
+ * cooperative group's scope. */
+static void bind_args(struct fe *S, struct inlining *in)
+{
+	for (int i = 0; i < in->nparams && i < in->nargs; i++) {
+		CXCursor p = clang_Cursor_getArgument(in->def, (unsigned)i);
+		CXCursor a = clang_Cursor_getArgument(in->c, (unsigned)i);
+		struct binding *b = &in->bind[i];
+		if (cv_is_group_param(S, p) && cv_group_scope(S, a, &b->group.sc, &b->group.arg))
+			b->is_group = true;
 		if (param_is_ref(p)) {
 			if (cv_is_shared_lvalue(S, a)) {
-				vals[i] = cv_address_of(S, a);
-				shared_ref[i] = vals[i] != NULL;
+				b->val = cv_address_of(S, a);
+				b->shared_ref = b->val != NULL;
 			} else {
-				back[i] = caller_var(S, &S->vars, a);
-				vals[i] = cv_conv_expr(S, a);
+				b->back = caller_var(S, &S->vars, a);
+				b->val = cv_conv_expr(S, a);
 			}
 		} else {
-			vals[i] = cv_conv_expr(S, a);
+			b->val = cv_conv_expr(S, a);
 			CXType at = clang_getCanonicalType(clang_getCursorType(p));
 			if (at.kind == CXType_Record)
-				vals[i] = NULL; /* a struct by value: not modelled */
+				b->val = NULL; /* a struct by value: not modelled */
 		}
 	}
+}
 
-	/* a method called on a shared object (t.put(i, j, x) with __shared__
-	 * Tile t): `this` points at it */
-	struct sm_expr *this_val = NULL;
-	if (clang_getCursorKind(def) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(def)) {
-		struct kids ck = cv_kids_of(c);
-		if (ck.n >= 1 && clang_getCursorKind(ck.c[0]) == CXCursor_MemberRefExpr) {
-			struct kids mk = cv_kids_of(ck.c[0]);
-			if (mk.n == 1 && cv_is_shared_lvalue(S, mk.c[0]))
-				this_val = cv_address_of(S, mk.c[0]);
-			else if (mk.n == 1 && clang_getCursorKind(cv_strip(mk.c[0])) == CXCursor_CXXThisExpr && S->this_var)
-				this_val = cv_var_ref(S, c, S->this_var); /* this->other() */
-		}
-	}
+/* A method called on a shared object (t.put(i, j, x) with __shared__
+ * Tile t): the address `this` takes, else NULL. */
+static struct sm_expr *this_object(struct fe *S, CXCursor c, CXCursor def)
+{
+	if (clang_getCursorKind(def) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(def))
+		return NULL;
+	struct kids ck = cv_kids_of(c);
+	if (ck.n < 1 || clang_getCursorKind(ck.c[0]) != CXCursor_MemberRefExpr)
+		return NULL;
+	struct kids mk = cv_kids_of(ck.c[0]);
+	if (mk.n == 1 && cv_is_shared_lvalue(S, mk.c[0]))
+		return cv_address_of(S, mk.c[0]);
+	if (mk.n == 1 && clang_getCursorKind(cv_strip(mk.c[0])) == CXCursor_CXXThisExpr && S->this_var)
+		return cv_var_ref(S, c, S->this_var); /* this->other() */
+	return NULL;
+}
 
-	/* the callee's scope: its own variables, its return */
-	struct cmap caller_scope = S->vars;
+/* Enter the callee's scope: its own variables and groups, its return
+ * variable, its `this`, its statements going to in->body. */
+static void enter_callee(struct fe *S, struct inlining *in, struct caller_state *saved)
+{
+	*saved = (struct caller_state){ S->vars, S->groups, S->call, S->ret_var, S->this_var, S->in_header, S->block };
 	memset(&S->vars, 0, sizeof(S->vars));
-	struct cmap caller_groups = S->groups;
 	memset(&S->groups, 0, sizeof(S->groups));
-	for (int i = 0; i < nparams && i < nargs; i++)
-		if (is_group[i])
-			(void)cv_cmap_put(&S->groups, clang_Cursor_getArgument(def, (unsigned)i), &groups[i]);
-	const struct sm_callsite *saved_call = S->call;
-	struct sm_var *saved_ret = S->ret_var;
-	bool saved_header = S->in_header;
-	struct vec *saved_block = S->block;
-	struct vec body = { 0 };
-	S->block = &body;
-	S->callee_stack[depth] = canon;
-	S->call = site;
-	S->in_header = saved_header || !site->callee_in_file;
-	S->ret_var = result_var(S, def, callee);
-	struct sm_var *saved_this = S->this_var;
+	for (int i = 0; i < in->nparams && i < in->nargs; i++)
+		if (in->bind[i].is_group)
+			(void)cv_cmap_put(&S->groups, clang_Cursor_getArgument(in->def, (unsigned)i), &in->bind[i].group);
+	S->block = &in->body;
+	S->callee_stack[in->depth] = in->canon;
+	S->call = in->site;
+	S->in_header = saved->in_header || !in->site->callee_in_file;
+	S->ret_var = result_var(S, in->def, in->callee);
 	S->this_var = NULL;
-	if (this_val) {
+	if (in->this_val) {
 		/* held as a byte pointer: members add their byte offsets */
 		CXType none = { .kind = CXType_Invalid };
 		struct sm_var *tv = synthetic_var(S, "this", none);
 		if (tv) {
 			tv->is_pointer = tv->points_shared = true;
 			tv->pointee_size = 1;
-			cv_emit(S, mk_decl(S, tv, this_val, c));
+			cv_emit(S, mk_decl(S, tv, in->this_val, in->c));
 			S->this_var = tv;
 		}
 	}
+}
 
-	struct sm_var **pv = sm_arena_alloc(S->A, ((size_t)nparams + 1) * sizeof(*pv));
-	for (int i = 0; pv && i < nparams; i++) {
-		CXCursor p = clang_Cursor_getArgument(def, (unsigned)i);
+static void leave_callee(struct fe *S, const struct caller_state *saved)
+{
+	cv_cmap_free(&S->vars);
+	S->vars = saved->vars;
+	cv_cmap_free(&S->groups);
+	S->groups = saved->groups;
+	S->call = saved->call;
+	S->ret_var = saved->ret_var;
+	S->this_var = saved->this_var;
+	S->in_header = saved->in_header;
+	S->block = saved->block;
+}
+
+/* The parameters become variables of the kernel declared with the
+ * arguments' values; a shared reference is a reference into shared
+ * memory, a pointer given a shared pointer points into it. */
+static void declare_params(struct fe *S, struct inlining *in)
+{
+	in->params = sm_arena_alloc(S->A, ((size_t)in->nparams + 1) * sizeof(*in->params));
+	for (int i = 0; in->params && i < in->nparams; i++) {
+		CXCursor p = clang_Cursor_getArgument(in->def, (unsigned)i);
+		const struct binding *b = &in->bind[i];
 		struct sm_var *v = cv_make_var(S, p, SM_V_LOCAL);
 		if (!v)
 			continue;
-		pv[i] = v;
-		if (shared_ref[i]) {
+		in->params[i] = v;
+		if (b->shared_ref) {
 			long long sz = clang_Type_getSizeOf(clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(p))));
 			v->is_ref = v->is_pointer = v->points_shared = true;
 			v->pointee_size = sz > 0 ? (unsigned)sz : 1;
-		} else if (v->is_pointer && vals[i] && vals[i]->is_ptr) {
+		} else if (v->is_pointer && b->val && b->val->is_ptr) {
 			v->points_shared = true;
 		}
-		cv_emit(S, mk_decl(S, v, vals[i], p));
+		cv_emit(S, mk_decl(S, v, b->val, p));
 	}
-	CXCursor b = cv_body_of(def);
-	cv_emit(S, cv_conv_block(S, b));
+}
 
-	struct sm_var *ret = S->ret_var;
-	cv_cmap_free(&S->vars);
-	S->vars = caller_scope;
-	cv_cmap_free(&S->groups);
-	S->groups = caller_groups;
-	S->call = saved_call;
-	S->ret_var = saved_ret;
-	S->this_var = saved_this;
-	S->in_header = saved_header;
-	S->block = saved_block;
-
-	struct sm_stmt *blk = cv_mk_stmt(S, SM_S_BLOCK, c);
-	struct sm_stmt *call = cv_mk_stmt(S, SM_S_CALL, c);
+/* SM_S_CALL { BLOCK body } in the caller's block, then the values of
+ * references to the caller's variables copied back. 0 out of memory. */
+static int emit_call(struct fe *S, const struct inlining *in)
+{
+	struct sm_stmt *blk = cv_mk_stmt(S, SM_S_BLOCK, in->c);
+	struct sm_stmt *call = cv_mk_stmt(S, SM_S_CALL, in->c);
 	if (!blk || !call)
-		return NULL;
-	blk->kids = (struct sm_stmt **)body.v;
-	blk->nkids = (int)body.n;
-	blk->call = site;
+		return 0;
+	blk->kids = (struct sm_stmt **)in->body.v;
+	blk->nkids = (int)in->body.n;
+	blk->call = in->site;
 	call->kids = sm_arena_alloc(S->A, sizeof(*call->kids));
 	if (!call->kids)
-		return NULL;
+		return 0;
 	call->kids[0] = blk;
 	call->nkids = 1;
-	call->call = site;
+	call->call = in->site;
 	cv_emit(S, call);
-	/* references to the caller's variables: their values come back */
-	for (int i = 0; pv && i < nparams && i < nargs; i++) {
-		if (!back[i] || !pv[i])
+	for (int i = 0; in->params && i < in->nparams && i < in->nargs; i++) {
+		if (!in->bind[i].back || !in->params[i])
 			continue;
-		struct sm_stmt *s = cv_mk_stmt(S, SM_S_ASSIGN, c);
+		struct sm_stmt *s = cv_mk_stmt(S, SM_S_ASSIGN, in->c);
 		if (!s)
 			break;
-		s->var = back[i];
+		s->var = in->bind[i].back;
 		s->op = SM_OP_ASSIGN;
-		s->value = cv_var_ref(S, c, pv[i]);
+		s->value = cv_var_ref(S, in->c, in->params[i]);
 		cv_emit(S, s);
 	}
-	cv_cmap_put(&S->inlined, canon, (void *)1);
+	return 1;
+}
+
+struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
+{
+	struct inlining in = { .c = c, .def = def, .canon = clang_getCanonicalCursor(def) };
+	in.callee = cv_cx_str(S->A, clang_getCursorSpelling(def));
+	in.depth = S->call ? S->call->depth : 0;
+	if (!may_follow(S, &in))
+		return NULL;
+	in.site = new_site(S, &in);
+	if (!in.site)
+		return NULL;
+	in.nparams = clang_Cursor_getNumArguments(def);
+	in.nargs = clang_Cursor_getNumArguments(c);
+	if (in.nparams < 0)
+		in.nparams = 0;
+	in.bind = sm_arena_alloc(S->A, ((size_t)in.nparams + 1) * sizeof(*in.bind));
+	if (!in.bind)
+		return NULL;
+	bind_args(S, &in);
+	in.this_val = this_object(S, c, def);
+
+	struct caller_state saved;
+	enter_callee(S, &in, &saved);
+	declare_params(S, &in);
+	cv_emit(S, cv_conv_block(S, cv_body_of(def)));
+	struct sm_var *ret = S->ret_var;
+	leave_callee(S, &saved);
+
+	if (!emit_call(S, &in))
+		return NULL;
+	cv_cmap_put(&S->inlined, in.canon, (void *)1);
 	if (ret)
 		return cv_var_ref(S, c, ret);
-	return cv_opaque(S, c, callee, 1);
+	return cv_opaque(S, c, in.callee, 1);
+}
+
+/* ---------- the device calls smemlint models ---------- */
+
+/* The arguments of one call the conversion looks at (as many as struct
+ * kids holds children). Every modelled call takes at most 4 (atomicCAS
+ * 3); past it, the further arguments of an opaque call are not evaluated
+ * (their accesses are not analyzed). */
+#define CALL_ARGS 8
+
+/* A call being converted: the callee's spelling and its first CALL_ARGS
+ * arguments. */
+struct call {
+	CXCursor c;                       /* the CallExpr */
+	const char *name;                 /* the callee as spelled (clang's spelling) */
+	CXCursor args[CALL_ARGS];   /* its first arguments */
+	int nargs;                        /* how many of them args holds */
+	const struct device_call *model;  /* its line of device_calls[], or NULL */
+};
+
+typedef struct sm_expr *call_conv(struct fe *S, const struct call *k);
+
+/* A modelled device call or intrinsic: one line of device_calls[]. */
+struct device_call {
+	const char *name;              /* the callee's spelling; "atomic*" matches a prefix */
+	int nargs;                     /* the arity modelled (-1 any); another is an ordinary call */
+	call_conv *conv;               /* converts the call */
+	bool unless_followed;          /* only when no __device__ function of the program
+	                                * is followed instead (cv_inline_call) */
+	enum sm_barrier_kind barrier;  /* conv_barrier: the kind of barrier */
+	enum sm_op op;                 /* conv_binary: the operator */
+};
+
+static struct sm_expr *conv_barrier(struct fe *S, const struct call *k);
+static struct sm_expr *conv_atomic(struct fe *S, const struct call *k);
+static struct sm_expr *conv_binary(struct fe *S, const struct call *k);
+static struct sm_expr *conv_brev(struct fe *S, const struct call *k);
+static struct sm_expr *conv_thread_rank(struct fe *S, const struct call *k);
+static struct sm_expr *conv_assume(struct fe *S, const struct call *k);
+static struct sm_expr *conv_operator(struct fe *S, const struct call *k);
+static struct sm_expr *conv_per_thread(struct fe *S, const struct call *k);
+
+#define BARRIER(n, kind) { n, -1, conv_barrier, false, kind, SM_OP_ADD }
+#define BINARY(n, op) { n, 2, conv_binary, false, SM_BAR_SYNCTHREADS, op }
+#define CALL(n, arity, conv) { n, arity, conv, false, SM_BAR_SYNCTHREADS, SM_OP_ADD }
+#define UNLESS_FOLLOWED(n, conv) { n, -1, conv, true, SM_BAR_SYNCTHREADS, SM_OP_ADD }
+
+/* One line per modelled call: its name, how it is converted (with its
+ * barrier kind or operator), and what it models. A call is spelled by
+ * its unqualified name (std::min is "min"). */
+static const struct device_call device_calls[] = {
+	BARRIER("__syncthreads", SM_BAR_SYNCTHREADS),          /* block barrier */
+	BARRIER("__syncthreads_count", SM_BAR_SYNCTHREADS_OP), /* block barrier with a block-uniform value */
+	BARRIER("__syncthreads_and", SM_BAR_SYNCTHREADS_OP),   /* the same */
+	BARRIER("__syncthreads_or", SM_BAR_SYNCTHREADS_OP),    /* the same */
+	BARRIER("__barrier_sync", SM_BAR_SYNCTHREADS_OP),      /* the same */
+	BARRIER("barrier_sync", SM_BAR_SYNCTHREADS_OP),        /* the same */
+	BARRIER("__syncwarp", SM_BAR_SYNCWARP),                /* barrier of the lanes of its mask */
+	BARRIER("sync", SM_BAR_CG_SYNC),                       /* g.sync(), cg::sync(g): the group's barrier */
+	CALL("atomic*", -1, conv_atomic),                      /* atomic access of its first argument */
+	BINARY("min", SM_OP_MIN),                              /* integer minimum */
+	BINARY("umin", SM_OP_MIN),                             /* the same, unsigned */
+	BINARY("max", SM_OP_MAX),                              /* integer maximum */
+	BINARY("umax", SM_OP_MAX),                             /* the same, unsigned */
+	BINARY("__mul24", SM_OP_MUL),                          /* product of the low 24 bits */
+	BINARY("__umul24", SM_OP_MUL),                         /* the same, unsigned */
+	CALL("__brev", 1, conv_brev),                          /* bit reversal of 32 bits */
+	CALL("thread_rank", -1, conv_thread_rank),             /* a block's or tile's linear thread id */
+	CALL("__builtin_assume", 1, conv_assume),              /* a fact: n == 2 from here on */
+	UNLESS_FOLLOWED("operator*", conv_operator),           /* s[i] = v, s[i] += v of a class type */
+	UNLESS_FOLLOWED("clock", conv_per_thread),             /* a value that differs per thread */
+	UNLESS_FOLLOWED("clock64", conv_per_thread),           /* the same */
+	UNLESS_FOLLOWED("__shfl*", conv_per_thread),           /* the same */
+	UNLESS_FOLLOWED("__ballot*", conv_per_thread),         /* the same */
+	UNLESS_FOLLOWED("__activemask", conv_per_thread),      /* the same */
+	UNLESS_FOLLOWED("__lane_id", conv_per_thread),         /* the same */
+};
+
+#undef BARRIER
+#undef BINARY
+#undef CALL
+#undef UNLESS_FOLLOWED
+
+/* The line of device_calls[] for a callee's name, or NULL. */
+static const struct device_call *device_call_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(device_calls) / sizeof(device_calls[0]); i++) {
+		const char *n = device_calls[i].name;
+		size_t len = strlen(n);
+		if (len && n[len - 1] == '*' ? !strncmp(name, n, len - 1) : !strcmp(name, n))
+			return &device_calls[i];
+	}
+	return NULL;
+}
+
+/* The cooperative group a call is about: the object of g.f(), or the
+ * first argument of cg::f(g). 1 and its scope, else 0. */
+static int call_group(struct fe *S, const struct call *k, struct cv_group *g)
+{
+	if (k->nargs >= 1 && cv_group_scope(S, k->args[0], &g->sc, &g->arg))
+		return 1;
+	/* g.f(): the member expression's object (a static member is
+	 * reached through an implicit cast) */
+	struct kids k2 = cv_kids_of(k->c);
+	CXCursor callee = k2.n > 0 ? cv_strip(k2.c[0]) : clang_getNullCursor();
+	if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+		return 0;
+	struct kids k3 = cv_kids_of(callee);
+	return k3.n > 0 && cv_group_scope(S, k3.c[0], &g->sc, &g->arg);
+}
+
+static struct sm_expr *conv_barrier(struct fe *S, const struct call *k)
+{
+	enum sm_barrier_kind bk = k->model->barrier;
+	struct cv_group g = { SM_SCOPE_BLOCK, 0 };
+	/* cooperative_groups: the group's type (or a thread_group's
+	 * initializer) gives its scope; a group of unknown kind is no barrier */
+	if (bk == SM_BAR_CG_SYNC && !call_group(S, k, &g))
+		return cv_opaque(S, k->c, k->name, 0);
+	for (int i = 0; i < k->nargs; i++)
+		(void)cv_conv_expr(S, k->args[i]);
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, k->c);
+	if (s) {
+		s->barrier = bk;
+		s->scope = g.sc;
+		s->scope_arg = g.arg;
+		if (bk == SM_BAR_SYNCWARP)
+			cv_syncwarp_scope(k->c, k->nargs, k->nargs > 0 ? k->args[0] : k->c, s);
+		cv_emit(S, s);
+	}
+	/* _count/_and/_or return a block-uniform value */
+	return cv_opaque(S, k->c, k->name, 0);
+}
+
+/* atomicAdd(&s[i], v) or atomicAdd(p, v) with p a shared pointer: an
+ * atomic access, after the other arguments are evaluated. */
+static struct sm_expr *conv_atomic(struct fe *S, const struct call *k)
+{
+	for (int i = 1; i < k->nargs; i++)
+		(void)cv_conv_expr(S, k->args[i]);
+	if (k->nargs >= 1) {
+		CXCursor p = cv_strip(k->args[0]);
+		if (clang_getCursorKind(p) == CXCursor_UnaryOperator &&
+		    clang_getCursorUnaryOperatorKind(p) == CXUnaryOperator_AddrOf) {
+			struct kids k2 = cv_kids_of(p);
+			if (k2.n == 1)
+				(void)cv_emit_access(S, k2.c[0], SM_ACC_ATOMIC);
+		} else if (cv_is_shared_ptr(S, p)) {
+			struct sm_access *a = sm_arena_alloc(S->A, sizeof(*a));
+			struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, k->c);
+			if (a && s) {
+				a->kind = SM_ACC_ATOMIC;
+				a->base = cv_conv_expr(S, p);
+				a->idx[0] = cv_mk_const(S, 0);
+				a->nidx = 1;
+				a->width = 4;
+				a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, k->c);
+				a->call = S->call;
+				a->index = S->naccess++;
+				s->access = a;
+				cv_emit(S, s);
+			}
+		} else {
+			(void)cv_conv_expr(S, k->args[0]);
+		}
+	}
+	return cv_opaque(S, k->c, k->name, 1);
+}
+
+static struct sm_expr *conv_binary(struct fe *S, const struct call *k)
+{
+	struct sm_expr *a = cv_conv_expr(S, k->args[0]);
+	struct sm_expr *b = cv_conv_expr(S, k->args[1]);
+	return cv_mk_bin(S, k->model->op, a, b, k->c);
+}
+
+static struct sm_expr *conv_brev(struct fe *S, const struct call *k)
+{
+	struct sm_expr *e = cv_mk_expr(S, SM_E_UNARY, k->c);
+	if (e) {
+		e->op = SM_OP_BREV;
+		e->a = cv_conv_expr(S, k->args[0]);
+		e->bits = 32;
+		e->is_unsigned = 1;
+	}
+	return e;
+}
+
+/* block.thread_rank() is the linear thread id; a tile's is that modulo
+ * the tile size; a grid's or a coalesced group's is per thread, unknown. */
+static struct sm_expr *conv_thread_rank(struct fe *S, const struct call *k)
+{
+	struct cv_group g = { SM_SCOPE_BLOCK, 0 };
+	if (call_group(S, k, &g) && g.sc != SM_SCOPE_BLOCK && !(g.sc == SM_SCOPE_TILE && g.arg > 0))
+		return cv_opaque(S, k->c, k->name, 1);
+	CXCursor c = k->c, none = clang_getNullCursor();
+	struct sm_expr *tx = cv_mk_expr(S, SM_E_BUILTIN, c), *ty = cv_mk_expr(S, SM_E_BUILTIN, c);
+	struct sm_expr *tz = cv_mk_expr(S, SM_E_BUILTIN, c);
+	struct sm_expr *nx = cv_mk_expr(S, SM_E_BUILTIN, c), *ny = cv_mk_expr(S, SM_E_BUILTIN, c);
+	if (!tx || !ty || !tz || !nx || !ny)
+		return NULL;
+	tx->builtin = ty->builtin = tz->builtin = SM_B_TID;
+	nx->builtin = ny->builtin = SM_B_NTID;
+	ty->dim = 1;
+	tz->dim = 2;
+	ny->dim = 1;
+	/* tx + nx * (ty + ny * tz) */
+	struct sm_expr *zy = cv_mk_bin(S, SM_OP_ADD, ty, cv_mk_bin(S, SM_OP_MUL, ny, tz, none), none);
+	struct sm_expr *lin = cv_mk_bin(S, SM_OP_ADD, tx, cv_mk_bin(S, SM_OP_MUL, nx, zy, none), none);
+	if (g.sc == SM_SCOPE_TILE && g.arg > 0)
+		lin = cv_mk_bin(S, SM_OP_REM, lin, cv_mk_const(S, g.arg), c);
+	return lin;
+}
+
+/* __builtin_assume(n == 2), __builtin_assume(2 == n): n is 2 from here */
+static struct sm_expr *conv_assume(struct fe *S, const struct call *k)
+{
+	cv_assume(S, k->args[0], k->c);
+	return cv_opaque(S, k->c, k->name, 0);
+}
+
+/* Any other call: the arguments are evaluated (they may read shared
+ * memory), the result is unknown, per thread when it has arguments or
+ * per_thread says so. A class-type shared element passed by value or
+ * reference (a copy constructor, an operator) is read. */
+static struct sm_expr *opaque_call(struct fe *S, const struct call *k, int per_thread)
+{
+	int dep = per_thread;
+	for (int i = 0; i < k->nargs; i++) {
+		CXCursor ai = cv_strip(k->args[i]);
+		CXType at = clang_getCanonicalType(clang_getCursorType(ai));
+		if (at.kind == CXType_Record && cv_is_shared_lvalue(S, ai))
+			(void)cv_emit_access(S, ai, SM_ACC_LOAD);
+		else
+			(void)cv_conv_expr(S, k->args[i]);
+		dep = 1;
+	}
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_OPAQUE_CALL, k->c);
+	cv_emit(S, s);
+	return cv_opaque(S, k->c, k->name, dep);
+}
+
+static struct sm_expr *conv_per_thread(struct fe *S, const struct call *k)
+{
+	return opaque_call(S, k, 1);
+}
+
+/* A class-type assignment s[i] = v or s[i] += v is operator= / +=: a
+ * store (after a load for +=) of the shared element. */
+static struct sm_expr *conv_operator(struct fe *S, const struct call *k)
+{
+	const char *name = k->name;
+	if (k->nargs < 1 || !cv_is_shared_lvalue(S, k->args[0]))
+		return opaque_call(S, k, 0);
+	size_t len = strlen(name);
+	int is_assign = !strcmp(name, "operator=");
+	int is_compound = len >= 10 && name[len - 1] == '=' && strcmp(name, "operator==") &&
+			  strcmp(name, "operator!=") && strcmp(name, "operator<=") && strcmp(name, "operator>=");
+	for (int i = 1; i < k->nargs; i++)
+		(void)cv_conv_expr(S, k->args[i]);
+	if (!is_assign && !is_compound)
+		return opaque_call(S, k, 0); /* its arguments are evaluated again */
+	if (is_compound)
+		(void)cv_emit_access(S, k->args[0], SM_ACC_LOAD);
+	(void)cv_emit_access(S, k->args[0], SM_ACC_STORE);
+	return cv_opaque(S, k->c, name, 1);
+}
+
+struct sm_expr *cv_conv_call(struct fe *S, CXCursor c)
+{
+	struct call k = { .c = c, .name = cv_cx_str(S->A, clang_getCursorSpelling(c)) };
+	int nk = clang_Cursor_getNumArguments(c);
+	for (int i = 0; i < nk && i < CALL_ARGS; i++)
+		k.args[k.nargs++] = clang_Cursor_getArgument(c, (unsigned)i);
+	k.model = device_call_of(k.name);
+	if (k.model && k.model->nargs >= 0 && k.model->nargs != k.nargs)
+		k.model = NULL; /* min(a, b, c): not the modelled one */
+	if (k.model && !k.model->unless_followed)
+		return k.model->conv(S, &k);
+	/* a __device__ function of the program: followed into its body */
+	CXCursor def = cv_inline_target(S, c);
+	if (!clang_Cursor_isNull(def)) {
+		struct sm_expr *r = cv_inline_call(S, c, def);
+		if (r)
+			return r;
+	}
+	if (k.model)
+		return k.model->conv(S, &k);
+	return opaque_call(S, &k, 0);
 }

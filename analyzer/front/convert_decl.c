@@ -6,8 +6,11 @@
  * fields, and where its "[..]" is spelled. Parameters and local variables
  * become sm_var (pointers remember their pointee size and whether they
  * point into shared memory); a local declaration becomes a DECL statement
- * with its converted initializer. The cursor maps of the conversion state
- * find the array or variable a reference names.
+ * with its converted initializer (convert_stmt.c). The cursor maps of the
+ * conversion state find the array or variable a reference names, and
+ * cv_inline_target the definition of the __device__ function a call
+ * would follow. This file converts no expression or statement: every
+ * other converter may call it.
  */
 #include "front/convert.h"
 
@@ -193,46 +196,36 @@ struct sm_var *cv_make_var(struct fe *S, CXCursor decl, enum sm_var_kind kind)
 	return v;
 }
 
-void cv_conv_vardecl(struct fe *S, CXCursor d)
+struct sm_array *cv_array_of_decl(struct fe *S, CXCursor decl)
 {
-	if (cv_has_attr(d, CXCursor_CUDASharedAttr)) {
-		/* a helper's own array is one array however often it is inlined */
-		struct sm_array *a = cv_array_of_decl(S, d);
-		if (a) {
-			for (unsigned i = 0; i < S->karrays.n; i++)
-				if (S->karrays.v[i] == a)
-					return;
-		} else {
-			a = cv_make_array(S, d, 0);
-		}
-		if (a)
-			cv_vec_push(S->A, &S->karrays, a);
-		return;
-	}
-	struct sm_var *v = cv_make_var(S, d, SM_V_LOCAL);
-	if (!v)
-		return;
-	/* the initializer is the last expression child */
-	struct kids ks = cv_kids_of(d);
-	CXCursor init = clang_getNullCursor();
-	for (int i = 0; i < ks.n && i < 8; i++)
-		if (clang_isExpression(clang_getCursorKind(ks.c[i])))
-			init = ks.c[i];
-	struct sm_expr *val = NULL;
-	CXType vt = clang_getCanonicalType(clang_getCursorType(d));
-	if (!clang_Cursor_isNull(init) && vt.kind == CXType_LValueReference) {
-		val = cv_bind_ref(S, v, init); /* uint &x = s[i]; */
-	} else if (!clang_Cursor_isNull(init)) {
-		val = cv_conv_expr(S, init);
-		if (vt.kind == CXType_ConstantArray || vt.kind == CXType_Record)
-			val = NULL; /* local arrays and structs: not modelled */
-	}
-	if (v->is_pointer && val && val->is_ptr)
-		v->points_shared = 1;
-	struct sm_stmt *s = cv_mk_stmt(S, SM_S_DECL, d);
-	if (s) {
-		s->var = v;
-		s->value = val;
-		cv_emit(S, s);
-	}
+	return cv_cmap_get(&S->arrays, clang_getCanonicalCursor(decl));
+}
+
+/* The definition of the __device__ function of the program that call c
+ * invokes (one the analysis follows into its caller), else a null
+ * cursor: a declaration's question, asked by the expression converter
+ * (does a helper return a shared pointer?) and by the call converter. */
+CXCursor cv_inline_target(struct fe *S, CXCursor c)
+{
+	CXCursor none = clang_getNullCursor();
+	if (!S->K)
+		return none;
+	CXCursor ref = clang_getCursorReferenced(c);
+	if (clang_Cursor_isNull(ref))
+		return none;
+	CXCursor def = clang_getCursorDefinition(ref);
+	if (clang_Cursor_isNull(def))
+		return none;
+	enum CXCursorKind k = clang_getCursorKind(def);
+	if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_ConversionFunction)
+		return none;
+	if (!cv_has_attr(def, CXCursor_CUDADeviceAttr) || cv_has_attr(def, CXCursor_CUDAGlobalAttr))
+		return none;
+	/* the CUDA headers' own device functions (intrinsics, math) are not
+	 * the program's: their calls stay opaque */
+	if (clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
+		return none;
+	if (clang_Cursor_isNull(cv_body_of(def)))
+		return none;
+	return def;
 }

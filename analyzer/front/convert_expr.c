@@ -9,11 +9,11 @@
  * base, subscripts, field offset) is read or written by an ACCESS
  * statement, emitted into the current block in evaluation order; the value
  * read is an OPAQUE per-thread load. Assignments to local variables become
- * ASSIGN statements. Calls are modelled by name: barriers
- * (__syncthreads and friends, cooperative groups' sync), atomics,
- * min/max, __mul24, __brev, thread_rank; any other call is an OPAQUE_CALL.
+ * ASSIGN statements. A call is handed to the call converter
+ * (fe.conv_call, convert_call.c), the one converter above this file.
  * The right operand of && and || and the arms of ?: run conditionally, so
- * the accesses in them are wrapped in an IF.
+ * the accesses in them are wrapped in an IF. conv_expr_inner hands each
+ * kind of expression to its own function (conv_declref, conv_unary, ...).
  *
  * Anything the model does not cover becomes an OPAQUE value rather than a
  * guess. Recursion is bounded by depth and by the stack (cv_conv_expr).
@@ -22,80 +22,6 @@
 #include "base/stack.h"
 
 #include <string.h>
-
-static int type_is_unsigned(CXType t)
-{
-	t = clang_getCanonicalType(t);
-	switch (t.kind) {
-	case CXType_UInt: case CXType_ULong: case CXType_ULongLong:
-	case CXType_UShort: case CXType_UChar: case CXType_Char_U: case CXType_Bool:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-static int type_is_integer(CXType t)
-{
-	t = clang_getCanonicalType(t);
-	return (t.kind >= CXType_Bool && t.kind <= CXType_Int128 && t.kind != CXType_Char16 && t.kind != CXType_Char32) ||
-	       t.kind == CXType_Enum;
-}
-
-static unsigned type_bits(CXType t)
-{
-	long long s = clang_Type_getSizeOf(clang_getCanonicalType(t));
-	return s > 0 && s <= 8 ? (unsigned)(s * 8) : 64;
-}
-
-static struct sm_expr *mk(struct fe *S, enum sm_expr_kind k, CXCursor c)
-{
-	struct sm_expr *e = sm_arena_alloc(S->A, sizeof(*e));
-	if (!e)
-		return NULL;
-	e->kind = k;
-	if (!clang_Cursor_isNull(c))
-		e->range = cv_range_of(S, c);
-	return e;
-}
-
-static struct sm_expr *mk_const(struct fe *S, int64_t v)
-{
-	struct sm_expr *e = mk(S, SM_E_CONST, clang_getNullCursor());
-	if (e)
-		e->ival = v;
-	return e;
-}
-
-static struct sm_expr *mk_opaque(struct fe *S, CXCursor c, const char *name, int thread_dep)
-{
-	struct sm_expr *e = mk(S, SM_E_OPAQUE, c);
-	if (!e)
-		return NULL;
-	e->name = name ? sm_arena_strdup(S->A, name) : "value";
-	e->thread_dep = thread_dep;
-	e->id = ++S->nopaque;
-	return e;
-}
-
-static struct sm_expr *mk_bin(struct fe *S, enum sm_op op, struct sm_expr *a, struct sm_expr *b, CXCursor c)
-{
-	struct sm_expr *e = mk(S, SM_E_BINARY, c);
-	if (!e)
-		return NULL;
-	e->op = op;
-	e->a = a;
-	e->b = b;
-	e->bits = 64;
-	if (!clang_Cursor_isNull(c)) {
-		CXType t = clang_getCursorType(c);
-		if (type_is_integer(t)) {
-			e->bits = type_bits(t);
-			e->is_unsigned = type_is_unsigned(t);
-		}
-	}
-	return e;
-}
 
 static enum sm_op binop_of(struct fe *S, CXCursor c, int *is_assign, int *ok)
 {
@@ -159,15 +85,6 @@ static struct sm_var *var_of(struct fe *S, CXCursor decl)
 	return cv_cmap_get(&S->vars, decl);
 }
 
-struct sm_array *cv_array_of_decl(struct fe *S, CXCursor decl)
-{
-	return cv_cmap_get(&S->arrays, clang_getCanonicalCursor(decl));
-}
-
-/* Is this (stripped) expression a pointer into shared memory that we can
- * follow: a shared array name, a local pointer variable, &x, or p + n? */
-static int is_shared_ptr_expr(struct fe *S, CXCursor c);
-
 static int is_explicit_cast(CXCursor c)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
@@ -190,20 +107,102 @@ static CXCursor strip_implicit(CXCursor c)
 	return c;
 }
 
-struct sm_expr *cv_var_ref(struct fe *S, CXCursor c, struct sm_var *v)
+static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc);
+
+/* The place *(base + 0), base a pointer to elements of elem_size bytes. */
+static void place_at(struct fe *S, struct sm_access *acc, struct sm_expr *base, unsigned elem_size)
 {
-	struct sm_expr *e = mk(S, SM_E_VAR, c);
-	if (e) {
-		e->var = v;
-		e->name = v->name;
-		e->is_ptr = v->is_pointer && v->points_shared;
-	}
-	return e;
+	acc->base = base;
+	acc->idx[0] = cv_mk_const(S, 0);
+	acc->nidx = 1;
+	acc->base_elem_size = elem_size;
 }
 
-struct sm_expr *cv_opaque(struct fe *S, CXCursor c, const char *name, int thread_dep)
+/* Add field's byte offset to the place; 0 when it has none. */
+static int place_field(struct fe *S, struct sm_access *acc, CXCursor field)
 {
-	return mk_opaque(S, c, name, thread_dep);
+	long long off = clang_Cursor_getOffsetOfField(field);
+	if (off < 0)
+		return 0;
+	struct sm_expr *o = cv_mk_const(S, off / 8);
+	acc->extra = acc->extra ? cv_mk_bin(S, SM_OP_ADD, acc->extra, o, clang_getNullCursor()) : o;
+	acc->member = cv_cx_str(S->A, clang_getCursorSpelling(field));
+	return 1;
+}
+
+/* base[i]: a further subscript of an array, a byte offset into a member
+ * array, or the subscript of a shared pointer. */
+static int place_subscript(struct fe *S, CXCursor c, struct sm_access *acc)
+{
+	struct kids ks = cv_kids_of(c);
+	if (ks.n != 2)
+		return 0;
+	/* the base as written: an explicit cast ((uint *)bytes)[i]
+	 * changes the unit of the subscript, so it is a pointer base */
+	CXCursor base = strip_implicit(ks.c[0]);
+	if (!is_explicit_cast(base))
+		base = cv_strip(ks.c[0]);
+	/* multi-dimensional: the base is itself a subscript of an array */
+	CXType bt = clang_getCursorType(base);
+	int base_is_array = clang_getCanonicalType(bt).kind == CXType_ConstantArray ||
+			    clang_getCanonicalType(bt).kind == CXType_IncompleteArray;
+	if (base_is_array) {
+		if (!conv_place(S, base, acc))
+			return 0;
+		if (acc->member || (acc->array && acc->nidx >= acc->array->ndims) || acc->base) {
+			/* a member array (s[i].v[3]) or an array reached
+			 * through a pointer: the subscript is a byte offset
+			 * in units of the subscripted element */
+			long long es = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(c)));
+			struct sm_expr *off = cv_mk_bin(S, SM_OP_MUL, cv_conv_expr(S, ks.c[1]), cv_mk_const(S, es > 0 ? es : 1),
+							clang_getNullCursor());
+			acc->extra = acc->extra ? cv_mk_bin(S, SM_OP_ADD, acc->extra, off, clang_getNullCursor()) : off;
+			return 1;
+		}
+	} else {
+		/* pointer base */
+		if (!cv_is_shared_ptr(S, base))
+			return 0;
+		acc->base = cv_conv_expr(S, base);
+		acc->array = NULL;
+		acc->nidx = 0;
+		long long ps = clang_Type_getSizeOf(clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(base))));
+		acc->base_elem_size = ps > 0 ? (unsigned)ps : 0;
+	}
+	if (acc->nidx >= SM_MAX_DIMS)
+		return 0;
+	acc->idx[acc->nidx++] = cv_conv_expr(S, ks.c[1]);
+	return 1;
+}
+
+/* x.f, p->f, or f inside a method called on a shared object. */
+static int place_member(struct fe *S, CXCursor c, struct sm_access *acc)
+{
+	struct kids ks = cv_kids_of(c);
+	CXCursor field = clang_getCursorReferenced(c);
+	if (clang_getCursorKind(field) != CXCursor_FieldDecl)
+		return 0;
+	if (S->this_var && (ks.n == 0 || clang_getCursorKind(cv_strip(ks.c[0])) == CXCursor_CXXThisExpr)) {
+		/* a member of the shared object a method was called on */
+		place_at(S, acc, cv_var_ref(S, c, S->this_var), 1);
+		return place_field(S, acc, field);
+	}
+	if (ks.n != 1)
+		return 0;
+	CXCursor base = cv_strip(ks.c[0]);
+	int arrow = 0;
+	struct toks t = cv_tokens_of(S, c);
+	for (unsigned i = 0; i < t.n; i++)
+		if (!strcmp(t.s[i], "->"))
+			arrow = 1;
+	if (arrow) {
+		if (!cv_is_shared_ptr(S, base))
+			return 0;
+		place_at(S, acc, cv_conv_expr(S, base), 1);
+	} else if (!conv_place(S, base, acc)) {
+		return 0;
+	}
+	return place_field(S, acc, field);
 }
 
 /* A place: the shared location an lvalue designates. Fills acc (array or
@@ -221,116 +220,29 @@ static int conv_place(struct fe *S, CXCursor c, struct sm_access *acc)
 			return 1;
 		}
 		struct sm_var *v = var_of(S, d);
-		if (v && v->is_ref) {
-			/* a reference into shared memory: *(&ref) */
-			acc->base = cv_var_ref(S, c, v);
-			acc->idx[0] = mk_const(S, 0);
-			acc->nidx = 1;
-			acc->base_elem_size = v->pointee_size;
-			return 1;
-		}
-		return 0;
-	}
-	if (k == CXCursor_ArraySubscriptExpr) {
-		struct kids ks = cv_kids_of(c);
-		if (ks.n != 2)
+		if (!v || !v->is_ref)
 			return 0;
-		/* the base as written: an explicit cast ((uint *)bytes)[i]
-		 * changes the unit of the subscript, so it is a pointer base */
-		CXCursor base = strip_implicit(ks.c[0]);
-		if (!is_explicit_cast(base))
-			base = cv_strip(ks.c[0]);
-		/* multi-dimensional: the base is itself a subscript of an array */
-		CXType bt = clang_getCursorType(base);
-		int base_is_array = clang_getCanonicalType(bt).kind == CXType_ConstantArray ||
-				    clang_getCanonicalType(bt).kind == CXType_IncompleteArray;
-		if (base_is_array) {
-			if (!conv_place(S, base, acc))
-				return 0;
-			if (acc->member || (acc->array && acc->nidx >= acc->array->ndims) || acc->base) {
-				/* a member array (s[i].v[3]) or an array reached
-				 * through a pointer: the subscript is a byte offset
-				 * in units of the subscripted element */
-				long long es = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(c)));
-				struct sm_expr *off = mk_bin(S, SM_OP_MUL, cv_conv_expr(S, ks.c[1]), mk_const(S, es > 0 ? es : 1),
-							     clang_getNullCursor());
-				acc->extra = acc->extra ? mk_bin(S, SM_OP_ADD, acc->extra, off, clang_getNullCursor()) : off;
-				return 1;
-			}
-		} else {
-			/* pointer base */
-			if (!is_shared_ptr_expr(S, base))
-				return 0;
-			acc->base = cv_conv_expr(S, base);
-			acc->array = NULL;
-			acc->nidx = 0;
-			long long ps = clang_Type_getSizeOf(clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(base))));
-			acc->base_elem_size = ps > 0 ? (unsigned)ps : 0;
-		}
-		if (acc->nidx >= SM_MAX_DIMS)
-			return 0;
-		acc->idx[acc->nidx++] = cv_conv_expr(S, ks.c[1]);
+		/* a reference into shared memory: *(&ref) */
+		place_at(S, acc, cv_var_ref(S, c, v), v->pointee_size);
 		return 1;
 	}
-	if (k == CXCursor_MemberRefExpr) {
-		struct kids ks = cv_kids_of(c);
-		CXCursor field = clang_getCursorReferenced(c);
-		if (clang_getCursorKind(field) != CXCursor_FieldDecl)
-			return 0;
-		if (S->this_var && (ks.n == 0 || clang_getCursorKind(cv_strip(ks.c[0])) == CXCursor_CXXThisExpr)) {
-			/* a member of the shared object a method was called on */
-			acc->base = cv_var_ref(S, c, S->this_var);
-			acc->idx[0] = mk_const(S, 0);
-			acc->nidx = 1;
-			acc->base_elem_size = 1;
-			long long off0 = clang_Cursor_getOffsetOfField(field);
-			if (off0 < 0)
-				return 0;
-			struct sm_expr *o = mk_const(S, off0 / 8);
-			acc->extra = acc->extra ? mk_bin(S, SM_OP_ADD, acc->extra, o, clang_getNullCursor()) : o;
-			acc->member = cv_cx_str(S->A, clang_getCursorSpelling(field));
-			return 1;
-		}
-		if (ks.n != 1)
-			return 0;
-		CXCursor base = cv_strip(ks.c[0]);
-		int arrow = 0;
-		struct toks t = cv_tokens_of(S, c);
-		for (unsigned i = 0; i < t.n; i++)
-			if (!strcmp(t.s[i], "->"))
-				arrow = 1;
-		if (arrow) {
-			if (!is_shared_ptr_expr(S, base))
-				return 0;
-			acc->base = cv_conv_expr(S, base);
-			acc->idx[0] = mk_const(S, 0);
-			acc->nidx = 1;
-			acc->base_elem_size = 1;
-		} else if (!conv_place(S, base, acc)) {
-			return 0;
-		}
-		long long off = clang_Cursor_getOffsetOfField(field);
-		if (off < 0)
-			return 0;
-		struct sm_expr *o = mk_const(S, off / 8);
-		acc->extra = acc->extra ? mk_bin(S, SM_OP_ADD, acc->extra, o, clang_getNullCursor()) : o;
-		acc->member = cv_cx_str(S->A, clang_getCursorSpelling(field));
-		return 1;
-	}
+	if (k == CXCursor_ArraySubscriptExpr)
+		return place_subscript(S, c, acc);
+	if (k == CXCursor_MemberRefExpr)
+		return place_member(S, c, acc);
 	if (k == CXCursor_UnaryOperator && unop_of(S, c) == '*') {
 		struct kids ks = cv_kids_of(c);
-		if (ks.n != 1 || !is_shared_ptr_expr(S, cv_strip(ks.c[0])))
+		if (ks.n != 1 || !cv_is_shared_ptr(S, cv_strip(ks.c[0])))
 			return 0;
-		acc->base = cv_conv_expr(S, cv_strip(ks.c[0]));
-		acc->idx[0] = mk_const(S, 0);
-		acc->nidx = 1;
-		acc->base_elem_size = 1;
+		place_at(S, acc, cv_conv_expr(S, cv_strip(ks.c[0])), 1);
 		return 1;
 	}
 	return 0;
 }
 
-static int is_shared_ptr_expr(struct fe *S, CXCursor c)
+/* Is this (stripped) expression a pointer into shared memory that we can
+ * follow: a shared array name, a local pointer variable, &x, or p + n? */
+int cv_is_shared_ptr(struct fe *S, CXCursor c)
 {
 	c = cv_strip(c);
 	enum CXCursorKind k = clang_getCursorKind(c);
@@ -365,11 +277,11 @@ static int is_shared_ptr_expr(struct fe *S, CXCursor c)
 			if (v && v->is_ref)
 				return 1;
 		}
-		return is_shared_ptr_expr(S, in);
+		return cv_is_shared_ptr(S, in);
 	}
 	if (k == CXCursor_BinaryOperator) {
 		struct kids ks = cv_kids_of(c);
-		return ks.n == 2 && (is_shared_ptr_expr(S, ks.c[0]) || is_shared_ptr_expr(S, ks.c[1]));
+		return ks.n == 2 && (cv_is_shared_ptr(S, ks.c[0]) || cv_is_shared_ptr(S, ks.c[1]));
 	}
 	if (k == CXCursor_CallExpr && clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Pointer &&
 	    !clang_Cursor_isNull(cv_inline_target(S, c))) {
@@ -382,13 +294,11 @@ static int is_shared_ptr_expr(struct fe *S, CXCursor c)
 		CXType t = clang_getCanonicalType(clang_getCursorType(c));
 		if (t.kind == CXType_ConstantArray) {
 			struct kids ks = cv_kids_of(c);
-			return ks.n == 2 && is_shared_ptr_expr(S, ks.c[0]);
+			return ks.n == 2 && cv_is_shared_ptr(S, ks.c[0]);
 		}
 	}
 	return 0;
 }
-
-static int is_shared_lvalue(struct fe *S, CXCursor c);
 
 static unsigned access_width(CXCursor c)
 {
@@ -404,13 +314,8 @@ static unsigned access_width(CXCursor c)
 	return (unsigned)s;
 }
 
-static int cursor_is_volatile(CXCursor c)
-{
-	return clang_isVolatileQualifiedType(clang_getCursorType(c));
-}
-
 /* Emit an access statement for the shared lvalue c, if it is one. */
-static struct sm_access *emit_access(struct fe *S, CXCursor c, enum sm_access_kind kind)
+struct sm_access *cv_emit_access(struct fe *S, CXCursor c, enum sm_access_kind kind)
 {
 	struct sm_access tmp;
 	memset(&tmp, 0, sizeof(tmp));
@@ -422,7 +327,7 @@ static struct sm_access *emit_access(struct fe *S, CXCursor c, enum sm_access_ki
 	*a = tmp;
 	a->kind = kind;
 	a->width = access_width(c);
-	a->is_volatile = cursor_is_volatile(c);
+	a->is_volatile = clang_isVolatileQualifiedType(clang_getCursorType(c));
 	a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
 	a->call = S->call;
 	a->index = S->naccess++;
@@ -437,7 +342,7 @@ static struct sm_access *emit_access(struct fe *S, CXCursor c, enum sm_access_ki
 /* The value of a shared lvalue read: unknown, per thread. */
 static struct sm_expr *load_value(struct fe *S, CXCursor c, struct sm_access *a)
 {
-	struct sm_expr *e = mk_opaque(S, c, a && a->array ? a->array->name : "shared load", 1);
+	struct sm_expr *e = cv_opaque(S, c, a && a->array ? a->array->name : "shared load", 1);
 	if (e)
 		e->place = a; /* resolve: a load through a uniform address is uniform */
 	return e;
@@ -462,28 +367,23 @@ static struct sm_expr *global_load(struct fe *S, CXCursor c, CXCursor base, stru
 	else if (!v && clang_getCursorKind(d) == CXCursor_VarDecl) {
 		enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));
 		if (pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace)
-			bv = mk_opaque(S, b, "global", 0);
+			bv = cv_opaque(S, b, "global", 0);
 	}
 	if (!bv)
 		return NULL;
 	struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
-	struct sm_expr *e = mk_opaque(S, c, name, 1);
+	struct sm_expr *e = cv_opaque(S, c, name, 1);
 	if (!pl || !e)
 		return NULL;
 	pl->kind = SM_ACC_LOAD;
 	pl->base = bv;
-	pl->idx[0] = idx ? idx : mk_const(S, 0);
+	pl->idx[0] = idx ? idx : cv_mk_const(S, 0);
 	pl->nidx = 1;
 	e->place = pl;
 	return e;
 }
 
 int cv_is_shared_lvalue(struct fe *S, CXCursor c)
-{
-	return is_shared_lvalue(S, c);
-}
-
-static int is_shared_lvalue(struct fe *S, CXCursor c)
 {
 	struct sm_access tmp;
 	memset(&tmp, 0, sizeof(tmp));
@@ -503,7 +403,7 @@ static int is_shared_lvalue(struct fe *S, CXCursor c)
 			CXCursor base = cv_strip(ks.c[0]);
 			CXType bt = clang_getCanonicalType(clang_getCursorType(base));
 			if (bt.kind == CXType_Pointer || k == CXCursor_UnaryOperator)
-				return is_shared_ptr_expr(S, base);
+				return cv_is_shared_ptr(S, base);
 			c = base;
 			k = clang_getCursorKind(c);
 			continue;
@@ -521,17 +421,12 @@ static int is_shared_lvalue(struct fe *S, CXCursor c)
 struct sm_expr *cv_address_of(struct fe *S, CXCursor c)
 {
 	struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
-	struct sm_expr *e = mk(S, SM_E_ADDR, c);
+	struct sm_expr *e = cv_mk_expr(S, SM_E_ADDR, c);
 	if (!pl || !e || !conv_place(S, c, pl))
 		return NULL;
 	e->place = pl;
 	e->is_ptr = 1;
 	return e;
-}
-
-static const char *call_name(struct fe *S, CXCursor c)
-{
-	return cv_cx_str(S->A, clang_getCursorSpelling(c));
 }
 
 static struct sm_var *assign_target(struct fe *S, CXCursor lhs)
@@ -558,7 +453,7 @@ static void emit_assign(struct fe *S, struct sm_var *v, enum sm_op op, struct sm
 
 /* A fact the code states (__builtin_assume(n == 2), assert(n == 2)): a
  * variable equal to a constant holds it from here on. */
-static void assume(struct fe *S, CXCursor cond, CXCursor at)
+void cv_assume(struct fe *S, CXCursor cond, CXCursor at)
 {
 	CXCursor e = cv_strip(cond);
 	struct kids k2 = cv_kids_of(e);
@@ -570,7 +465,7 @@ static void assume(struct fe *S, CXCursor cond, CXCursor at)
 		struct sm_var *v = assign_target(S, k2.c[side]);
 		int64_t val;
 		if (v && cv_try_eval_int(k2.c[1 - side], &val)) {
-			emit_assign(S, v, SM_OP_ASSIGN, mk_const(S, val), at);
+			emit_assign(S, v, SM_OP_ASSIGN, cv_mk_const(S, val), at);
 			return;
 		}
 	}
@@ -585,189 +480,6 @@ static int is_assert_fail(struct fe *S, CXCursor c)
 	const char *n = cv_cx_str(S->A, clang_getCursorSpelling(c));
 	return !strcmp(n, "__assert_fail") || !strcmp(n, "__assertfail") || !strcmp(n, "__assert_rtn") ||
 	       !strcmp(n, "_wassert");
-}
-
-/* The cooperative group a call is about: the object of g.f(), or the
- * first argument of cg::f(g). 1 and its scope, else 0. */
-static int call_group(struct fe *S, CXCursor c, int nargs, const CXCursor *args, enum sm_scope *sc, int64_t *arg)
-{
-	if (nargs >= 1 && cv_group_scope(S, args[0], sc, arg))
-		return 1;
-	/* g.f(): the member expression's object (a static member is
-	 * reached through an implicit cast) */
-	struct kids k2 = cv_kids_of(c);
-	CXCursor callee = k2.n > 0 ? cv_strip(k2.c[0]) : clang_getNullCursor();
-	if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
-		return 0;
-	struct kids k3 = cv_kids_of(callee);
-	return k3.n > 0 && cv_group_scope(S, k3.c[0], sc, arg);
-}
-
-static struct sm_expr *conv_call(struct fe *S, CXCursor c)
-{
-	const char *name = call_name(S, c);
-	CXCursor args[8];
-	int nargs = 0;
-	int nk = clang_Cursor_getNumArguments(c);
-	for (int i = 0; i < nk && i < 8; i++)
-		args[nargs++] = clang_Cursor_getArgument(c, (unsigned)i);
-
-	if (!strcmp(name, "__syncthreads") || !strcmp(name, "__syncthreads_count") ||
-	    !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or") ||
-	    !strcmp(name, "__syncwarp") || !strcmp(name, "sync") ||
-	    !strcmp(name, "__barrier_sync") || !strcmp(name, "barrier_sync")) {
-		enum sm_barrier_kind bk = SM_BAR_SYNCTHREADS;
-		enum sm_scope sc = SM_SCOPE_BLOCK;
-		int64_t sarg = 0;
-		if (!strcmp(name, "__syncwarp"))
-			bk = SM_BAR_SYNCWARP;
-		else if (!strcmp(name, "sync")) {
-			/* cooperative_groups: g.sync() or cg::sync(g); the group's
-			 * type (or a thread_group's initializer) gives its scope */
-			int known = call_group(S, c, nargs, args, &sc, &sarg);
-			if (!known)
-				return mk_opaque(S, c, name, 0);
-			bk = SM_BAR_CG_SYNC;
-		} else if (strcmp(name, "__syncthreads") != 0)
-			bk = SM_BAR_SYNCTHREADS_OP;
-		for (int i = 0; i < nargs; i++)
-			(void)cv_conv_expr(S, args[i]);
-		struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, c);
-		if (s) {
-			s->barrier = bk;
-			s->scope = sc;
-			s->scope_arg = sarg;
-			if (bk == SM_BAR_SYNCWARP)
-				cv_syncwarp_scope(c, nargs, nargs > 0 ? args[0] : c, s);
-			cv_emit(S, s);
-		}
-		/* _count/_and/_or return a block-uniform value */
-		return mk_opaque(S, c, name, 0);
-	}
-	if (!strncmp(name, "atomic", 6)) {
-		struct sm_expr *val = NULL;
-		for (int i = 1; i < nargs; i++)
-			(void)cv_conv_expr(S, args[i]);
-		if (nargs >= 1) {
-			CXCursor p = cv_strip(args[0]);
-			if (clang_getCursorKind(p) == CXCursor_UnaryOperator && unop_of(S, p) == '&') {
-				struct kids k2 = cv_kids_of(p);
-				if (k2.n == 1)
-					(void)emit_access(S, k2.c[0], SM_ACC_ATOMIC);
-			} else if (is_shared_ptr_expr(S, p)) {
-				struct sm_access tmp;
-				memset(&tmp, 0, sizeof(tmp));
-				struct sm_access *a = sm_arena_alloc(S->A, sizeof(*a));
-				struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);
-				if (a && s) {
-					a->kind = SM_ACC_ATOMIC;
-					a->base = cv_conv_expr(S, p);
-					a->idx[0] = mk_const(S, 0);
-					a->nidx = 1;
-					a->width = 4;
-					a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
-					a->call = S->call;
-					a->index = S->naccess++;
-					s->access = a;
-					cv_emit(S, s);
-				}
-			} else {
-				(void)cv_conv_expr(S, args[0]);
-			}
-		}
-		val = mk_opaque(S, c, name, 1);
-		return val;
-	}
-	if ((!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "umin") ||
-	     !strcmp(name, "umax") || !strcmp(name, "std::min") || !strcmp(name, "std::max")) && nargs == 2) {
-		struct sm_expr *a = cv_conv_expr(S, args[0]);
-		struct sm_expr *b = cv_conv_expr(S, args[1]);
-		return mk_bin(S, name[1] == 'i' || name[2] == 'i' ? SM_OP_MIN : SM_OP_MAX, a, b, c);
-	}
-	if (!strcmp(name, "__mul24") || !strcmp(name, "__umul24")) {
-		if (nargs == 2)
-			return mk_bin(S, SM_OP_MUL, cv_conv_expr(S, args[0]), cv_conv_expr(S, args[1]), c);
-	}
-	if (!strcmp(name, "dim3") || !strcmp(name, "thread_rank")) {
-		enum sm_scope gsc = SM_SCOPE_BLOCK;
-		int64_t garg = 0;
-		if (!strcmp(name, "thread_rank") && call_group(S, c, nargs, args, &gsc, &garg) &&
-		    gsc != SM_SCOPE_BLOCK && !(gsc == SM_SCOPE_TILE && garg > 0))
-			return mk_opaque(S, c, name, 1); /* a grid's or a coalesced group's rank */
-		if (!strcmp(name, "thread_rank")) {
-			/* block.thread_rank() = linear thread id; a tile's is
-			 * that modulo the tile size */
-			struct sm_expr *tx = mk(S, SM_E_BUILTIN, c), *ty = mk(S, SM_E_BUILTIN, c), *tz = mk(S, SM_E_BUILTIN, c);
-			struct sm_expr *nx = mk(S, SM_E_BUILTIN, c), *ny = mk(S, SM_E_BUILTIN, c);
-			if (!tx || !ty || !tz || !nx || !ny)
-				return NULL;
-			tx->builtin = ty->builtin = tz->builtin = SM_B_TID;
-			nx->builtin = ny->builtin = SM_B_NTID;
-			ty->dim = 1; tz->dim = 2; ny->dim = 1;
-			struct sm_expr *lin = mk_bin(S, SM_OP_ADD, tx,
-				      mk_bin(S, SM_OP_MUL, nx, mk_bin(S, SM_OP_ADD, ty, mk_bin(S, SM_OP_MUL, ny, tz, clang_getNullCursor()), clang_getNullCursor()), clang_getNullCursor()),
-				      clang_getNullCursor());
-			if (gsc == SM_SCOPE_TILE && garg > 0)
-				lin = mk_bin(S, SM_OP_REM, lin, mk_const(S, garg), c);
-			return lin;
-		}
-	}
-	if (!strcmp(name, "__brev") && nargs == 1) {
-		struct sm_expr *e = mk(S, SM_E_UNARY, c);
-		if (e) {
-			e->op = SM_OP_BREV;
-			e->a = cv_conv_expr(S, args[0]);
-			e->bits = 32;
-			e->is_unsigned = 1;
-		}
-		return e;
-	}
-	/* __builtin_assume(n == 2), __builtin_assume(2 == n): n is 2 from here */
-	if (!strcmp(name, "__builtin_assume") && nargs == 1) {
-		assume(S, args[0], c);
-		return mk_opaque(S, c, name, 0);
-	}
-	/* a __device__ function of the program: followed into its body */
-	CXCursor def = cv_inline_target(S, c);
-	if (!clang_Cursor_isNull(def)) {
-		struct sm_expr *r = cv_inline_call(S, c, def);
-		if (r)
-			return r;
-	}
-	/* a class-type assignment s[i] = v or s[i] += v is operator=/+= */
-	if (!strncmp(name, "operator", 8) && nargs >= 1 && is_shared_lvalue(S, args[0])) {
-		int is_assign = !strcmp(name, "operator=");
-		int is_compound = strlen(name) >= 10 && name[strlen(name) - 1] == '=' &&
-				  strcmp(name, "operator==") && strcmp(name, "operator!=") &&
-				  strcmp(name, "operator<=") && strcmp(name, "operator>=");
-		for (int i = 1; i < nargs; i++)
-			(void)cv_conv_expr(S, args[i]);
-		if (is_assign || is_compound) {
-			if (is_compound)
-				(void)emit_access(S, args[0], SM_ACC_LOAD);
-			(void)emit_access(S, args[0], SM_ACC_STORE);
-			return mk_opaque(S, c, name, 1);
-		}
-	}
-	/* any other call: evaluate the arguments (they may read shared memory),
-	 * the result is unknown. A class-type shared element passed by value or
-	 * reference (a copy constructor, an operator) is read. */
-	int dep = 0;
-	for (int i = 0; i < nargs; i++) {
-		CXCursor ai = cv_strip(args[i]);
-		CXType at = clang_getCanonicalType(clang_getCursorType(ai));
-		if (at.kind == CXType_Record && is_shared_lvalue(S, ai))
-			(void)emit_access(S, ai, SM_ACC_LOAD);
-		else
-			(void)cv_conv_expr(S, args[i]);
-		dep = 1;
-	}
-	if (!strcmp(name, "clock") || !strcmp(name, "clock64") || !strncmp(name, "__shfl", 6) ||
-	    !strncmp(name, "__ballot", 8) || !strcmp(name, "__activemask") || !strcmp(name, "__lane_id"))
-		dep = 1;
-	struct sm_stmt *s = cv_mk_stmt(S, SM_S_OPAQUE_CALL, c);
-	cv_emit(S, s);
-	return mk_opaque(S, c, name, dep);
 }
 
 static struct sm_expr *builtin_member(struct fe *S, CXCursor c)
@@ -812,7 +524,7 @@ static struct sm_expr *builtin_member(struct fe *S, CXCursor c)
 	int dim = !strcmp(m, "x") ? 0 : !strcmp(m, "y") ? 1 : !strcmp(m, "z") ? 2 : -1;
 	if (dim < 0)
 		return NULL;
-	struct sm_expr *e = mk(S, SM_E_BUILTIN, c);
+	struct sm_expr *e = cv_mk_expr(S, SM_E_BUILTIN, c);
 	if (e) {
 		e->builtin = which;
 		e->dim = dim;
@@ -838,378 +550,420 @@ static void mark_sizeof(struct fe *S, CXCursor c)
 	clang_visitChildren(c, sizeof_visit, S);
 }
 
-static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
+/* ---------- one function per kind of expression ---------- */
+
+/* A literal, sizeof or alignof: its value when clang computes one. */
+static struct sm_expr *conv_constant(struct fe *S, CXCursor c)
+{
+	int64_t v;
+	mark_sizeof(S, c);
+	if (cv_try_eval_int(c, &v))
+		return cv_mk_const(S, v);
+	return cv_opaque(S, c, "constant", 0);
+}
+
+/* An expression the model does not cover: its operands are converted for
+ * their effects, its value is unknown unless clang computes it. */
+static struct sm_expr *conv_other(struct fe *S, CXCursor c)
+{
+	int64_t v;
+	if (cv_try_eval_int(c, &v))
+		return cv_mk_const(S, v);
+	struct kids ks = cv_kids_of(c);
+	for (int i = 0; i < ks.n && i < 8; i++)
+		if (clang_isExpression(clang_getCursorKind(ks.c[i])))
+			(void)cv_conv_expr(S, ks.c[i]);
+	return cv_opaque(S, c, "expression", 1);
+}
+
+/* The address of the place c designates (an SM_E_ADDR pointer into shared
+ * memory, at the range of `at`), or NULL when c is no place. */
+static struct sm_expr *place_address(struct fe *S, CXCursor at, CXCursor c)
+{
+	struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
+	struct sm_expr *e = cv_mk_expr(S, SM_E_ADDR, at);
+	if (!pl || !e || !conv_place(S, c, pl))
+		return NULL;
+	if (pl->array)
+		pl->array->address_taken = true;
+	e->place = pl;
+	e->is_ptr = 1;
+	return e;
+}
+
+/* Parentheses, implicit conversions and casts: an integer narrowed or cast
+ * is an SM_E_CAST; a shared pointer cast keeps its place (a carve: the
+ * element size changes); an lvalue-to-rvalue read of shared memory is a
+ * load. */
+static struct sm_expr *conv_wrapper(struct fe *S, CXCursor c)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor inner = cv_sole_operand(c);
+	if (clang_Cursor_isNull(inner))
+		return conv_other(S, c);
+	if (k == CXCursor_UnexposedExpr && cv_is_shared_lvalue(S, inner)) {
+		CXType it = clang_getCanonicalType(clang_getCursorType(inner));
+		if (it.kind != CXType_ConstantArray && it.kind != CXType_IncompleteArray && it.kind != CXType_Pointer) {
+			struct sm_access *a = cv_emit_access(S, inner, SM_ACC_LOAD);
+			return load_value(S, c, a);
+		}
+	}
+	struct sm_expr *e = cv_conv_expr(S, inner);
+	CXType t = clang_getCursorType(c);
+	if (e && e->kind != SM_E_ADDR && !e->is_ptr && cv_type_is_integer(t) && (is_explicit_cast(c) || cv_type_bits(t) < 64)) {
+		struct sm_expr *cst = cv_mk_expr(S, SM_E_CAST, c);
+		if (cst) {
+			cst->a = e;
+			cst->bits = cv_type_bits(t);
+			cst->is_unsigned = cv_type_is_unsigned(t);
+		}
+		return cst;
+	}
+	if (e && clang_getCanonicalType(t).kind == CXType_Pointer && (e->kind == SM_E_ADDR || e->is_ptr)) {
+		/* (float*)&ints[n]: a carve; the element size changes */
+		struct sm_expr *w = cv_mk_expr(S, SM_E_CAST, c);
+		if (w) {
+			*w = *e;
+			w->range = cv_range_of(S, c);
+		}
+		return w;
+	}
+	return e;
+}
+
+/* A name: an enumerator, a shared array (decaying to a pointer to its
+ * first element), a variable, or a global or function (uniform, unknown). */
+static struct sm_expr *conv_declref(struct fe *S, CXCursor c)
+{
+	CXCursor d = clang_getCursorReferenced(c);
+	if (clang_getCursorKind(d) == CXCursor_EnumConstantDecl)
+		return cv_mk_const(S, clang_getEnumConstantDeclValue(d));
+	struct sm_array *arr = cv_array_of_decl(S, d);
+	if (arr) {
+		arr->address_taken = true;
+		struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
+		struct sm_expr *e = cv_mk_expr(S, SM_E_ADDR, c);
+		if (!pl || !e)
+			return NULL;
+		pl->array = arr;
+		e->place = pl;
+		e->is_ptr = 1;
+		return e;
+	}
+	struct sm_var *var = var_of(S, d);
+	if (var)
+		return cv_var_ref(S, c, var);
 	int64_t v;
-	switch (k) {
+	if (cv_try_eval_int(c, &v))
+		return cv_mk_const(S, v);
+	const char *n = cv_cx_str(S->A, clang_getCursorSpelling(c));
+	if (!strcmp(n, "warpSize"))
+		return cv_mk_const(S, 32);
+	return cv_opaque(S, c, n, 0);
+}
+
+/* threadIdx.x and friends, a shared member (a load), or a member of a
+ * parameter or global (a global load). */
+static struct sm_expr *conv_member(struct fe *S, CXCursor c)
+{
+	struct sm_expr *b = builtin_member(S, c);
+	if (b)
+		return b;
+	if (cv_is_shared_lvalue(S, c)) {
+		struct sm_access *a = cv_emit_access(S, c, SM_ACC_LOAD);
+		return load_value(S, c, a);
+	}
+	struct kids ks = cv_kids_of(c);
+	for (int i = 0; i < ks.n && i < 8; i++)
+		(void)cv_conv_expr(S, ks.c[i]);
+	struct sm_expr *g = ks.n == 1 ? global_load(S, c, ks.c[0], NULL, "member") : NULL;
+	return g ? g : cv_opaque(S, c, "member", 1);
+}
+
+/* Reached only for non-load contexts (arrays of arrays decaying, or
+ * non-shared arrays): a shared row pointer or an unknown. */
+static struct sm_expr *conv_subscript(struct fe *S, CXCursor c)
+{
+	if (cv_is_shared_ptr(S, c)) {
+		struct sm_expr *e = place_address(S, c, c);
+		return e ? e : cv_opaque(S, c, "row", 1);
+	}
+	struct kids ks = cv_kids_of(c);
+	struct sm_expr *idx = NULL;
+	for (int i = 0; i < ks.n && i < 8; i++) {
+		struct sm_expr *x = cv_conv_expr(S, ks.c[i]);
+		if (i == 1)
+			idx = x;
+	}
+	/* a load from global or local memory: per thread, unless a
+	 * parameter's or global's element at a uniform index */
+	struct sm_expr *g = ks.n == 2 && idx ? global_load(S, c, ks.c[0], idx, "memory load") : NULL;
+	return g ? g : cv_opaque(S, c, "memory load", 1);
+}
+
+/* &x: a shared place's address, else a uniform unknown. */
+static struct sm_expr *conv_addr_of(struct fe *S, CXCursor c, CXCursor operand)
+{
+	CXCursor in = cv_strip(operand);
+	if (cv_is_shared_ptr(S, c)) {
+		struct sm_expr *e = place_address(S, c, in);
+		return e ? e : cv_opaque(S, c, "address", 0);
+	}
+	(void)cv_conv_expr(S, in);
+	return cv_opaque(S, c, "address", 0);
+}
+
+/* ++x, x--: an assignment of x + 1; ++s[i]: a load and a store of the same
+ * element (the subscripts are converted once per access). */
+static struct sm_expr *conv_incdec(struct fe *S, CXCursor c, CXCursor operand, int op)
+{
+	CXCursor tgt = cv_strip(operand);
+	struct sm_var *var = assign_target(S, tgt);
+	if (var) {
+		struct sm_expr *e = cv_mk_expr(S, SM_E_VAR, tgt);
+		if (e)
+			e->var = var;
+		emit_assign(S, var, op == 'i' ? SM_OP_ADD : SM_OP_SUB, cv_mk_const(S, 1), c);
+		return e;
+	}
+	if (cv_is_shared_lvalue(S, tgt)) {
+		struct sm_access *a = cv_emit_access(S, tgt, SM_ACC_LOAD);
+		(void)cv_emit_access(S, tgt, SM_ACC_STORE);
+		return load_value(S, c, a);
+	}
+	(void)cv_conv_expr(S, tgt);
+	return cv_opaque(S, c, "increment", 1);
+}
+
+static struct sm_expr *conv_unary(struct fe *S, CXCursor c)
+{
+	struct kids ks = cv_kids_of(c);
+	if (ks.n != 1)
+		return cv_opaque(S, c, "expression", 1);
+	int op = unop_of(S, c);
+	if (op == '&')
+		return conv_addr_of(S, c, ks.c[0]);
+	if (op == '*') {
+		if (cv_is_shared_lvalue(S, c)) {
+			struct sm_access *a = cv_emit_access(S, c, SM_ACC_LOAD);
+			return load_value(S, c, a);
+		}
+		(void)cv_conv_expr(S, ks.c[0]);
+		struct sm_expr *g = global_load(S, c, ks.c[0], NULL, "memory load");
+		return g ? g : cv_opaque(S, c, "memory load", 1);
+	}
+	if (op == 'i' || op == 'd')
+		return conv_incdec(S, c, ks.c[0], op);
+	struct sm_expr *a = cv_conv_expr(S, ks.c[0]);
+	if (op == '+')
+		return a;
+	struct sm_expr *e = cv_mk_expr(S, SM_E_UNARY, c);
+	if (!e)
+		return NULL;
+	e->op = op == '-' ? SM_OP_NEG : op == '!' ? SM_OP_NOT : SM_OP_BITNOT;
+	e->a = a;
+	CXType t = clang_getCursorType(c);
+	e->bits = cv_type_is_integer(t) ? cv_type_bits(t) : 64;
+	e->is_unsigned = cv_type_is_unsigned(t);
+	return e;
+}
+
+/* lhs = rhs, lhs op= rhs: an ASSIGN of a variable (p += n scaled to
+ * bytes), a store (after a load for op=) of a shared location. */
+static struct sm_expr *conv_assign(struct fe *S, CXCursor lhs, CXCursor rhs_c, enum sm_op op, CXCursor c)
+{
+	lhs = cv_strip(lhs);
+	struct sm_expr *rhs = cv_conv_expr(S, rhs_c);
+	struct sm_var *var = assign_target(S, lhs);
+	if (var) {
+		if (var->is_pointer && op != SM_OP_ASSIGN && rhs) {
+			rhs = cv_mk_bin(S, SM_OP_MUL, rhs, cv_mk_const(S, var->pointee_size ? var->pointee_size : 1),
+					clang_getNullCursor());
+			if (rhs)
+				rhs->is_ptr = 0;
+		}
+		emit_assign(S, var, op, rhs, c);
+		struct sm_expr *e = cv_mk_expr(S, SM_E_VAR, lhs);
+		if (e)
+			e->var = var;
+		return e;
+	}
+	if (cv_is_shared_lvalue(S, lhs)) {
+		if (op != SM_OP_ASSIGN)
+			(void)cv_emit_access(S, lhs, SM_ACC_LOAD);
+		struct sm_access *st = cv_emit_access(S, lhs, SM_ACC_STORE);
+		if (st && op == SM_OP_ASSIGN)
+			st->value = rhs; /* the race search tells a constant from a race */
+		return rhs;
+	}
+	(void)cv_conv_expr(S, lhs);
+	return rhs;
+}
+
+/* Convert c into a block of its own (its accesses run conditionally): its
+ * value, and *blk the block of what it emitted (NULL when nothing). */
+static struct sm_expr *conv_apart(struct fe *S, CXCursor c, struct sm_stmt **blk)
+{
+	struct vec body = { 0 };
+	struct vec *saved = S->block;
+	S->block = &body;
+	struct sm_expr *e = cv_conv_expr(S, c);
+	S->block = saved;
+	*blk = NULL;
+	if (body.n) {
+		*blk = cv_mk_stmt(S, SM_S_BLOCK, c);
+		if (*blk) {
+			(*blk)->kids = (struct sm_stmt **)body.v;
+			(*blk)->nkids = (int)body.n;
+		}
+	}
+	return e;
+}
+
+/* An IF of cond emitted around then/els, blocks conv_apart made. */
+static void emit_if(struct fe *S, CXCursor c, struct sm_expr *cond, struct sm_stmt *then, struct sm_stmt *els)
+{
+	struct sm_stmt *iff = cv_mk_stmt(S, SM_S_IF, c);
+	if (!iff)
+		return;
+	iff->cond = cond;
+	iff->kids = sm_arena_alloc(S->A, 2 * sizeof(*iff->kids));
+	if (iff->kids) {
+		iff->kids[0] = then;
+		iff->kids[1] = els;
+		iff->nkids = 2;
+	}
+	cv_emit(S, iff);
+}
+
+/* a && b, a || b: b's accesses happen only when a allows them. */
+static struct sm_expr *conv_logical(struct fe *S, CXCursor c, CXCursor left, CXCursor right, enum sm_op op)
+{
+	struct sm_expr *a = cv_conv_expr(S, left);
+	struct sm_stmt *blk;
+	struct sm_expr *b = conv_apart(S, right, &blk);
+	if (blk) {
+		struct sm_expr *cond = a;
+		if (op == SM_OP_LOR) {
+			cond = cv_mk_expr(S, SM_E_UNARY, left);
+			if (cond) {
+				cond->op = SM_OP_NOT;
+				cond->a = a;
+			}
+		}
+		emit_if(S, c, cond, blk, NULL);
+	}
+	return cv_mk_bin(S, op, a, b, c);
+}
+
+static struct sm_expr *conv_binary(struct fe *S, CXCursor c)
+{
+	struct kids ks = cv_kids_of(c);
+	if (ks.n != 2)
+		return cv_opaque(S, c, "expression", 1);
+	int is_assign, ok;
+	enum sm_op op = binop_of(S, c, &is_assign, &ok);
+	if (!ok) {
+		/* comma, pointer-to-member, ...: evaluate both for effects */
+		(void)cv_conv_expr(S, ks.c[0]);
+		return cv_conv_expr(S, ks.c[1]);
+	}
+	if (is_assign)
+		return conv_assign(S, ks.c[0], ks.c[1], op, c);
+	if (op == SM_OP_LAND || op == SM_OP_LOR)
+		return conv_logical(S, c, ks.c[0], ks.c[1], op);
+	struct sm_expr *a = cv_conv_expr(S, ks.c[0]);
+	struct sm_expr *b = cv_conv_expr(S, ks.c[1]);
+	if ((op == SM_OP_ADD || op == SM_OP_SUB) && a && b && (a->is_ptr || b->is_ptr)) {
+		/* pointer arithmetic: scale the integer side to bytes */
+		struct sm_expr *p = a->is_ptr ? a : b, *n = a->is_ptr ? b : a;
+		CXType pt = clang_getCanonicalType(clang_getCursorType(c));
+		long long sz = clang_Type_getSizeOf(clang_getPointeeType(pt));
+		struct sm_expr *scaled = cv_mk_bin(S, SM_OP_MUL, n, cv_mk_const(S, sz > 0 ? sz : 1), clang_getNullCursor());
+		struct sm_expr *e = cv_mk_bin(S, op, p, scaled, c);
+		if (e) {
+			e->is_ptr = 1;
+			e->bits = 64;
+		}
+		return e;
+	}
+	struct sm_expr *e = cv_mk_bin(S, op, a, b, c);
+	if (e && op >= SM_OP_LT && op <= SM_OP_NE) {
+		/* a comparison's type is bool; it compares in the type of
+		 * its converted operands (-2 <= 2 is signed) */
+		CXType ot = clang_getCursorType(ks.c[0]);
+		e->is_unsigned = cv_type_is_integer(ot) && cv_type_is_unsigned(ot);
+		e->bits = cv_type_is_integer(ot) ? cv_type_bits(ot) : 64;
+	}
+	return e;
+}
+
+/* c ? a : b: the arms' accesses happen under the condition; assert(e),
+ * spelled e ? 0 : fail, states a fact. */
+static struct sm_expr *conv_conditional(struct fe *S, CXCursor c)
+{
+	struct kids ks = cv_kids_of(c);
+	if (ks.n != 3)
+		return cv_opaque(S, c, "expression", 1);
+	if (is_assert_fail(S, ks.c[2]) || is_assert_fail(S, ks.c[1])) {
+		(void)cv_conv_expr(S, ks.c[0]);
+		struct kids kc = cv_kids_of(cv_strip(ks.c[0]));
+		if (!(is_assert_fail(S, ks.c[1]) && kc.n == 1)) /* not (!(e)) ? fail : 0 */
+			cv_assume(S, ks.c[0], c);
+		return cv_opaque(S, c, "assert", 0);
+	}
+	struct sm_expr *cond = cv_conv_expr(S, ks.c[0]);
+	struct sm_stmt *blocks[2];
+	struct sm_expr *a = conv_apart(S, ks.c[1], &blocks[0]);
+	struct sm_expr *b = conv_apart(S, ks.c[2], &blocks[1]);
+	if (blocks[0] || blocks[1])
+		emit_if(S, c, cond, blocks[0], blocks[1]);
+	struct sm_expr *e = cv_mk_expr(S, SM_E_COND, c);
+	if (e) {
+		e->a = cond;
+		e->b = a;
+		e->c = b;
+		e->is_ptr = a && a->is_ptr;
+	}
+	return e;
+}
+
+static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
+{
+	switch (clang_getCursorKind(c)) {
 	case CXCursor_IntegerLiteral:
 	case CXCursor_CharacterLiteral:
 	case CXCursor_CXXBoolLiteralExpr:
 	case CXCursor_UnaryExpr: /* sizeof, alignof */
-		mark_sizeof(S, c);
-		if (cv_try_eval_int(c, &v))
-			return mk_const(S, v);
-		return mk_opaque(S, c, "constant", 0);
+		return conv_constant(S, c);
 	case CXCursor_FloatingLiteral:
-		return mk_opaque(S, c, "floating constant", 0);
+		return cv_opaque(S, c, "floating constant", 0);
 	case CXCursor_UnexposedExpr:
 	case CXCursor_ParenExpr:
 	case CXCursor_CStyleCastExpr:
 	case CXCursor_CXXStaticCastExpr:
 	case CXCursor_CXXReinterpretCastExpr:
-	case CXCursor_CXXFunctionalCastExpr: {
-		struct kids ks = cv_kids_of(c);
-		CXCursor inner = clang_getNullCursor();
-		int ne = 0;
-		for (int i = 0; i < ks.n && i < 8; i++)
-			if (clang_isExpression(clang_getCursorKind(ks.c[i]))) {
-				inner = ks.c[i];
-				ne++;
-			}
-		if (ne != 1) {
-			if (cv_try_eval_int(c, &v))
-				return mk_const(S, v);
-			for (int i = 0; i < ks.n && i < 8; i++)
-				if (clang_isExpression(clang_getCursorKind(ks.c[i])))
-					(void)cv_conv_expr(S, ks.c[i]);
-			return mk_opaque(S, c, "expression", 1);
-		}
-		/* an lvalue-to-rvalue read of a shared location is a load */
-		if (k == CXCursor_UnexposedExpr && is_shared_lvalue(S, inner)) {
-			CXType it = clang_getCanonicalType(clang_getCursorType(inner));
-			if (it.kind != CXType_ConstantArray && it.kind != CXType_IncompleteArray &&
-			    it.kind != CXType_Pointer) {
-				struct sm_access *a = emit_access(S, inner, SM_ACC_LOAD);
-				return load_value(S, c, a);
-			}
-		}
-		struct sm_expr *e = cv_conv_expr(S, inner);
-		CXType t = clang_getCursorType(c);
-		if (e && e->kind != SM_E_ADDR && !e->is_ptr && type_is_integer(t) &&
-		    (k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr || k == CXCursor_CXXReinterpretCastExpr ||
-		     k == CXCursor_CXXFunctionalCastExpr || type_bits(t) < 64)) {
-			struct sm_expr *cst = mk(S, SM_E_CAST, c);
-			if (cst) {
-				cst->a = e;
-				cst->bits = type_bits(t);
-				cst->is_unsigned = type_is_unsigned(t);
-			}
-			return cst;
-		}
-		if (e && clang_getCanonicalType(t).kind == CXType_Pointer && (e->kind == SM_E_ADDR || e->is_ptr)) {
-			/* (float*)&ints[n]: a carve; the element size changes */
-			struct sm_expr *w = mk(S, SM_E_CAST, c);
-			if (w) {
-				*w = *e;
-				w->range = cv_range_of(S, c);
-			}
-			return w;
-		}
-		return e;
-	}
-	case CXCursor_DeclRefExpr: {
-		CXCursor d = clang_getCursorReferenced(c);
-		enum CXCursorKind dk = clang_getCursorKind(d);
-		if (dk == CXCursor_EnumConstantDecl)
-			return mk_const(S, clang_getEnumConstantDeclValue(d));
-		struct sm_array *arr = cv_array_of_decl(S, d);
-		if (arr) {
-			/* an array name decays to a pointer to its first element */
-			arr->address_taken = true;
-			struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
-			struct sm_expr *e = mk(S, SM_E_ADDR, c);
-			if (!pl || !e)
-				return NULL;
-			pl->array = arr;
-			e->place = pl;
-			e->is_ptr = 1;
-			return e;
-		}
-		struct sm_var *var = var_of(S, d);
-		if (var)
-			return cv_var_ref(S, c, var);
-		if (cv_try_eval_int(c, &v))
-			return mk_const(S, v);
-		const char *n = cv_cx_str(S->A, clang_getCursorSpelling(c));
-		if (!strcmp(n, "warpSize"))
-			return mk_const(S, 32);
-		/* a global, a function name, ...: uniform and unknown */
-		return mk_opaque(S, c, n, 0);
-	}
-	case CXCursor_MemberRefExpr: {
-		struct sm_expr *b = builtin_member(S, c);
-		if (b)
-			return b;
-		if (is_shared_lvalue(S, c)) {
-			struct sm_access *a = emit_access(S, c, SM_ACC_LOAD);
-			return load_value(S, c, a);
-		}
-		struct kids ks = cv_kids_of(c);
-		for (int i = 0; i < ks.n && i < 8; i++)
-			(void)cv_conv_expr(S, ks.c[i]);
-		struct sm_expr *g = ks.n == 1 ? global_load(S, c, ks.c[0], NULL, "member") : NULL;
-		return g ? g : mk_opaque(S, c, "member", 1);
-	}
-	case CXCursor_ArraySubscriptExpr: {
-		/* reached only for non-load contexts (arrays of arrays decaying,
-		 * or non-shared arrays): a shared row pointer or an unknown. */
-		if (is_shared_ptr_expr(S, c)) {
-			struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
-			struct sm_expr *e = mk(S, SM_E_ADDR, c);
-			if (!pl || !e || !conv_place(S, c, pl))
-				return mk_opaque(S, c, "row", 1);
-			if (pl->array)
-				pl->array->address_taken = true;
-			e->place = pl;
-			e->is_ptr = 1;
-			return e;
-		}
-		struct kids ks = cv_kids_of(c);
-		struct sm_expr *idx = NULL;
-		for (int i = 0; i < ks.n && i < 8; i++) {
-			struct sm_expr *x = cv_conv_expr(S, ks.c[i]);
-			if (i == 1)
-				idx = x;
-		}
-		/* a load from global or local memory: per thread, unless a
-		 * parameter's or global's element at a uniform index */
-		struct sm_expr *g = ks.n == 2 && idx ? global_load(S, c, ks.c[0], idx, "memory load") : NULL;
-		return g ? g : mk_opaque(S, c, "memory load", 1);
-	}
-	case CXCursor_UnaryOperator: {
-		struct kids ks = cv_kids_of(c);
-		if (ks.n != 1)
-			return mk_opaque(S, c, "expression", 1);
-		int op = unop_of(S, c);
-		if (op == '&') {
-			CXCursor in = cv_strip(ks.c[0]);
-			if (is_shared_ptr_expr(S, c)) {
-				struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
-				struct sm_expr *e = mk(S, SM_E_ADDR, c);
-				if (!pl || !e)
-					return NULL;
-				if (!conv_place(S, in, pl))
-					return mk_opaque(S, c, "address", 0);
-				if (pl->array)
-					pl->array->address_taken = true;
-				e->place = pl;
-				e->is_ptr = 1;
-				return e;
-			}
-			(void)cv_conv_expr(S, in);
-			return mk_opaque(S, c, "address", 0);
-		}
-		if (op == '*') {
-			if (is_shared_lvalue(S, c)) {
-				struct sm_access *a = emit_access(S, c, SM_ACC_LOAD);
-				return load_value(S, c, a);
-			}
-			(void)cv_conv_expr(S, ks.c[0]);
-			struct sm_expr *g = global_load(S, c, ks.c[0], NULL, "memory load");
-			return g ? g : mk_opaque(S, c, "memory load", 1);
-		}
-		if (op == 'i' || op == 'd') {
-			CXCursor tgt = cv_strip(ks.c[0]);
-			struct sm_var *var = assign_target(S, tgt);
-			if (var) {
-				struct sm_expr *e = mk(S, SM_E_VAR, tgt);
-				if (e)
-					e->var = var;
-				emit_assign(S, var, op == 'i' ? SM_OP_ADD : SM_OP_SUB, mk_const(S, 1), c);
-				return e;
-			}
-			if (is_shared_lvalue(S, tgt)) {
-				/* ++s[i]: a load and a store of the same element; the
-				 * subscripts are converted once per access */
-				struct sm_access *a = emit_access(S, tgt, SM_ACC_LOAD);
-				(void)emit_access(S, tgt, SM_ACC_STORE);
-				return load_value(S, c, a);
-			}
-			(void)cv_conv_expr(S, tgt);
-			return mk_opaque(S, c, "increment", 1);
-		}
-		struct sm_expr *a = cv_conv_expr(S, ks.c[0]);
-		if (op == '+')
-			return a;
-		struct sm_expr *e = mk(S, SM_E_UNARY, c);
-		if (!e)
-			return NULL;
-		e->op = op == '-' ? SM_OP_NEG : op == '!' ? SM_OP_NOT : SM_OP_BITNOT;
-		e->a = a;
-		CXType t = clang_getCursorType(c);
-		e->bits = type_is_integer(t) ? type_bits(t) : 64;
-		e->is_unsigned = type_is_unsigned(t);
-		return e;
-	}
+	case CXCursor_CXXFunctionalCastExpr:
+		return conv_wrapper(S, c);
+	case CXCursor_DeclRefExpr:
+		return conv_declref(S, c);
+	case CXCursor_MemberRefExpr:
+		return conv_member(S, c);
+	case CXCursor_ArraySubscriptExpr:
+		return conv_subscript(S, c);
+	case CXCursor_UnaryOperator:
+		return conv_unary(S, c);
 	case CXCursor_BinaryOperator:
-	case CXCursor_CompoundAssignOperator: {
-		struct kids ks = cv_kids_of(c);
-		if (ks.n != 2)
-			return mk_opaque(S, c, "expression", 1);
-		int is_assign, ok;
-		enum sm_op op = binop_of(S, c, &is_assign, &ok);
-		if (!ok) {
-			/* comma, pointer-to-member, ...: evaluate both for effects */
-			(void)cv_conv_expr(S, ks.c[0]);
-			return cv_conv_expr(S, ks.c[1]);
-		}
-		if (is_assign) {
-			CXCursor lhs = cv_strip(ks.c[0]);
-			struct sm_expr *rhs = cv_conv_expr(S, ks.c[1]);
-			struct sm_var *var = assign_target(S, lhs);
-			if (var) {
-				if (var->is_pointer && op != SM_OP_ASSIGN && rhs) {
-					/* p += n: scale to bytes */
-					rhs = mk_bin(S, SM_OP_MUL, rhs, mk_const(S, var->pointee_size ? var->pointee_size : 1), clang_getNullCursor());
-					if (rhs)
-						rhs->is_ptr = 0;
-				}
-				emit_assign(S, var, op, rhs, c);
-				struct sm_expr *e = mk(S, SM_E_VAR, lhs);
-				if (e)
-					e->var = var;
-				return e;
-			}
-			if (is_shared_lvalue(S, lhs)) {
-				if (op != SM_OP_ASSIGN)
-					(void)emit_access(S, lhs, SM_ACC_LOAD);
-				struct sm_access *st = emit_access(S, lhs, SM_ACC_STORE);
-				if (st && op == SM_OP_ASSIGN)
-					st->value = rhs; /* the race search tells a constant from a race */
-				return rhs;
-			}
-			(void)cv_conv_expr(S, lhs);
-			return rhs;
-		}
-		if (op == SM_OP_LAND || op == SM_OP_LOR) {
-			struct sm_expr *a = cv_conv_expr(S, ks.c[0]);
-			/* the right operand runs only when the left allows it */
-			struct vec body = { 0 };
-			struct vec *saved = S->block;
-			S->block = &body;
-			struct sm_expr *b = cv_conv_expr(S, ks.c[1]);
-			S->block = saved;
-			if (body.n) {
-				struct sm_stmt *iff = cv_mk_stmt(S, SM_S_IF, c);
-				struct sm_stmt *blk = cv_mk_stmt(S, SM_S_BLOCK, ks.c[1]);
-				if (iff && blk) {
-					blk->kids = (struct sm_stmt **)body.v;
-					blk->nkids = (int)body.n;
-					iff->cond = op == SM_OP_LAND ? a : NULL;
-					if (op == SM_OP_LOR) {
-						struct sm_expr *na = mk(S, SM_E_UNARY, ks.c[0]);
-						if (na) {
-							na->op = SM_OP_NOT;
-							na->a = a;
-						}
-						iff->cond = na;
-					}
-					iff->kids = sm_arena_alloc(S->A, 2 * sizeof(*iff->kids));
-					if (iff->kids) {
-						iff->kids[0] = blk;
-						iff->nkids = 2;
-					}
-					cv_emit(S, iff);
-				}
-			}
-			return mk_bin(S, op, a, b, c);
-		}
-		struct sm_expr *a = cv_conv_expr(S, ks.c[0]);
-		struct sm_expr *b = cv_conv_expr(S, ks.c[1]);
-		if ((op == SM_OP_ADD || op == SM_OP_SUB) && a && b && (a->is_ptr || b->is_ptr)) {
-			/* pointer arithmetic: scale the integer side to bytes */
-			struct sm_expr *p = a->is_ptr ? a : b, *n = a->is_ptr ? b : a;
-			CXType pt = clang_getCanonicalType(clang_getCursorType(c));
-			long long sz = clang_Type_getSizeOf(clang_getPointeeType(pt));
-			struct sm_expr *scaled = mk_bin(S, SM_OP_MUL, n, mk_const(S, sz > 0 ? sz : 1), clang_getNullCursor());
-			struct sm_expr *e = mk_bin(S, op, p, scaled, c);
-			if (e) {
-				e->is_ptr = 1;
-				e->bits = 64;
-			}
-			return e;
-		}
-		struct sm_expr *e = mk_bin(S, op, a, b, c);
-		if (e && op >= SM_OP_LT && op <= SM_OP_NE) {
-			/* a comparison's type is bool; it compares in the type of
-			 * its converted operands (-2 <= 2 is signed) */
-			CXType ot = clang_getCursorType(ks.c[0]);
-			e->is_unsigned = type_is_integer(ot) && type_is_unsigned(ot);
-			e->bits = type_is_integer(ot) ? type_bits(ot) : 64;
-		}
-		return e;
-	}
-	case CXCursor_ConditionalOperator: {
-		struct kids ks = cv_kids_of(c);
-		if (ks.n != 3)
-			return mk_opaque(S, c, "expression", 1);
-		if (is_assert_fail(S, ks.c[2]) || is_assert_fail(S, ks.c[1])) {
-			/* assert(n == 2): a fact from here on */
-			(void)cv_conv_expr(S, ks.c[0]);
-			CXCursor cond = ks.c[0];
-			struct kids kc = cv_kids_of(cv_strip(cond));
-			if (is_assert_fail(S, ks.c[1]) && kc.n == 1) /* (!(e)) ? fail : 0 */
-				return mk_opaque(S, c, "assert", 0);
-			assume(S, cond, c);
-			return mk_opaque(S, c, "assert", 0);
-		}
-		struct sm_expr *cond = cv_conv_expr(S, ks.c[0]);
-		struct sm_expr *br[2];
-		struct sm_stmt *blocks[2] = { NULL, NULL };
-		int any = 0;
-		for (int i = 0; i < 2; i++) {
-			struct vec body = { 0 };
-			struct vec *saved = S->block;
-			S->block = &body;
-			br[i] = cv_conv_expr(S, ks.c[1 + i]);
-			S->block = saved;
-			if (body.n) {
-				blocks[i] = cv_mk_stmt(S, SM_S_BLOCK, ks.c[1 + i]);
-				if (blocks[i]) {
-					blocks[i]->kids = (struct sm_stmt **)body.v;
-					blocks[i]->nkids = (int)body.n;
-				}
-				any = 1;
-			}
-		}
-		if (any) {
-			struct sm_stmt *iff = cv_mk_stmt(S, SM_S_IF, c);
-			if (iff) {
-				iff->cond = cond;
-				iff->kids = sm_arena_alloc(S->A, 2 * sizeof(*iff->kids));
-				if (iff->kids) {
-					iff->kids[0] = blocks[0];
-					iff->kids[1] = blocks[1];
-					iff->nkids = 2;
-				}
-				cv_emit(S, iff);
-			}
-		}
-		struct sm_expr *e = mk(S, SM_E_COND, c);
-		if (e) {
-			e->a = cond;
-			e->b = br[0];
-			e->c = br[1];
-			e->is_ptr = br[0] && br[0]->is_ptr;
-		}
-		return e;
-	}
+	case CXCursor_CompoundAssignOperator:
+		return conv_binary(S, c);
+	case CXCursor_ConditionalOperator:
+		return conv_conditional(S, c);
 	case CXCursor_CallExpr:
-		return conv_call(S, c);
+		return S->conv_call(S, c);
 	case CXCursor_CXXThisExpr:
-		if (S->this_var)
-			return cv_var_ref(S, c, S->this_var);
-		return mk_opaque(S, c, "this", 0);
-	default: {
-		if (cv_try_eval_int(c, &v))
-			return mk_const(S, v);
-		struct kids ks = cv_kids_of(c);
-		for (int i = 0; i < ks.n && i < 8; i++)
-			if (clang_isExpression(clang_getCursorKind(ks.c[i])))
-				(void)cv_conv_expr(S, ks.c[i]);
-		return mk_opaque(S, c, "expression", 1);
-	}
+		return S->this_var ? cv_var_ref(S, c, S->this_var) : cv_opaque(S, c, "this", 0);
+	default:
+		return conv_other(S, c);
 	}
 }
 
@@ -1217,7 +971,7 @@ struct sm_expr *cv_conv_expr(struct fe *S, CXCursor c)
 {
 	if (S->depth >= SM_FE_MAX_DEPTH || sm_stack_exhausted(S->stack_floor)) {
 		S->too_deep = 1;
-		return mk_opaque(S, c, "deeply nested expression", 1);
+		return cv_opaque(S, c, "deeply nested expression", 1);
 	}
 	S->depth++;
 	struct sm_expr *e = conv_expr_inner(S, c);

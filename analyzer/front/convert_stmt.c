@@ -1,13 +1,17 @@
 /* convert_stmt.c - statements: libclang statements to the sm_stmt tree.
  *
  * Blocks, declarations, if, switch, return, break, continue and goto map
- * one to one. Loops become LOOP with three kids (init, body, step): the
- * parts of a for header are told apart by where its two ';' are, and the
- * accesses in a loop condition, which run on every iteration, are put at
- * the top of the body (at the end of it for do-while). Inline asm that
- * names bar.sync / barrier.* is a barrier. Expression statements are
- * converted for their effects (convert_expr.c); any other statement
- * wrapper (#pragma unroll's AttributedStmt) is walked in order.
+ * one to one; a local declaration is a DECL with its converted
+ * initializer (a reference bound to a shared location, `uint &x = s[i]`,
+ * becomes a reference into shared memory), and a helper's own __shared__
+ * array is added to the kernel once. Loops become LOOP with three kids
+ * (init, body, step): the parts of a for header are told apart by where
+ * its two ';' are, and the accesses in a loop condition, which run on
+ * every iteration, are put at the top of the body (at the end of it for
+ * do-while). Inline asm that names bar.sync / barrier.* is a barrier.
+ * Expression statements are converted for their effects (convert_expr.c);
+ * any other statement wrapper (#pragma unroll's AttributedStmt) is walked
+ * in order.
  */
 #include "front/convert.h"
 #include "base/stack.h"
@@ -182,6 +186,68 @@ static int asm_is_barrier(struct fe *S, CXCursor c)
 	return 0;
 }
 
+/* Bind v, a reference initialized with the lvalue init: a shared location
+ * makes v a reference into shared memory; else the value of init. */
+static struct sm_expr *bind_ref(struct fe *S, struct sm_var *v, CXCursor init)
+{
+	if (cv_is_shared_lvalue(S, init)) {
+		struct sm_expr *a = cv_address_of(S, init);
+		if (a) {
+			long long sz = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(init)));
+			v->is_ref = true;
+			v->is_pointer = true;
+			v->points_shared = true;
+			v->pointee_size = sz > 0 ? (unsigned)sz : 1;
+			return a;
+		}
+	}
+	return cv_conv_expr(S, init);
+}
+
+void cv_conv_vardecl(struct fe *S, CXCursor d)
+{
+	if (cv_has_attr(d, CXCursor_CUDASharedAttr)) {
+		/* a helper's own array is one array however often it is inlined */
+		struct sm_array *a = cv_array_of_decl(S, d);
+		if (a) {
+			for (unsigned i = 0; i < S->karrays.n; i++)
+				if (S->karrays.v[i] == a)
+					return;
+		} else {
+			a = cv_make_array(S, d, 0);
+		}
+		if (a)
+			cv_vec_push(S->A, &S->karrays, a);
+		return;
+	}
+	struct sm_var *v = cv_make_var(S, d, SM_V_LOCAL);
+	if (!v)
+		return;
+	/* the initializer is the last expression child */
+	struct kids ks = cv_kids_of(d);
+	CXCursor init = clang_getNullCursor();
+	for (int i = 0; i < ks.n && i < 8; i++)
+		if (clang_isExpression(clang_getCursorKind(ks.c[i])))
+			init = ks.c[i];
+	struct sm_expr *val = NULL;
+	CXType vt = clang_getCanonicalType(clang_getCursorType(d));
+	if (!clang_Cursor_isNull(init) && vt.kind == CXType_LValueReference) {
+		val = bind_ref(S, v, init); /* uint &x = s[i]; */
+	} else if (!clang_Cursor_isNull(init)) {
+		val = cv_conv_expr(S, init);
+		if (vt.kind == CXType_ConstantArray || vt.kind == CXType_Record)
+			val = NULL; /* local arrays and structs: not modelled */
+	}
+	if (v->is_pointer && val && val->is_ptr)
+		v->points_shared = 1;
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_DECL, d);
+	if (s) {
+		s->var = v;
+		s->value = val;
+		cv_emit(S, s);
+	}
+}
+
 static enum CXChildVisitResult decl_visit(CXCursor c, CXCursor p, CXClientData d)
 {
 	(void)p;
@@ -190,13 +256,79 @@ static enum CXChildVisitResult decl_visit(CXCursor c, CXCursor p, CXClientData d
 	return CXChildVisit_Continue;
 }
 
-void cv_conv_stmt_into(struct fe *S, CXCursor c)
+/* if (init; cond) then else: the condition's accesses before the IF. */
+static void conv_if(struct fe *S, CXCursor c)
 {
-	if (S->depth >= SM_FE_MAX_DEPTH || sm_stack_exhausted(S->stack_floor)) {
-		S->too_deep = 1;
+	struct kids ks = cv_kids_of(c);
+	if (ks.n < 2 || ks.n > 4)
 		return;
+	int i = 0;
+	if (ks.n == 4 || clang_getCursorKind(ks.c[0]) == CXCursor_DeclStmt ||
+	    clang_getCursorKind(ks.c[0]) == CXCursor_VarDecl) {
+		if (clang_getCursorKind(ks.c[0]) == CXCursor_VarDecl)
+			cv_conv_vardecl(S, ks.c[0]);
+		else
+			cv_conv_stmt_into(S, ks.c[0]);
+		i = 1;
 	}
-	S->depth++;
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_IF, c);
+	if (!s)
+		return;
+	s->cond = cv_conv_expr(S, ks.c[i]);
+	struct sm_stmt *th = i + 1 < ks.n ? conv_stmt(S, ks.c[i + 1]) : NULL;
+	struct sm_stmt *el = i + 2 < ks.n ? conv_stmt(S, ks.c[i + 2]) : NULL;
+	s->kids = kids2(S, th, el, NULL);
+	s->nkids = 2;
+	cv_emit(S, s);
+}
+
+static void conv_switch(struct fe *S, CXCursor c)
+{
+	struct kids ks = cv_kids_of(c);
+	if (ks.n < 2)
+		return;
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_SWITCH, c);
+	if (!s)
+		return;
+	s->cond = cv_conv_expr(S, ks.c[ks.n - 2]);
+	s->kids = kids2(S, conv_stmt(S, ks.c[ks.n - 1]), NULL, NULL);
+	s->nkids = 1;
+	cv_emit(S, s);
+}
+
+/* return v: in an inlined callee, v is assigned to the call's value. */
+static void conv_return(struct fe *S, CXCursor c)
+{
+	struct kids ks = cv_kids_of(c);
+	struct sm_expr *v = ks.n == 1 ? cv_conv_expr(S, ks.c[0]) : NULL;
+	if (v && S->ret_var) {
+		struct sm_stmt *a = cv_mk_stmt(S, SM_S_ASSIGN, c);
+		if (a) {
+			a->var = S->ret_var;
+			a->op = SM_OP_ASSIGN;
+			a->value = v;
+			cv_emit(S, a);
+		}
+		if (S->ret_var->is_pointer && v->is_ptr)
+			S->ret_var->points_shared = true;
+	}
+	cv_emit(S, cv_mk_stmt(S, SM_S_RETURN, c));
+}
+
+static void conv_asm(struct fe *S, CXCursor c)
+{
+	if (!asm_is_barrier(S, c))
+		return;
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, c);
+	if (s) {
+		s->barrier = SM_BAR_ASM;
+		cv_asm_scope(S, c, s);
+		cv_emit(S, s);
+	}
+}
+
+static void conv_stmt_kind(struct fe *S, CXCursor c)
+{
 	enum CXCursorKind k = clang_getCursorKind(c);
 	switch (k) {
 	case CXCursor_CompoundStmt:
@@ -206,30 +338,9 @@ void cv_conv_stmt_into(struct fe *S, CXCursor c)
 		/* every declarator, in order: int a = .., b = .., ... */
 		clang_visitChildren(c, decl_visit, S);
 		break;
-	case CXCursor_IfStmt: {
-		struct kids ks = cv_kids_of(c);
-		if (ks.n < 2 || ks.n > 4)
-			break;
-		int i = 0;
-		if (ks.n == 4 || clang_getCursorKind(ks.c[0]) == CXCursor_DeclStmt ||
-		    clang_getCursorKind(ks.c[0]) == CXCursor_VarDecl) {
-			if (clang_getCursorKind(ks.c[0]) == CXCursor_VarDecl)
-				cv_conv_vardecl(S, ks.c[0]);
-			else
-				cv_conv_stmt_into(S, ks.c[0]);
-			i = 1;
-		}
-		struct sm_stmt *s = cv_mk_stmt(S, SM_S_IF, c);
-		if (!s)
-			break;
-		s->cond = cv_conv_expr(S, ks.c[i]);
-		struct sm_stmt *th = i + 1 < ks.n ? conv_stmt(S, ks.c[i + 1]) : NULL;
-		struct sm_stmt *el = i + 2 < ks.n ? conv_stmt(S, ks.c[i + 2]) : NULL;
-		s->kids = kids2(S, th, el, NULL);
-		s->nkids = 2;
-		cv_emit(S, s);
+	case CXCursor_IfStmt:
+		conv_if(S, c);
 		break;
-	}
 	case CXCursor_ForStmt:
 		conv_for(S, c);
 		break;
@@ -239,19 +350,9 @@ void cv_conv_stmt_into(struct fe *S, CXCursor c)
 	case CXCursor_DoStmt:
 		conv_while(S, c, 1);
 		break;
-	case CXCursor_SwitchStmt: {
-		struct kids ks = cv_kids_of(c);
-		if (ks.n < 2)
-			break;
-		struct sm_stmt *s = cv_mk_stmt(S, SM_S_SWITCH, c);
-		if (!s)
-			break;
-		s->cond = cv_conv_expr(S, ks.c[ks.n - 2]);
-		s->kids = kids2(S, conv_stmt(S, ks.c[ks.n - 1]), NULL, NULL);
-		s->nkids = 1;
-		cv_emit(S, s);
+	case CXCursor_SwitchStmt:
+		conv_switch(S, c);
 		break;
-	}
 	case CXCursor_CaseStmt:
 	case CXCursor_DefaultStmt:
 	case CXCursor_LabelStmt: {
@@ -260,24 +361,9 @@ void cv_conv_stmt_into(struct fe *S, CXCursor c)
 			cv_conv_stmt_into(S, ks.c[ks.n - 1]);
 		break;
 	}
-	case CXCursor_ReturnStmt: {
-		struct kids ks = cv_kids_of(c);
-		struct sm_expr *v = ks.n == 1 ? cv_conv_expr(S, ks.c[0]) : NULL;
-		if (v && S->ret_var) {
-			/* in an inlined callee: the call's value */
-			struct sm_stmt *a = cv_mk_stmt(S, SM_S_ASSIGN, c);
-			if (a) {
-				a->var = S->ret_var;
-				a->op = SM_OP_ASSIGN;
-				a->value = v;
-				cv_emit(S, a);
-			}
-			if (S->ret_var->is_pointer && v->is_ptr)
-				S->ret_var->points_shared = true;
-		}
-		cv_emit(S, cv_mk_stmt(S, SM_S_RETURN, c));
+	case CXCursor_ReturnStmt:
+		conv_return(S, c);
 		break;
-	}
 	case CXCursor_BreakStmt:
 		cv_emit(S, cv_mk_stmt(S, SM_S_BREAK, c));
 		break;
@@ -289,14 +375,7 @@ void cv_conv_stmt_into(struct fe *S, CXCursor c)
 		cv_emit(S, cv_mk_stmt(S, SM_S_GOTO, c));
 		break;
 	case CXCursor_GCCAsmStmt:
-		if (asm_is_barrier(S, c)) {
-			struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, c);
-			if (s) {
-				s->barrier = SM_BAR_ASM;
-				cv_asm_scope(S, c, s);
-				cv_emit(S, s);
-			}
-		}
+		conv_asm(S, c);
 		break;
 	case CXCursor_NullStmt:
 		break;
@@ -309,5 +388,15 @@ void cv_conv_stmt_into(struct fe *S, CXCursor c)
 			clang_visitChildren(c, block_visit, S);
 		break;
 	}
+}
+
+void cv_conv_stmt_into(struct fe *S, CXCursor c)
+{
+	if (S->depth >= SM_FE_MAX_DEPTH || sm_stack_exhausted(S->stack_floor)) {
+		S->too_deep = 1;
+		return;
+	}
+	S->depth++;
+	conv_stmt_kind(S, c);
 	S->depth--;
 }
