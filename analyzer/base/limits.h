@@ -294,6 +294,11 @@
  * them: the operand is taken as it is (not recognized as a shared array). */
 #define SM_FE_STRIP_CHAIN 64
 #define SM_FE_PLACE_CHAIN 16
+/* Front end: the arguments of one call looked at (analyzer/front/
+ * convert_call.c). Every modelled device call takes at most 4 (atomicCAS
+ * 3); past it, the further arguments of an opaque call are not evaluated
+ * (their shared accesses are not analyzed). */
+#define SM_FE_CALL_ARGS 8
 
 /* Front end, inlining __device__ calls (analyzer/front/convert_call.c):
  * calls followed inside one another. Helper chains in real kernels are 2

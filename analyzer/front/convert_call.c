@@ -354,18 +354,12 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 
 /* ---------- the device calls smemlint models ---------- */
 
-/* The arguments of one call the conversion looks at (as many as struct
- * kids holds children). Every modelled call takes at most 4 (atomicCAS
- * 3); past it, the further arguments of an opaque call are not evaluated
- * (their accesses are not analyzed). */
-#define CALL_ARGS 8
-
-/* A call being converted: the callee's spelling and its first CALL_ARGS
+/* A call being converted: the callee's spelling and its first SM_FE_CALL_ARGS
  * arguments. */
 struct call {
 	CXCursor c;                       /* the CallExpr */
 	const char *name;                 /* the callee as spelled (clang's spelling) */
-	CXCursor args[CALL_ARGS];   /* its first arguments */
+	CXCursor args[SM_FE_CALL_ARGS];   /* its first arguments */
 	int nargs;                        /* how many of them args holds */
 	const struct device_call *model;  /* its line of device_calls[], or NULL */
 };
@@ -622,7 +616,7 @@ struct sm_expr *cv_conv_call(struct fe *S, CXCursor c)
 {
 	struct call k = { .c = c, .name = cv_cx_str(S->A, clang_getCursorSpelling(c)) };
 	int nk = clang_Cursor_getNumArguments(c);
-	for (int i = 0; i < nk && i < CALL_ARGS; i++)
+	for (int i = 0; i < nk && i < SM_FE_CALL_ARGS; i++)
 		k.args[k.nargs++] = clang_Cursor_getArgument(c, (unsigned)i);
 	k.model = device_call_of(k.name);
 	if (k.model && k.model->nargs >= 0 && k.model->nargs != k.nargs)
