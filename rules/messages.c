@@ -102,3 +102,36 @@ const char *sm_where_text(struct sm_arena *A, const char *kernel, const struct s
 	}
 	return sm_arena_strdup(A, buf);
 }
+
+const char *sm_launch_from_text(struct sm_arena *A, const struct sm_file *F, const struct sm_launch_from *from)
+{
+	switch (from->kind) {
+	case SM_LAUNCH_SITE:
+		if (from->site.file && F && from->site.file <= F->nheaders) {
+			const char *p = F->headers[from->site.file - 1].path;
+			const char *b = p ? strrchr(p, '/') : NULL;
+			return sm_arena_printf(A, " from the launch at %s:%u", b ? b + 1 : p ? p : "?",
+					       from->site.begin.line);
+		}
+		return sm_arena_printf(A, " from the launch on line %u", from->site.begin.line);
+	case SM_LAUNCH_BOUNDS:
+		return sm_arena_printf(A, " from __launch_bounds__(%lld)", (long long)from->bound);
+	case SM_LAUNCH_CLUSTER:
+		return " from __cluster_dims__";
+	case SM_LAUNCH_OPTION:
+		return " from --block-dim";
+	case SM_LAUNCH_CONFIG:
+		return " from block-dim in .smemlint.yaml";
+	case SM_LAUNCH_ASSUMED:
+		return SM_BLOCK_ASSUMED_TEXT;
+	case SM_LAUNCH_NONE:
+		return "";
+	}
+	return "";
+}
+
+const char *sm_launch_text(struct sm_arena *A, const struct sm_file *F, const struct sm_diag_launch *l)
+{
+	return sm_arena_printf(A, "with blockDim (%lld,%lld,%lld)%s", (long long)l->block.x, (long long)l->block.y,
+			       (long long)l->block.z, sm_launch_from_text(A, F, &l->from));
+}

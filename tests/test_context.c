@@ -46,7 +46,7 @@ START_TEST(test_return_leaves_the_call)
 	struct sm_kernel_model m;
 	sm_irb_resolve(&b, body, &m);
 	struct sm_divergence *d;
-	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 0);
+	ck_assert_int_eq(sm_divergent_barriers(&m, sm_irb_launches(&b, NULL), &b.A, &d), 0);
 	/* the same return written in the kernel diverges */
 	struct sm_irb k;
 	sm_irb_init(&k);
@@ -54,7 +54,7 @@ START_TEST(test_return_leaves_the_call)
 	struct sm_stmt *body2 = blk(&k, 2, iff(&k, OP(&k, SM_OP_AND, tid(&k), K(&k, 1)), ret2, NULL), bar(&k, SM_BAR_SYNCTHREADS));
 	struct sm_kernel_model m2;
 	sm_irb_resolve(&k, body2, &m2);
-	ck_assert_int_eq(sm_divergent_barriers(&m2, NULL, 0, &k.A, &d), 1);
+	ck_assert_int_eq(sm_divergent_barriers(&m2, sm_irb_launches(&k, NULL), &k.A, &d), 1);
 	/* the access after the early return is guarded inside the call: odd
 	 * lanes skip it (16 lanes, stride 1 over even words: conflict-free) */
 	struct sm_degree d0 = degree_of(&b, &m, 0, B32);
@@ -153,12 +153,15 @@ START_TEST(test_launch_contexts)
 	memset(&opt, 0, sizeof(opt));
 	struct sm_kernel_facts f;
 	ck_assert_int_eq(sm_kernel_facts_init(&f, &b.k, &opt, &b.A), 0);
-	ck_assert_int_eq(f.ncontexts, 2);
+	ck_assert_int_eq(f.launch.nvalues, 2);
+	ck_assert_int_eq(f.nvalue_models, 2);
 	const struct sm_access_result *r = sm_kernel_facts_degrees(&f);
 	ck_assert_ptr_nonnull(r);
 	ck_assert(r[0].deg.analyzed);
 	ck_assert(r[0].deg.worst == 32.0);
-	ck_assert_ptr_eq(r[0].launch, &launches[1]);
+	ck_assert_ptr_eq(r[0].launch->site, &launches[1]);
+	/* its own shape: the finding names that launch */
+	ck_assert_ptr_eq(r[0].ctx, r[0].launch);
 	sm_irb_release(&b);
 }
 END_TEST

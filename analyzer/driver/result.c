@@ -155,6 +155,7 @@ static void sink_report(struct sm_sink *sink, const struct sm_diag *d)
 		c.related[i].message = sm_arena_strdup(A, d->related[i].message);
 	c.fix.text = sm_arena_strdup(A, d->fix.text);
 	c.fix_refused = sm_arena_strdup(A, d->fix_refused);
+	c.launch.from.config = sm_arena_strdup(A, d->launch.from.config);
 	if (d->bank_addr) {
 		int64_t *b = sm_arena_alloc(A, SM_WARP * sizeof(int64_t));
 		if (b)
