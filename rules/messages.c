@@ -103,12 +103,13 @@ const char *sm_where_text(struct sm_arena *A, const char *kernel, const struct s
 	return sm_arena_strdup(A, buf);
 }
 
-const char *sm_launch_from_text(struct sm_arena *A, const struct sm_file *F, const struct sm_launch_from *from)
+const char *sm_launch_from_text(struct sm_arena *A, const struct sm_header *headers, unsigned nheaders,
+				const struct sm_launch_from *from)
 {
 	switch (from->kind) {
 	case SM_LAUNCH_SITE:
-		if (from->site.file && F && from->site.file <= F->nheaders) {
-			const char *p = F->headers[from->site.file - 1].path;
+		if (from->site.file && from->site.file <= nheaders) {
+			const char *p = headers[from->site.file - 1].path;
 			const char *b = p ? strrchr(p, '/') : NULL;
 			return sm_arena_printf(A, " from the launch at %s:%u", b ? b + 1 : p ? p : "?",
 					       from->site.begin.line);
@@ -133,5 +134,6 @@ const char *sm_launch_from_text(struct sm_arena *A, const struct sm_file *F, con
 const char *sm_launch_text(struct sm_arena *A, const struct sm_file *F, const struct sm_diag_launch *l)
 {
 	return sm_arena_printf(A, "with blockDim (%lld,%lld,%lld)%s", (long long)l->block.x, (long long)l->block.y,
-			       (long long)l->block.z, sm_launch_from_text(A, F, &l->from));
+			       (long long)l->block.z,
+			       sm_launch_from_text(A, F ? F->headers : NULL, F ? F->nheaders : 0, &l->from));
 }

@@ -34,7 +34,8 @@ const char *sm_where_text(struct sm_arena *A, const char *kernel, const struct s
  * k.cuh:97" for a launch in a header), " from __launch_bounds__(256)",
  * " from --block-dim", " from block-dim in .smemlint.yaml", or the stated
  * assumption; "" when the finding has no launch context. */
-const char *sm_launch_from_text(struct sm_arena *A, const struct sm_file *F, const struct sm_launch_from *from);
+const char *sm_launch_from_text(struct sm_arena *A, const struct sm_header *headers, unsigned nheaders,
+				const struct sm_launch_from *from);
 
 /* "with blockDim (32,8,1)" and its provenance (above). */
 const char *sm_launch_text(struct sm_arena *A, const struct sm_file *F, const struct sm_diag_launch *l);
