@@ -151,7 +151,7 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			g.degree = d->worst;
 			g.block = res->block;
 			g.block_assumed = res->block_assumed;
-			g.launch = sm_launch_ctx_diag(res->ctx);
+			sm_diag_set_launch(&g, ctx->file, res->ctx);
 			if (res->launch && res->launch != res->ctx) {
 				/* the launch's values with a shape of the kernel's */
 				struct sm_diag_launch at = sm_launch_ctx_diag(res->launch);
@@ -188,7 +188,7 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			g.message = sm_arena_printf(A, "%d-way bank conflict on %s of '%s' (%s)%s %s %s%s%s",
 						    ways, what, g.array, array_type(A, ra->array), exact,
 						    sm_where_text(A, m->kernel->name, ra->src->call),
-						    sm_launch_text(A, ctx->file, &g.launch), iv, lanes);
+						    sm_launch_text(A, &g.launch), iv, lanes);
 			g.related[0].range = ra->array->decl;
 			g.related[0].message = sm_arena_printf(A, "'%s' declared here", ra->array->name);
 			g.nrelated = 1;

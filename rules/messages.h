@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "smemlint/arena.h"
+#include "engine/launch.h"
 #include "smemlint/diag.h"
 #include "smemlint/ir.h"
 
@@ -30,14 +31,18 @@ const char *sm_where_text(struct sm_arena *A, const char *kernel, const struct s
 #define SM_BLOCK_ASSUMED_TEXT " (assumed: no launch site, __launch_bounds__ or --block-dim gives it)"
 
 /* Where a finding's block shape came from, as every message words it
- * (after "with blockDim (x,y,z)"): " from the launch on line 97" (" at
- * k.cuh:97" for a launch in a header), " from __launch_bounds__(256)",
- * " from --block-dim", " from block-dim in .smemlint.yaml", or the stated
+ * (after "with blockDim (x,y,z)"): " from the launch on line 97" (" from
+ * the launch at k.cu:97" for a launch in another file than the finding), " from __launch_bounds__(256)",
+ * " from --block-dim", " from block-dim in .smemlint.yaml" (the config's
+ * base name), or the stated
  * assumption; "" when the finding has no launch context. */
-const char *sm_launch_from_text(struct sm_arena *A, const struct sm_header *headers, unsigned nheaders,
-				const struct sm_launch_from *from);
+const char *sm_launch_from_text(struct sm_arena *A, const struct sm_launch_from *from);
 
 /* "with blockDim (32,8,1)" and its provenance (above). */
-const char *sm_launch_text(struct sm_arena *A, const struct sm_file *F, const struct sm_diag_launch *l);
+const char *sm_launch_text(struct sm_arena *A, const struct sm_diag_launch *l);
+
+/* g->launch from the launch context c (engine/launch.h; NULL: none),
+ * naming the launch's file when it is not g's (g->range is set first). */
+void sm_diag_set_launch(struct sm_diag *g, const struct sm_file *F, const struct sm_launch_ctx *c);
 
 #endif

@@ -100,8 +100,11 @@ const char *sm_race_unordered_text(const struct sm_rule_ctx *ctx, const struct s
 
 const char *sm_race_launch_text(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v)
 {
-	struct sm_diag_launch l = sm_launch_ctx_diag(v->launch);
-	return sm_launch_text(ctx->scratch, ctx->file, &l);
+	struct sm_diag g;
+	memset(&g, 0, sizeof(g));
+	g.range = v->m->acc[v->r->b].src->range;
+	sm_diag_set_launch(&g, ctx->file, v->launch);
+	return sm_launch_text(ctx->scratch, &g.launch);
 }
 
 void sm_race_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, const struct sm_race_words *w,
@@ -129,7 +132,7 @@ void sm_race_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v
 	g.access = rb->src->kind;
 	g.block = v->block;
 	g.block_assumed = v->launch->block_from.kind == SM_LAUNCH_ASSUMED;
-	g.launch = sm_launch_ctx_diag(v->launch);
+	sm_diag_set_launch(&g, ctx->file, v->launch);
 	g.width = rb->width;
 	g.message = sm_arena_printf(A, "%s: %s%s", w->headline, story, w->tail);
 	g.note = w->note;

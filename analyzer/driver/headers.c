@@ -60,6 +60,9 @@ static void fold_other_files(const struct sm_result *r, struct sm_diag *d, struc
 		d->fix.text = NULL;
 		d->fix_refused = NULL;
 	}
+	/* a launch in another file is named by its path already
+	 * (sm_diag_set_launch); one in the finding's file is in its own */
+	d->launch.from.site.file = 0;
 	for (int k = 0; k < d->nrelated; k++)
 		d->related[k].range.file = 0;
 	d->fix.range.file = 0;

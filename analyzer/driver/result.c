@@ -100,6 +100,8 @@ void sm_result_compact(struct sm_result *r)
 			d->related[k].message = keep(&c.arena, d->related[k].message);
 		d->fix.text = keep(&c.arena, d->fix.text);
 		d->fix_refused = keep(&c.arena, d->fix_refused);
+		d->launch.from.config = keep(&c.arena, d->launch.from.config);
+		d->launch.from.file = keep(&c.arena, d->launch.from.file);
 		if (d->bank_addr) {
 			int64_t *b = sm_arena_alloc(&c.arena, SM_WARP * sizeof(int64_t));
 			if (b)
@@ -157,6 +159,7 @@ static void sink_report(struct sm_sink *sink, const struct sm_diag *d)
 	c.fix.text = sm_arena_strdup(A, d->fix.text);
 	c.fix_refused = sm_arena_strdup(A, d->fix_refused);
 	c.launch.from.config = sm_arena_strdup(A, d->launch.from.config);
+	c.launch.from.file = sm_arena_strdup(A, d->launch.from.file);
 	if (d->bank_addr) {
 		int64_t *b = sm_arena_alloc(A, SM_WARP * sizeof(int64_t));
 		if (b)
@@ -235,8 +238,8 @@ static bool same_but_launch(struct sm_result *r, const struct sm_diag *a, const 
 		return true;
 	if (!a->message || !b->message || a->launch.from.kind == SM_LAUNCH_NONE || b->launch.from.kind == SM_LAUNCH_NONE)
 		return false;
-	const char *ta = sm_launch_from_text(&r->arena, r->headers, r->nheaders, &a->launch.from);
-	const char *tb = sm_launch_from_text(&r->arena, r->headers, r->nheaders, &b->launch.from);
+	const char *ta = sm_launch_from_text(&r->arena, &a->launch.from);
+	const char *tb = sm_launch_from_text(&r->arena, &b->launch.from);
 	const char *pa = ta && *ta ? strstr(a->message, ta) : NULL, *pb = tb && *tb ? strstr(b->message, tb) : NULL;
 	if (!pa || !pb || pa - a->message != pb - b->message)
 		return false;

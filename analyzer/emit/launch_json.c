@@ -34,7 +34,7 @@ json_t *sm_emit_launch_json(const struct sm_result *r, const struct sm_diag_laun
 	json_object_set_new(s, "kind", json_string(sm_launch_source_name(l->from.kind)));
 	switch (l->from.kind) {
 	case SM_LAUNCH_SITE: {
-		const char *f = file_of(r, l->from.site.file);
+		const char *f = l->from.file ? l->from.file : file_of(r, l->from.site.file);
 		json_object_set_new(s, "file", f ? json_string(f) : json_null());
 		json_object_set_new(s, "line", json_integer(l->from.site.begin.line));
 		break;

@@ -43,7 +43,10 @@ static bool same_dim(struct sm_dim3 a, struct sm_dim3 b)
 
 static struct sm_launch_from from_site(const struct sm_launch *L)
 {
-	struct sm_launch_from f = { SM_LAUNCH_SITE, L->range, 0, NULL };
+	struct sm_launch_from f;
+	memset(&f, 0, sizeof(f));
+	f.kind = SM_LAUNCH_SITE;
+	f.site = L->range;
 	return f;
 }
 

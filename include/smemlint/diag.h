@@ -46,6 +46,8 @@ enum sm_launch_source {
 struct sm_launch_from {
 	enum sm_launch_source kind;
 	struct sm_range site;        /* SITE: the launch expression */
+	const char *file;            /* SITE, in a finding: the launch's file when
+	                              * it is not the finding's, else NULL */
 	int64_t bound;               /* BOUNDS: the max threads per block */
 	const char *config;          /* CONFIG: the file that set it */
 };
