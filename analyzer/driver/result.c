@@ -10,7 +10,7 @@
 
 #include "base/grow.h"
 #include "base/limits.h"
-#include "rules/messages.h"
+#include "driver/headers.h"
 
 void sm_result_init(struct sm_result *r, const char *path)
 {
@@ -229,24 +229,6 @@ void sm_result_sort(struct sm_result *r)
 		qsort(r->acc, r->nacc, sizeof(*r->acc), cmp_acc);
 }
 
-/* Do the messages of a and b say the same but for where their launch
- * contexts came from (each instantiation has a launch of its own: "from
- * the launch on line 23" and "... line 24")? */
-static bool same_but_launch(struct sm_result *r, const struct sm_diag *a, const struct sm_diag *b)
-{
-	if (!cmp_str(a->message, b->message))
-		return true;
-	if (!a->message || !b->message || a->launch.from.kind == SM_LAUNCH_NONE || b->launch.from.kind == SM_LAUNCH_NONE)
-		return false;
-	const char *ta = sm_launch_from_text(&r->arena, &a->launch.from);
-	const char *tb = sm_launch_from_text(&r->arena, &b->launch.from);
-	const char *pa = ta && *ta ? strstr(a->message, ta) : NULL, *pb = tb && *tb ? strstr(b->message, tb) : NULL;
-	if (!pa || !pb || pa - a->message != pb - b->message)
-		return false;
-	size_t at = (size_t)(pa - a->message);
-	return !strncmp(a->message, b->message, at) && !strcmp(pa + strlen(ta), pb + strlen(tb));
-}
-
 /* Two findings that are the same but for the instantiation of their
  * kernel template they come from: the same rule, place, access, kernel
  * name, array, message (but for its launch's provenance) and note. (The front end converts each
@@ -257,7 +239,7 @@ static bool same_finding(struct sm_result *r, const struct sm_diag *a, const str
 {
 	return a->kernel && a->rule == b->rule && !cmp_pos(a->range.begin, b->range.begin) &&
 	       !cmp_pos(a->range.end, b->range.end) && a->access == b->access && !cmp_str(a->kernel, b->kernel) &&
-	       !cmp_str(a->array, b->array) && same_but_launch(r, a, b) && !cmp_str(a->note, b->note);
+	       !cmp_str(a->array, b->array) && sm_diag_same_message(&r->arena, a, b) && !cmp_str(a->note, b->note);
 }
 
 unsigned sm_result_merge_instantiations(struct sm_result *r)
