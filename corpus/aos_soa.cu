@@ -121,35 +121,35 @@ int main()
 
 /*
  * check-output-start
- * corpus/aos_soa.cu:43:5: warning: 4-way bank conflict on store of 'q' (P4[128]) in kernel 'aos4_fields' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/aos_soa.cu:43:5: warning: 4-way bank conflict on store of 'q' (P4[128]) in kernel 'aos4_fields' with blockDim (128,1,1) from the launch on line 104; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       q[tid].x = in[2 * i + 0];
  *       ^~~~~~~~
  * corpus/aos_soa.cu:40:5: note: 'q' declared here
- * corpus/aos_soa.cu:44:5: warning: 4-way bank conflict on store of 'q' (P4[128]) in kernel 'aos4_fields' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
+ * corpus/aos_soa.cu:44:5: warning: 4-way bank conflict on store of 'q' (P4[128]) in kernel 'aos4_fields' with blockDim (128,1,1) from the launch on line 104; lanes 0 and 8 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
  *       q[tid].z = in[2 * i + 1];
  *       ^~~~~~~~
  * corpus/aos_soa.cu:40:5: note: 'q' declared here
- * corpus/aos_soa.cu:47:15: warning: 4-way bank conflict on load of 'q' (P4[128]) in kernel 'aos4_fields' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 28 (byte offsets 2032 and 1904) [bank-conflict]
+ * corpus/aos_soa.cu:47:15: warning: 4-way bank conflict on load of 'q' (P4[128]) in kernel 'aos4_fields' with blockDim (128,1,1) from the launch on line 104; lanes 0 and 8 of warp 0 hit bank 28 (byte offsets 2032 and 1904) [bank-conflict]
  *       float x = q[j].x;
  *                 ^~~~~~
  * corpus/aos_soa.cu:40:5: note: 'q' declared here
- * corpus/aos_soa.cu:48:15: warning: 4-way bank conflict on load of 'q' (P4[128]) in kernel 'aos4_fields' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 30 (byte offsets 2040 and 1912) [bank-conflict]
+ * corpus/aos_soa.cu:48:15: warning: 4-way bank conflict on load of 'q' (P4[128]) in kernel 'aos4_fields' with blockDim (128,1,1) from the launch on line 104; lanes 0 and 8 of warp 0 hit bank 30 (byte offsets 2040 and 1912) [bank-conflict]
  *       float z = q[j].z;
  *                 ^~~~~~
  * corpus/aos_soa.cu:40:5: note: 'q' declared here
- * corpus/aos_soa.cu:79:5: warning: 2-way bank conflict on store of 'm' (Mixed[128]) in kernel 'aos_mixed' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/aos_soa.cu:79:5: warning: 2-way bank conflict on store of 'm' (Mixed[128]) in kernel 'aos_mixed' with blockDim (128,1,1) from the launch on line 112; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       m[tid].d = din[i];
  *       ^~~~~~~~
  * corpus/aos_soa.cu:76:5: note: 'm' declared here
- * corpus/aos_soa.cu:80:5: warning: 4-way bank conflict on store of 'm' (Mixed[128]) in kernel 'aos_mixed' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
+ * corpus/aos_soa.cu:80:5: warning: 4-way bank conflict on store of 'm' (Mixed[128]) in kernel 'aos_mixed' with blockDim (128,1,1) from the launch on line 112; lanes 0 and 8 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
  *       m[tid].f = fin[i];
  *       ^~~~~~~~
  * corpus/aos_soa.cu:76:5: note: 'm' declared here
- * corpus/aos_soa.cu:83:16: warning: 2-way bank conflict on load of 'm' (Mixed[128]) in kernel 'aos_mixed' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
+ * corpus/aos_soa.cu:83:16: warning: 2-way bank conflict on load of 'm' (Mixed[128]) in kernel 'aos_mixed' with blockDim (128,1,1) from the launch on line 112; lanes 0 and 8 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *       double d = m[j].d;
  *                  ^~~~~~
  * corpus/aos_soa.cu:76:5: note: 'm' declared here
- * corpus/aos_soa.cu:84:15: warning: 4-way bank conflict on load of 'm' (Mixed[128]) in kernel 'aos_mixed' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 6 (byte offsets 24 and 152) [bank-conflict]
+ * corpus/aos_soa.cu:84:15: warning: 4-way bank conflict on load of 'm' (Mixed[128]) in kernel 'aos_mixed' with blockDim (128,1,1) from the launch on line 112; lanes 0 and 8 of warp 0 hit bank 6 (byte offsets 24 and 152) [bank-conflict]
  *       float f = m[j].f;
  *                 ^~~~~~
  * corpus/aos_soa.cu:76:5: note: 'm' declared here

@@ -110,7 +110,7 @@ int main()
 
 /*
  * check-output-start
- * corpus/barrier_scopes.cu:43:14: error: missing barrier: read-after-write race on 's_ta': thread 0 reads s_ta[32], which thread 32 wrote at line 41, with no barrier ordering both threads in between ('tile.sync()' at line 42 orders only a 32-thread tile; different warps) in kernel 'tile_across' with blockDim (128,1,1) [missing-barrier]
+ * corpus/barrier_scopes.cu:43:14: error: missing barrier: read-after-write race on 's_ta': thread 0 reads s_ta[32], which thread 32 wrote at line 41, with no barrier ordering both threads in between ('tile.sync()' at line 42 orders only a 32-thread tile; different warps) in kernel 'tile_across' with blockDim (128,1,1) from the launch on line 94 [missing-barrier]
  *       out[i] = s_ta[(t + 32) % SBLOCK];
  *                ^~~~~~~~~~~~~~~~~~~~~~~
  * corpus/barrier_scopes.cu:41:5: note: the racing write of 's_ta' by thread 32

@@ -150,13 +150,13 @@ int main()
  *           ^~~~~~~~~~~~~~~
  * corpus/barriers.cu:47:9: note: thread-dependent condition 'tid < 64'
  * corpus/barriers.cu:48:9: note: threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it
- * corpus/barriers.cu:83:9: warning: unsynchronized warp exchange on 'As': lane 0 of warp 0 overwrites As[0][0], which lane 1 read at line 87 in the previous iteration, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'matmul_missing_barrier' with blockDim (16,16,1) [warp-sync]
+ * corpus/barriers.cu:83:9: warning: unsynchronized warp exchange on 'As': lane 0 of warp 0 overwrites As[0][0], which lane 1 read at line 87 in the previous iteration, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'matmul_missing_barrier' with blockDim (16,16,1) from the launch on line 123 [warp-sync]
  *           As[ty][tx] = A[row * n + t * TILE + tx];
  *           ^~~~~~~~~~
  * corpus/barriers.cu:87:20: note: the other lane's read of 'As'
  * corpus/barriers.cu:75:5: note: 'As' declared here
  * corpus/barriers.cu:83:9: note: add __syncwarp() between the write and the access that depends on it
- * corpus/barriers.cu:84:9: error: missing barrier: write-after-read race on 'Bs': thread (0,0) overwrites Bs[0][0], which thread (0,2) read at line 87 in the previous iteration, with no __syncthreads() in between (different warps) in kernel 'matmul_missing_barrier' with blockDim (16,16,1) [missing-barrier]
+ * corpus/barriers.cu:84:9: error: missing barrier: write-after-read race on 'Bs': thread (0,0) overwrites Bs[0][0], which thread (0,2) read at line 87 in the previous iteration, with no __syncthreads() in between (different warps) in kernel 'matmul_missing_barrier' with blockDim (16,16,1) from the launch on line 123 [missing-barrier]
  *           Bs[ty][tx] = B[(t * TILE + ty) * n + col];
  *           ^~~~~~~~~~
  * corpus/barriers.cu:87:32: note: the racing read of 'Bs' by thread (0,2)

@@ -83,19 +83,19 @@ int main()
 
 /*
  * check-output-start
- * corpus/bitonic.cu:51:23: warning: 2-way bank conflict on load of 's_key' (float[512]) in kernel 'bitonic_sort_pairs' with blockDim (256,1,1), worst when stride = 1 (mean 1.78-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/bitonic.cu:51:23: warning: 2-way bank conflict on load of 's_key' (float[512]) in kernel 'bitonic_sort_pairs' with blockDim (256,1,1) from the launch on line 75, worst when stride = 1 (mean 1.78-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               float a = s_key[pos];
  *                         ^~~~~~~~~~
  * corpus/bitonic.cu:38:5: note: 's_key' declared here
- * corpus/bitonic.cu:52:23: warning: 2-way bank conflict on load of 's_key' (float[512]) in kernel 'bitonic_sort_pairs' with blockDim (256,1,1), worst when stride = 1 (mean 1.78-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/bitonic.cu:52:23: warning: 2-way bank conflict on load of 's_key' (float[512]) in kernel 'bitonic_sort_pairs' with blockDim (256,1,1) from the launch on line 75, worst when stride = 1 (mean 1.78-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *               float b = s_key[pos + stride];
  *                         ^~~~~~~~~~~~~~~~~~~
  * corpus/bitonic.cu:38:5: note: 's_key' declared here
- * corpus/bitonic.cu:54:13: warning: 2-way bank conflict on store of 's_key' (float[512]) in kernel 'bitonic_sort_pairs' with blockDim (256,1,1), worst when stride = 1 (mean 1.78-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/bitonic.cu:54:13: warning: 2-way bank conflict on store of 's_key' (float[512]) in kernel 'bitonic_sort_pairs' with blockDim (256,1,1) from the launch on line 75, worst when stride = 1 (mean 1.78-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               s_key[pos] = swap ? b : a;
  *               ^~~~~~~~~~
  * corpus/bitonic.cu:38:5: note: 's_key' declared here
- * corpus/bitonic.cu:55:13: warning: 2-way bank conflict on store of 's_key' (float[512]) in kernel 'bitonic_sort_pairs' with blockDim (256,1,1), worst when stride = 1 (mean 1.78-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/bitonic.cu:55:13: warning: 2-way bank conflict on store of 's_key' (float[512]) in kernel 'bitonic_sort_pairs' with blockDim (256,1,1) from the launch on line 75, worst when stride = 1 (mean 1.78-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *               s_key[pos + stride] = swap ? a : b;
  *               ^~~~~~~~~~~~~~~~~~~
  * corpus/bitonic.cu:38:5: note: 's_key' declared here

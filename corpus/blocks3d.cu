@@ -84,24 +84,24 @@ int main()
 
 /*
  * check-output-start
- * corpus/blocks3d.cu:28:5: warning: 2-way bank conflict on store of 's' (float[8][4][2]) in kernel 'block3d_transposed' with blockDim (8,4,2); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/blocks3d.cu:28:5: warning: 2-way bank conflict on store of 's' (float[8][4][2]) in kernel 'block3d_transposed' with blockDim (8,4,2) from the launch on line 68; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[tx][ty][tz] = in[i];
  *       ^~~~~~~~~~~~~
  * corpus/blocks3d.cu:24:5: note: 's' declared here
  * corpus/blocks3d.cu:28:5: note: declare 's' as `float s[8][4][3]`: +128 bytes per block (256 -> 384 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"corpus/blocks3d.cu":{24:23-24:35}:"[BX][BY][BZ + 1]"
- * corpus/blocks3d.cu:30:14: warning: 2-way bank conflict on load of 's' (float[8][4][2]) in kernel 'block3d_transposed' with blockDim (8,4,2); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/blocks3d.cu:30:14: warning: 2-way bank conflict on load of 's' (float[8][4][2]) in kernel 'block3d_transposed' with blockDim (8,4,2) from the launch on line 68; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[i] = s[tx][ty][tz] * 3.0f;
  *                ^~~~~~~~~~~~~
  * corpus/blocks3d.cu:24:5: note: 's' declared here
  * corpus/blocks3d.cu:30:14: note: declare 's' as `float s[8][4][3]`: +128 bytes per block (256 -> 384 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"corpus/blocks3d.cu":{24:23-24:35}:"[BX][BY][BZ + 1]"
- * corpus/blocks3d.cu:39:5: warning: 4-way bank conflict on store of 's' (float[128]) in kernel 'blockdim_colmajor' with blockDim (32,4,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/blocks3d.cu:39:5: warning: 4-way bank conflict on store of 's' (float[128]) in kernel 'blockdim_colmajor' with blockDim (32,4,1) from the launch on line 72; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[threadIdx.x * blockDim.y + threadIdx.y] = in[i];
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/blocks3d.cu:36:5: note: 's' declared here
  * corpus/blocks3d.cu:39:5: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/blocks3d.cu:41:14: warning: 4-way bank conflict on load of 's' (float[128]) in kernel 'blockdim_colmajor' with blockDim (32,4,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/blocks3d.cu:41:14: warning: 4-way bank conflict on load of 's' (float[128]) in kernel 'blockdim_colmajor' with blockDim (32,4,1) from the launch on line 72; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[i] = s[threadIdx.x * blockDim.y + threadIdx.y] + 1.0f;
  *                ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/blocks3d.cu:36:5: note: 's' declared here

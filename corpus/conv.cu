@@ -92,13 +92,13 @@ int main()
 
 /*
  * check-output-start
- * corpus/conv.cu:49:13: warning: 2-way bank conflict on store of 'tile' (float[20][20]) in kernel 'conv2d' with blockDim (16,16,1) (mean 1.50-way over the iterations); lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/conv.cu:49:13: warning: 2-way bank conflict on store of 'tile' (float[20][20]) in kernel 'conv2d' with blockDim (16,16,1) from the launch on line 84 (mean 1.50-way over the iterations); lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               tile[y][x] = in[gy * W2 + gx];
  *               ^~~~~~~~~~
  * corpus/conv.cu:40:5: note: 'tile' declared here
  * corpus/conv.cu:49:13: note: declare 'tile' as `float tile[20][48]`: +2240 bytes per block (1600 -> 3840 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"corpus/conv.cu":{40:26-40:34}:"[TW][TW + 28]"
- * corpus/conv.cu:59:20: warning: 2-way bank conflict on load of 'tile' (float[20][20]) in kernel 'conv2d' with blockDim (16,16,1); lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/conv.cu:59:20: warning: 2-way bank conflict on load of 'tile' (float[20][20]) in kernel 'conv2d' with blockDim (16,16,1) from the launch on line 84; lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               sum += tile[ty + i][tx + j] * c_mask2[i][j];
  *                      ^~~~~~~~~~~~~~~~~~~~
  * corpus/conv.cu:40:5: note: 'tile' declared here

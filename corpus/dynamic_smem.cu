@@ -97,23 +97,23 @@ int main()
 
 /*
  * check-output-start
- * corpus/dynamic_smem.cu:16:5: warning: 2-way bank conflict on store of 'f' (int[]) in kernel 'dyn_carved' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 512 and 640) [bank-conflict]
+ * corpus/dynamic_smem.cu:16:5: warning: 2-way bank conflict on store of 'f' (int[]) in kernel 'dyn_carved' with blockDim (128,1,1) from the launch on line 78; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 512 and 640) [bank-conflict]
  *       f[2 * tid] = fin[i];
  *       ^~~~~~~~~~
  * corpus/dynamic_smem.cu:10:5: note: 'ints' declared here
- * corpus/dynamic_smem.cu:17:5: warning: 2-way bank conflict on store of 'f' (int[]) in kernel 'dyn_carved' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 516 and 644) [bank-conflict]
+ * corpus/dynamic_smem.cu:17:5: warning: 2-way bank conflict on store of 'f' (int[]) in kernel 'dyn_carved' with blockDim (128,1,1) from the launch on line 78; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 516 and 644) [bank-conflict]
  *       f[2 * tid + 1] = fin[i] * 0.5f;
  *       ^~~~~~~~~~~~~~
  * corpus/dynamic_smem.cu:10:5: note: 'ints' declared here
- * corpus/dynamic_smem.cu:20:15: warning: 2-way bank conflict on load of 'f' (int[]) in kernel 'dyn_carved' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 516 and 644) [bank-conflict]
+ * corpus/dynamic_smem.cu:20:15: warning: 2-way bank conflict on load of 'f' (int[]) in kernel 'dyn_carved' with blockDim (128,1,1) from the launch on line 78; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 516 and 644) [bank-conflict]
  *       float a = f[2 * tid + 1];
  *                 ^~~~~~~~~~~~~~
  * corpus/dynamic_smem.cu:10:5: note: 'ints' declared here
- * corpus/dynamic_smem.cu:52:5: warning: 4-way bank conflict on store of 'rec' (double[]) in kernel 'dyn_mixed' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 1024 and 1152) [bank-conflict]
+ * corpus/dynamic_smem.cu:52:5: warning: 4-way bank conflict on store of 'rec' (double[]) in kernel 'dyn_mixed' with blockDim (128,1,1) from the launch on line 87; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 1024 and 1152) [bank-conflict]
  *       rec[4 * tid] = (float)din[i];
  *       ^~~~~~~~~~~~
  * corpus/dynamic_smem.cu:44:5: note: 'dsm' declared here
- * corpus/dynamic_smem.cu:57:15: warning: 4-way bank conflict on load of 'rec' (double[]) in kernel 'dyn_mixed' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 28 (byte offsets 3056 and 2928) [bank-conflict]
+ * corpus/dynamic_smem.cu:57:15: warning: 4-way bank conflict on load of 'rec' (double[]) in kernel 'dyn_mixed' with blockDim (128,1,1) from the launch on line 87; lanes 0 and 8 of warp 0 hit bank 28 (byte offsets 3056 and 2928) [bank-conflict]
  *       float r = rec[4 * j];
  *                 ^~~~~~~~~~
  * corpus/dynamic_smem.cu:44:5: note: 'dsm' declared here

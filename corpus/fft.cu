@@ -113,76 +113,76 @@ int main()
 
 /*
  * check-output-start
- * corpus/fft.cu:20:5: warning: 16-way bank conflict on store of 's' (float2[256]) in kernel 'fft_radix2_float2' with blockDim (128,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 1024) [bank-conflict]
+ * corpus/fft.cu:20:5: warning: 16-way bank conflict on store of 's' (float2[256]) in kernel 'fft_radix2_float2' with blockDim (128,1,1) from the launch on line 97; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 1024) [bank-conflict]
  *       s[r0] = src[tid];
  *       ^~~~~
  * corpus/fft.cu:14:5: note: 's' declared here
- * corpus/fft.cu:21:5: warning: 16-way bank conflict on store of 's' (float2[256]) in kernel 'fft_radix2_float2' with blockDim (128,1,1); lanes 0 and 1 of warp 0 hit bank 2 (byte offsets 8 and 1032) [bank-conflict]
+ * corpus/fft.cu:21:5: warning: 16-way bank conflict on store of 's' (float2[256]) in kernel 'fft_radix2_float2' with blockDim (128,1,1) from the launch on line 97; lanes 0 and 1 of warp 0 hit bank 2 (byte offsets 8 and 1032) [bank-conflict]
  *       s[r1] = src[tid + FFT_THREADS];
  *       ^~~~~
  * corpus/fft.cu:14:5: note: 's' declared here
- * corpus/fft.cu:31:20: warning: 2-way bank conflict on load of 's' (float2[256]) in kernel 'fft_radix2_float2' with blockDim (128,1,1), worst when half = 1 (mean 1.50-way over the iterations); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/fft.cu:31:20: warning: 2-way bank conflict on load of 's' (float2[256]) in kernel 'fft_radix2_float2' with blockDim (128,1,1) from the launch on line 97, worst when half = 1 (mean 1.50-way over the iterations); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           float2 a = s[i0];
  *                      ^~~~~
  * corpus/fft.cu:14:5: note: 's' declared here
- * corpus/fft.cu:32:20: warning: 2-way bank conflict on load of 's' (float2[256]) in kernel 'fft_radix2_float2' with blockDim (128,1,1), worst when half = 1 (mean 1.50-way over the iterations); lanes 0 and 8 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
+ * corpus/fft.cu:32:20: warning: 2-way bank conflict on load of 's' (float2[256]) in kernel 'fft_radix2_float2' with blockDim (128,1,1) from the launch on line 97, worst when half = 1 (mean 1.50-way over the iterations); lanes 0 and 8 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
  *           float2 b = s[i1];
  *                      ^~~~~
  * corpus/fft.cu:14:5: note: 's' declared here
- * corpus/fft.cu:34:9: warning: 2-way bank conflict on store of 's' (float2[256]) in kernel 'fft_radix2_float2' with blockDim (128,1,1), worst when half = 1 (mean 1.50-way over the iterations); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/fft.cu:34:9: warning: 2-way bank conflict on store of 's' (float2[256]) in kernel 'fft_radix2_float2' with blockDim (128,1,1) from the launch on line 97, worst when half = 1 (mean 1.50-way over the iterations); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           s[i0] = make_float2(a.x + wb.x, a.y + wb.y);
  *           ^~~~~
  * corpus/fft.cu:14:5: note: 's' declared here
- * corpus/fft.cu:35:9: warning: 2-way bank conflict on store of 's' (float2[256]) in kernel 'fft_radix2_float2' with blockDim (128,1,1), worst when half = 1 (mean 1.50-way over the iterations); lanes 0 and 8 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
+ * corpus/fft.cu:35:9: warning: 2-way bank conflict on store of 's' (float2[256]) in kernel 'fft_radix2_float2' with blockDim (128,1,1) from the launch on line 97, worst when half = 1 (mean 1.50-way over the iterations); lanes 0 and 8 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
  *           s[i1] = make_float2(a.x - wb.x, a.y - wb.y);
  *           ^~~~~
  * corpus/fft.cu:14:5: note: 's' declared here
- * corpus/fft.cu:52:9: warning: 8-way bank conflict on store of 're' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 512) [bank-conflict]
+ * corpus/fft.cu:52:9: warning: 8-way bank conflict on store of 're' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1) from the launch on line 101; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 512) [bank-conflict]
  *           re[r] = in_re[base + k];
  *           ^~~~~
  * corpus/fft.cu:45:5: note: 're' declared here
  * corpus/fft.cu:52:9: note: index 're' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 5 conflicting accesses become conflict-free
- * corpus/fft.cu:53:9: warning: 8-way bank conflict on store of 'im' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 512) [bank-conflict]
+ * corpus/fft.cu:53:9: warning: 8-way bank conflict on store of 'im' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1) from the launch on line 101; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 512) [bank-conflict]
  *           im[r] = in_im[base + k];
  *           ^~~~~
  * corpus/fft.cu:46:5: note: 'im' declared here
  * corpus/fft.cu:53:9: note: index 'im' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 5 conflicting accesses become conflict-free
- * corpus/fft.cu:64:20: warning: 2-way bank conflict on load of 're' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1), worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/fft.cu:64:20: warning: 2-way bank conflict on load of 're' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1) from the launch on line 101, worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           float ar = re[i0];
  *                      ^~~~~~
  * corpus/fft.cu:45:5: note: 're' declared here
  * corpus/fft.cu:64:20: note: index 're' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 5 conflicting accesses become conflict-free
- * corpus/fft.cu:65:20: warning: 2-way bank conflict on load of 'im' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1), worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/fft.cu:65:20: warning: 2-way bank conflict on load of 'im' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1) from the launch on line 101, worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           float ai = im[i0];
  *                      ^~~~~~
  * corpus/fft.cu:46:5: note: 'im' declared here
  * corpus/fft.cu:65:20: note: index 'im' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 5 conflicting accesses become conflict-free
- * corpus/fft.cu:66:20: warning: 2-way bank conflict on load of 're' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1), worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/fft.cu:66:20: warning: 2-way bank conflict on load of 're' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1) from the launch on line 101, worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *           float br = re[i1];
  *                      ^~~~~~
  * corpus/fft.cu:45:5: note: 're' declared here
  * corpus/fft.cu:66:20: note: index 're' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 5 conflicting accesses become conflict-free
- * corpus/fft.cu:67:20: warning: 2-way bank conflict on load of 'im' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1), worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/fft.cu:67:20: warning: 2-way bank conflict on load of 'im' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1) from the launch on line 101, worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *           float bi = im[i1];
  *                      ^~~~~~
  * corpus/fft.cu:46:5: note: 'im' declared here
  * corpus/fft.cu:67:20: note: index 'im' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 5 conflicting accesses become conflict-free
- * corpus/fft.cu:70:9: warning: 2-way bank conflict on store of 're' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1), worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/fft.cu:70:9: warning: 2-way bank conflict on store of 're' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1) from the launch on line 101, worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           re[i0] = ar + wr;
  *           ^~~~~~
  * corpus/fft.cu:45:5: note: 're' declared here
  * corpus/fft.cu:70:9: note: index 're' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 5 conflicting accesses become conflict-free
- * corpus/fft.cu:71:9: warning: 2-way bank conflict on store of 'im' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1), worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/fft.cu:71:9: warning: 2-way bank conflict on store of 'im' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1) from the launch on line 101, worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           im[i0] = ai + wi;
  *           ^~~~~~
  * corpus/fft.cu:46:5: note: 'im' declared here
  * corpus/fft.cu:71:9: note: index 'im' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 5 conflicting accesses become conflict-free
- * corpus/fft.cu:72:9: warning: 2-way bank conflict on store of 're' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1), worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/fft.cu:72:9: warning: 2-way bank conflict on store of 're' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1) from the launch on line 101, worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *           re[i1] = ar - wr;
  *           ^~~~~~
  * corpus/fft.cu:45:5: note: 're' declared here
  * corpus/fft.cu:72:9: note: index 're' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 5 conflicting accesses become conflict-free
- * corpus/fft.cu:73:9: warning: 2-way bank conflict on store of 'im' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1), worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/fft.cu:73:9: warning: 2-way bank conflict on store of 'im' (float[256]) in kernel 'fft_radix2_split' with blockDim (128,1,1) from the launch on line 101, worst when half = 1 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *           im[i1] = ai - wi;
  *           ^~~~~~
  * corpus/fft.cu:46:5: note: 'im' declared here

@@ -164,60 +164,60 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_butterfly.cu:20:19: warning: 2-way bank conflict on load of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1), worst when stride = 16 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_butterfly.cu:20:19: warning: 2-way bank conflict on load of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1) from the launch on line 140, worst when stride = 16 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           float a = s_w[pos];
  *                     ^~~~~~~~
  * corpus/idiom_butterfly.cu:12:5: note: 's_w' declared here
- * corpus/idiom_butterfly.cu:21:19: warning: 2-way bank conflict on load of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1), worst when stride = 16 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
+ * corpus/idiom_butterfly.cu:21:19: warning: 2-way bank conflict on load of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1) from the launch on line 140, worst when stride = 16 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
  *           float b = s_w[pos + stride];
  *                     ^~~~~~~~~~~~~~~~~
  * corpus/idiom_butterfly.cu:12:5: note: 's_w' declared here
- * corpus/idiom_butterfly.cu:22:9: warning: 2-way bank conflict on store of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1), worst when stride = 16 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_butterfly.cu:22:9: warning: 2-way bank conflict on store of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1) from the launch on line 140, worst when stride = 16 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           s_w[pos] = a + b;
  *           ^~~~~~~~
  * corpus/idiom_butterfly.cu:12:5: note: 's_w' declared here
- * corpus/idiom_butterfly.cu:23:9: warning: 2-way bank conflict on store of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1), worst when stride = 16 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
+ * corpus/idiom_butterfly.cu:23:9: warning: 2-way bank conflict on store of 's_w' (float[256]) in kernel 'bf_fwt_radix2' with blockDim (128,1,1) from the launch on line 140, worst when stride = 16 (mean 1.62-way over the iterations); lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
  *           s_w[pos + stride] = a - b;
  *           ^~~~~~~~~~~~~~~~~
  * corpus/idiom_butterfly.cu:12:5: note: 's_w' declared here
- * corpus/idiom_butterfly.cu:44:23: warning: 8-way bank conflict on load of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1), worst when half = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_butterfly.cu:44:23: warning: 8-way bank conflict on load of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1) from the launch on line 144, worst when half = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               float a = s_h[i0];
  *                         ^~~~~~~
  * corpus/idiom_butterfly.cu:34:5: note: 's_h' declared here
  * corpus/idiom_butterfly.cu:44:23: note: index 's_h' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_butterfly.cu:45:23: warning: 8-way bank conflict on load of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1), worst when half = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
+ * corpus/idiom_butterfly.cu:45:23: warning: 8-way bank conflict on load of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1) from the launch on line 144, worst when half = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *               float b = s_h[i0 + half];
  *                         ^~~~~~~~~~~~~~
  * corpus/idiom_butterfly.cu:34:5: note: 's_h' declared here
  * corpus/idiom_butterfly.cu:45:23: note: index 's_h' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_butterfly.cu:46:13: warning: 8-way bank conflict on store of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1), worst when half = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_butterfly.cu:46:13: warning: 8-way bank conflict on store of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1) from the launch on line 144, worst when half = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               s_h[i0] = 0.5f * (a + b);
  *               ^~~~~~~
  * corpus/idiom_butterfly.cu:34:5: note: 's_h' declared here
  * corpus/idiom_butterfly.cu:46:13: note: index 's_h' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_butterfly.cu:47:13: warning: 8-way bank conflict on store of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1), worst when half = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
+ * corpus/idiom_butterfly.cu:47:13: warning: 8-way bank conflict on store of 's_h' (float[256]) in kernel 'bf_haar_levels' with blockDim (128,1,1) from the launch on line 144, worst when half = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *               s_h[i0 + half] = 0.5f * (a - b);
  *               ^~~~~~~~~~~~~~
  * corpus/idiom_butterfly.cu:34:5: note: 's_h' declared here
  * corpus/idiom_butterfly.cu:47:13: note: index 's_h' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_butterfly.cu:72:16: warning: 2-way bank conflict on load of 's_ring' (float[64]) in kernel 'bf_ring_wrap4' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_butterfly.cu:72:16: warning: 2-way bank conflict on load of 's_ring' (float[64]) in kernel 'bf_ring_wrap4' with blockDim (64,1,1) from the launch on line 148; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           acc += s_ring[pos];
  *                  ^~~~~~~~~~~
  * corpus/idiom_butterfly.cu:64:5: note: 's_ring' declared here
  * corpus/idiom_butterfly.cu:72:16: note: index 's_ring' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
- * corpus/idiom_butterfly.cu:112:19: warning: 2-way bank conflict on load of 's_f' (float[128]) in kernel 'bf_fwt_two_loops' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_butterfly.cu:112:19: warning: 2-way bank conflict on load of 's_f' (float[128]) in kernel 'bf_fwt_two_loops' with blockDim (64,1,1) from the launch on line 156; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           float a = s_f[pos];
  *                     ^~~~~~~~
  * corpus/idiom_butterfly.cu:103:5: note: 's_f' declared here
- * corpus/idiom_butterfly.cu:113:19: warning: 2-way bank conflict on load of 's_f' (float[128]) in kernel 'bf_fwt_two_loops' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_butterfly.cu:113:19: warning: 2-way bank conflict on load of 's_f' (float[128]) in kernel 'bf_fwt_two_loops' with blockDim (64,1,1) from the launch on line 156; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *           float b = s_f[pos + stride];
  *                     ^~~~~~~~~~~~~~~~~
  * corpus/idiom_butterfly.cu:103:5: note: 's_f' declared here
- * corpus/idiom_butterfly.cu:114:9: warning: 2-way bank conflict on store of 's_f' (float[128]) in kernel 'bf_fwt_two_loops' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_butterfly.cu:114:9: warning: 2-way bank conflict on store of 's_f' (float[128]) in kernel 'bf_fwt_two_loops' with blockDim (64,1,1) from the launch on line 156; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           s_f[pos] = a + b;
  *           ^~~~~~~~
  * corpus/idiom_butterfly.cu:103:5: note: 's_f' declared here
- * corpus/idiom_butterfly.cu:115:9: warning: 2-way bank conflict on store of 's_f' (float[128]) in kernel 'bf_fwt_two_loops' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_butterfly.cu:115:9: warning: 2-way bank conflict on store of 's_f' (float[128]) in kernel 'bf_fwt_two_loops' with blockDim (64,1,1) from the launch on line 156; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *           s_f[pos + stride] = a - b;
  *           ^~~~~~~~~~~~~~~~~
  * corpus/idiom_butterfly.cu:103:5: note: 's_f' declared here

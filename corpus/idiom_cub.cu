@@ -156,7 +156,7 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_cub.cu:81:9: warning: 4-way bank conflict on store of 's_blk' (float[512]) in kernel 'cb_exchange' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_cub.cu:81:9: warning: 4-way bank conflict on store of 's_blk' (float[512]) in kernel 'cb_exchange' with blockDim (128,1,1) from the launch on line 140; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           s_blk[tid * CB_ITEMS + i] = items[i];
  *           ^~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_cub.cu:73:5: note: 's_blk' declared here

@@ -192,37 +192,37 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_helpers_ctx.cu:12:5: warning: 8-way bank conflict on store of 's' (float[1024]) in 'put_s' called from kernel 'hc_tmpl_stride8' at line 36 with blockDim (128,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_helpers_ctx.cu:12:5: warning: 8-way bank conflict on store of 's' (float[1024]) in 'put_s' called from kernel 'hc_tmpl_stride8' at line 36 with blockDim (128,1,1) from the launch on line 158; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[i * STRIDE] = v;
  *       ^~~~~~~~~~~~~
  * corpus/idiom_helpers_ctx.cu:34:5: note: 's_t8' declared here
- * corpus/idiom_helpers_ctx.cu:18:12: warning: 8-way bank conflict on load of 's' (float[1024]) in 'get_s' called from kernel 'hc_tmpl_stride8' at line 38 with blockDim (128,1,1); lanes 0 and 4 of warp 0 hit bank 24 (byte offsets 4064 and 3936) [bank-conflict]
+ * corpus/idiom_helpers_ctx.cu:18:12: warning: 8-way bank conflict on load of 's' (float[1024]) in 'get_s' called from kernel 'hc_tmpl_stride8' at line 38 with blockDim (128,1,1) from the launch on line 158; lanes 0 and 4 of warp 0 hit bank 24 (byte offsets 4064 and 3936) [bank-conflict]
  *       return s[i * STRIDE];
  *              ^~~~~~~~~~~~~
  * corpus/idiom_helpers_ctx.cu:34:5: note: 's_t8' declared here
- * corpus/idiom_helpers_ctx.cu:71:5: warning: 2-way bank conflict on store of 's_pairs' (float[64]) in 'pair_swap' called from kernel 'hc_guard32' at line 93 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_helpers_ctx.cu:71:5: warning: 2-way bank conflict on store of 's_pairs' (float[64]) in 'pair_swap' called from kernel 'hc_guard32' at line 93 with blockDim (128,1,1) from the launch on line 170; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s_pairs[2 * idx] = v;
  *       ^~~~~~~~~~~~~~~~
  * corpus/idiom_helpers_ctx.cu:70:5: note: 's_pairs' declared here
  * corpus/idiom_helpers_ctx.cu:71:5: note: index 's_pairs' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_helpers_ctx.cu:73:15: warning: 2-way bank conflict on load of 's_pairs' (float[64]) in 'pair_swap' called from kernel 'hc_guard32' at line 93 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
+ * corpus/idiom_helpers_ctx.cu:73:15: warning: 2-way bank conflict on load of 's_pairs' (float[64]) in 'pair_swap' called from kernel 'hc_guard32' at line 93 with blockDim (128,1,1) from the launch on line 170; lanes 0 and 16 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
  *       float r = s_pairs[2 * (idx ^ 1)];
  *                 ^~~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_helpers_ctx.cu:70:5: note: 's_pairs' declared here
  * corpus/idiom_helpers_ctx.cu:73:15: note: index 's_pairs' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_helpers_ctx.cu:100:5: warning: 2-way bank conflict on store of 's_v2' (float[512]) in 'st_vec' called from kernel 'hc_vec4_stride2' at line 125 with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_helpers_ctx.cu:100:5: warning: 2-way bank conflict on store of 's_v2' (float[512]) in 'st_vec' called from kernel 'hc_vec4_stride2' at line 125 with blockDim (64,1,1) from the launch on line 178; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       *reinterpret_cast<float4 *>(&s[i]) = v;
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_helpers_ctx.cu:123:5: note: 's_v2' declared here
- * corpus/idiom_helpers_ctx.cu:100:5: warning: 8-way bank conflict on store of 's_v8' (float[2048]) in 'st_vec' called from kernel 'hc_vec4_stride8' at line 136 with blockDim (64,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_helpers_ctx.cu:100:5: warning: 8-way bank conflict on store of 's_v8' (float[2048]) in 'st_vec' called from kernel 'hc_vec4_stride8' at line 136 with blockDim (64,1,1) from the launch on line 182; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       *reinterpret_cast<float4 *>(&s[i]) = v;
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_helpers_ctx.cu:134:5: note: 's_v8' declared here
- * corpus/idiom_helpers_ctx.cu:105:12: warning: 2-way bank conflict on load of 's_v2' (float[512]) in 'ld_vec' called from kernel 'hc_vec4_stride2' at line 127 with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 8 (byte offsets 32 and 160) [bank-conflict]
+ * corpus/idiom_helpers_ctx.cu:105:12: warning: 2-way bank conflict on load of 's_v2' (float[512]) in 'ld_vec' called from kernel 'hc_vec4_stride2' at line 127 with blockDim (64,1,1) from the launch on line 178; lanes 0 and 4 of warp 0 hit bank 8 (byte offsets 32 and 160) [bank-conflict]
  *       return *reinterpret_cast<const float4 *>(&s[i]);
  *              ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_helpers_ctx.cu:123:5: note: 's_v2' declared here
- * corpus/idiom_helpers_ctx.cu:105:12: warning: 8-way bank conflict on load of 's_v8' (float[2048]) in 'ld_vec' called from kernel 'hc_vec4_stride8' at line 138 with blockDim (64,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 128 and 256) [bank-conflict]
+ * corpus/idiom_helpers_ctx.cu:105:12: warning: 8-way bank conflict on load of 's_v8' (float[2048]) in 'ld_vec' called from kernel 'hc_vec4_stride8' at line 138 with blockDim (64,1,1) from the launch on line 182; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 128 and 256) [bank-conflict]
  *       return *reinterpret_cast<const float4 *>(&s[i]);
  *              ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_helpers_ctx.cu:134:5: note: 's_v8' declared here

@@ -212,52 +212,52 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_helpers_ptr.cu:16:5: warning: 2-way bank conflict on store of 's' (uint[256]) in 'scan_warp' called from kernel 'hp_scan_warp16' at line 43 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_helpers_ptr.cu:16:5: warning: 2-way bank conflict on store of 's' (uint[256]) in 'scan_warp' called from kernel 'hp_scan_warp16' at line 43 with blockDim (128,1,1) from the launch on line 181; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[pos] = 0;
  *       ^~~~~~
  * corpus/idiom_helpers_ptr.cu:41:5: note: 's_buf' declared here
- * corpus/idiom_helpers_ptr.cu:18:5: warning: 2-way bank conflict on store of 's' (uint[256]) in 'scan_warp' called from kernel 'hp_scan_warp16' at line 43 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
+ * corpus/idiom_helpers_ptr.cu:18:5: warning: 2-way bank conflict on store of 's' (uint[256]) in 'scan_warp' called from kernel 'hp_scan_warp16' at line 43 with blockDim (128,1,1) from the launch on line 181; lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
  *       s[pos] = v;
  *       ^~~~~~
  * corpus/idiom_helpers_ptr.cu:41:5: note: 's_buf' declared here
- * corpus/idiom_helpers_ptr.cu:21:18: warning: 2-way bank conflict on load of 's' (uint[256]) in 'scan_warp' called from kernel 'hp_scan_warp16' at line 43 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 15 (byte offsets 60 and 188) [bank-conflict]
+ * corpus/idiom_helpers_ptr.cu:21:18: warning: 2-way bank conflict on load of 's' (uint[256]) in 'scan_warp' called from kernel 'hp_scan_warp16' at line 43 with blockDim (128,1,1) from the launch on line 181; lanes 0 and 16 of warp 0 hit bank 15 (byte offsets 60 and 188) [bank-conflict]
  *           uint t = s[pos - off];
  *                    ^~~~~~~~~~~~
  * corpus/idiom_helpers_ptr.cu:41:5: note: 's_buf' declared here
- * corpus/idiom_helpers_ptr.cu:23:9: warning: 2-way bank conflict on load and store of 's' (uint[256]) in 'scan_warp' called from kernel 'hp_scan_warp16' at line 43 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
+ * corpus/idiom_helpers_ptr.cu:23:9: warning: 2-way bank conflict on load and store of 's' (uint[256]) in 'scan_warp' called from kernel 'hp_scan_warp16' at line 43 with blockDim (128,1,1) from the launch on line 181; lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
  *           s[pos] += t;
  *           ^~~~~~
  * corpus/idiom_helpers_ptr.cu:41:5: note: 's_buf' declared here
- * corpus/idiom_helpers_ptr.cu:26:12: warning: 2-way bank conflict on load of 's' (uint[256]) in 'scan_warp' called from kernel 'hp_scan_warp16' at line 43 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
+ * corpus/idiom_helpers_ptr.cu:26:12: warning: 2-way bank conflict on load of 's' (uint[256]) in 'scan_warp' called from kernel 'hp_scan_warp16' at line 43 with blockDim (128,1,1) from the launch on line 181; lanes 0 and 16 of warp 0 hit bank 16 (byte offsets 64 and 192) [bank-conflict]
  *       return s[pos];
  *              ^~~~~~
  * corpus/idiom_helpers_ptr.cu:41:5: note: 's_buf' declared here
- * corpus/idiom_helpers_ptr.cu:53:16: warning: 32-way bank conflict on load of 'row' (float[2048]) in 'row_dot' called from kernel 'hp_row_dot32' at line 72 with blockDim (64,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_helpers_ptr.cu:53:16: warning: 32-way bank conflict on load of 'row' (float[2048]) in 'row_dot' called from kernel 'hp_row_dot32' at line 72 with blockDim (64,1,1) from the launch on line 185; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           acc += row[k] * w[k];
  *                  ^~~~~~
  * corpus/idiom_helpers_ptr.cu:63:5: note: 'tile' declared here
  * corpus/idiom_helpers_ptr.cu:53:16: note: index 'tile' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
- * corpus/idiom_helpers_ptr.cu:101:5: warning: 4-way bank conflict on store of 's_slots' (float[512]) in kernel 'hp_slot_ptr' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_helpers_ptr.cu:101:5: warning: 4-way bank conflict on store of 's_slots' (float[512]) in kernel 'hp_slot_ptr' with blockDim (128,1,1) from the launch on line 193; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       *slot(s_slots, tid, 4) = in[blockIdx.x * HP_THREADS + tid];
  *       ^~~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_helpers_ptr.cu:99:5: note: 's_slots' declared here
- * corpus/idiom_helpers_ptr.cu:103:42: warning: 4-way bank conflict on load of 's_slots' (float[512]) in kernel 'hp_slot_ptr' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 28 (byte offsets 2032 and 1904) [bank-conflict]
+ * corpus/idiom_helpers_ptr.cu:103:42: warning: 4-way bank conflict on load of 's_slots' (float[512]) in kernel 'hp_slot_ptr' with blockDim (128,1,1) from the launch on line 193; lanes 0 and 8 of warp 0 hit bank 28 (byte offsets 2032 and 1904) [bank-conflict]
  *       out[blockIdx.x * HP_THREADS + tid] = *slot(s_slots, HP_THREADS - 1 - tid, 4);
  *                                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_helpers_ptr.cu:99:5: note: 's_slots' declared here
- * corpus/idiom_helpers_ptr.cu:109:5: warning: 2-way bank conflict on store of 's' (float[256]) in 'store_strided' called from kernel 'hp_noinline' at line 122 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_helpers_ptr.cu:109:5: warning: 2-way bank conflict on store of 's' (float[256]) in 'store_strided' called from kernel 'hp_noinline' at line 122 with blockDim (128,1,1) from the launch on line 197; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[i * stride] = v;
  *       ^~~~~~~~~~~~~
  * corpus/idiom_helpers_ptr.cu:120:5: note: 's_nl' declared here
- * corpus/idiom_helpers_ptr.cu:114:12: warning: 2-way bank conflict on load of 's' (float[256]) in 'load_strided' called from kernel 'hp_noinline' at line 124 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
+ * corpus/idiom_helpers_ptr.cu:114:12: warning: 2-way bank conflict on load of 's' (float[256]) in 'load_strided' called from kernel 'hp_noinline' at line 124 with blockDim (128,1,1) from the launch on line 197; lanes 0 and 16 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
  *       return s[i * stride];
  *              ^~~~~~~~~~~~~
  * corpus/idiom_helpers_ptr.cu:120:5: note: 's_nl' declared here
- * corpus/idiom_helpers_ptr.cu:130:5: warning: 8-way bank conflict on store of 's' (float[512]) in 'put8' called from 'put_row' at line 140, from kernel 'hp_nested' at line 157 with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_helpers_ptr.cu:130:5: warning: 8-way bank conflict on store of 's' (float[512]) in 'put8' called from 'put_row' at line 140, from kernel 'hp_nested' at line 157 with blockDim (64,1,1) from the launch on line 201; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[i * 8] = v;
  *       ^~~~~~~~
  * corpus/idiom_helpers_ptr.cu:154:5: note: 's_rows' declared here
- * corpus/idiom_helpers_ptr.cu:135:12: warning: 8-way bank conflict on load of 's' (float[512]) in 'get8' called from 'get_row' at line 145, from kernel 'hp_nested' at line 159 with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 8 (byte offsets 32 and 160) [bank-conflict]
+ * corpus/idiom_helpers_ptr.cu:135:12: warning: 8-way bank conflict on load of 's' (float[512]) in 'get8' called from 'get_row' at line 145, from kernel 'hp_nested' at line 159 with blockDim (64,1,1) from the launch on line 201; lanes 0 and 4 of warp 0 hit bank 8 (byte offsets 32 and 160) [bank-conflict]
  *       return s[i * 8];
  *              ^~~~~~~~
  * corpus/idiom_helpers_ptr.cu:154:5: note: 's_rows' declared here

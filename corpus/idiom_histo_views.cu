@@ -230,41 +230,41 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_histo_views.cu:25:9: warning: 4-way bank conflict on load and store of 's_cnt' (uchar[8192]) in kernel 'hv_byte_bins' with blockDim (128,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 129) [bank-conflict]
+ * corpus/idiom_histo_views.cu:25:9: warning: 4-way bank conflict on load and store of 's_cnt' (uchar[8192]) in kernel 'hv_byte_bins' with blockDim (128,1,1) from the launch on line 191; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 129) [bank-conflict]
  *           s_cnt[bin * HV_THREADS + tid] += 1;
  *           ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_histo_views.cu:17:5: note: 's_cnt' declared here
  * corpus/idiom_histo_views.cu:25:9: note: index 's_cnt' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 0 of 2 conflicting accesses become conflict-free
- * corpus/idiom_histo_views.cu:87:42: warning: 8-way bank conflict on load of 'bytes' (float[1024]) in kernel 'hv_float_bytes_stride' with blockDim (128,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 3 and 131) [bank-conflict]
+ * corpus/idiom_histo_views.cu:87:42: warning: 8-way bank conflict on load of 'bytes' (float[1024]) in kernel 'hv_float_bytes_stride' with blockDim (128,1,1) from the launch on line 203; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 3 and 131) [bank-conflict]
  *       out[blockIdx.x * HV_THREADS + tid] = bytes[32 * tid + 3];
  *                                            ^~~~~~~~~~~~~~~~~~~
  * corpus/idiom_histo_views.cu:81:5: note: 's_fb8' declared here
- * corpus/idiom_histo_views.cu:105:42: warning: 2-way bank conflict on load of 's_u' (Word[128]) in kernel 'hv_union_bytes' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 3 and 131) [bank-conflict]
+ * corpus/idiom_histo_views.cu:105:42: warning: 2-way bank conflict on load of 's_u' (Word[128]) in kernel 'hv_union_bytes' with blockDim (128,1,1) from the launch on line 207; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 3 and 131) [bank-conflict]
  *       out[blockIdx.x * HV_THREADS + tid] = s_u[(2 * tid) % HV_THREADS].b[3];
  *                                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_histo_views.cu:99:5: note: 's_u' declared here
  * corpus/idiom_histo_views.cu:105:42: note: index 's_u' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
- * corpus/idiom_histo_views.cu:126:5: warning: 4-way bank conflict on store of 's_quad' (Quad[128]) in kernel 'hv_struct_members' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 3 (byte offsets 12 and 140) [bank-conflict]
+ * corpus/idiom_histo_views.cu:126:5: warning: 4-way bank conflict on store of 's_quad' (Quad[128]) in kernel 'hv_struct_members' with blockDim (128,1,1) from the launch on line 211; lanes 0 and 8 of warp 0 hit bank 3 (byte offsets 12 and 140) [bank-conflict]
  *       s_quad[tid].v[3] = x;
  *       ^~~~~~~~~~~~~~~~
  * corpus/idiom_histo_views.cu:121:5: note: 's_quad' declared here
- * corpus/idiom_histo_views.cu:127:5: warning: 4-way bank conflict on store of 's_quad' (Quad[128]) in kernel 'hv_struct_members' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_histo_views.cu:127:5: warning: 4-way bank conflict on store of 's_quad' (Quad[128]) in kernel 'hv_struct_members' with blockDim (128,1,1) from the launch on line 211; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s_quad[tid].v[0] = -x;
  *       ^~~~~~~~~~~~~~~~
  * corpus/idiom_histo_views.cu:121:5: note: 's_quad' declared here
- * corpus/idiom_histo_views.cu:131:15: warning: 4-way bank conflict on load of 's_quad' (Quad[128]) in kernel 'hv_struct_members' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 7 (byte offsets 28 and 156) [bank-conflict]
+ * corpus/idiom_histo_views.cu:131:15: warning: 4-way bank conflict on load of 's_quad' (Quad[128]) in kernel 'hv_struct_members' with blockDim (128,1,1) from the launch on line 211; lanes 0 and 8 of warp 0 hit bank 7 (byte offsets 28 and 156) [bank-conflict]
  *       float q = s_quad[nb].v[3] + s_quad[nb].v[0];
  *                 ^~~~~~~~~~~~~~~
  * corpus/idiom_histo_views.cu:121:5: note: 's_quad' declared here
- * corpus/idiom_histo_views.cu:131:33: warning: 4-way bank conflict on load of 's_quad' (Quad[128]) in kernel 'hv_struct_members' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
+ * corpus/idiom_histo_views.cu:131:33: warning: 4-way bank conflict on load of 's_quad' (Quad[128]) in kernel 'hv_struct_members' with blockDim (128,1,1) from the launch on line 211; lanes 0 and 8 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *       float q = s_quad[nb].v[3] + s_quad[nb].v[0];
  *                                   ^~~~~~~~~~~~~~~
  * corpus/idiom_histo_views.cu:121:5: note: 's_quad' declared here
- * corpus/idiom_histo_views.cu:145:5: warning: 4-way bank conflict on store of 's_f4' (float4[128]) in kernel 'hv_vector_members' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_histo_views.cu:145:5: warning: 4-way bank conflict on store of 's_f4' (float4[128]) in kernel 'hv_vector_members' with blockDim (128,1,1) from the launch on line 215; lanes 0 and 8 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       s_f4[tid].y = x;
  *       ^~~~~~~~~~~
  * corpus/idiom_histo_views.cu:138:5: note: 's_f4' declared here
- * corpus/idiom_histo_views.cu:146:5: warning: 2-way bank conflict on store of 's_f2' (float2[128]) in kernel 'hv_vector_members' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_histo_views.cu:146:5: warning: 2-way bank conflict on store of 's_f2' (float2[128]) in kernel 'hv_vector_members' with blockDim (128,1,1) from the launch on line 215; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s_f2[tid].x = x;
  *       ^~~~~~~~~~~
  * corpus/idiom_histo_views.cu:139:5: note: 's_f2' declared here

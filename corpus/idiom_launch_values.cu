@@ -156,37 +156,37 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_launch_values.cu:26:24: warning: 32-way bank conflict on load of 's_q' (float[8192]) in kernel 'lv_scores_d' with blockDim (128,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 256) [bank-conflict]
+ * corpus/idiom_launch_values.cu:26:24: warning: 32-way bank conflict on load of 's_q' (float[8192]) in kernel 'lv_scores_d' with blockDim (128,1,1) from the launch on line 123; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 256) [bank-conflict]
  *               float qv = s_q[tid * d + c];
  *                          ^~~~~~~~~~~~~~~~
  * corpus/idiom_launch_values.cu:13:5: note: 's_q' declared here
  * corpus/idiom_launch_values.cu:26:24: note: index 's_q' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 0 of 1 conflicting accesses become conflict-free
- * corpus/idiom_launch_values.cu:68:9: warning: 32-way bank conflict on store of 's_tr' (float[1024]) in kernel 'lv_log2n' with blockDim (128,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_launch_values.cu:68:9: warning: 32-way bank conflict on store of 's_tr' (float[1024]) in kernel 'lv_log2n' with blockDim (128,1,1) from the launch on line 131; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           s_tr[r * N + c] = src[c * N + r];
  *           ^~~~~~~~~~~~~~~
  * corpus/idiom_launch_values.cu:62:5: note: 's_tr' declared here
  * corpus/idiom_launch_values.cu:68:9: note: index 's_tr' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
- * corpus/idiom_launch_values.cu:82:5: warning: 2-way bank conflict on store of 's_cm' (float[256]) in kernel 'lv_threads_local' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_launch_values.cu:82:5: warning: 2-way bank conflict on store of 's_cm' (float[256]) in kernel 'lv_threads_local' with blockDim (64,1,1) from the launch on line 137; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s_cm[lane * nw + warp] = in[blockIdx.x * blockDim.x + tid];
  *       ^~~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_launch_values.cu:78:5: note: 's_cm' declared here
  * corpus/idiom_launch_values.cu:82:5: note: index 's_cm' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
- * corpus/idiom_launch_values.cu:92:5: warning: 4-way bank conflict on store of 's_g' (float[512]) in kernel 'lv_griddim' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_launch_values.cu:92:5: warning: 4-way bank conflict on store of 's_g' (float[512]) in kernel 'lv_griddim' with blockDim (64,1,1) from the launch on line 141; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s_g[tid * gridDim.x] = in[blockIdx.x * blockDim.x + tid];
  *       ^~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_launch_values.cu:90:5: note: 's_g' declared here
  * corpus/idiom_launch_values.cu:92:5: note: index 's_g' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 2 conflicting accesses become conflict-free
- * corpus/idiom_launch_values.cu:94:42: warning: 4-way bank conflict on load of 's_g' (float[512]) in kernel 'lv_griddim' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
+ * corpus/idiom_launch_values.cu:94:42: warning: 4-way bank conflict on load of 's_g' (float[512]) in kernel 'lv_griddim' with blockDim (64,1,1) from the launch on line 141; lanes 0 and 8 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *       out[blockIdx.x * blockDim.x + tid] = s_g[((tid + 1) % blockDim.x) * gridDim.x];
  *                                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_launch_values.cu:90:5: note: 's_g' declared here
  * corpus/idiom_launch_values.cu:94:42: note: index 's_g' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 2 conflicting accesses become conflict-free
- * corpus/idiom_launch_values.cu:103:5: warning: 2-way bank conflict on store of 's_as' (float[512]) in kernel 'lv_assume' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_launch_values.cu:103:5: warning: 2-way bank conflict on store of 's_as' (float[512]) in kernel 'lv_assume' with blockDim (128,1,1) from the launch on line 145; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s_as[tid * n] = in[blockIdx.x * blockDim.x + tid];
  *       ^~~~~~~~~~~~~
  * corpus/idiom_launch_values.cu:101:5: note: 's_as' declared here
  * corpus/idiom_launch_values.cu:103:5: note: index 's_as' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_launch_values.cu:105:42: warning: 2-way bank conflict on load of 's_as' (float[512]) in kernel 'lv_assume' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
+ * corpus/idiom_launch_values.cu:105:42: warning: 2-way bank conflict on load of 's_as' (float[512]) in kernel 'lv_assume' with blockDim (128,1,1) from the launch on line 145; lanes 0 and 16 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
  *       out[blockIdx.x * blockDim.x + tid] = s_as[(tid ^ 1) * n];
  *                                            ^~~~~~~~~~~~~~~~~~~
  * corpus/idiom_launch_values.cu:101:5: note: 's_as' declared here

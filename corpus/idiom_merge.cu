@@ -170,61 +170,61 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_merge.cu:61:15: warning: 2-way bank conflict on load of 's_p4' (float[256]) (fused by nvcc with 1 adjacent access into one 8-byte access) in kernel 'mg_pair_stride4' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_merge.cu:61:15: warning: 2-way bank conflict on load of 's_p4' (float[256]) (fused by nvcc with 1 adjacent access into one 8-byte access) in kernel 'mg_pair_stride4' with blockDim (64,1,1) from the launch on line 146; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float a = s_p4[4 * t];
  *                 ^~~~~~~~~~~
  * corpus/idiom_merge.cu:56:5: note: 's_p4' declared here
  * corpus/idiom_merge.cu:61:15: note: index 's_p4' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:62:15: warning: 2-way bank conflict on load of 's_p4' (float[256]) (fused by nvcc with 1 adjacent access into one 8-byte access) in kernel 'mg_pair_stride4' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_merge.cu:62:15: warning: 2-way bank conflict on load of 's_p4' (float[256]) (fused by nvcc with 1 adjacent access into one 8-byte access) in kernel 'mg_pair_stride4' with blockDim (64,1,1) from the launch on line 146; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float b = s_p4[4 * t + 1];
  *                 ^~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:56:5: note: 's_p4' declared here
  * corpus/idiom_merge.cu:62:15: note: index 's_p4' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:74:15: warning: 2-way bank conflict on load of 's_q8' (float[512]) (fused by nvcc with 3 adjacent accesses into one 16-byte access) in kernel 'mg_quad_stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_merge.cu:74:15: warning: 2-way bank conflict on load of 's_q8' (float[512]) (fused by nvcc with 3 adjacent accesses into one 16-byte access) in kernel 'mg_quad_stride8' with blockDim (64,1,1) from the launch on line 150; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float a = s_q8[8 * t + 0];
  *                 ^~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:69:5: note: 's_q8' declared here
  * corpus/idiom_merge.cu:74:15: note: index 's_q8' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:75:15: warning: 2-way bank conflict on load of 's_q8' (float[512]) (fused by nvcc with 3 adjacent accesses into one 16-byte access) in kernel 'mg_quad_stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_merge.cu:75:15: warning: 2-way bank conflict on load of 's_q8' (float[512]) (fused by nvcc with 3 adjacent accesses into one 16-byte access) in kernel 'mg_quad_stride8' with blockDim (64,1,1) from the launch on line 150; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float b = s_q8[8 * t + 1];
  *                 ^~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:69:5: note: 's_q8' declared here
  * corpus/idiom_merge.cu:75:15: note: index 's_q8' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:76:15: warning: 2-way bank conflict on load of 's_q8' (float[512]) (fused by nvcc with 3 adjacent accesses into one 16-byte access) in kernel 'mg_quad_stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_merge.cu:76:15: warning: 2-way bank conflict on load of 's_q8' (float[512]) (fused by nvcc with 3 adjacent accesses into one 16-byte access) in kernel 'mg_quad_stride8' with blockDim (64,1,1) from the launch on line 150; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float c = s_q8[8 * t + 2];
  *                 ^~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:69:5: note: 's_q8' declared here
  * corpus/idiom_merge.cu:76:15: note: index 's_q8' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:77:15: warning: 2-way bank conflict on load of 's_q8' (float[512]) (fused by nvcc with 3 adjacent accesses into one 16-byte access) in kernel 'mg_quad_stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_merge.cu:77:15: warning: 2-way bank conflict on load of 's_q8' (float[512]) (fused by nvcc with 3 adjacent accesses into one 16-byte access) in kernel 'mg_quad_stride8' with blockDim (64,1,1) from the launch on line 150; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float d = s_q8[8 * t + 3];
  *                 ^~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:69:5: note: 's_q8' declared here
  * corpus/idiom_merge.cu:77:15: note: index 's_q8' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:88:5: warning: 2-way bank conflict on store of 's_sb' (float[256]) in kernel 'mg_pair_store_between' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_merge.cu:88:5: warning: 2-way bank conflict on store of 's_sb' (float[256]) in kernel 'mg_pair_store_between' with blockDim (64,1,1) from the launch on line 154; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s_sb[2 * t] = x;
  *       ^~~~~~~~~~~
  * corpus/idiom_merge.cu:85:5: note: 's_sb' declared here
  * corpus/idiom_merge.cu:88:5: note: index 's_sb' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:90:5: warning: 2-way bank conflict on store of 's_sb' (float[256]) in kernel 'mg_pair_store_between' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_merge.cu:90:5: warning: 2-way bank conflict on store of 's_sb' (float[256]) in kernel 'mg_pair_store_between' with blockDim (64,1,1) from the launch on line 154; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       s_sb[2 * t + 1] = -x;
  *       ^~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:85:5: note: 's_sb' declared here
  * corpus/idiom_merge.cu:90:5: note: index 's_sb' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:104:15: warning: 2-way bank conflict on load of 's_lb' (float[256]) in kernel 'mg_pair_load_between' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_merge.cu:104:15: warning: 2-way bank conflict on load of 's_lb' (float[256]) in kernel 'mg_pair_load_between' with blockDim (64,1,1) from the launch on line 158; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float a = s_lb[2 * t];
  *                 ^~~~~~~~~~~
  * corpus/idiom_merge.cu:99:5: note: 's_lb' declared here
  * corpus/idiom_merge.cu:104:15: note: index 's_lb' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:106:15: warning: 2-way bank conflict on load of 's_lb' (float[256]) in kernel 'mg_pair_load_between' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_merge.cu:106:15: warning: 2-way bank conflict on load of 's_lb' (float[256]) in kernel 'mg_pair_load_between' with blockDim (64,1,1) from the launch on line 158; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       float b = s_lb[2 * t + 1];
  *                 ^~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:99:5: note: 's_lb' declared here
  * corpus/idiom_merge.cu:106:15: note: index 's_lb' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/idiom_merge.cu:120:15: warning: 2-way bank conflict on load of 's_mis' (float[130]) in kernel 'mg_pair_misaligned' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_merge.cu:120:15: warning: 2-way bank conflict on load of 's_mis' (float[130]) in kernel 'mg_pair_misaligned' with blockDim (64,1,1) from the launch on line 162; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       float a = s_mis[2 * t + 1];
  *                 ^~~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:113:5: note: 's_mis' declared here
- * corpus/idiom_merge.cu:121:15: warning: 2-way bank conflict on load of 's_mis' (float[130]) in kernel 'mg_pair_misaligned' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
+ * corpus/idiom_merge.cu:121:15: warning: 2-way bank conflict on load of 's_mis' (float[130]) in kernel 'mg_pair_misaligned' with blockDim (64,1,1) from the launch on line 162; lanes 0 and 16 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
  *       float b = s_mis[2 * t + 2];
  *                 ^~~~~~~~~~~~~~~~
  * corpus/idiom_merge.cu:113:5: note: 's_mis' declared here

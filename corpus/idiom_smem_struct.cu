@@ -148,27 +148,27 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_smem_struct.cu:63:13: warning: 2-way bank conflict on load and store of 'sdata' (int[]) in kernel 'ss_reduce_strided' with blockDim (64,1,1), worst when s = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_smem_struct.cu:63:13: warning: 2-way bank conflict on load and store of 'sdata' (int[]) in kernel 'ss_reduce_strided' with blockDim (64,1,1) from the launch on line 128, worst when s = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               sdata[index] += sdata[index + s];
  *               ^~~~~~~~~~~~
  * corpus/idiom_smem_struct.cu:10:9: note: 'dyn_words' declared here
- * corpus/idiom_smem_struct.cu:63:13: warning: 8-way bank conflict on load and store of 'sdata' (double[]) in kernel 'ss_reduce_strided' with blockDim (128,1,1), worst when s = 4 (mean 3.55-way over the iterations); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_smem_struct.cu:63:13: warning: 8-way bank conflict on load and store of 'sdata' (double[]) in kernel 'ss_reduce_strided' with blockDim (128,1,1) from the launch on line 124, worst when s = 4 (mean 3.55-way over the iterations); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               sdata[index] += sdata[index + s];
  *               ^~~~~~~~~~~~
  * corpus/idiom_smem_struct.cu:25:9: note: 'dyn_dwords' declared here
- * corpus/idiom_smem_struct.cu:63:13: warning: 8-way bank conflict on load and store of 'sdata' (int[]) in kernel 'ss_reduce_strided' with blockDim (256,1,1), worst when s = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_smem_struct.cu:63:13: warning: 8-way bank conflict on load and store of 'sdata' (int[]) in kernel 'ss_reduce_strided' with blockDim (256,1,1) from the launch on line 120, worst when s = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               sdata[index] += sdata[index + s];
  *               ^~~~~~~~~~~~
  * corpus/idiom_smem_struct.cu:10:9: note: 'dyn_words' declared here
- * corpus/idiom_smem_struct.cu:63:29: warning: 2-way bank conflict on load of 'sdata' (int[]) in kernel 'ss_reduce_strided' with blockDim (64,1,1), worst when s = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_smem_struct.cu:63:29: warning: 2-way bank conflict on load of 'sdata' (int[]) in kernel 'ss_reduce_strided' with blockDim (64,1,1) from the launch on line 128, worst when s = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *               sdata[index] += sdata[index + s];
  *                               ^~~~~~~~~~~~~~~~
  * corpus/idiom_smem_struct.cu:10:9: note: 'dyn_words' declared here
- * corpus/idiom_smem_struct.cu:63:29: warning: 8-way bank conflict on load of 'sdata' (double[]) in kernel 'ss_reduce_strided' with blockDim (128,1,1), worst when s = 4 (mean 3.55-way over the iterations); lanes 0 and 2 of warp 0 hit bank 8 (byte offsets 32 and 160) [bank-conflict]
+ * corpus/idiom_smem_struct.cu:63:29: warning: 8-way bank conflict on load of 'sdata' (double[]) in kernel 'ss_reduce_strided' with blockDim (128,1,1) from the launch on line 124, worst when s = 4 (mean 3.55-way over the iterations); lanes 0 and 2 of warp 0 hit bank 8 (byte offsets 32 and 160) [bank-conflict]
  *               sdata[index] += sdata[index + s];
  *                               ^~~~~~~~~~~~~~~~
  * corpus/idiom_smem_struct.cu:25:9: note: 'dyn_dwords' declared here
- * corpus/idiom_smem_struct.cu:63:29: warning: 8-way bank conflict on load of 'sdata' (int[]) in kernel 'ss_reduce_strided' with blockDim (256,1,1), worst when s = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
+ * corpus/idiom_smem_struct.cu:63:29: warning: 8-way bank conflict on load of 'sdata' (int[]) in kernel 'ss_reduce_strided' with blockDim (256,1,1) from the launch on line 120, worst when s = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *               sdata[index] += sdata[index + s];
  *                               ^~~~~~~~~~~~~~~~
  * corpus/idiom_smem_struct.cu:10:9: note: 'dyn_words' declared here

@@ -193,86 +193,86 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_sortnet.cu:10:15: warning: 2-way bank conflict on load of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:10:15: warning: 2-way bank conflict on load of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1) from the launch on line 167, worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       uint k0 = ka, k1 = kb;
  *                 ^~
  * corpus/idiom_sortnet.cu:34:5: note: 's_key' declared here
- * corpus/idiom_sortnet.cu:10:15: warning: 2-way bank conflict on load of 's_ok' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:10:15: warning: 2-way bank conflict on load of 's_ok' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1) from the launch on line 175; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       uint k0 = ka, k1 = kb;
  *                 ^~
  * corpus/idiom_sortnet.cu:84:5: note: 's_ok' declared here
- * corpus/idiom_sortnet.cu:10:24: warning: 2-way bank conflict on load of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:10:24: warning: 2-way bank conflict on load of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1) from the launch on line 167, worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       uint k0 = ka, k1 = kb;
  *                          ^~
  * corpus/idiom_sortnet.cu:34:5: note: 's_key' declared here
- * corpus/idiom_sortnet.cu:10:24: warning: 2-way bank conflict on load of 's_ok' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:10:24: warning: 2-way bank conflict on load of 's_ok' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1) from the launch on line 175; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       uint k0 = ka, k1 = kb;
  *                          ^~
  * corpus/idiom_sortnet.cu:84:5: note: 's_ok' declared here
- * corpus/idiom_sortnet.cu:11:15: warning: 2-way bank conflict on load of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:11:15: warning: 2-way bank conflict on load of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1) from the launch on line 167, worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       uint v0 = va, v1 = vb;
  *                 ^~
  * corpus/idiom_sortnet.cu:35:5: note: 's_val' declared here
- * corpus/idiom_sortnet.cu:11:15: warning: 2-way bank conflict on load of 's_ov' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:11:15: warning: 2-way bank conflict on load of 's_ov' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1) from the launch on line 175; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       uint v0 = va, v1 = vb;
  *                 ^~
  * corpus/idiom_sortnet.cu:85:5: note: 's_ov' declared here
- * corpus/idiom_sortnet.cu:11:24: warning: 2-way bank conflict on load of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:11:24: warning: 2-way bank conflict on load of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1) from the launch on line 167, worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       uint v0 = va, v1 = vb;
  *                          ^~
  * corpus/idiom_sortnet.cu:35:5: note: 's_val' declared here
- * corpus/idiom_sortnet.cu:11:24: warning: 2-way bank conflict on load of 's_ov' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:11:24: warning: 2-way bank conflict on load of 's_ov' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1) from the launch on line 175; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       uint v0 = va, v1 = vb;
  *                          ^~
  * corpus/idiom_sortnet.cu:85:5: note: 's_ov' declared here
- * corpus/idiom_sortnet.cu:13:5: warning: 2-way bank conflict on store of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:13:5: warning: 2-way bank conflict on store of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1) from the launch on line 167, worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       ka = swap ? k1 : k0;
  *       ^~
  * corpus/idiom_sortnet.cu:34:5: note: 's_key' declared here
- * corpus/idiom_sortnet.cu:13:5: warning: 2-way bank conflict on store of 's_ok' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:13:5: warning: 2-way bank conflict on store of 's_ok' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1) from the launch on line 175; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       ka = swap ? k1 : k0;
  *       ^~
  * corpus/idiom_sortnet.cu:84:5: note: 's_ok' declared here
- * corpus/idiom_sortnet.cu:14:5: warning: 2-way bank conflict on store of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:14:5: warning: 2-way bank conflict on store of 's_key' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1) from the launch on line 167, worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       kb = swap ? k0 : k1;
  *       ^~
  * corpus/idiom_sortnet.cu:34:5: note: 's_key' declared here
- * corpus/idiom_sortnet.cu:14:5: warning: 2-way bank conflict on store of 's_ok' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:14:5: warning: 2-way bank conflict on store of 's_ok' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1) from the launch on line 175; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       kb = swap ? k0 : k1;
  *       ^~
  * corpus/idiom_sortnet.cu:84:5: note: 's_ok' declared here
- * corpus/idiom_sortnet.cu:15:5: warning: 2-way bank conflict on store of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:15:5: warning: 2-way bank conflict on store of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1) from the launch on line 167, worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       va = swap ? v1 : v0;
  *       ^~
  * corpus/idiom_sortnet.cu:35:5: note: 's_val' declared here
- * corpus/idiom_sortnet.cu:15:5: warning: 2-way bank conflict on store of 's_ov' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:15:5: warning: 2-way bank conflict on store of 's_ov' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1) from the launch on line 175; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       va = swap ? v1 : v0;
  *       ^~
  * corpus/idiom_sortnet.cu:85:5: note: 's_ov' declared here
- * corpus/idiom_sortnet.cu:16:5: warning: 2-way bank conflict on store of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1), worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:16:5: warning: 2-way bank conflict on store of 's_val' (uint[256]) in 'cmp_swap' called from kernel 'sn_bitonic_ref' at line 48 with blockDim (128,1,1) from the launch on line 167, worst when stride = 1 (mean 1.83-way over the iterations); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       vb = swap ? v0 : v1;
  *       ^~
  * corpus/idiom_sortnet.cu:35:5: note: 's_val' declared here
- * corpus/idiom_sortnet.cu:16:5: warning: 2-way bank conflict on store of 's_ov' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:16:5: warning: 2-way bank conflict on store of 's_ov' (uint[256]) in 'cmp_swap' called from kernel 'sn_oddeven_ref' at line 97 with blockDim (128,1,1) from the launch on line 175; lanes 0 and 16 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       vb = swap ? v0 : v1;
  *       ^~
  * corpus/idiom_sortnet.cu:85:5: note: 's_ov' declared here
- * corpus/idiom_sortnet.cu:22:14: warning: 8-way bank conflict on load of 's_blk' (uint[512]) in 'cmp_swap_key' called from kernel 'sn_thread_sort8_blocked' at line 123 with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:22:14: warning: 8-way bank conflict on load of 's_blk' (uint[512]) in 'cmp_swap_key' called from kernel 'sn_thread_sort8_blocked' at line 123 with blockDim (64,1,1) from the launch on line 179; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       uint x = a, y = b;
  *                ^
  * corpus/idiom_sortnet.cu:113:5: note: 's_blk' declared here
  * corpus/idiom_sortnet.cu:22:14: note: index 's_blk' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_sortnet.cu:22:21: warning: 8-way bank conflict on load of 's_blk' (uint[512]) in 'cmp_swap_key' called from kernel 'sn_thread_sort8_blocked' at line 123 with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:22:21: warning: 8-way bank conflict on load of 's_blk' (uint[512]) in 'cmp_swap_key' called from kernel 'sn_thread_sort8_blocked' at line 123 with blockDim (64,1,1) from the launch on line 179; lanes 0 and 4 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       uint x = a, y = b;
  *                       ^
  * corpus/idiom_sortnet.cu:113:5: note: 's_blk' declared here
  * corpus/idiom_sortnet.cu:22:21: note: index 's_blk' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_sortnet.cu:23:5: warning: 8-way bank conflict on store of 's_blk' (uint[512]) in 'cmp_swap_key' called from kernel 'sn_thread_sort8_blocked' at line 123 with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_sortnet.cu:23:5: warning: 8-way bank conflict on store of 's_blk' (uint[512]) in 'cmp_swap_key' called from kernel 'sn_thread_sort8_blocked' at line 123 with blockDim (64,1,1) from the launch on line 179; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       a = min(x, y);
  *       ^
  * corpus/idiom_sortnet.cu:113:5: note: 's_blk' declared here
  * corpus/idiom_sortnet.cu:23:5: note: index 's_blk' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 4 of 4 conflicting accesses become conflict-free
- * corpus/idiom_sortnet.cu:24:5: warning: 8-way bank conflict on store of 's_blk' (uint[512]) in 'cmp_swap_key' called from kernel 'sn_thread_sort8_blocked' at line 123 with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/idiom_sortnet.cu:24:5: warning: 8-way bank conflict on store of 's_blk' (uint[512]) in 'cmp_swap_key' called from kernel 'sn_thread_sort8_blocked' at line 123 with blockDim (64,1,1) from the launch on line 179; lanes 0 and 4 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       b = max(x, y);
  *       ^
  * corpus/idiom_sortnet.cu:113:5: note: 's_blk' declared here

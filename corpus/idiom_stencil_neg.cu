@@ -152,25 +152,25 @@ int main()
 
 /*
  * check-output-start
- * corpus/idiom_stencil_neg.cu:21:5: warning: 2-way bank conflict on store of 's_r20' (float[16][20]) in kernel 'ng_row_conv_w20' with blockDim (16,16,1); lanes 0 and 28 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
+ * corpus/idiom_stencil_neg.cu:21:5: warning: 2-way bank conflict on store of 's_r20' (float[16][20]) in kernel 'ng_row_conv_w20' with blockDim (16,16,1) from the launch on line 127; lanes 0 and 28 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
  *       s_r20[ty][x] = row[gx];
  *       ^~~~~~~~~~~~
  * corpus/idiom_stencil_neg.cu:16:5: note: 's_r20' declared here
  * corpus/idiom_stencil_neg.cu:21:5: note: declare 's_r20' as `float s_r20[16][48]`: +1792 bytes per block (1280 -> 3072 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"corpus/idiom_stencil_neg.cu":{16:27-16:35}:"[TS][TW + 28]"
- * corpus/idiom_stencil_neg.cu:29:32: warning: 2-way bank conflict on load of 's_r20' (float[16][20]) in kernel 'ng_row_conv_w20' with blockDim (16,16,1); lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_stencil_neg.cu:29:32: warning: 2-way bank conflict on load of 's_r20' (float[16][20]) in kernel 'ng_row_conv_w20' with blockDim (16,16,1) from the launch on line 127; lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           sum += c_taps[j + R] * s_r20[ty][x + j];
  *                                  ^~~~~~~~~~~~~~~~
  * corpus/idiom_stencil_neg.cu:16:5: note: 's_r20' declared here
  * corpus/idiom_stencil_neg.cu:29:32: note: declare 's_r20' as `float s_r20[16][48]`: +1792 bytes per block (1280 -> 3072 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"corpus/idiom_stencil_neg.cu":{16:27-16:35}:"[TS][TW + 28]"
- * corpus/idiom_stencil_neg.cu:63:13: warning: 2-way bank conflict on store of 's_t20' (float[20][20]) in kernel 'ng_conv2d_w20' with blockDim (16,16,1) (mean 1.50-way over the iterations); lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_stencil_neg.cu:63:13: warning: 2-way bank conflict on store of 's_t20' (float[20][20]) in kernel 'ng_conv2d_w20' with blockDim (16,16,1) from the launch on line 135 (mean 1.50-way over the iterations); lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               s_t20[r][c] = inside ? in[gy * width + gx] : 0.0f;
  *               ^~~~~~~~~~~
  * corpus/idiom_stencil_neg.cu:56:5: note: 's_t20' declared here
  * corpus/idiom_stencil_neg.cu:63:13: note: declare 's_t20' as `float s_t20[20][48]`: +2240 bytes per block (1600 -> 3840 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"corpus/idiom_stencil_neg.cu":{56:27-56:35}:"[TW][TW + 28]"
- * corpus/idiom_stencil_neg.cu:70:54: warning: 2-way bank conflict on load of 's_t20' (float[20][20]) in kernel 'ng_conv2d_w20' with blockDim (16,16,1); lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/idiom_stencil_neg.cu:70:54: warning: 2-way bank conflict on load of 's_t20' (float[20][20]) in kernel 'ng_conv2d_w20' with blockDim (16,16,1) from the launch on line 135; lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               sum += c_taps[dy + R] * c_taps[dx + R] * s_t20[y + dy][x + dx];
  *                                                        ^~~~~~~~~~~~~~~~~~~~~
  * corpus/idiom_stencil_neg.cu:56:5: note: 's_t20' declared here

@@ -159,25 +159,25 @@ int main()
 
 /*
  * check-output-start
- * corpus/matmul.cu:42:9: warning: 8-way bank conflict on store of 'Bs' (float[16][16]) in kernel 'matmul_tiled16_bt' with blockDim (16,16,1); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/matmul.cu:42:9: warning: 8-way bank conflict on store of 'Bs' (float[16][16]) in kernel 'matmul_tiled16_bt' with blockDim (16,16,1) from the launch on line 142; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           Bs[tx][ty] = B[(t * TILE + ty) * n + col];
  *           ^~~~~~~~~~
  * corpus/matmul.cu:34:5: note: 'Bs' declared here
  * corpus/matmul.cu:42:9: note: declare 'Bs' as `float Bs[16][18]`: +128 bytes per block (2048 -> 2176 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"corpus/matmul.cu":{34:24-34:36}:"[TILE][TILE + 2]"
- * corpus/matmul.cu:45:32: warning: 8-way bank conflict on load of 'Bs' (float[16][16]) in kernel 'matmul_tiled16_bt' with blockDim (16,16,1); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/matmul.cu:45:32: warning: 8-way bank conflict on load of 'Bs' (float[16][16]) in kernel 'matmul_tiled16_bt' with blockDim (16,16,1) from the launch on line 142; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               sum += As[ty][k] * Bs[tx][k];
  *                                  ^~~~~~~~~
  * corpus/matmul.cu:34:5: note: 'Bs' declared here
  * corpus/matmul.cu:45:32: note: declare 'Bs' as `float Bs[16][18]`: +128 bytes per block (2048 -> 2176 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"corpus/matmul.cu":{34:24-34:36}:"[TILE][TILE + 2]"
- * corpus/matmul.cu:103:13: warning: 2-way bank conflict on store of 'As' (float[64][16]) in kernel 'matmul_regblock' with blockDim (16,16,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 256) [bank-conflict]
+ * corpus/matmul.cu:103:13: warning: 2-way bank conflict on store of 'As' (float[64][16]) in kernel 'matmul_regblock' with blockDim (16,16,1) from the launch on line 150; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 256) [bank-conflict]
  *               As[ty * 4 + i][tx] = A[(rowBase + ty * 4 + i) * n + t * BK + tx];
  *               ^~~~~~~~~~~~~~~~~~
  * corpus/matmul.cu:90:5: note: 'As' declared here
  * corpus/matmul.cu:103:13: note: declare 'As' as `float As[64][20]`: +1024 bytes per block (8192 -> 9216 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"corpus/matmul.cu":{90:24-90:32}:"[BM][BK + 4]"
- * corpus/matmul.cu:111:24: warning: 2-way bank conflict on load of 'As' (float[64][16]) in kernel 'matmul_regblock' with blockDim (16,16,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 256) [bank-conflict]
+ * corpus/matmul.cu:111:24: warning: 2-way bank conflict on load of 'As' (float[64][16]) in kernel 'matmul_regblock' with blockDim (16,16,1) from the launch on line 150; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 256) [bank-conflict]
  *                   a[i] = As[ty * 4 + i][k];
  *                          ^~~~~~~~~~~~~~~~~
  * corpus/matmul.cu:90:5: note: 'As' declared here

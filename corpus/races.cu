@@ -138,25 +138,25 @@ int main()
 
 /*
  * check-output-start
- * corpus/races.cu:14:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[127], which thread 127 wrote at line 13, with no __syncthreads() in between (different warps) in kernel 'reverse_nobarrier' with blockDim (128,1,1) [missing-barrier]
+ * corpus/races.cu:14:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[127], which thread 127 wrote at line 13, with no __syncthreads() in between (different warps) in kernel 'reverse_nobarrier' with blockDim (128,1,1) from the launch on line 106 [missing-barrier]
  *       out[i] = s[RBLOCK - 1 - tid];
  *                ^~~~~~~~~~~~~~~~~~~
  * corpus/races.cu:13:5: note: the racing write of 's' by thread 127
  * corpus/races.cu:10:5: note: 's' declared here
  * corpus/races.cu:14:14: note: add __syncthreads() between the two accesses
- * corpus/races.cu:36:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[127], which thread 127 wrote at line 34, with no barrier ordering both threads in between ('__syncwarp()' at line 35 orders only the threads of one warp; different warps) in kernel 'reverse_syncwarp_only' with blockDim (128,1,1) [missing-barrier]
+ * corpus/races.cu:36:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[127], which thread 127 wrote at line 34, with no barrier ordering both threads in between ('__syncwarp()' at line 35 orders only the threads of one warp; different warps) in kernel 'reverse_syncwarp_only' with blockDim (128,1,1) from the launch on line 114 [missing-barrier]
  *       out[i] = s[RBLOCK - 1 - tid];
  *                ^~~~~~~~~~~~~~~~~~~
  * corpus/races.cu:34:5: note: the racing write of 's' by thread 127
  * corpus/races.cu:31:5: note: 's' declared here
  * corpus/races.cu:36:14: note: order the two threads with a barrier whose scope holds both (__syncthreads() for threads of different tiles or warps)
- * corpus/races.cu:48:13: error: missing barrier: read-after-write race on 's': thread 31 reads s[32], which thread 32 wrote at line 45, with no __syncthreads() in between (different warps) in kernel 'neighbour_nobarrier' with blockDim (128,1,1) [missing-barrier]
+ * corpus/races.cu:48:13: error: missing barrier: read-after-write race on 's': thread 31 reads s[32], which thread 32 wrote at line 45, with no __syncthreads() in between (different warps) in kernel 'neighbour_nobarrier' with blockDim (128,1,1) from the launch on line 118 [missing-barrier]
  *           v = s[tid + 1];
  *               ^~~~~~~~~~
  * corpus/races.cu:45:5: note: the racing write of 's' by thread 32
  * corpus/races.cu:42:5: note: 's' declared here
  * corpus/races.cu:48:13: note: add __syncthreads() between the two accesses
- * corpus/races.cu:61:14: warning: unsynchronized warp exchange on 's': lane 0 of warp 0 reads s[31], which lane 31 wrote at line 60, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'warp_reverse_nosync' with blockDim (128,1,1) [warp-sync]
+ * corpus/races.cu:61:14: warning: unsynchronized warp exchange on 's': lane 0 of warp 0 reads s[31], which lane 31 wrote at line 60, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'warp_reverse_nosync' with blockDim (128,1,1) from the launch on line 122 [warp-sync]
  *       out[i] = s[base + 31 - lane];
  *                ^~~~~~~~~~~~~~~~~~~
  * corpus/races.cu:60:5: note: the other lane's write of 's'

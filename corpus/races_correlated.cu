@@ -110,13 +110,13 @@ int main()
 
 /*
  * check-output-start
- * corpus/races_correlated.cu:37:13: error: missing barrier: write-after-read race on 'c': thread (0,0) overwrites c[0][0], which thread (0,1) read at line 36, with no __syncthreads() in between (different warps) in kernel 'closure_racy' with blockDim (32,32,1) [missing-barrier]
+ * corpus/races_correlated.cu:37:13: error: missing barrier: write-after-read race on 'c': thread (0,0) overwrites c[0][0], which thread (0,1) read at line 36, with no __syncthreads() in between (different warps) in kernel 'closure_racy' with blockDim (32,32,1) from the launch on line 92 [missing-barrier]
  *               c[y][x] = c[y][x] + 1;
  *               ^~~~~~~
  * corpus/races_correlated.cu:36:29: note: the racing read of 'c' by thread (0,1)
  * corpus/races_correlated.cu:31:5: note: 'c' declared here
  * corpus/races_correlated.cu:37:13: note: add __syncthreads() between the two accesses
- * corpus/races_correlated.cu:67:9: error: missing barrier: write-after-read race on 's_w': thread 31 overwrites s_w[31], which thread 32 read at line 65, with no __syncthreads() in between (different warps) in kernel 'written_in_range' with blockDim (128,1,1) [missing-barrier]
+ * corpus/races_correlated.cu:67:9: error: missing barrier: write-after-read race on 's_w': thread 31 overwrites s_w[31], which thread 32 read at line 65, with no __syncthreads() in between (different warps) in kernel 'written_in_range' with blockDim (128,1,1) from the launch on line 102 [missing-barrier]
  *           s_w[t] = 7;
  *           ^~~~~~
  * corpus/races_correlated.cu:65:13: note: the racing read of 's_w' by thread 32

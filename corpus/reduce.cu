@@ -239,41 +239,41 @@ int main()
 
 /*
  * check-output-start
- * corpus/reduce.cu:40:13: warning: 8-way bank conflict on load and store of 'sdata' (float[256]) in kernel 'reduce_interleaved_strided' with blockDim (256,1,1), worst when s = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/reduce.cu:40:13: warning: 8-way bank conflict on load and store of 'sdata' (float[256]) in kernel 'reduce_interleaved_strided' with blockDim (256,1,1) from the launch on line 211, worst when s = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *               sdata[index] += sdata[index + s];
  *               ^~~~~~~~~~~~
  * corpus/reduce.cu:31:5: note: 'sdata' declared here
  * corpus/reduce.cu:40:13: note: index 'sdata' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 3 of 3 conflicting accesses become conflict-free
- * corpus/reduce.cu:40:29: warning: 8-way bank conflict on load of 'sdata' (float[256]) in kernel 'reduce_interleaved_strided' with blockDim (256,1,1), worst when s = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
+ * corpus/reduce.cu:40:29: warning: 8-way bank conflict on load of 'sdata' (float[256]) in kernel 'reduce_interleaved_strided' with blockDim (256,1,1) from the launch on line 211, worst when s = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *               sdata[index] += sdata[index + s];
  *                               ^~~~~~~~~~~~~~~~
  * corpus/reduce.cu:31:5: note: 'sdata' declared here
  * corpus/reduce.cu:40:29: note: index 'sdata' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 3 of 3 conflicting accesses become conflict-free
- * corpus/reduce.cu:102:20: warning: unsynchronized warp exchange on 'vs': lane 0 of warp 0 reads sdata[16], which lane 16 wrote at line 101, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'reduce_warp_volatile' with blockDim (256,1,1) [warp-sync]
+ * corpus/reduce.cu:102:20: warning: unsynchronized warp exchange on 'vs': lane 0 of warp 0 reads sdata[16], which lane 16 wrote at line 101, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'reduce_warp_volatile' with blockDim (256,1,1) from the launch on line 223 [warp-sync]
  *           vs[tid] += vs[tid + 16];
  *                      ^~~~~~~~~~~~
  * corpus/reduce.cu:101:9: note: the other lane's write of 'vs'
  * corpus/reduce.cu:88:5: note: 'sdata' declared here
  * corpus/reduce.cu:102:20: note: add __syncwarp() between the write and the access that depends on it
- * corpus/reduce.cu:103:20: warning: unsynchronized warp exchange on 'vs': lane 0 of warp 0 reads sdata[8], which lane 8 wrote at line 102, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'reduce_warp_volatile' with blockDim (256,1,1) [warp-sync]
+ * corpus/reduce.cu:103:20: warning: unsynchronized warp exchange on 'vs': lane 0 of warp 0 reads sdata[8], which lane 8 wrote at line 102, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'reduce_warp_volatile' with blockDim (256,1,1) from the launch on line 223 [warp-sync]
  *           vs[tid] += vs[tid + 8];
  *                      ^~~~~~~~~~~
  * corpus/reduce.cu:102:9: note: the other lane's write of 'vs'
  * corpus/reduce.cu:88:5: note: 'sdata' declared here
  * corpus/reduce.cu:103:20: note: add __syncwarp() between the write and the access that depends on it
- * corpus/reduce.cu:104:20: warning: unsynchronized warp exchange on 'vs': lane 0 of warp 0 reads sdata[4], which lane 4 wrote at line 103, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'reduce_warp_volatile' with blockDim (256,1,1) [warp-sync]
+ * corpus/reduce.cu:104:20: warning: unsynchronized warp exchange on 'vs': lane 0 of warp 0 reads sdata[4], which lane 4 wrote at line 103, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'reduce_warp_volatile' with blockDim (256,1,1) from the launch on line 223 [warp-sync]
  *           vs[tid] += vs[tid + 4];
  *                      ^~~~~~~~~~~
  * corpus/reduce.cu:103:9: note: the other lane's write of 'vs'
  * corpus/reduce.cu:88:5: note: 'sdata' declared here
  * corpus/reduce.cu:104:20: note: add __syncwarp() between the write and the access that depends on it
- * corpus/reduce.cu:105:20: warning: unsynchronized warp exchange on 'vs': lane 0 of warp 0 reads sdata[2], which lane 2 wrote at line 104, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'reduce_warp_volatile' with blockDim (256,1,1) [warp-sync]
+ * corpus/reduce.cu:105:20: warning: unsynchronized warp exchange on 'vs': lane 0 of warp 0 reads sdata[2], which lane 2 wrote at line 104, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'reduce_warp_volatile' with blockDim (256,1,1) from the launch on line 223 [warp-sync]
  *           vs[tid] += vs[tid + 2];
  *                      ^~~~~~~~~~~
  * corpus/reduce.cu:104:9: note: the other lane's write of 'vs'
  * corpus/reduce.cu:88:5: note: 'sdata' declared here
  * corpus/reduce.cu:105:20: note: add __syncwarp() between the write and the access that depends on it
- * corpus/reduce.cu:106:20: warning: unsynchronized warp exchange on 'vs': lane 0 of warp 0 reads sdata[1], which lane 1 wrote at line 105, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'reduce_warp_volatile' with blockDim (256,1,1) [warp-sync]
+ * corpus/reduce.cu:106:20: warning: unsynchronized warp exchange on 'vs': lane 0 of warp 0 reads sdata[1], which lane 1 wrote at line 105, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'reduce_warp_volatile' with blockDim (256,1,1) from the launch on line 223 [warp-sync]
  *           vs[tid] += vs[tid + 1];
  *                      ^~~~~~~~~~~
  * corpus/reduce.cu:105:9: note: the other lane's write of 'vs'

@@ -149,32 +149,32 @@ int main()
 
 /*
  * check-output-start
- * corpus/scan.cu:50:13: warning: 8-way bank conflict on load and store of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1), worst when offset = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 7 (byte offsets 28 and 156) [bank-conflict]
+ * corpus/scan.cu:50:13: warning: 8-way bank conflict on load and store of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1) from the launch on line 137, worst when offset = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 7 (byte offsets 28 and 156) [bank-conflict]
  *               temp[bi] += temp[ai];
  *               ^~~~~~~~
  * corpus/scan.cu:36:5: note: 'temp' declared here
  * corpus/scan.cu:50:13: note: index 'temp' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 11 of 11 conflicting accesses become conflict-free
- * corpus/scan.cu:50:25: warning: 8-way bank conflict on load of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1), worst when offset = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 3 (byte offsets 12 and 140) [bank-conflict]
+ * corpus/scan.cu:50:25: warning: 8-way bank conflict on load of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1) from the launch on line 137, worst when offset = 4 (mean 3.92-way over the iterations); lanes 0 and 4 of warp 0 hit bank 3 (byte offsets 12 and 140) [bank-conflict]
  *               temp[bi] += temp[ai];
  *                           ^~~~~~~~
  * corpus/scan.cu:36:5: note: 'temp' declared here
  * corpus/scan.cu:50:25: note: index 'temp' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 11 of 11 conflicting accesses become conflict-free
- * corpus/scan.cu:63:23: warning: 8-way bank conflict on load of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1), worst when offset = 32 (mean 3.92-way over the iterations); lanes 0 and 1 of warp 0 hit bank 15 (byte offsets 60 and 188) [bank-conflict]
+ * corpus/scan.cu:63:23: warning: 8-way bank conflict on load of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1) from the launch on line 137, worst when offset = 32 (mean 3.92-way over the iterations); lanes 0 and 1 of warp 0 hit bank 15 (byte offsets 60 and 188) [bank-conflict]
  *               float t = temp[ai];
  *                         ^~~~~~~~
  * corpus/scan.cu:36:5: note: 'temp' declared here
  * corpus/scan.cu:63:23: note: index 'temp' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 11 of 11 conflicting accesses become conflict-free
- * corpus/scan.cu:64:23: warning: 8-way bank conflict on load of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1), worst when offset = 32 (mean 3.92-way over the iterations); lanes 0 and 1 of warp 0 hit bank 31 (byte offsets 124 and 252) [bank-conflict]
+ * corpus/scan.cu:64:23: warning: 8-way bank conflict on load of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1) from the launch on line 137, worst when offset = 32 (mean 3.92-way over the iterations); lanes 0 and 1 of warp 0 hit bank 31 (byte offsets 124 and 252) [bank-conflict]
  *               float u = temp[bi];
  *                         ^~~~~~~~
  * corpus/scan.cu:36:5: note: 'temp' declared here
  * corpus/scan.cu:64:23: note: index 'temp' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 11 of 11 conflicting accesses become conflict-free
- * corpus/scan.cu:65:13: warning: 8-way bank conflict on store of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1), worst when offset = 32 (mean 3.92-way over the iterations); lanes 0 and 1 of warp 0 hit bank 15 (byte offsets 60 and 188) [bank-conflict]
+ * corpus/scan.cu:65:13: warning: 8-way bank conflict on store of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1) from the launch on line 137, worst when offset = 32 (mean 3.92-way over the iterations); lanes 0 and 1 of warp 0 hit bank 15 (byte offsets 60 and 188) [bank-conflict]
  *               temp[ai] = u;
  *               ^~~~~~~~
  * corpus/scan.cu:36:5: note: 'temp' declared here
  * corpus/scan.cu:65:13: note: index 'temp' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 11 of 11 conflicting accesses become conflict-free
- * corpus/scan.cu:66:13: warning: 8-way bank conflict on store of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1), worst when offset = 32 (mean 3.92-way over the iterations); lanes 0 and 1 of warp 0 hit bank 31 (byte offsets 124 and 252) [bank-conflict]
+ * corpus/scan.cu:66:13: warning: 8-way bank conflict on store of 'temp' (float[256]) in kernel 'scan_blelloch' with blockDim (128,1,1) from the launch on line 137, worst when offset = 32 (mean 3.92-way over the iterations); lanes 0 and 1 of warp 0 hit bank 31 (byte offsets 124 and 252) [bank-conflict]
  *               temp[bi] = u + t;
  *               ^~~~~~~~
  * corpus/scan.cu:36:5: note: 'temp' declared here

@@ -91,37 +91,37 @@ int main()
 
 /*
  * check-output-start
- * corpus/stencil.cu:21:5: warning: 2-way bank conflict on store of 'tile' (float[18][18]) in kernel 'stencil2d_16x16' with blockDim (16,16,1); lanes 0 and 30 of warp 0 hit bank 19 (byte offsets 76 and 204) [bank-conflict]
+ * corpus/stencil.cu:21:5: warning: 2-way bank conflict on store of 'tile' (float[18][18]) in kernel 'stencil2d_16x16' with blockDim (16,16,1) from the launch on line 79; lanes 0 and 30 of warp 0 hit bank 19 (byte offsets 76 and 204) [bank-conflict]
  *       tile[ly][lx] = in[gy * W + gx];
  *       ^~~~~~~~~~~~
  * corpus/stencil.cu:14:5: note: 'tile' declared here
  * corpus/stencil.cu:21:5: note: declare 'tile' as `float tile[18][48]`: +2160 bytes per block (1296 -> 3456 bytes of static shared memory); 6 of 6 conflicting accesses become conflict-free
  * fix-it:"corpus/stencil.cu":{14:26-14:60}:"[BY + 2 * RADIUS][BX + 2 * RADIUS + 30]"
- * corpus/stencil.cu:32:15: warning: 2-way bank conflict on load of 'tile' (float[18][18]) in kernel 'stencil2d_16x16' with blockDim (16,16,1); lanes 0 and 30 of warp 0 hit bank 19 (byte offsets 76 and 204) [bank-conflict]
+ * corpus/stencil.cu:32:15: warning: 2-way bank conflict on load of 'tile' (float[18][18]) in kernel 'stencil2d_16x16' with blockDim (16,16,1) from the launch on line 79; lanes 0 and 30 of warp 0 hit bank 19 (byte offsets 76 and 204) [bank-conflict]
  *       float c = tile[ly][lx];
  *                 ^~~~~~~~~~~~
  * corpus/stencil.cu:14:5: note: 'tile' declared here
  * corpus/stencil.cu:32:15: note: declare 'tile' as `float tile[18][48]`: +2160 bytes per block (1296 -> 3456 bytes of static shared memory); 6 of 6 conflicting accesses become conflict-free
  * fix-it:"corpus/stencil.cu":{14:26-14:60}:"[BY + 2 * RADIUS][BX + 2 * RADIUS + 30]"
- * corpus/stencil.cu:33:15: warning: 2-way bank conflict on load of 'tile' (float[18][18]) in kernel 'stencil2d_16x16' with blockDim (16,16,1); lanes 0 and 30 of warp 0 hit bank 18 (byte offsets 72 and 200) [bank-conflict]
+ * corpus/stencil.cu:33:15: warning: 2-way bank conflict on load of 'tile' (float[18][18]) in kernel 'stencil2d_16x16' with blockDim (16,16,1) from the launch on line 79; lanes 0 and 30 of warp 0 hit bank 18 (byte offsets 72 and 200) [bank-conflict]
  *       float l = tile[ly][lx - 1];
  *                 ^~~~~~~~~~~~~~~~
  * corpus/stencil.cu:14:5: note: 'tile' declared here
  * corpus/stencil.cu:33:15: note: declare 'tile' as `float tile[18][48]`: +2160 bytes per block (1296 -> 3456 bytes of static shared memory); 6 of 6 conflicting accesses become conflict-free
  * fix-it:"corpus/stencil.cu":{14:26-14:60}:"[BY + 2 * RADIUS][BX + 2 * RADIUS + 30]"
- * corpus/stencil.cu:34:15: warning: 2-way bank conflict on load of 'tile' (float[18][18]) in kernel 'stencil2d_16x16' with blockDim (16,16,1); lanes 0 and 30 of warp 0 hit bank 20 (byte offsets 80 and 208) [bank-conflict]
+ * corpus/stencil.cu:34:15: warning: 2-way bank conflict on load of 'tile' (float[18][18]) in kernel 'stencil2d_16x16' with blockDim (16,16,1) from the launch on line 79; lanes 0 and 30 of warp 0 hit bank 20 (byte offsets 80 and 208) [bank-conflict]
  *       float r = tile[ly][lx + 1];
  *                 ^~~~~~~~~~~~~~~~
  * corpus/stencil.cu:14:5: note: 'tile' declared here
  * corpus/stencil.cu:34:15: note: declare 'tile' as `float tile[18][48]`: +2160 bytes per block (1296 -> 3456 bytes of static shared memory); 6 of 6 conflicting accesses become conflict-free
  * fix-it:"corpus/stencil.cu":{14:26-14:60}:"[BY + 2 * RADIUS][BX + 2 * RADIUS + 30]"
- * corpus/stencil.cu:35:15: warning: 2-way bank conflict on load of 'tile' (float[18][18]) in kernel 'stencil2d_16x16' with blockDim (16,16,1); lanes 0 and 30 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
+ * corpus/stencil.cu:35:15: warning: 2-way bank conflict on load of 'tile' (float[18][18]) in kernel 'stencil2d_16x16' with blockDim (16,16,1) from the launch on line 79; lanes 0 and 30 of warp 0 hit bank 1 (byte offsets 4 and 132) [bank-conflict]
  *       float u = tile[ly - 1][lx];
  *                 ^~~~~~~~~~~~~~~~
  * corpus/stencil.cu:14:5: note: 'tile' declared here
  * corpus/stencil.cu:35:15: note: declare 'tile' as `float tile[18][48]`: +2160 bytes per block (1296 -> 3456 bytes of static shared memory); 6 of 6 conflicting accesses become conflict-free
  * fix-it:"corpus/stencil.cu":{14:26-14:60}:"[BY + 2 * RADIUS][BX + 2 * RADIUS + 30]"
- * corpus/stencil.cu:36:15: warning: 2-way bank conflict on load of 'tile' (float[18][18]) in kernel 'stencil2d_16x16' with blockDim (16,16,1); lanes 0 and 30 of warp 0 hit bank 5 (byte offsets 148 and 276) [bank-conflict]
+ * corpus/stencil.cu:36:15: warning: 2-way bank conflict on load of 'tile' (float[18][18]) in kernel 'stencil2d_16x16' with blockDim (16,16,1) from the launch on line 79; lanes 0 and 30 of warp 0 hit bank 5 (byte offsets 148 and 276) [bank-conflict]
  *       float d = tile[ly + 1][lx];
  *                 ^~~~~~~~~~~~~~~~
  * corpus/stencil.cu:14:5: note: 'tile' declared here

@@ -174,52 +174,52 @@ int main()
 
 /*
  * check-output-start
- * corpus/strides.cu:22:5: warning: 2-way bank conflict on store of 's' (float[128]) in kernel 'stride2' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/strides.cu:22:5: warning: 2-way bank conflict on store of 's' (float[128]) in kernel 'stride2' with blockDim (64,1,1) from the launch on line 125; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[2 * tid] = in[i];
  *       ^~~~~~~~~~
  * corpus/strides.cu:19:5: note: 's' declared here
  * corpus/strides.cu:22:5: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/strides.cu:24:14: warning: 2-way bank conflict on load of 's' (float[128]) in kernel 'stride2' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/strides.cu:24:14: warning: 2-way bank conflict on load of 's' (float[128]) in kernel 'stride2' with blockDim (64,1,1) from the launch on line 125; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[i] = s[2 * tid] * 2.0f;
  *                ^~~~~~~~~~
  * corpus/strides.cu:19:5: note: 's' declared here
  * corpus/strides.cu:24:14: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/strides.cu:42:5: warning: 4-way bank conflict on store of 's' (float[256]) in kernel 'stride4' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/strides.cu:42:5: warning: 4-way bank conflict on store of 's' (float[256]) in kernel 'stride4' with blockDim (64,1,1) from the launch on line 135; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[4 * tid] = in[i];
  *       ^~~~~~~~~~
  * corpus/strides.cu:39:5: note: 's' declared here
  * corpus/strides.cu:42:5: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/strides.cu:44:14: warning: 4-way bank conflict on load of 's' (float[256]) in kernel 'stride4' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/strides.cu:44:14: warning: 4-way bank conflict on load of 's' (float[256]) in kernel 'stride4' with blockDim (64,1,1) from the launch on line 135; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[i] = s[4 * tid] * 2.0f;
  *                ^~~~~~~~~~
  * corpus/strides.cu:39:5: note: 's' declared here
  * corpus/strides.cu:44:14: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/strides.cu:52:5: warning: 8-way bank conflict on store of 's' (float[512]) in kernel 'stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/strides.cu:52:5: warning: 8-way bank conflict on store of 's' (float[512]) in kernel 'stride8' with blockDim (64,1,1) from the launch on line 140; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[8 * tid] = in[i];
  *       ^~~~~~~~~~
  * corpus/strides.cu:49:5: note: 's' declared here
  * corpus/strides.cu:52:5: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/strides.cu:54:14: warning: 8-way bank conflict on load of 's' (float[512]) in kernel 'stride8' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/strides.cu:54:14: warning: 8-way bank conflict on load of 's' (float[512]) in kernel 'stride8' with blockDim (64,1,1) from the launch on line 140; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[i] = s[8 * tid] * 2.0f;
  *                ^~~~~~~~~~
  * corpus/strides.cu:49:5: note: 's' declared here
  * corpus/strides.cu:54:14: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/strides.cu:62:5: warning: 16-way bank conflict on store of 's' (float[1024]) in kernel 'stride16' with blockDim (64,1,1); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/strides.cu:62:5: warning: 16-way bank conflict on store of 's' (float[1024]) in kernel 'stride16' with blockDim (64,1,1) from the launch on line 145; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[16 * tid] = in[i];
  *       ^~~~~~~~~~~
  * corpus/strides.cu:59:5: note: 's' declared here
  * corpus/strides.cu:62:5: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/strides.cu:64:14: warning: 16-way bank conflict on load of 's' (float[1024]) in kernel 'stride16' with blockDim (64,1,1); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/strides.cu:64:14: warning: 16-way bank conflict on load of 's' (float[1024]) in kernel 'stride16' with blockDim (64,1,1) from the launch on line 145; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[i] = s[16 * tid] * 2.0f;
  *                ^~~~~~~~~~~
  * corpus/strides.cu:59:5: note: 's' declared here
  * corpus/strides.cu:64:14: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/strides.cu:72:5: warning: 32-way bank conflict on store of 's' (float[2048]) in kernel 'stride32' with blockDim (64,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/strides.cu:72:5: warning: 32-way bank conflict on store of 's' (float[2048]) in kernel 'stride32' with blockDim (64,1,1) from the launch on line 150; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[32 * tid] = in[i];
  *       ^~~~~~~~~~~
  * corpus/strides.cu:69:5: note: 's' declared here
  * corpus/strides.cu:72:5: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/strides.cu:74:14: warning: 32-way bank conflict on load of 's' (float[2048]) in kernel 'stride32' with blockDim (64,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/strides.cu:74:14: warning: 32-way bank conflict on load of 's' (float[2048]) in kernel 'stride32' with blockDim (64,1,1) from the launch on line 150; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[i] = s[32 * tid] * 2.0f;
  *                ^~~~~~~~~~~
  * corpus/strides.cu:69:5: note: 's' declared here

@@ -115,7 +115,7 @@ int main()
 
 /*
  * check-output-start
- * corpus/transpose.cu:40:38: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'transpose_naive' with blockDim (32,8,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/transpose.cu:40:38: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'transpose_naive' with blockDim (32,8,1) from the launch on line 99; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           odata[(y + j) * width + x] = tile[threadIdx.x][threadIdx.y + j];
  *                                        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/transpose.cu:28:5: note: 'tile' declared here

@@ -91,15 +91,15 @@ int main()
 
 /*
  * check-output-start
- * corpus/types_double.cu:23:5: warning: 2-way bank conflict on store of 's' (double[256]) in kernel 'double_stride2' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_double.cu:23:5: warning: 2-way bank conflict on store of 's' (double[256]) in kernel 'double_stride2' with blockDim (128,1,1) from the launch on line 75; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[2 * tid] = in[i];
  *       ^~~~~~~~~~
  * corpus/types_double.cu:20:5: note: 's' declared here
- * corpus/types_double.cu:25:14: warning: 2-way bank conflict on load of 's' (double[256]) in kernel 'double_stride2' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_double.cu:25:14: warning: 2-way bank conflict on load of 's' (double[256]) in kernel 'double_stride2' with blockDim (128,1,1) from the launch on line 75; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[i] = s[2 * tid] * 0.5;
  *                ^~~~~~~~~~
  * corpus/types_double.cu:20:5: note: 's' declared here
- * corpus/types_double.cu:42:38: warning: 16-way bank conflict on load of 'tile' (double[32][32]) in kernel 'double_transpose_naive' with blockDim (32,8,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 256) [bank-conflict]
+ * corpus/types_double.cu:42:38: warning: 16-way bank conflict on load of 'tile' (double[32][32]) in kernel 'double_transpose_naive' with blockDim (32,8,1) from the launch on line 79; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 256) [bank-conflict]
  *           odata[(y + j) * width + x] = tile[threadIdx.x][threadIdx.y + j];
  *                                        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/types_double.cu:31:5: note: 'tile' declared here

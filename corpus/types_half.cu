@@ -89,22 +89,22 @@ int main()
 
 /*
  * check-output-start
- * corpus/types_half.cu:35:5: warning: 32-way bank conflict on store of 'h' (half[4096]) in kernel 'half_stride64' with blockDim (64,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_half.cu:35:5: warning: 32-way bank conflict on store of 'h' (half[4096]) in kernel 'half_stride64' with blockDim (64,1,1) from the launch on line 74; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       h[64 * tid] = in[i];
  *       ^~~~~~~~~~~
  * corpus/types_half.cu:32:5: note: 'h' declared here
  * corpus/types_half.cu:35:5: note: index 'h' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/types_half.cu:37:27: warning: 32-way bank conflict on load of 'h' (half[4096]) in kernel 'half_stride64' with blockDim (64,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_half.cu:37:27: warning: 32-way bank conflict on load of 'h' (half[4096]) in kernel 'half_stride64' with blockDim (64,1,1) from the launch on line 74; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[i] = __half2float(h[64 * tid]);
  *                             ^~~~~~~~~~~
  * corpus/types_half.cu:32:5: note: 'h' declared here
  * corpus/types_half.cu:37:27: note: index 'h' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/types_half.cu:46:5: warning: 16-way bank conflict on store of 'h2' (__half2[1024]) in kernel 'half2_stride16' with blockDim (64,1,1); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_half.cu:46:5: warning: 16-way bank conflict on store of 'h2' (__half2[1024]) in kernel 'half2_stride16' with blockDim (64,1,1) from the launch on line 78; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       h2[16 * tid] = in[i];
  *       ^~~~~~~~~~~~
  * corpus/types_half.cu:43:5: note: 'h2' declared here
  * corpus/types_half.cu:46:5: note: index 'h2' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/types_half.cu:48:17: warning: 16-way bank conflict on load of 'h2' (__half2[1024]) in kernel 'half2_stride16' with blockDim (64,1,1); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_half.cu:48:17: warning: 16-way bank conflict on load of 'h2' (__half2[1024]) in kernel 'half2_stride16' with blockDim (64,1,1) from the launch on line 78; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       __half2 v = h2[16 * tid];
  *                   ^~~~~~~~~~~~
  * corpus/types_half.cu:43:5: note: 'h2' declared here

@@ -123,42 +123,42 @@ int main()
 
 /*
  * check-output-start
- * corpus/types_int8_16.cu:21:5: warning: 16-way bank conflict on store of 's' (short[2048]) in kernel 'short_stride32' with blockDim (64,1,1); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_int8_16.cu:21:5: warning: 16-way bank conflict on store of 's' (short[2048]) in kernel 'short_stride32' with blockDim (64,1,1) from the launch on line 93; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[32 * tid] = in[i];
  *       ^~~~~~~~~~~
  * corpus/types_int8_16.cu:18:5: note: 's' declared here
  * corpus/types_int8_16.cu:21:5: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/types_int8_16.cu:23:14: warning: 16-way bank conflict on load of 's' (short[2048]) in kernel 'short_stride32' with blockDim (64,1,1); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_int8_16.cu:23:14: warning: 16-way bank conflict on load of 's' (short[2048]) in kernel 'short_stride32' with blockDim (64,1,1) from the launch on line 93; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[i] = s[32 * tid] + 1;
  *                ^~~~~~~~~~~
  * corpus/types_int8_16.cu:18:5: note: 's' declared here
  * corpus/types_int8_16.cu:23:14: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/types_int8_16.cu:31:5: warning: 32-way bank conflict on store of 's' (short[4096]) in kernel 'short_stride64' with blockDim (64,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_int8_16.cu:31:5: warning: 32-way bank conflict on store of 's' (short[4096]) in kernel 'short_stride64' with blockDim (64,1,1) from the launch on line 97; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[64 * tid] = in[i];
  *       ^~~~~~~~~~~
  * corpus/types_int8_16.cu:28:5: note: 's' declared here
  * corpus/types_int8_16.cu:31:5: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/types_int8_16.cu:33:14: warning: 32-way bank conflict on load of 's' (short[4096]) in kernel 'short_stride64' with blockDim (64,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_int8_16.cu:33:14: warning: 32-way bank conflict on load of 's' (short[4096]) in kernel 'short_stride64' with blockDim (64,1,1) from the launch on line 97; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[i] = s[64 * tid] + 1;
  *                ^~~~~~~~~~~
  * corpus/types_int8_16.cu:28:5: note: 's' declared here
  * corpus/types_int8_16.cu:33:14: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/types_int8_16.cu:62:5: warning: 2-way bank conflict on store of 'c' (char[512]) in kernel 'char_stride8' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_int8_16.cu:62:5: warning: 2-way bank conflict on store of 'c' (char[512]) in kernel 'char_stride8' with blockDim (64,1,1) from the launch on line 109; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       c[8 * tid] = in[i];
  *       ^~~~~~~~~~
  * corpus/types_int8_16.cu:59:5: note: 'c' declared here
  * corpus/types_int8_16.cu:62:5: note: index 'c' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/types_int8_16.cu:64:14: warning: 2-way bank conflict on load of 'c' (char[512]) in kernel 'char_stride8' with blockDim (64,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_int8_16.cu:64:14: warning: 2-way bank conflict on load of 'c' (char[512]) in kernel 'char_stride8' with blockDim (64,1,1) from the launch on line 109; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[i] = c[8 * tid] ^ 0x5a;
  *                ^~~~~~~~~~
  * corpus/types_int8_16.cu:59:5: note: 'c' declared here
  * corpus/types_int8_16.cu:64:14: note: index 'c' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/types_int8_16.cu:72:5: warning: 32-way bank conflict on store of 'c' (char[8192]) in kernel 'char_stride128' with blockDim (64,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_int8_16.cu:72:5: warning: 32-way bank conflict on store of 'c' (char[8192]) in kernel 'char_stride128' with blockDim (64,1,1) from the launch on line 113; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       c[128 * tid] = in[i];
  *       ^~~~~~~~~~~~
  * corpus/types_int8_16.cu:69:5: note: 'c' declared here
  * corpus/types_int8_16.cu:72:5: note: index 'c' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/types_int8_16.cu:74:14: warning: 32-way bank conflict on load of 'c' (char[8192]) in kernel 'char_stride128' with blockDim (64,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/types_int8_16.cu:74:14: warning: 32-way bank conflict on load of 'c' (char[8192]) in kernel 'char_stride128' with blockDim (64,1,1) from the launch on line 113; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[i] = c[128 * tid] ^ 0x5a;
  *                ^~~~~~~~~~~~
  * corpus/types_int8_16.cu:69:5: note: 'c' declared here

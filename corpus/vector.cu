@@ -100,27 +100,27 @@ int main()
 
 /*
  * check-output-start
- * corpus/vector.cu:23:5: warning: 2-way bank conflict on store of 'v' (float2[128]) in kernel 'float2_stride2' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/vector.cu:23:5: warning: 2-way bank conflict on store of 'v' (float2[128]) in kernel 'float2_stride2' with blockDim (64,1,1) from the launch on line 78; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       v[2 * tid] = in[i];
  *       ^~~~~~~~~~
  * corpus/vector.cu:20:5: note: 'v' declared here
- * corpus/vector.cu:25:16: warning: 2-way bank conflict on load of 'v' (float2[128]) in kernel 'float2_stride2' with blockDim (64,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/vector.cu:25:16: warning: 2-way bank conflict on load of 'v' (float2[128]) in kernel 'float2_stride2' with blockDim (64,1,1) from the launch on line 78; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float2 a = v[2 * tid];
  *                  ^~~~~~~~~~
  * corpus/vector.cu:20:5: note: 'v' declared here
- * corpus/vector.cu:45:5: warning: 2-way bank conflict on store of 'v' (float4[128]) in kernel 'float4_stride2' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/vector.cu:45:5: warning: 2-way bank conflict on store of 'v' (float4[128]) in kernel 'float4_stride2' with blockDim (64,1,1) from the launch on line 86; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       v[2 * tid] = in[i];
  *       ^~~~~~~~~~
  * corpus/vector.cu:42:5: note: 'v' declared here
- * corpus/vector.cu:47:16: warning: 2-way bank conflict on load of 'v' (float4[128]) in kernel 'float4_stride2' with blockDim (64,1,1); lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/vector.cu:47:16: warning: 2-way bank conflict on load of 'v' (float4[128]) in kernel 'float4_stride2' with blockDim (64,1,1) from the launch on line 86; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float4 a = v[2 * tid];
  *                  ^~~~~~~~~~
  * corpus/vector.cu:42:5: note: 'v' declared here
- * corpus/vector.cu:56:5: warning: 4-way bank conflict on store of 'v' (float4[256]) in kernel 'float4_stride4' with blockDim (64,1,1); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/vector.cu:56:5: warning: 4-way bank conflict on store of 'v' (float4[256]) in kernel 'float4_stride4' with blockDim (64,1,1) from the launch on line 90; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       v[4 * tid] = in[i];
  *       ^~~~~~~~~~
  * corpus/vector.cu:53:5: note: 'v' declared here
- * corpus/vector.cu:58:16: warning: 4-way bank conflict on load of 'v' (float4[256]) in kernel 'float4_stride4' with blockDim (64,1,1); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/vector.cu:58:16: warning: 4-way bank conflict on load of 'v' (float4[256]) in kernel 'float4_stride4' with blockDim (64,1,1) from the launch on line 90; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float4 a = v[4 * tid];
  *                  ^~~~~~~~~~
  * corpus/vector.cu:53:5: note: 'v' declared here

@@ -151,6 +151,13 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			g.degree = d->worst;
 			g.block = res->block;
 			g.block_assumed = res->block_assumed;
+			sm_diag_set_launch(&g, ctx->file, res->ctx);
+			if (res->launch && res->launch != res->ctx) {
+				/* the launch's values with a shape of the kernel's */
+				struct sm_diag_launch at = sm_launch_ctx_diag(res->launch);
+				g.launch.grid = at.grid;
+				g.launch.dyn_smem = at.dyn_smem;
+			}
 			g.width = ra->width;
 			g.bank_addr = d->worst_addr;
 			g.bank_mask = d->worst_mask;
@@ -176,13 +183,12 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 							exact, res->fused - 1, res->fused > 2 ? "es" : "", res->fused_width);
 				g.width = res->fused_width;
 			}
-			if (res->launch)
-				iv = sm_arena_printf(A, " at the launch on line %u%s", res->launch->range.begin.line, iv);
-			g.message = sm_arena_printf(A, "%d-way bank conflict on %s of '%s' (%s)%s %s with blockDim (%lld,%lld,%lld)%s%s%s",
+			if (res->launch && res->launch != res->ctx) /* else the shape's provenance names it */
+				iv = sm_arena_printf(A, " at the launch on line %u%s", res->launch->site->range.begin.line, iv);
+			g.message = sm_arena_printf(A, "%d-way bank conflict on %s of '%s' (%s)%s %s %s%s%s",
 						    ways, what, g.array, array_type(A, ra->array), exact,
-						    sm_where_text(A, m->kernel->name, ra->src->call), (long long)res->block.x, (long long)res->block.y,
-						    (long long)res->block.z, res->block_assumed ? SM_BLOCK_ASSUMED_TEXT : "",
-						    iv, lanes);
+						    sm_where_text(A, m->kernel->name, ra->src->call),
+						    sm_launch_text(A, &g.launch), iv, lanes);
 			g.related[0].range = ra->array->decl;
 			g.related[0].message = sm_arena_printf(A, "'%s' declared here", ra->array->name);
 			g.nrelated = 1;
@@ -191,7 +197,9 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 				planned[ai] = k + 1;
 				size_t tl;
 				const char *t = sm_file_text(ctx->file, ra->array->decl.file, &tl);
-				sm_fix_search(m, ra->array, f->blocks, f->nblocks, ctx->opt->arch, t ? t : "", t ? tl : 0, A,
+				struct sm_dim3 shapes[SM_MAX_BLOCK_SHAPES];
+				sm_launch_shapes(f->launch.shape, f->launch.nshapes, shapes);
+				sm_fix_search(m, ra->array, shapes, f->launch.nshapes, ctx->opt->arch, t ? t : "", t ? tl : 0, A,
 					      &plans[ai]);
 			}
 			const struct sm_fix_plan *plan = ai < ctx->file->narrays ? &plans[ai] : NULL;

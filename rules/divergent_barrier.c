@@ -161,7 +161,10 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 				break;
 			}
 			const char *more = nsame == 0 ? "" : sm_arena_printf(A, " (and %d more barrier%s after it)", nsame, nsame == 1 ? "" : "s");
-			const char *at = d->launch ? sm_arena_printf(A, " at the launch on line %u", d->launch->range.begin.line) : "";
+			/* the launch that decides it, else the kernel's first shape
+			 * (a cause read from the condition holds for every shape) */
+			sm_diag_set_launch(&g, ctx->file, d->launch ? d->launch : &f->launch.shape[0]);
+			const char *at = d->launch ? sm_arena_printf(A, " at the launch on line %u", d->launch->site->range.begin.line) : "";
 			g.message = sm_arena_printf(A, "divergent barrier: '%s'%s %s %s%s%s", bname, stext, what, sm_where_text(A, m->kernel->name, d->barrier ? d->barrier->call : NULL), at, more);
 			g.related[0].range = cr;
 			g.related[0].message = sm_arena_printf(A, "thread-dependent condition '%s'", ctext);

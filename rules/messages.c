@@ -102,3 +102,49 @@ const char *sm_where_text(struct sm_arena *A, const char *kernel, const struct s
 	}
 	return sm_arena_strdup(A, buf);
 }
+
+const char *sm_launch_from_text(struct sm_arena *A, const struct sm_launch_from *from)
+{
+	switch (from->kind) {
+	case SM_LAUNCH_SITE:
+		if (from->file) {
+			const char *b = strrchr(from->file, '/');
+			return sm_arena_printf(A, " from the launch at %s:%u", b ? b + 1 : from->file, from->site.begin.line);
+		}
+		return sm_arena_printf(A, " from the launch on line %u", from->site.begin.line);
+	case SM_LAUNCH_BOUNDS:
+		return sm_arena_printf(A, " from __launch_bounds__(%lld)", (long long)from->bound);
+	case SM_LAUNCH_CLUSTER:
+		return " from __cluster_dims__";
+	case SM_LAUNCH_OPTION:
+		return " from --block-dim";
+	case SM_LAUNCH_CONFIG: {
+		/* the config's base name: the path may be anywhere above */
+		const char *b = from->config ? strrchr(from->config, '/') : NULL;
+		return sm_arena_printf(A, " from block-dim in %s", b ? b + 1 : from->config ? from->config : ".smemlint.yaml");
+	}
+	case SM_LAUNCH_ASSUMED:
+		return SM_BLOCK_ASSUMED_TEXT;
+	case SM_LAUNCH_NONE:
+		return "";
+	}
+	return "";
+}
+
+const char *sm_launch_text(struct sm_arena *A, const struct sm_diag_launch *l)
+{
+	return sm_arena_printf(A, "with blockDim (%lld,%lld,%lld)%s", (long long)l->block.x, (long long)l->block.y,
+			       (long long)l->block.z, sm_launch_from_text(A, &l->from));
+}
+
+void sm_diag_set_launch(struct sm_diag *g, const struct sm_file *F, const struct sm_launch_ctx *c)
+{
+	g->launch = sm_launch_ctx_diag(c);
+	struct sm_launch_from *f = &g->launch.from;
+	if (f->kind != SM_LAUNCH_SITE || f->site.file == g->range.file)
+		return;
+	if (f->site.file && f->site.file <= F->nheaders)
+		f->file = F->headers[f->site.file - 1].path;
+	else if (!f->site.file)
+		f->file = F->path;
+}

@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 #include "smemlint/arena.h"
+#include "engine/launch.h"
+#include "smemlint/diag.h"
 #include "smemlint/ir.h"
 
 /* The source text of r in file text (one line, whitespace collapsed, at
@@ -27,5 +29,20 @@ const char *sm_where_text(struct sm_arena *A, const char *kernel, const struct s
 
 /* The assumption stated when no launch gave the block shape. */
 #define SM_BLOCK_ASSUMED_TEXT " (assumed: no launch site, __launch_bounds__ or --block-dim gives it)"
+
+/* Where a finding's block shape came from, as every message words it
+ * (after "with blockDim (x,y,z)"): " from the launch on line 97" (" from
+ * the launch at k.cu:97" for a launch in another file than the finding), " from __launch_bounds__(256)",
+ * " from --block-dim", " from block-dim in .smemlint.yaml" (the config's
+ * base name), or the stated
+ * assumption; "" when the finding has no launch context. */
+const char *sm_launch_from_text(struct sm_arena *A, const struct sm_launch_from *from);
+
+/* "with blockDim (32,8,1)" and its provenance (above). */
+const char *sm_launch_text(struct sm_arena *A, const struct sm_diag_launch *l);
+
+/* g->launch from the launch context c (engine/launch.h; NULL: none),
+ * naming the launch's file when it is not g's (g->range is set first). */
+void sm_diag_set_launch(struct sm_diag *g, const struct sm_file *F, const struct sm_launch_ctx *c);
 
 #endif

@@ -57,12 +57,12 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 		.later = sm_thread_name(r->tid_b, bl, A),
 		.earlier = ta,
 		.headline = sm_arena_printf(A, "missing barrier: %s race on '%s'", race_name(r->kind), name),
-		.tail = sm_arena_printf(A, "%s %s with blockDim (%lld,%lld,%lld)%s%s",
+		.tail = sm_arena_printf(A, "%s %s %s%s",
 					same ? ", threads of different warps at once (no barrier orders one statement's executions)"
 					: unord ? sm_arena_printf(A, ", %s", unord)
 					     : ", with no __syncthreads() in between (different warps)",
-					sm_where_text(A, v->m->kernel->name, v->m->acc[r->b].src->call), (long long)bl.x, (long long)bl.y, (long long)bl.z,
-					v->assumed ? SM_BLOCK_ASSUMED_TEXT : "", r->truncated ? " (search capped)" : ""),
+					sm_where_text(A, v->m->kernel->name, v->m->acc[r->b].src->call), sm_race_launch_text(ctx, v),
+					r->truncated ? " (search capped)" : ""),
 		.note = same ? "let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element"
 		      : unord ? "order the two threads with a barrier whose scope holds both (__syncthreads() for threads of different tiles or warps)"
 		      : r->cross_iter ? "add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads"

@@ -19,7 +19,7 @@ static void each_race(const struct sm_rule_ctx *ctx, enum walk which, sm_race_fn
 		unsigned ndone = 0;
 		if (!done)
 			return;
-		for (int bi = 0; bi < f->nblocks; bi++) {
+		for (int bi = 0; bi < f->launch.nshapes; bi++) {
 			const struct sm_race_set *s = sm_kernel_facts_races(f, bi);
 			if (!s)
 				continue;
@@ -34,7 +34,8 @@ static void each_race(const struct sm_rule_ctx *ctx, enum walk which, sm_race_fn
 					dup |= done[j] == line;
 				if (dup)
 					continue;
-				struct sm_race_visit v = { m, r, s->v, s->n, f->blocks[bi], f->assumed };
+				const struct sm_launch_ctx *lc = &f->launch.shape[bi];
+				struct sm_race_visit v = { m, r, s->v, s->n, lc->block, lc };
 				if (fn(ctx, &v, sink) && ndone < m->nacc)
 					done[ndone++] = line;
 			}
@@ -99,6 +100,15 @@ const char *sm_race_unordered_text(const struct sm_rule_ctx *ctx, const struct s
 			       b->range.begin.line, orders_text(A, b), aside);
 }
 
+const char *sm_race_launch_text(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v)
+{
+	struct sm_diag g;
+	memset(&g, 0, sizeof(g));
+	g.range = v->m->acc[v->r->b].src->range;
+	sm_diag_set_launch(&g, ctx->file, v->launch);
+	return sm_launch_text(ctx->scratch, &g.launch);
+}
+
 void sm_race_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, const struct sm_race_words *w,
 		    struct sm_sink *sink)
 {
@@ -123,7 +133,8 @@ void sm_race_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v
 	g.array = sm_race_array_name(v);
 	g.access = rb->src->kind;
 	g.block = v->block;
-	g.block_assumed = v->assumed;
+	g.block_assumed = v->launch->block_from.kind == SM_LAUNCH_ASSUMED;
+	sm_diag_set_launch(&g, ctx->file, v->launch);
 	g.width = rb->width;
 	g.message = sm_arena_printf(A, "%s: %s%s", w->headline, story, w->tail);
 	g.note = w->note;

@@ -15,7 +15,9 @@ struct sm_race_visit {
 	const struct sm_race *all;    /* every race of this kernel and block shape */
 	unsigned nall;
 	struct sm_dim3 block;
-	bool assumed;                 /* the block shape was assumed */
+	const struct sm_launch_ctx *launch; /* the launch context of block (its
+	                               * provenance: a launch, __launch_bounds__,
+	                               * --block-dim, the config, assumed) */
 };
 
 /* Returns true when it reported a finding for v (its line is then done). */
@@ -59,5 +61,9 @@ const char *sm_race_unordered_text(const struct sm_rule_ctx *ctx, const struct s
 
 /* The name the later access uses for its storage. */
 const char *sm_race_array_name(const struct sm_race_visit *v);
+
+/* "with blockDim (32,8,1) from the launch on line 97": the shape the race
+ * was found with and its provenance (rules/messages.h). */
+const char *sm_race_launch_text(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v);
 
 #endif

@@ -49,12 +49,11 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 		.later = sm_arena_printf(A, "lane %d of warp %d", lane_of(r->tid_b, bl), warp_of(r->tid_b, bl)),
 		.earlier = sm_arena_printf(A, "lane %d", lane_of(r->tid_a, bl)),
 		.headline = sm_arena_printf(A, "unsynchronized warp exchange on '%s'", sm_race_array_name(v)),
-		.tail = sm_arena_printf(A, "%s %s with blockDim (%lld,%lld,%lld)%s",
+		.tail = sm_arena_printf(A, "%s %s %s",
 					same ? ", lanes of one warp in one statement (which lane's write lands is undefined)"
 					: unord ? sm_arena_printf(A, ", %s", unord)
 					: ", with no __syncwarp() in between (a race under independent thread scheduling, volatile or not)",
-					sm_where_text(A, v->m->kernel->name, v->m->acc[v->r->b].src->call), (long long)bl.x, (long long)bl.y, (long long)bl.z,
-					v->assumed ? SM_BLOCK_ASSUMED_TEXT : ""),
+					sm_where_text(A, v->m->kernel->name, v->m->acc[v->r->b].src->call), sm_race_launch_text(ctx, v)),
 		.note = same ? "let one lane write it, or give each lane its own element"
 		      : unord ? "order the two lanes with a barrier whose scope holds both (__syncwarp() with both lanes in its mask)"
 							  : "add __syncwarp() between the write and the access that depends on it",

@@ -203,3 +203,19 @@ void sm_irb_resolve(struct sm_irb *b, struct sm_stmt *body, struct sm_kernel_mod
 	b->k.body = body;
 	ck_assert_int_eq(sm_resolve_kernel(&b->k, &b->A, m), 0);
 }
+
+const struct sm_kernel_launches *sm_irb_launches(struct sm_irb *b, const struct sm_dim3 *shape)
+{
+	struct sm_kernel_launches *L = sm_arena_alloc(&b->A, sizeof(*L));
+	ck_assert_ptr_nonnull(L);
+	struct sm_analysis_options opt;
+	memset(&opt, 0, sizeof(opt));
+	if (shape) {
+		opt.has_block = true;
+		opt.block = *shape;
+	}
+	ck_assert_int_eq(sm_kernel_launches_init(L, &b->k, &opt, &b->A), 0);
+	if (!shape)
+		L->nshapes = 0;
+	return L;
+}

@@ -71,6 +71,10 @@ struct sm_stmt *sm_irb_scoped(struct sm_irb *b, enum sm_barrier_kind kind, enum 
 /* Make body the kernel's, number its accesses in program order (access i
  * on line 10 + i) and resolve it into *m; a failure fails the test. */
 void sm_irb_resolve(struct sm_irb *b, struct sm_stmt *body, struct sm_kernel_model *m);
+/* The launch contexts of k (engine/launch.h): its launches' sites, and
+ * the one block shape given (as --block-dim would), or none when shape is
+ * NULL (every divergence cause then splits a group). */
+const struct sm_kernel_launches *sm_irb_launches(struct sm_irb *b, const struct sm_dim3 *shape);
 
 /* ---- short names for test bodies ---- */
 #define K(b, v) sm_irb_const(b, v)

@@ -157,7 +157,8 @@ START_TEST(test_facts_on_first_use)
 	opt.block = (struct sm_dim3){ 32, 1, 1 };
 	struct sm_kernel_facts f;
 	ck_assert_int_eq(sm_kernel_facts_init(&f, &b.k, &opt, &b.A), 0);
-	ck_assert_int_eq(f.nblocks, 1);
+	ck_assert_int_eq(f.launch.nshapes, 1);
+	ck_assert_int_eq(f.launch.shape[0].block_from.kind, SM_LAUNCH_OPTION);
 	ck_assert_ptr_null(f.degrees);             /* nothing evaluated yet */
 	ck_assert_int_eq(f.races[0].done, 0);
 	ck_assert_int_eq(f.ndivergence, -1);

@@ -27,7 +27,7 @@ START_TEST(test_early_return)
 	sm_irb_resolve(&b, body, &m);
 	ck_assert(sm_stmt_cond_thread_dep(&m, cond));
 	struct sm_divergence *d;
-	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 1);
+	ck_assert_int_eq(sm_divergent_barriers(&m, sm_irb_launches(&b, NULL), &b.A, &d), 1);
 	ck_assert_ptr_eq(d[0].barrier, sync);
 	ck_assert_int_eq(d[0].kind, SM_DIV_EXIT);
 	ck_assert_ptr_eq(d[0].jump, ret);
@@ -54,9 +54,9 @@ START_TEST(test_uniform_conditions)
 	ck_assert(sm_stmt_cond_thread_dep(&m, c2));
 	struct sm_divergence *d;
 	struct sm_dim3 b128 = { 128, 1, 1 };
-	ck_assert_int_eq(sm_divergent_barriers(&m, &b128, 1, &b.A, &d), 0);
+	ck_assert_int_eq(sm_divergent_barriers(&m, sm_irb_launches(&b, &b128), &b.A, &d), 0);
 	/* with no block shape known, whether it keeps warps together is not */
-	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 1);
+	ck_assert_int_eq(sm_divergent_barriers(&m, sm_irb_launches(&b, NULL), &b.A, &d), 1);
 	sm_irb_release(&b);
 }
 END_TEST
@@ -78,7 +78,7 @@ START_TEST(test_values_flow)
 	ck_assert(!sm_stmt_cond_thread_dep(&m, cx));
 	ck_assert(sm_stmt_cond_thread_dep(&m, cy));
 	struct sm_divergence *d;
-	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 1);
+	ck_assert_int_eq(sm_divergent_barriers(&m, sm_irb_launches(&b, NULL), &b.A, &d), 1);
 	ck_assert_ptr_eq(d[0].barrier, by);
 	ck_assert_int_eq(d[0].kind, SM_DIV_IF);
 	sm_irb_release(&b);
@@ -100,7 +100,7 @@ START_TEST(test_loop_trip_count)
 	struct sm_kernel_model m;
 	sm_irb_resolve(&b, blk(&b, 2, l1, l2), &m);
 	struct sm_divergence *d;
-	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 2);
+	ck_assert_int_eq(sm_divergent_barriers(&m, sm_irb_launches(&b, NULL), &b.A, &d), 2);
 	ck_assert_ptr_eq(d[0].barrier, b1);
 	ck_assert_int_eq(d[0].kind, SM_DIV_LOOP);
 	ck_assert_ptr_eq(d[0].cond, l1);
@@ -328,7 +328,7 @@ START_TEST(test_scope_divergence)
 	struct sm_kernel_model m;
 	sm_irb_resolve(&b, body, &m);
 	struct sm_divergence *d;
-	ck_assert_msg(sm_divergent_barriers(&m, &B128, 1, &b.A, &d) == R.divergent, "row %d", _i);
+	ck_assert_msg(sm_divergent_barriers(&m, sm_irb_launches(&b, &B128), &b.A, &d) == R.divergent, "row %d", _i);
 	sm_irb_release(&b);
 }
 END_TEST

@@ -178,6 +178,23 @@ class Sarif(unittest.TestCase):
                 self.assertEqual(s["properties"]["ways"], j["ways"])
                 self.assertEqual(s["properties"]["kernel"], j["kernel"])
                 self.assertEqual(s["properties"]["blockDim"], j["block_dim"])
+            # the launch context, the same in both, its provenance in the text
+            if j["rule"] == "unused-suppression":
+                self.assertNotIn("launch", j)
+            else:
+                jl, sl = j["launch"], s["properties"]["launch"]
+                self.assertEqual(sl["block"], jl["block"])
+                self.assertEqual(sl["source"], jl["source"])
+                self.assertEqual(sl.get("dynSmem"), jl.get("dyn_smem"))
+                if j["block_dim"] != [0, 0, 0]:
+                    self.assertEqual(jl["block"], j["block_dim"])
+                    self.assertEqual(j["block_dim_assumed"], jl["source"]["kind"] == "assumed")
+                src = jl["source"]
+                if src["kind"] == "launch":
+                    self.assertEqual(src["file"], j["file"])
+                    self.assertRegex(j["message"], r"(from|at) the launch on line %d\b" % src["line"])
+                elif src["kind"] == "launch_bounds":
+                    self.assertIn("from __launch_bounds__(%d)" % src["bound"], j["message"])
             if "fix" in j:
                 rep = s["fixes"][0]["artifactChanges"][0]["replacements"][0]
                 self.assertEqual(rep["insertedContent"]["text"], j["fix"]["replacement"])
@@ -354,8 +371,14 @@ class Choosing(unittest.TestCase):
         self.assertEqual([os.path.basename(x["file"]) for x in r], ["t.cu"], p.stderr)
         self.assertEqual(r[0]["block_dim"], [32, 16, 1])
         self.assertFalse(r[0]["block_dim_assumed"])
+        # the finding says the shape came from the config, and which
+        self.assertEqual(r[0]["launch"]["source"], {"kind": "config", "file": os.path.join(proj, ".smemlint.yaml")})
+        self.assertIn("with blockDim (32,16,1) from block-dim in .smemlint.yaml", r[0]["message"])
         r, _ = self.results("--block-dim", "32,4", "src")
         self.assertEqual(r[0]["block_dim"], [32, 4, 1])
+        # the command line's wins over the config's, and says so
+        self.assertEqual(r[0]["launch"]["source"], {"kind": "option"})
+        self.assertIn("with blockDim (32,4,1) from --block-dim", r[0]["message"])
         dump = run("--dump-config", "src/t.cu", cwd=proj).stdout
         cfg = yaml.safe_load(dump)
         self.assertEqual(cfg["block-dim"], [32, 16, 1])

@@ -2,7 +2,9 @@
  * built with tests/ir_builder.c (never links libclang): an inlined call
  * (SM_S_CALL) whose return leaves only the call, parameters bound by the
  * launches of the file, values tried for unknowns only where they stay
- * in bounds, and recurrences carried from one iteration to the next. */
+ * in bounds, recurrences carried from one iteration to the next, and the
+ * launch contexts (engine/launch.c): which block shapes a kernel is
+ * analyzed with and where each came from. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +48,7 @@ START_TEST(test_return_leaves_the_call)
 	struct sm_kernel_model m;
 	sm_irb_resolve(&b, body, &m);
 	struct sm_divergence *d;
-	ck_assert_int_eq(sm_divergent_barriers(&m, NULL, 0, &b.A, &d), 0);
+	ck_assert_int_eq(sm_divergent_barriers(&m, sm_irb_launches(&b, NULL), &b.A, &d), 0);
 	/* the same return written in the kernel diverges */
 	struct sm_irb k;
 	sm_irb_init(&k);
@@ -54,7 +56,7 @@ START_TEST(test_return_leaves_the_call)
 	struct sm_stmt *body2 = blk(&k, 2, iff(&k, OP(&k, SM_OP_AND, tid(&k), K(&k, 1)), ret2, NULL), bar(&k, SM_BAR_SYNCTHREADS));
 	struct sm_kernel_model m2;
 	sm_irb_resolve(&k, body2, &m2);
-	ck_assert_int_eq(sm_divergent_barriers(&m2, NULL, 0, &k.A, &d), 1);
+	ck_assert_int_eq(sm_divergent_barriers(&m2, sm_irb_launches(&k, NULL), &k.A, &d), 1);
 	/* the access after the early return is guarded inside the call: odd
 	 * lanes skip it (16 lanes, stride 1 over even words: conflict-free) */
 	struct sm_degree d0 = degree_of(&b, &m, 0, B32);
@@ -153,12 +155,15 @@ START_TEST(test_launch_contexts)
 	memset(&opt, 0, sizeof(opt));
 	struct sm_kernel_facts f;
 	ck_assert_int_eq(sm_kernel_facts_init(&f, &b.k, &opt, &b.A), 0);
-	ck_assert_int_eq(f.ncontexts, 2);
+	ck_assert_int_eq(f.launch.nvalues, 2);
+	ck_assert_int_eq(f.nvalue_models, 2);
 	const struct sm_access_result *r = sm_kernel_facts_degrees(&f);
 	ck_assert_ptr_nonnull(r);
 	ck_assert(r[0].deg.analyzed);
 	ck_assert(r[0].deg.worst == 32.0);
-	ck_assert_ptr_eq(r[0].launch, &launches[1]);
+	ck_assert_ptr_eq(r[0].launch->site, &launches[1]);
+	/* its own shape: the finding names that launch */
+	ck_assert_ptr_eq(r[0].ctx, r[0].launch);
 	sm_irb_release(&b);
 }
 END_TEST
@@ -331,6 +336,169 @@ START_TEST(test_byte_offsets)
 }
 END_TEST
 
+/* ---- the launch contexts (engine/launch.c): shapes and provenance ---- */
+
+struct shape_row {
+	const char *name;
+	int nlaunch;                 /* launches at lines 50, 51 */
+	struct sm_dim3 lblock[2];    /* 0: not constant */
+	struct sm_dim3 lgrid[2];     /* 0: not constant */
+	int64_t lsmem[2];
+	int64_t bounds;              /* __launch_bounds__, 0: none */
+	struct sm_dim3 option;       /* --block-dim, 0: none */
+	const char *config;          /* the option came from this config */
+	int dim;                     /* the highest threadIdx dimension read */
+	struct sm_dim3 cluster;      /* __cluster_dims__, 0: none */
+	/* expected */
+	int nshapes;
+	enum sm_launch_source kind;  /* shape[0]'s block provenance */
+	struct sm_dim3 block;        /* shape[0]'s block */
+	unsigned line;               /* SITE: shape[0]'s launch line */
+	struct sm_dim3 grid;         /* the grid every launch agrees on, 0: none */
+	int64_t dyn_smem;
+};
+
+#define D3(x, y, z) { x, y, z }
+static const struct shape_row shape_rows[] = {
+	{ "one shape, two grids", 2, { D3(32, 8, 1), D3(32, 8, 1) }, { D3(4, 1, 1), D3(8, 1, 1) }, { 0, 0 }, 0, D3(0, 0, 0),
+	  NULL, 1, D3(0, 0, 0), 1, SM_LAUNCH_SITE, D3(32, 8, 1), 50, D3(0, 0, 0), 0 },
+	{ "two shapes, one grid", 2, { D3(64, 1, 1), D3(128, 1, 1) }, { D3(4, 1, 1), D3(4, 1, 1) }, { 256, 256 }, 0,
+	  D3(0, 0, 0), NULL, 0, D3(0, 0, 0), 2, SM_LAUNCH_SITE, D3(64, 1, 1), 50, D3(4, 1, 1), 256 },
+	{ "a launch whose shape is not constant", 2, { D3(0, 0, 0), D3(128, 1, 1) }, { D3(0, 0, 0), D3(2, 1, 1) }, { -1, 0 }, 0,
+	  D3(0, 0, 0), NULL, 0, D3(0, 0, 0), 1, SM_LAUNCH_SITE, D3(128, 1, 1), 51, D3(0, 0, 0), -1 },
+	{ "bounds", 1, { D3(0, 0, 0) }, { D3(2, 1, 1) }, { 0 }, 128, D3(0, 0, 0), NULL, 0, D3(0, 0, 0), 1, SM_LAUNCH_BOUNDS,
+	  D3(128, 1, 1), 0, D3(2, 1, 1), 0 },
+	{ "bounds, kernel reads threadIdx.y", 0, { D3(0, 0, 0) }, { D3(0, 0, 0) }, { 0 }, 128, D3(0, 0, 0), NULL, 1,
+	  D3(0, 0, 0), 1, SM_LAUNCH_ASSUMED, D3(32, 8, 1), 0, D3(0, 0, 0), -1 },
+	{ "option over a launch", 1, { D3(32, 1, 1) }, { D3(1, 1, 1) }, { 0 }, 0, D3(64, 2, 1), NULL, 0, D3(0, 0, 0), 1,
+	  SM_LAUNCH_OPTION, D3(64, 2, 1), 0, D3(1, 1, 1), 0 },
+	{ "config", 0, { D3(0, 0, 0) }, { D3(0, 0, 0) }, { 0 }, 0, D3(16, 16, 1), "p/.smemlint.yaml", 1, D3(0, 0, 0), 1,
+	  SM_LAUNCH_CONFIG, D3(16, 16, 1), 0, D3(0, 0, 0), -1 },
+	{ "nothing, threadIdx.z", 0, { D3(0, 0, 0) }, { D3(0, 0, 0) }, { 0 }, 0, D3(0, 0, 0), NULL, 2, D3(2, 1, 1), 1,
+	  SM_LAUNCH_ASSUMED, D3(8, 8, 4), 0, D3(0, 0, 0), -1 },
+	{ "nothing, threadIdx.x", 0, { D3(0, 0, 0) }, { D3(0, 0, 0) }, { 0 }, 0, D3(0, 0, 0), NULL, 0, D3(0, 0, 0), 1,
+	  SM_LAUNCH_ASSUMED, D3(256, 1, 1), 0, D3(0, 0, 0), -1 },
+};
+
+static bool dim_eq(struct sm_dim3 a, struct sm_dim3 b)
+{
+	return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+START_TEST(test_launch_shapes)
+{
+	const struct shape_row R = shape_rows[_i];
+	struct sm_launch launches[2];
+	memset(launches, 0, sizeof(launches));
+	struct sm_irb b;
+	sm_irb_init(&b);
+	for (int l = 0; l < R.nlaunch; l++) {
+		launches[l].block = R.lblock[l];
+		launches[l].block_known = R.lblock[l].x > 0;
+		launches[l].grid = R.lgrid[l];
+		launches[l].grid_known = R.lgrid[l].x > 0;
+		launches[l].dyn_smem = R.lsmem[l];
+		launches[l].range.begin.line = 50 + (unsigned)l;
+	}
+	b.k.launches = launches;
+	b.k.nlaunches = (unsigned)R.nlaunch;
+	b.k.launch_bounds = R.bounds;
+	b.k.cluster_dims = R.cluster;
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, blk(&b, 1, acc(&b, SM_ACC_STORE, T(&b, R.dim))), &m);
+	struct sm_analysis_options opt;
+	memset(&opt, 0, sizeof(opt));
+	if (R.option.x) {
+		opt.has_block = true;
+		opt.block = R.option;
+		opt.block_config = R.config;
+	}
+	struct sm_kernel_launches L;
+	ck_assert_int_eq(sm_kernel_launches_init(&L, &b.k, &opt, &b.A), 0);
+	ck_assert_msg(L.nshapes == R.nshapes, "%s: %d shapes", R.name, L.nshapes);
+	const struct sm_launch_ctx *c = &L.shape[0];
+	ck_assert_msg(c->block_known && dim_eq(c->block, R.block), "%s: block", R.name);
+	ck_assert_msg(c->block_from.kind == R.kind, "%s: kind %d", R.name, c->block_from.kind);
+	ck_assert_msg(L.assumed == (R.kind == SM_LAUNCH_ASSUMED), "%s: assumed", R.name);
+	if (R.kind == SM_LAUNCH_SITE)
+		ck_assert_msg(c->block_from.site.begin.line == R.line, "%s: line %u", R.name, c->block_from.site.begin.line);
+	if (R.kind == SM_LAUNCH_BOUNDS)
+		ck_assert_int_eq(c->block_from.bound, R.bounds);
+	if (R.kind == SM_LAUNCH_CONFIG)
+		ck_assert_str_eq(c->block_from.config, R.config);
+	ck_assert_msg(c->grid_known == (R.grid.x > 0) && (!c->grid_known || dim_eq(c->grid, R.grid)), "%s: grid", R.name);
+	ck_assert_msg(c->dyn_smem == R.dyn_smem, "%s: dyn_smem %lld", R.name, (long long)c->dyn_smem);
+	ck_assert_msg(c->cluster_known == (R.cluster.x > 0), "%s: cluster", R.name);
+	if (R.cluster.x)
+		ck_assert_int_eq(c->cluster_from.kind, SM_LAUNCH_CLUSTER);
+	if (R.nshapes > 1)
+		ck_assert_uint_eq(L.shape[1].block_from.site.begin.line, 51);
+	/* one site context per launch, each from its own line */
+	ck_assert_uint_eq(L.nsites, (unsigned)R.nlaunch);
+	for (unsigned l = 0; l < L.nsites; l++) {
+		ck_assert_int_eq(L.site[l].block_from.kind, SM_LAUNCH_SITE);
+		ck_assert_uint_eq(L.site[l].block_from.site.begin.line, 50 + l);
+		ck_assert_ptr_eq(L.site[l].site, &launches[l]);
+	}
+	/* what a finding carries */
+	struct sm_diag_launch d = sm_launch_ctx_diag(c);
+	ck_assert(dim_eq(d.block, R.block));
+	ck_assert_int_eq(d.from.kind, R.kind);
+	ck_assert(dim_eq(d.grid, R.grid));
+	ck_assert_int_eq(d.dyn_smem, R.dyn_smem);
+	ck_assert(dim_eq(d.cluster, R.cluster));
+	ck_assert_int_eq(sm_launch_ctx_diag(NULL).from.kind, SM_LAUNCH_NONE);
+	sm_irb_release(&b);
+}
+END_TEST
+
+/* The arguments every launch agrees on are the common context's, a
+ * pointer's never; sites that disagree are value contexts, one per
+ * distinct set of values. */
+START_TEST(test_launch_common_values)
+{
+	struct sm_launch launches[3];
+	struct sm_launch_arg args[3][2] = { { { true, 7 }, { true, 1 } }, { { true, 7 }, { true, 2 } }, { { true, 7 }, { true, 1 } } };
+	memset(launches, 0, sizeof(launches));
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_var *n = var(&b, "n", SM_V_PARAM), *p = var(&b, "p", SM_V_PARAM);
+	(void)n;
+	p->is_pointer = true;
+	b.k.nparams = 2;
+	for (int l = 0; l < 3; l++) {
+		launches[l].args = args[l];
+		launches[l].nargs = 2;
+		launches[l].dyn_smem = -1;
+		launches[l].range.begin.line = 60 + (unsigned)l;
+	}
+	/* p = 1, 2, 1: but p is a pointer, so nothing differs */
+	b.k.launches = launches;
+	b.k.nlaunches = 3;
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, blk(&b, 1, acc(&b, SM_ACC_STORE, tid(&b))), &m);
+	struct sm_analysis_options opt;
+	memset(&opt, 0, sizeof(opt));
+	struct sm_kernel_launches L;
+	ck_assert_int_eq(sm_kernel_launches_init(&L, &b.k, &opt, &b.A), 0);
+	ck_assert_uint_eq(L.common.nargs, 2);
+	ck_assert(L.common.args[0].known);
+	ck_assert_int_eq(L.common.args[0].value, 7);
+	ck_assert(!L.common.args[1].known);
+	ck_assert_int_eq(L.nvalues, 0);
+	ck_assert(!L.site[1].args[1].known); /* a pointer's value is never known */
+	/* now n differs: 7, 8, 7 -> two value contexts (lines 60 and 61) */
+	args[1][0].value = 8;
+	ck_assert_int_eq(sm_kernel_launches_init(&L, &b.k, &opt, &b.A), 0);
+	ck_assert(!L.common.args[0].known);
+	ck_assert_int_eq(L.nvalues, 2);
+	ck_assert_uint_eq(L.values[0]->site->range.begin.line, 60);
+	ck_assert_uint_eq(L.values[1]->site->range.begin.line, 61);
+	ck_assert_int_eq(L.values[1]->args[0].value, 8);
+	sm_irb_release(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("context");
@@ -347,6 +515,10 @@ static Suite *suite(void)
 	tcase_add_test(tl, test_data_dependent);
 	tcase_add_test(tl, test_byte_offsets);
 	suite_add_tcase(s, tl);
+	TCase *tk = tcase_create("launch");
+	tcase_add_loop_test(tk, test_launch_shapes, 0, (int)(sizeof(shape_rows) / sizeof(shape_rows[0])));
+	tcase_add_test(tk, test_launch_common_values);
+	suite_add_tcase(s, tk);
 	return s;
 }
 

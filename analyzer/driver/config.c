@@ -184,6 +184,7 @@ void sm_config_apply(const struct sm_config *c, struct sm_analysis_options *o)
 	if (c->has_block) {
 		o->block = c->block;
 		o->has_block = true;
+		o->block_config = c->path; /* NULL: the command line's */
 	}
 	if (c->arch) {
 		o->arch = c->arch;

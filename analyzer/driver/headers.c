@@ -9,6 +9,7 @@
 
 #include "base/grow.h"
 #include "driver/report.h"
+#include "rules/messages.h"
 
 void sm_result_keep_headers(struct sm_result *r, const struct sm_file *F)
 {
@@ -60,6 +61,9 @@ static void fold_other_files(const struct sm_result *r, struct sm_diag *d, struc
 		d->fix.text = NULL;
 		d->fix_refused = NULL;
 	}
+	/* a launch in another file is named by its path already
+	 * (sm_diag_set_launch); one in the finding's file is in its own */
+	d->launch.from.site.file = 0;
 	for (int k = 0; k < d->nrelated; k++)
 		d->related[k].range.file = 0;
 	d->fix.range.file = 0;
@@ -167,6 +171,20 @@ static bool same_str(const char *a, const char *b)
 	return !strcmp(a ? a : "", b ? b : "");
 }
 
+bool sm_diag_same_message(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b)
+{
+	if (same_str(a->message, b->message))
+		return true;
+	if (!a->message || !b->message || a->launch.from.kind == SM_LAUNCH_NONE || b->launch.from.kind == SM_LAUNCH_NONE)
+		return false;
+	const char *ta = sm_launch_from_text(A, &a->launch.from), *tb = sm_launch_from_text(A, &b->launch.from);
+	const char *pa = ta && *ta ? strstr(a->message, ta) : NULL, *pb = tb && *tb ? strstr(b->message, tb) : NULL;
+	if (!pa || !pb || pa - a->message != pb - b->message)
+		return false;
+	size_t at = (size_t)(pa - a->message);
+	return !strncmp(a->message, b->message, at) && !strcmp(pa + strlen(ta), pb + strlen(tb));
+}
+
 struct sm_result *sm_header_set_add(struct sm_header_set *set, struct sm_result *part)
 {
 	for (unsigned i = 0; i < set->n; i++) {
@@ -179,7 +197,7 @@ struct sm_result *sm_header_set_add(struct sm_header_set *set, struct sm_result 
 			bool seen = false;
 			for (unsigned j = 0; j < h->ndiags && !seen; j++)
 				seen = h->diags[j].rule == d->rule && same_range(h->diags[j].range, d->range) &&
-				       same_str(h->diags[j].message, d->message);
+				       sm_diag_same_message(&h->arena, &h->diags[j], d);
 			if (!seen)
 				sm_sink_report(&sink, d);
 		}

@@ -12,7 +12,9 @@
  *      suppressions are applied);
  *   3. merges those per-file parts, in input order, into one result per
  *      header for the whole run (sm_header_set_add): a finding equal in
- *      rule, header location and message to one already there is dropped,
+ *      rule, header location and message (but for where its launch
+ *      context came from: each includer has its launches) to one already
+ *      there is dropped,
  *      so the first file in input order that reports it wins and the report
  *      does not depend on -j.
  * Everything after (suppressions read from the header's own text,
@@ -26,6 +28,12 @@
 
 #include "smemlint/ir.h"
 #include "smemlint/result.h"
+
+/* Do the messages of a and b say the same but for where their launch
+ * contexts came from ("from the launch at a.cu:3" and "... b.cu:3": one
+ * header finding seen through two includers, one template instantiated
+ * twice)? The comparison's text is built in A. */
+bool sm_diag_same_message(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b);
 
 /* Copy F's header table (paths and contents) into r's arena. */
 void sm_result_keep_headers(struct sm_result *r, const struct sm_file *F);

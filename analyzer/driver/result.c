@@ -10,6 +10,7 @@
 
 #include "base/grow.h"
 #include "base/limits.h"
+#include "driver/headers.h"
 
 void sm_result_init(struct sm_result *r, const char *path)
 {
@@ -99,6 +100,8 @@ void sm_result_compact(struct sm_result *r)
 			d->related[k].message = keep(&c.arena, d->related[k].message);
 		d->fix.text = keep(&c.arena, d->fix.text);
 		d->fix_refused = keep(&c.arena, d->fix_refused);
+		d->launch.from.config = keep(&c.arena, d->launch.from.config);
+		d->launch.from.file = keep(&c.arena, d->launch.from.file);
 		if (d->bank_addr) {
 			int64_t *b = sm_arena_alloc(&c.arena, SM_WARP * sizeof(int64_t));
 			if (b)
@@ -155,6 +158,8 @@ static void sink_report(struct sm_sink *sink, const struct sm_diag *d)
 		c.related[i].message = sm_arena_strdup(A, d->related[i].message);
 	c.fix.text = sm_arena_strdup(A, d->fix.text);
 	c.fix_refused = sm_arena_strdup(A, d->fix_refused);
+	c.launch.from.config = sm_arena_strdup(A, d->launch.from.config);
+	c.launch.from.file = sm_arena_strdup(A, d->launch.from.file);
 	if (d->bank_addr) {
 		int64_t *b = sm_arena_alloc(A, SM_WARP * sizeof(int64_t));
 		if (b)
@@ -226,15 +231,15 @@ void sm_result_sort(struct sm_result *r)
 
 /* Two findings that are the same but for the instantiation of their
  * kernel template they come from: the same rule, place, access, kernel
- * name, array, message and note. (The front end converts each
+ * name, array, message (but for its launch's provenance) and note. (The front end converts each
  * instantiation of a template kernel separately, under the template's
  * name; an identical finding of one kernel name twice in one file comes
  * from two of them.) */
-static bool same_finding(const struct sm_diag *a, const struct sm_diag *b)
+static bool same_finding(struct sm_result *r, const struct sm_diag *a, const struct sm_diag *b)
 {
 	return a->kernel && a->rule == b->rule && !cmp_pos(a->range.begin, b->range.begin) &&
 	       !cmp_pos(a->range.end, b->range.end) && a->access == b->access && !cmp_str(a->kernel, b->kernel) &&
-	       !cmp_str(a->array, b->array) && !cmp_str(a->message, b->message) && !cmp_str(a->note, b->note);
+	       !cmp_str(a->array, b->array) && sm_diag_same_message(&r->arena, a, b) && !cmp_str(a->note, b->note);
 }
 
 unsigned sm_result_merge_instantiations(struct sm_result *r)
@@ -249,7 +254,7 @@ unsigned sm_result_merge_instantiations(struct sm_result *r)
 		struct sm_diag *d = &r->diags[i];
 		unsigned count = 1;
 		for (unsigned k = i + 1; k < r->ndiags; k++)
-			if (!gone[k] && same_finding(d, &r->diags[k])) {
+			if (!gone[k] && same_finding(r, d, &r->diags[k])) {
 				gone[k] = true;
 				count++;
 			}

@@ -18,7 +18,7 @@
 #include "base/limits.h"
 
 /* A new pointer field in these structs must be written and read below. */
-_Static_assert(sizeof(struct sm_diag) == 688, "struct sm_diag changed: update analyzer/result_io.c");
+_Static_assert(sizeof(struct sm_diag) == 816, "struct sm_diag changed: update analyzer/result_io.c");
 _Static_assert(sizeof(struct sm_access_record) == 104, "struct sm_access_record changed: update analyzer/result_io.c");
 _Static_assert(sizeof(struct sm_notification) == 24, "struct sm_notification changed: update analyzer/result_io.c");
 _Static_assert(sizeof(enum sm_problem_id) == 4, "the problem id travels in the notification record");
@@ -75,6 +75,8 @@ int sm_result_write(FILE *f, const struct sm_result *r)
 			rc |= w_str(f, k < d->nrelated ? d->related[k].message : NULL);
 		rc |= w_str(f, d->fix.text);
 		rc |= w_str(f, d->fix_refused);
+		rc |= w_str(f, d->launch.from.config);
+		rc |= w_str(f, d->launch.from.file);
 		rc |= w_u32(f, d->bank_addr != NULL);
 		if (d->bank_addr)
 			rc |= w_bytes(f, d->bank_addr, SM_WARP * sizeof(int64_t));
@@ -191,6 +193,8 @@ int sm_result_read(const char *buf, size_t len, const char *path, struct sm_resu
 			d.related[k].message = r_str(&R, &tmp);
 		d.fix.text = r_str(&R, &tmp);
 		d.fix_refused = r_str(&R, &tmp);
+		d.launch.from.config = r_str(&R, &tmp);
+		d.launch.from.file = r_str(&R, &tmp);
 		d.bank_addr = NULL;
 		if (r_u32(&R)) {
 			int64_t *b = sm_arena_alloc(&tmp, SM_WARP * sizeof(int64_t));

@@ -165,7 +165,7 @@ static void finalize_headers(struct sm_session *s)
 				for (unsigned j = 0; j < in->ndiags && !seen; j++)
 					seen = in->diags[j].rule == x->rule && in->diags[j].range.begin.line == x->range.begin.line &&
 					       in->diags[j].range.begin.col == x->range.begin.col &&
-					       !strcmp(in->diags[j].message ? in->diags[j].message : "", x->message ? x->message : "");
+					       sm_diag_same_message(&hr->arena, &in->diags[j], x);
 				if (!seen)
 					hr->diags[out++] = *x;
 			}

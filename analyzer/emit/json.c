@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "emit/emit.h"
+#include "emit/launch_json.h"
 #include "rules/rules.h"
 
 static const char *kind_name(int k)
@@ -92,6 +93,9 @@ static json_t *result_json(const struct sm_result *r, const struct sm_diag *d)
 	json_array_append_new(bd, json_integer(d->block.z));
 	json_object_set_new(j, "block_dim", bd);
 	json_object_set_new(j, "block_dim_assumed", json_boolean(d->block_assumed));
+	json_t *lj = sm_emit_launch_json(r, &d->launch, false);
+	if (lj)
+		json_object_set_new(j, "launch", lj);
 	json_object_set_new(j, "message", jstr(d->message));
 	if (d->note)
 		json_object_set_new(j, "note", jstr(d->note));

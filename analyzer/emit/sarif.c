@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "emit/emit.h"
+#include "emit/launch_json.h"
 #include "rules/rules.h"
 #include "rules/explain.h"
 #include "driver/report.h"
@@ -231,6 +232,9 @@ static json_t *result(const struct sm_result *r, const struct sm_diag *d, uint64
 		json_object_set_new(p, "blockDim", bd);
 		json_object_set_new(p, "blockDimAssumed", json_boolean(d->block_assumed));
 	}
+	json_t *lj = sm_emit_launch_json(r, &d->launch, true);
+	if (lj)
+		json_object_set_new(p, "launch", lj);
 	if (d->fix_refused)
 		json_object_set_new(p, "fixRefused", json_string(d->fix_refused));
 	json_object_set_new(j, "properties", p);

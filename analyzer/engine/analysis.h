@@ -16,6 +16,7 @@
 #include "base/limits.h"
 #include "smemlint/arena.h"
 #include "smemlint/ir.h"
+#include "engine/launch.h"
 #include "smemlint/options.h"
 
 /* A condition that must hold (or must not, when negate) for code to run. */
@@ -84,11 +85,13 @@ struct sm_kernel_model {
 };
 
 /* Resolve every access of k. Parameters (and gridDim) that every launch of
- * the file fixes to the same constant are bound to it. Returns 0, or -1 if
- * the arena is exhausted. */
+ * the file fixes to the same constant are bound to it (the kernel's common
+ * launch context, engine/launch.h). Returns 0, or -1 if the arena is
+ * exhausted. */
 int sm_resolve_kernel(struct sm_kernel *k, struct sm_arena *A, struct sm_kernel_model *out);
-/* The same in the context of one launch: the values it fixes are bound. */
-int sm_resolve_kernel_at(struct sm_kernel *k, const struct sm_launch *launch, struct sm_arena *A,
+/* The same in one launch context: the values it fixes are bound (NULL:
+ * none). */
+int sm_resolve_kernel_at(struct sm_kernel *k, const struct sm_launch_ctx *launch, struct sm_arena *A,
 			 struct sm_kernel_model *out);
 
 /* Does the closed expression depend on threadIdx (or a per-thread value)? */
@@ -150,7 +153,7 @@ struct sm_eval_ctx {
 	int strict;                   /* uniform unknowns are errors (conditions) */
 	int err;                      /* set when the value is unknown */
 	unsigned budget;              /* nodes left to visit */
-	const struct sm_launch *launch; /* NULL, or one launch of the kernel: the
+	const struct sm_launch_ctx *launch; /* NULL, or one launch of the kernel: the
 	                               * parameters it fixes are known, and with
 	                               * its grid known blockIdx is ctaid and
 	                               * gridDim its grid (the divergence verdict
@@ -242,18 +245,15 @@ struct sm_access_result {
 	struct sm_degree deg;            /* worst over the kernel's block shapes */
 	struct sm_dim3 block;            /* the shape that gave deg */
 	bool block_assumed;
+	const struct sm_launch_ctx *ctx; /* the launch context of block (its
+	                                  * provenance): a shape, or the launch */
 	unsigned fused;                  /* > 1: nvcc fuses this access with the
 	                                  * others of its group (engine/merge.c)
 	                                  * into one access; deg is that one's */
 	unsigned fused_width;            /* bytes per thread of the fused access */
 	unsigned fused_first;            /* the group's first access */
-	const struct sm_launch *launch;  /* launches that fix different values:
+	const struct sm_launch_ctx *launch; /* launches that fix different values:
 	                                  * the one that gave deg, else NULL */
 };
-
-/* The block shapes a kernel is analyzed with; *assumed is set when none
- * came from a launch, __launch_bounds__ or --block-dim. Returns the count. */
-int sm_kernel_blocks(const struct sm_kernel *k, const struct sm_analysis_options *opt,
-		     struct sm_dim3 *out, int max, bool *assumed);
 
 #endif

@@ -37,28 +37,27 @@ struct sm_kernel_facts {
 	                                * kernels (set by the driver after init);
 	                                * NULL: unlimited */
 
-	/* block shapes: --block-dim, every constant launch shape, or the
-	 * stated assumption (sm_kernel_blocks) */
-	int nblocks;
-	bool assumed;                  /* no launch, __launch_bounds__ or flag gave them */
-	struct sm_dim3 blocks[SM_MAX_BLOCK_SHAPES];
+	/* the launch contexts (engine/launch.h): the block shapes it is
+	 * analyzed with (launch.shape[], each with its provenance), what every
+	 * launch agrees on, every launch site, and the sites that fix
+	 * different parameter values. Nothing else reads launch values. */
+	struct sm_kernel_launches launch;
 
-	/* launches that fix different values of the kernel's parameters: one
-	 * model per distinct launch, resolved with that launch's values (the
-	 * degrees are the worst over them; races and divergence use model) */
-	int ncontexts;
-	struct sm_kernel_model ctx_model[SM_MAX_LAUNCH_CONTEXTS];
-	const struct sm_launch *ctx_launch[SM_MAX_LAUNCH_CONTEXTS];
+	/* one model per launch.values[] context, resolved with its values (the
+	 * degrees are the worst over them; races and divergence use model):
+	 * value_model[0..nvalue_models) */
+	int nvalue_models;
+	struct sm_kernel_model value_model[SM_MAX_LAUNCH_CONTEXTS];
 
 	/* on first use */
 	struct sm_access_result *degrees;     /* [model.nacc], worst over the shapes */
 	bool degrees_failed;
-	struct sm_race_set races[SM_MAX_BLOCK_SHAPES];
+	struct sm_race_set races[SM_MAX_BLOCK_SHAPES]; /* per launch.shape[] */
 	struct sm_divergence *divergence;     /* divergent block barriers */
 	int ndivergence;                      /* -1: not computed yet */
 };
 
-/* Resolve kernel k and fix its block shapes. Returns 0, or -1 when the
+/* Resolve kernel k and fix its launch contexts. Returns 0, or -1 when the
  * arena ran out during resolution (the model is then partial, still
  * usable). */
 int sm_kernel_facts_init(struct sm_kernel_facts *f, struct sm_kernel *k, const struct sm_analysis_options *opt,
@@ -68,7 +67,7 @@ int sm_kernel_facts_init(struct sm_kernel_facts *f, struct sm_kernel *k, const s
  * shapes; NULL when out of memory. */
 const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f);
 
-/* The races for block shape blocks[b]; NULL when the search ran out of
+/* The races for the block shape of launch.shape[b]; NULL when the search ran out of
  * memory. Once the budget (work) is spent, the degrees of the accesses
  * not yet computed are not analyzed (why SM_WHY_BUDGET) and the race
  * search stops where it is (the set's partial flag): what was found is

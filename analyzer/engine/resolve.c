@@ -926,48 +926,32 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 	}
 }
 
-/* Values the launches of the file fix: a parameter that every launch
- * passes the same constant holds it on entry; gridDim likewise. A kernel
- * launched with different values (or never launched here) keeps them
- * unknown. */
-static void bind_launch_values(struct rs *R, env_t env, const struct sm_launch *only)
+/* Values the launch context c fixes (engine/launch.h): a parameter it
+ * knows holds its value on entry; gridDim likewise. NULL: none. */
+static void bind_launch_values(struct rs *R, env_t env, const struct sm_launch_ctx *c)
 {
 	const struct sm_kernel *k = R->K;
-	/* the launches that count: one context, or all of the file's */
-	const struct sm_launch *launches = only ? only : k->launches;
-	unsigned nlaunches = only ? 1 : k->nlaunches;
-	if (!nlaunches)
+	if (!c)
 		return;
-	for (unsigned i = 0; i < k->nparams && i < k->nvars; i++) {
-		bool same = true;
-		int64_t v = 0;
-		for (unsigned l = 0; l < nlaunches && same; l++) {
-			const struct sm_launch *L = &launches[l];
-			if (i >= L->nargs || !L->args[i].known)
-				same = false;
-			else if (l == 0)
-				v = L->args[i].value;
-			else
-				same = L->args[i].value == v;
-		}
-		if (same && !k->vars[i]->is_pointer)
-			env[i] = mk_const(R, v);
-	}
-	R->grid_known = true;
-	R->grid = launches[0].grid;
-	for (unsigned l = 0; l < nlaunches; l++) {
-		const struct sm_launch *L = &launches[l];
-		if (!L->grid_known || L->grid.x != R->grid.x || L->grid.y != R->grid.y || L->grid.z != R->grid.z)
-			R->grid_known = false;
-	}
+	for (unsigned i = 0; i < k->nparams && i < k->nvars && i < c->nargs; i++)
+		if (c->args[i].known && !k->vars[i]->is_pointer)
+			env[i] = mk_const(R, c->args[i].value);
+	R->grid_known = c->grid_known;
+	R->grid = c->grid;
 }
 
 int sm_resolve_kernel(struct sm_kernel *k, struct sm_arena *A, struct sm_kernel_model *out)
 {
-	return sm_resolve_kernel_at(k, NULL, A, out);
+	struct sm_launch_ctx common;
+	if (sm_kernel_launch_common(k, A, &common) != 0) {
+		memset(out, 0, sizeof(*out));
+		out->kernel = k;
+		return -1;
+	}
+	return sm_resolve_kernel_at(k, &common, A, out);
 }
 
-int sm_resolve_kernel_at(struct sm_kernel *k, const struct sm_launch *launch, struct sm_arena *A,
+int sm_resolve_kernel_at(struct sm_kernel *k, const struct sm_launch_ctx *launch, struct sm_arena *A,
 			 struct sm_kernel_model *out)
 {
 	struct rs R;

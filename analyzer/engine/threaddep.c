@@ -52,7 +52,7 @@ struct dcause {
 	enum sm_div_kind kind;
 	const struct sm_stmt *cond;
 	const struct sm_stmt *jump;
-	const struct sm_launch *launch; /* where the launches show it diverging */
+	const struct sm_launch_ctx *launch; /* where the launches show it diverging */
 	const struct dcause *outer; /* the cause in force around cond, or NULL */
 };
 
@@ -64,6 +64,7 @@ struct dexits {
 
 struct dw {
 	const struct sm_kernel_model *m;
+	const struct sm_kernel_launches *K; /* its launch contexts */
 	struct sm_arena *A;
 	struct sm_divergence *bars;
 	const struct dcause **cause;
@@ -72,7 +73,7 @@ struct dw {
 };
 
 static const struct dcause *mkcause(struct dw *W, enum sm_div_kind kind, const struct sm_stmt *cond,
-				    const struct sm_stmt *jump, const struct dcause *outer, const struct sm_launch *launch)
+				    const struct sm_stmt *jump, const struct dcause *outer, const struct sm_launch_ctx *launch)
 {
 	struct dcause *c = sm_arena_alloc(W->A, sizeof(*c));
 	if (!c) {
@@ -99,7 +100,7 @@ static const struct dcause *mkcause(struct dw *W, enum sm_div_kind kind, const s
 enum verdict { V_UNKNOWN, V_AGREE, V_DIVERGE };
 
 struct vjob {
-	const struct sm_launch *L;
+	const struct sm_launch_ctx *L;  /* one launch site's context */
 	const struct sm_expr *cond;
 	const struct sm_loop *loop;  /* a loop statement: compare trip counts */
 	unsigned long evals;
@@ -170,7 +171,7 @@ static bool thread_value(struct vjob *V, struct sm_eval_ctx *c, int64_t *out)
 
 static enum verdict launch_verdict_one(struct vjob *V)
 {
-	const struct sm_launch *L = V->L;
+	const struct sm_launch_ctx *L = V->L;
 	if (!L->block_known || L->block.x < 1 || L->block.y < 1 || L->block.z < 1)
 		return V_UNKNOWN;
 	int64_t nt = L->block.x * L->block.y * L->block.z;
@@ -206,13 +207,14 @@ static enum verdict launch_verdict_one(struct vjob *V)
 	return V_AGREE;
 }
 
-/* Every launch of the kernel agrees (V_AGREE), one makes threads of a
- * block disagree (V_DIVERGE, *which), or some cannot be evaluated. */
-static enum verdict launch_verdict(const struct sm_kernel *k, const struct sm_rstmt *r, bool loop,
-				   const struct sm_launch **which)
+/* Every launch site of the kernel (K->site) agrees (V_AGREE), one makes
+ * threads of a block disagree (V_DIVERGE, *which), or some cannot be
+ * evaluated. */
+static enum verdict launch_verdict(const struct sm_kernel_launches *K, const struct sm_rstmt *r, bool loop,
+				   const struct sm_launch_ctx **which)
 {
 	*which = NULL;
-	if (!k || !r || k->nlaunches == 0)
+	if (!K || !r || K->nsites == 0)
 		return V_UNKNOWN;
 	struct vjob V = { NULL, r->cond, NULL, 0 };
 	if (loop) {
@@ -228,8 +230,8 @@ static enum verdict launch_verdict(const struct sm_kernel *k, const struct sm_rs
 	if (!V.cond)
 		return V_UNKNOWN;
 	enum verdict all = V_AGREE;
-	for (unsigned l = 0; l < k->nlaunches; l++) {
-		V.L = &k->launches[l];
+	for (unsigned l = 0; l < K->nsites; l++) {
+		V.L = &K->site[l];
 		enum verdict v = launch_verdict_one(&V);
 		if (v == V_DIVERGE) {
 			*which = V.L;
@@ -277,8 +279,8 @@ static const struct dcause *cond_cause(struct dw *W, const struct sm_stmt *s, en
 	if (!holds_barrier_or_jump(s, 0))
 		return mkcause(W, kind, s, NULL, in, NULL);
 	const struct sm_rstmt *r = sm_rstmt_find(W->m, s);
-	const struct sm_launch *which = NULL;
-	enum verdict v = launch_verdict(W->m->kernel, r, kind == SM_DIV_LOOP, &which);
+	const struct sm_launch_ctx *which = NULL;
+	enum verdict v = launch_verdict(W->K, r, kind == SM_DIV_LOOP, &which);
 	if (v == V_AGREE)
 		return in;
 	return mkcause(W, kind, s, NULL, in, which);
@@ -468,12 +470,12 @@ static bool scope_orders(const struct sm_stmt *s, int64_t a, int64_t b)
  * group of its scope (some threads of one group reach it, others not) in
  * a block of one of the given shapes? True when e cannot be evaluated for
  * every thread, or no shape is known. */
-static bool splits_scope(const struct sm_stmt *s, const struct sm_expr *e, const struct sm_dim3 *blocks, int nblocks)
+static bool splits_scope(const struct sm_stmt *s, const struct sm_expr *e, const struct sm_kernel_launches *K)
 {
-	if (!e || nblocks <= 0)
+	if (!e || !K || K->nshapes <= 0)
 		return true;
-	for (int bi = 0; bi < nblocks; bi++) {
-		struct sm_dim3 B = blocks[bi];
+	for (int bi = 0; bi < K->nshapes; bi++) {
+		struct sm_dim3 B = K->shape[bi].block;
 		if (B.x < 1 || B.y < 1 || B.z < 1)
 			return true;
 		int64_t nt = B.x * B.y * B.z;
@@ -512,7 +514,7 @@ static bool scoped(const struct sm_stmt *s)
  * barrier s's scope, or NULL. A coalesced group, and a __syncwarp whose
  * mask is not known (the active lanes, as a rule), are never split. */
 static const struct dcause *scope_cause(const struct sm_kernel_model *m, const struct sm_stmt *s,
-					const struct dcause *c, const struct sm_dim3 *blocks, int nblocks)
+					const struct dcause *c, const struct sm_kernel_launches *K)
 {
 	if (!scoped(s))
 		return c;
@@ -520,18 +522,19 @@ static const struct dcause *scope_cause(const struct sm_kernel_model *m, const s
 		return NULL;
 	for (; c; c = c->outer) {
 		const struct sm_rstmt *r = sm_rstmt_find(m, c->cond);
-		if (!r || splits_scope(s, r->cond, blocks, nblocks))
+		if (!r || splits_scope(s, r->cond, K))
 			return c;
 	}
 	return NULL;
 }
 
-int sm_divergent_barriers(const struct sm_kernel_model *m, const struct sm_dim3 *blocks, int nblocks,
-			  struct sm_arena *A, struct sm_divergence **out)
+int sm_divergent_barriers(const struct sm_kernel_model *m, const struct sm_kernel_launches *K, struct sm_arena *A,
+			  struct sm_divergence **out)
 {
 	struct dw W;
 	memset(&W, 0, sizeof(W));
 	W.m = m;
+	W.K = K;
 	W.A = A;
 	*out = NULL;
 	struct dexits ex = { 0 };
@@ -540,7 +543,7 @@ int sm_divergent_barriers(const struct sm_kernel_model *m, const struct sm_dim3 
 		return -1;
 	unsigned k = 0;
 	for (unsigned i = 0; i < W.n; i++) {
-		const struct dcause *c = scope_cause(m, W.bars[i].barrier, W.cause[i], blocks, nblocks);
+		const struct dcause *c = scope_cause(m, W.bars[i].barrier, W.cause[i], K);
 		if (!c)
 			continue;
 		struct sm_divergence d = W.bars[i];

@@ -53,7 +53,7 @@ struct sm_divergence {
 	const struct sm_stmt *cond;   /* the IF/SWITCH/LOOP with the thread-dependent condition */
 	const struct sm_stmt *jump;   /* SM_DIV_EXIT: the return/break/continue/goto */
 	bool in_loop;                 /* SM_DIV_EXIT: the jump leaves a loop around the barrier */
-	const struct sm_launch *launch; /* the launch at which threads of one block
+	const struct sm_launch_ctx *launch; /* the launch at which threads of one block
 	                               * disagree, when the launches decide it; NULL
 	                               * when judged by the condition's syntax */
 };
@@ -69,11 +69,11 @@ int64_t sm_scope_threads(const struct sm_stmt *s);
  * scope diverges only where a cause splits one of its groups: some
  * threads of one tile (of the mask's lanes in one warp, of the first
  * `count` threads) reach it and others do not, judged per thread for each
- * of the block shapes given (none: every cause splits); a coalesced
+ * of the kernel's block shapes (K->shape; K NULL: every cause splits); a coalesced
  * group's sync, and a __syncwarp whose mask is no constant, never
  * diverge. Returns how many, or -1 when out of memory. */
-int sm_divergent_barriers(const struct sm_kernel_model *m, const struct sm_dim3 *blocks, int nblocks,
-			  struct sm_arena *A, struct sm_divergence **out);
+int sm_divergent_barriers(const struct sm_kernel_model *m, const struct sm_kernel_launches *K, struct sm_arena *A,
+			  struct sm_divergence **out);
 
 enum sm_race_kind { SM_RACE_RAW, SM_RACE_WAR, SM_RACE_WAW };
 

@@ -56,6 +56,39 @@ static int64_t launch_bounds_of(struct fe *S, CXCursor fn)
 	return 0;
 }
 
+/* __cluster_dims__(x[, y[, z]]) with integer literals (missing extents 1):
+ * the kernel's cluster shape, or all 0 (none, or not constant). */
+static struct sm_dim3 cluster_dims_of(struct fe *S, CXCursor fn)
+{
+	struct sm_dim3 d = { 0, 0, 0 };
+	struct toks t = cv_tokens_of(S, fn);
+	for (unsigned i = 0; i + 2 < t.n; i++) {
+		if (!strcmp(t.s[i], "{"))
+			break;
+		if (strcmp(t.s[i], "__cluster_dims__") || strcmp(t.s[i + 1], "("))
+			continue;
+		int64_t v[3] = { 1, 1, 1 };
+		unsigned j = i + 2;
+		for (int n = 0; n < 3 && j < t.n; n++) {
+			if (!isdigit((unsigned char)t.s[j][0]))
+				return d;
+			v[n] = strtoll(t.s[j], NULL, 0);
+			if (j + 1 >= t.n || !strcmp(t.s[j + 1], ")"))
+				break;
+			if (strcmp(t.s[j + 1], ","))
+				return d;
+			j += 2;
+		}
+		if (v[0] > 0 && v[1] > 0 && v[2] > 0) {
+			d.x = v[0];
+			d.y = v[1];
+			d.z = v[2];
+		}
+		return d;
+	}
+	return d;
+}
+
 static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char *tmpl_args)
 {
 	struct sm_kernel *K = sm_arena_alloc(S->A, sizeof(*K));
@@ -67,6 +100,7 @@ static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char 
 	K->kind = cv_has_attr(fn, CXCursor_CUDAGlobalAttr) ? SM_F_KERNEL : SM_F_DEVICE;
 	K->range = cv_range_of(S, fn);
 	K->launch_bounds = launch_bounds_of(S, fn);
+	K->cluster_dims = cluster_dims_of(S, fn);
 	S->K = K;
 	memset(&S->kvars, 0, sizeof(S->kvars));
 	memset(&S->karrays, 0, sizeof(S->karrays));

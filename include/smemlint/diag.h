@@ -34,6 +34,40 @@ struct sm_related {
 	const char *message;
 };
 
+/* Where a launch fact came from (the provenance findings print). */
+enum sm_launch_source {
+	SM_LAUNCH_NONE,      /* no launch context: a finding not about a launch */
+	SM_LAUNCH_SITE,      /* a launch k<<<grid, block, smem>>> in the file (site) */
+	SM_LAUNCH_BOUNDS,    /* __launch_bounds__(bound) */
+	SM_LAUNCH_CLUSTER,   /* __cluster_dims__(...) */
+	SM_LAUNCH_OPTION,    /* --block-dim on the command line (or the embedding
+	                      * program's options) */
+	SM_LAUNCH_CONFIG,    /* block-dim: in a .smemlint.yaml (config) */
+	SM_LAUNCH_ASSUMED,   /* nothing gave it: the stated assumption */
+};
+
+/* One fact's provenance. */
+struct sm_launch_from {
+	enum sm_launch_source kind;
+	struct sm_range site;        /* SITE: the launch expression */
+	const char *file;            /* SITE, in a finding: the launch's file when
+	                              * it is not the finding's, else NULL */
+	int64_t bound;               /* BOUNDS: the max threads per block */
+	const char *config;          /* CONFIG: the file that set it */
+};
+
+/* The launch context a finding was computed under: the block shape and
+ * where it came from, and the launch values known with it. */
+struct sm_diag_launch {
+	struct sm_dim3 block;        /* all 0: no context (from.kind NONE) */
+	struct sm_launch_from from;  /* the block shape's provenance */
+	struct sm_dim3 grid;         /* all 0: not known */
+	int64_t dyn_smem;            /* dynamic shared bytes; -1: not known */
+	struct sm_dim3 cluster;      /* __cluster_dims__; all 0: none */
+};
+
+const char *sm_launch_source_name(enum sm_launch_source k);
+
 /* A replacement of range by text in the analyzed file. */
 struct sm_fixit {
 	struct sm_range range;
@@ -53,6 +87,9 @@ struct sm_diag {
 	double degree;               /* exact wavefronts/ideal, or 0 */
 	struct sm_dim3 block;        /* block shape the finding was computed for */
 	bool block_assumed;          /* no launch site or flag gave the shape */
+	struct sm_diag_launch launch;/* the launch context of block, with its
+	                              * provenance (from.kind NONE: the rule is
+	                              * not about a launch, unused-suppression) */
 	struct sm_related related[SM_MAX_RELATED];
 	int nrelated;
 	struct sm_fixit fix;         /* fix.text == NULL: no fix */

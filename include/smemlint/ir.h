@@ -317,6 +317,8 @@ struct sm_kernel {
 	struct sm_launch *launches;
 	unsigned nlaunches;
 	int64_t launch_bounds;     /* __launch_bounds__ max threads, 0 if none */
+	struct sm_dim3 cluster_dims; /* __cluster_dims__(x, y, z) with constant
+	                            * extents (missing ones 1); all 0 if none */
 	const char *template_args; /* "<32>" for an instantiation, or NULL */
 	unsigned naccesses;        /* accesses in the body, numbered 0.. */
 	unsigned nparams;          /* vars[0..nparams) are the parameters */

@@ -43,6 +43,9 @@ struct sm_analysis_options {
 	struct sm_frontend_options fe;
 	struct sm_dim3 block;            /* --block-dim */
 	bool has_block;
+	const char *block_config;        /* the .smemlint.yaml whose block-dim: gave
+	                                  * block, or NULL (the command line, or the
+	                                  * embedding program) */
 	const char *arch;                /* --arch, e.g. "sm_90" */
 	bool all_accesses;               /* record every access (--all-accesses) */
 	bool as_cuda;                    /* its compile command compiles it as CUDA

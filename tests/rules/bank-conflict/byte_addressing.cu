@@ -72,36 +72,36 @@ void launch(uint *u, float *f)
 
 /*
  * check-output-start
- * tests/rules/bank-conflict/byte_addressing.cu:19:5: warning: 2-way bank conflict on store of 'hist' (uchar[2048]) in kernel 'byte_view' with blockDim (32,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/byte_addressing.cu:19:5: warning: 2-way bank conflict on store of 'hist' (uchar[2048]) in kernel 'byte_view' with blockDim (32,1,1) from the launch on line 66; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       ((uint *)hist)[threadIdx.x * 2] = 0u;
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/byte_addressing.cu:18:5: note: 'hist' declared here
- * tests/rules/bank-conflict/byte_addressing.cu:35:5: warning: 4-way bank conflict on store of 'r' (rec[128]) in kernel 'member_array' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 3 (byte offsets 12 and 140) [bank-conflict]
+ * tests/rules/bank-conflict/byte_addressing.cu:35:5: warning: 4-way bank conflict on store of 'r' (rec[128]) in kernel 'member_array' with blockDim (128,1,1) from the launch on line 68; lanes 0 and 8 of warp 0 hit bank 3 (byte offsets 12 and 140) [bank-conflict]
  *       r[threadIdx.x].v[3] = 1.0f;
  *       ^~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/byte_addressing.cu:34:5: note: 'r' declared here
- * tests/rules/bank-conflict/byte_addressing.cu:37:24: warning: 4-way bank conflict on load of 'r' (rec[128]) in kernel 'member_array' with blockDim (128,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/byte_addressing.cu:37:24: warning: 4-way bank conflict on load of 'r' (rec[128]) in kernel 'member_array' with blockDim (128,1,1) from the launch on line 68; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[threadIdx.x] = r[threadIdx.x].v[0];
  *                          ^~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/byte_addressing.cu:34:5: note: 'r' declared here
- * tests/rules/bank-conflict/byte_addressing.cu:44:5: warning: 2-way bank conflict on store of 's' (float[16][20]) in kernel 'negative_start' with blockDim (16,16,1); lanes 0 and 28 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
+ * tests/rules/bank-conflict/byte_addressing.cu:44:5: warning: 2-way bank conflict on store of 's' (float[16][20]) in kernel 'negative_start' with blockDim (16,16,1) from the launch on line 69; lanes 0 and 28 of warp 0 hit bank 2 (byte offsets 8 and 136) [bank-conflict]
  *       s[ty][tx + 2] = 1.0f;
  *       ^~~~~~~~~~~~~
  * tests/rules/bank-conflict/byte_addressing.cu:42:5: note: 's' declared here
  * tests/rules/bank-conflict/byte_addressing.cu:44:5: note: declare 's' as `float s[16][48]`: +1792 bytes per block (1280 -> 3072 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"tests/rules/bank-conflict/byte_addressing.cu":{42:23-42:31}:"[16][48]"
- * tests/rules/bank-conflict/byte_addressing.cu:48:14: warning: 2-way bank conflict on load of 's' (float[16][20]) in kernel 'negative_start' with blockDim (16,16,1); lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/byte_addressing.cu:48:14: warning: 2-way bank conflict on load of 's' (float[16][20]) in kernel 'negative_start' with blockDim (16,16,1) from the launch on line 69; lanes 0 and 28 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           a += s[ty][tx + 2 + j];
  *                ^~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/byte_addressing.cu:42:5: note: 's' declared here
  * tests/rules/bank-conflict/byte_addressing.cu:48:14: note: declare 's' as `float s[16][48]`: +1792 bytes per block (1280 -> 3072 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"tests/rules/bank-conflict/byte_addressing.cu":{42:23-42:31}:"[16][48]"
- * tests/rules/bank-conflict/byte_addressing.cu:57:9: warning: 2-way bank conflict on store of 'ring' (float[64]) in kernel 'recurrence' with blockDim (32,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/byte_addressing.cu:57:9: warning: 2-way bank conflict on store of 'ring' (float[64]) in kernel 'recurrence' with blockDim (32,1,1) from the launch on line 70; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *           ring[pos * 2 % 64] = (float)k;
  *           ^~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/byte_addressing.cu:54:5: note: 'ring' declared here
  * tests/rules/bank-conflict/byte_addressing.cu:57:9: note: index 'ring' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
- * tests/rules/bank-conflict/byte_addressing.cu:57:9: warning: unsynchronized warp exchange on 'ring': lane 0 of warp 0 writes ring[8], which lane 4 wrote at line 57 in the previous iteration, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'recurrence' with blockDim (32,1,1) [warp-sync]
+ * tests/rules/bank-conflict/byte_addressing.cu:57:9: warning: unsynchronized warp exchange on 'ring': lane 0 of warp 0 writes ring[8], which lane 4 wrote at line 57 in the previous iteration, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'recurrence' with blockDim (32,1,1) from the launch on line 70 [warp-sync]
  *           ring[pos * 2 % 64] = (float)k;
  *           ^~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/byte_addressing.cu:57:9: note: the other lane's write of 'ring'

@@ -95,57 +95,57 @@ int main()
 
 /*
  * check-output-start
- * tests/rules/bank-conflict/fix_suggestions.cu:12:24: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'k_pad1' with blockDim (32,8,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/fix_suggestions.cu:12:24: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'k_pad1' with blockDim (32,8,1) from the launch on line 85; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];
  *                          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/fix_suggestions.cu:9:5: note: 'tile' declared here
  * tests/rules/bank-conflict/fix_suggestions.cu:12:24: note: declare 'tile' as `float tile[32][33]`: +128 bytes per block (4096 -> 4224 bytes of static shared memory); 1 of 1 conflicting accesses become conflict-free
  * fix-it:"tests/rules/bank-conflict/fix_suggestions.cu":{9:26-9:38}:"[TILE][TILE + 1]"
- * tests/rules/bank-conflict/fix_suggestions.cu:20:5: warning: 8-way bank conflict on store of 't16' (float[16][16]) in kernel 'k_pad2' with blockDim (16,16,1); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/fix_suggestions.cu:20:5: warning: 8-way bank conflict on store of 't16' (float[16][16]) in kernel 'k_pad2' with blockDim (16,16,1) from the launch on line 86; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       t16[threadIdx.x][threadIdx.y] = threadIdx.x;
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/fix_suggestions.cu:19:5: note: 't16' declared here
  * tests/rules/bank-conflict/fix_suggestions.cu:20:5: note: declare 't16' as `float t16[16][18]`: +128 bytes per block (1024 -> 1152 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"tests/rules/bank-conflict/fix_suggestions.cu":{19:25-19:33}:"[16][18]"
- * tests/rules/bank-conflict/fix_suggestions.cu:22:24: warning: 8-way bank conflict on load of 't16' (float[16][16]) in kernel 'k_pad2' with blockDim (16,16,1); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/fix_suggestions.cu:22:24: warning: 8-way bank conflict on load of 't16' (float[16][16]) in kernel 'k_pad2' with blockDim (16,16,1) from the launch on line 86; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[threadIdx.x] = t16[threadIdx.x][threadIdx.y] + 1.0f;
  *                          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/fix_suggestions.cu:19:5: note: 't16' declared here
  * tests/rules/bank-conflict/fix_suggestions.cu:22:24: note: declare 't16' as `float t16[16][18]`: +128 bytes per block (1024 -> 1152 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"tests/rules/bank-conflict/fix_suggestions.cu":{19:25-19:33}:"[16][18]"
- * tests/rules/bank-conflict/fix_suggestions.cu:33:24: warning: 8-way bank conflict on load of 'tz' (float[16][16]) in kernel 'k_swz' with blockDim (16,16,1); lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/fix_suggestions.cu:33:24: warning: 8-way bank conflict on load of 'tz' (float[16][16]) in kernel 'k_swz' with blockDim (16,16,1) from the launch on line 87; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[threadIdx.x] = tz[threadIdx.x][threadIdx.y];
  *                          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/fix_suggestions.cu:30:5: note: 'tz' declared here
  * tests/rules/bank-conflict/fix_suggestions.cu:33:24: note: swizzle 'tz': write every access `tz[r][c]` as `tz[r][c ^ (r & 15)]`: 1 of 1 conflicting accesses become conflict-free (verified); write this access as `tz[threadIdx.x][(threadIdx.y) ^ ((threadIdx.x) & 15)]`
- * tests/rules/bank-conflict/fix_suggestions.cu:42:24: warning: 32-way bank conflict on load of 'ts' (float[32][32]) in kernel 'k_sizeof' with blockDim (32,8,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/fix_suggestions.cu:42:24: warning: 32-way bank conflict on load of 'ts' (float[32][32]) in kernel 'k_sizeof' with blockDim (32,8,1) from the launch on line 88; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[threadIdx.x] = ts[threadIdx.x][threadIdx.y];
  *                          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/fix_suggestions.cu:39:5: note: 'ts' declared here
  * tests/rules/bank-conflict/fix_suggestions.cu:42:24: note: declare 'ts' as `float ts[32][33]`: +128 bytes per block (4096 -> 4224 bytes of static shared memory); 1 of 1 conflicting accesses become conflict-free; --fix will not apply it: sizeof is applied to 'ts', so the code depends on its size
- * tests/rules/bank-conflict/fix_suggestions.cu:52:24: warning: 32-way bank conflict on load of 'tf' (float[32][32]) in kernel 'k_flat' with blockDim (32,8,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/fix_suggestions.cu:52:24: warning: 32-way bank conflict on load of 'tf' (float[32][32]) in kernel 'k_flat' with blockDim (32,8,1) from the launch on line 89; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[threadIdx.x] = tf[threadIdx.x][threadIdx.y];
  *                          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/fix_suggestions.cu:48:5: note: 'tf' declared here
  * tests/rules/bank-conflict/fix_suggestions.cu:52:24: note: declare 'tf' as `float tf[32][33]`: +128 bytes per block (4096 -> 4224 bytes of static shared memory); 1 of 1 conflicting accesses become conflict-free; --fix will not apply it: a pointer into 'tf' is formed, so the code may depend on its row size
- * tests/rules/bank-conflict/fix_suggestions.cu:60:5: warning: 8-way bank conflict on store of 'v4' (float4[32][8]) in kernel 'k_vec' with blockDim (32,8,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/fix_suggestions.cu:60:5: warning: 8-way bank conflict on store of 'v4' (float4[32][8]) in kernel 'k_vec' with blockDim (32,8,1) from the launch on line 90; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       v4[threadIdx.x][threadIdx.y] = make_float4(1, 2, 3, 4);
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/fix_suggestions.cu:59:5: note: 'v4' declared here
  * tests/rules/bank-conflict/fix_suggestions.cu:60:5: note: declare 'v4' as `float4 v4[32][9]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"tests/rules/bank-conflict/fix_suggestions.cu":{59:25-59:32}:"[32][9]"
- * tests/rules/bank-conflict/fix_suggestions.cu:62:24: warning: 8-way bank conflict on load of 'v4' (float4[32][8]) in kernel 'k_vec' with blockDim (32,8,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/fix_suggestions.cu:62:24: warning: 8-way bank conflict on load of 'v4' (float4[32][8]) in kernel 'k_vec' with blockDim (32,8,1) from the launch on line 90; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[threadIdx.x] = v4[threadIdx.x][threadIdx.y];
  *                          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/fix_suggestions.cu:59:5: note: 'v4' declared here
  * tests/rules/bank-conflict/fix_suggestions.cu:62:24: note: declare 'v4' as `float4 v4[32][9]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 2 of 2 conflicting accesses become conflict-free
  * fix-it:"tests/rules/bank-conflict/fix_suggestions.cu":{59:25-59:32}:"[32][9]"
- * tests/rules/bank-conflict/fix_suggestions.cu:69:5: warning: 2-way bank conflict on store of 's1' (float[512]) in kernel 'k_offset' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/fix_suggestions.cu:69:5: warning: 2-way bank conflict on store of 's1' (float[512]) in kernel 'k_offset' with blockDim (128,1,1) from the launch on line 91; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s1[threadIdx.x * 2] = threadIdx.x;
  *       ^~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/fix_suggestions.cu:68:5: note: 's1' declared here
  * tests/rules/bank-conflict/fix_suggestions.cu:69:5: note: index 's1' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * tests/rules/bank-conflict/fix_suggestions.cu:71:24: warning: 2-way bank conflict on load of 's1' (float[512]) in kernel 'k_offset' with blockDim (128,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/fix_suggestions.cu:71:24: warning: 2-way bank conflict on load of 's1' (float[512]) in kernel 'k_offset' with blockDim (128,1,1) from the launch on line 91; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[threadIdx.x] = s1[threadIdx.x * 2];
  *                          ^~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/fix_suggestions.cu:68:5: note: 's1' declared here

@@ -15,7 +15,7 @@ int main() { k<<<1, 32>>>(0); return 0; }
 /*
  * check-args: -- -DSTRIDE=16 -Itests/rules/bank-conflict/inc
  * check-output-start
- * tests/rules/bank-conflict/flags_stride16.cu:10:5: warning: 32-way bank conflict on store of 's' (float[2048]) in kernel 'k' with blockDim (32,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/flags_stride16.cu:10:5: warning: 32-way bank conflict on store of 's' (float[2048]) in kernel 'k' with blockDim (32,1,1) from the launch on line 13; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[threadIdx.x * STRIDE * EXTRA] = 1.0f;
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/flags_stride16.cu:9:5: note: 's' declared here

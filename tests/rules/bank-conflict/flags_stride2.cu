@@ -15,12 +15,12 @@ int main() { k<<<1, 32>>>(0); return 0; }
 /*
  * check-args: -- -DSTRIDE=2 -Itests/rules/bank-conflict/inc
  * check-output-start
- * tests/rules/bank-conflict/flags_stride2.cu:10:5: warning: 4-way bank conflict on store of 's' (float[2048]) in kernel 'k' with blockDim (32,1,1); lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/flags_stride2.cu:10:5: warning: 4-way bank conflict on store of 's' (float[2048]) in kernel 'k' with blockDim (32,1,1) from the launch on line 13; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[threadIdx.x * STRIDE * EXTRA] = 1.0f;
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/flags_stride2.cu:9:5: note: 's' declared here
  * tests/rules/bank-conflict/flags_stride2.cu:10:5: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
- * tests/rules/bank-conflict/flags_stride2.cu:11:22: warning: unsynchronized warp exchange on 's': lane 4 of warp 0 reads s[4], which lane 1 wrote at line 10, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'k' with blockDim (32,1,1) [warp-sync]
+ * tests/rules/bank-conflict/flags_stride2.cu:11:22: warning: unsynchronized warp exchange on 's': lane 4 of warp 0 reads s[4], which lane 1 wrote at line 10, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'k' with blockDim (32,1,1) from the launch on line 13 [warp-sync]
  *       o[threadIdx.x] = s[threadIdx.x];
  *                        ^~~~~~~~~~~~~~
  * tests/rules/bank-conflict/flags_stride2.cu:10:5: note: the other lane's write of 's'

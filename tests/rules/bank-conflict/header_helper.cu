@@ -51,7 +51,7 @@ void launch(float *f)
  * check-args: -- -Itests/rules/bank-conflict/inc
  * check-output-start
  * tests/rules/bank-conflict/header_helper.cu:11:48: note: call to 'd16' not followed: the call chain is deeper than SM_MAX_CALL_DEPTH (16); the shared accesses inside it are not analyzed here
- * tests/rules/bank-conflict/inc/strided_helper.cuh:3:70: warning: 2-way bank conflict on load of 's' (float[512]) in 'load_strided' called from kernel 'via_header' at line 33 with blockDim (256,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/inc/strided_helper.cuh:3:70: warning: 2-way bank conflict on load of 's' (float[512]) in 'load_strided' called from kernel 'via_header' at line 33 with blockDim (256,1,1) from the launch at header_helper.cu:46; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *   __device__ inline float load_strided(const float *s, int i) { return s[2 * i]; }
  *                                                                        ^~~~~~~~
  * tests/rules/bank-conflict/inc/strided_helper.cuh:3:70: note: 's' declared here (at tests/rules/bank-conflict/header_helper.cu:30:5)

@@ -19,7 +19,7 @@ void launch(float *f)
 /*
  * check-args: --header-filter '' -- -Itests/rules/bank-conflict/inc
  * check-output-start
- * tests/rules/bank-conflict/header_helper_off.cu:11:24: warning: 2-way bank conflict on load of 's' (float[512]) in 'load_strided' called from kernel 'via_header' at line 11 with blockDim (256,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/header_helper_off.cu:11:24: warning: 2-way bank conflict on load of 's' (float[512]) in 'load_strided' called from kernel 'via_header' at line 11 with blockDim (256,1,1) from the launch on line 16; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[threadIdx.x] = load_strided(s, threadIdx.x);
  *                          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/header_helper_off.cu:8:5: note: 's' declared here

@@ -32,7 +32,7 @@ void with_device_lambda(float *o)
  * tests/rules/bank-conflict/host_code_device_errors.cu:15:15: error: no return statement in constexpr function
  * tests/rules/bank-conflict/host_code_device_errors.cu:16:1: error: unknown type name 'host_only_type'
  * tests/rules/bank-conflict/host_code_device_errors.cu:21:46: error: use of undeclared identifier 'lambda_missing'
- * tests/rules/bank-conflict/host_code_device_errors.cu:9:5: warning: 32-way bank conflict on store of 's' (float[1024]) in kernel 'fine' with blockDim (32,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/host_code_device_errors.cu:9:5: warning: 32-way bank conflict on store of 's' (float[1024]) in kernel 'fine' with blockDim (32,1,1) from the launch on line 20; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[threadIdx.x * 32] = 1.0f;
  *       ^~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/host_code_device_errors.cu:8:5: note: 's' declared here

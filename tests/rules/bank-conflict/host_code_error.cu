@@ -34,7 +34,7 @@ int launch(float *o)
  * check-output-start
  * tests/rules/bank-conflict/host_code_error.cu:20:23: warning: use of undeclared identifier 'host_only_api' (in host function 'go', which nvcc's device pass does not compile; the device code is analyzed)
  * tests/rules/bank-conflict/host_code_error.cu:29:24: warning: use of undeclared identifier 'host_only_api' (in host function 'launch', which nvcc's device pass does not compile; the device code is analyzed)
- * tests/rules/bank-conflict/host_code_error.cu:14:5: warning: 32-way bank conflict on store of 't' (float[32][32]) in kernel 'transpose' with blockDim (32,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/host_code_error.cu:14:5: warning: 32-way bank conflict on store of 't' (float[32][32]) in kernel 'transpose' with blockDim (32,1,1) from the launch on line 27; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       t[threadIdx.x][0] = out[threadIdx.x];
  *       ^~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/host_code_error.cu:13:5: note: 't' declared here

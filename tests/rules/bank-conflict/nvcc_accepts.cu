@@ -27,7 +27,7 @@ void launch(float *o, const float *i, int n) { stream<<<host_blocks(n, 64u), 256
 /*
  * check-args: --no-cuda
  * check-output-start
- * tests/rules/bank-conflict/nvcc_accepts.cu:17:15: warning: 2-way bank conflict on load of 's' (float[256]) in kernel 'stream' with blockDim (256,1,1); lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/nvcc_accepts.cu:17:15: warning: 2-way bank conflict on load of 's' (float[256]) in kernel 'stream' with blockDim (256,1,1) from the launch on line 25; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       float v = s[(i * 2) % 256];
  *                 ^~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/nvcc_accepts.cu:13:5: note: 's' declared here

@@ -19,7 +19,7 @@ int main() { fine<<<1, 32>>>(0); return 0; }
  * check-output-start
  * tests/rules/bank-conflict/parse_error.cu:12:22: error: use of undeclared identifier 'undeclared_thing'
  * tests/rules/bank-conflict/parse_error.cu:12:41: error: expected expression
- * tests/rules/bank-conflict/parse_error.cu:5:5: warning: 32-way bank conflict on store of 's' (float[1024]) in kernel 'fine' with blockDim (32,1,1); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/parse_error.cu:5:5: warning: 32-way bank conflict on store of 's' (float[1024]) in kernel 'fine' with blockDim (32,1,1) from the launch on line 15; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       s[threadIdx.x * 32] = 1.0f;
  *       ^~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/parse_error.cu:4:5: note: 's' declared here

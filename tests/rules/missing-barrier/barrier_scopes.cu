@@ -101,25 +101,25 @@ int main()
 /*
  * check-args: --no-cuda
  * check-output-start
- * tests/rules/missing-barrier/barrier_scopes.cu:27:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[32], which thread 32 wrote at line 25, with no barrier ordering both threads in between ('tile.sync()' at line 26 orders only a 32-thread tile; different warps) in kernel 'tile32_across' with blockDim (128,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/barrier_scopes.cu:27:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[32], which thread 32 wrote at line 25, with no barrier ordering both threads in between ('tile.sync()' at line 26 orders only a 32-thread tile; different warps) in kernel 'tile32_across' with blockDim (128,1,1) from the launch on line 93 [missing-barrier]
  *       out[t] = s[(t + 32) % 128];
  *                ^~~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/barrier_scopes.cu:25:5: note: the racing write of 's' by thread 32
  * tests/rules/missing-barrier/barrier_scopes.cu:22:5: note: 's' declared here
  * tests/rules/missing-barrier/barrier_scopes.cu:27:14: note: order the two threads with a barrier whose scope holds both (__syncthreads() for threads of different tiles or warps)
- * tests/rules/missing-barrier/barrier_scopes.cu:43:14: warning: unsynchronized warp exchange on 's': lane 0 of warp 0 reads s[16], which lane 16 wrote at line 41, with no barrier ordering both lanes in between ('t16.sync()' at line 42 orders only a 16-thread tile; a race under independent thread scheduling, volatile or not) in kernel 'tile16' with blockDim (128,1,1) [warp-sync]
+ * tests/rules/missing-barrier/barrier_scopes.cu:43:14: warning: unsynchronized warp exchange on 's': lane 0 of warp 0 reads s[16], which lane 16 wrote at line 41, with no barrier ordering both lanes in between ('t16.sync()' at line 42 orders only a 16-thread tile; a race under independent thread scheduling, volatile or not) in kernel 'tile16' with blockDim (128,1,1) from the launch on line 94 [warp-sync]
  *       out[t] = s[t ^ 16];
  *                ^~~~~~~~~
  * tests/rules/missing-barrier/barrier_scopes.cu:41:5: note: the other lane's write of 's'
  * tests/rules/missing-barrier/barrier_scopes.cu:34:5: note: 's' declared here
  * tests/rules/missing-barrier/barrier_scopes.cu:43:14: note: order the two lanes with a barrier whose scope holds both (__syncwarp() with both lanes in its mask)
- * tests/rules/missing-barrier/barrier_scopes.cu:60:19: warning: unsynchronized warp exchange on 's': lane 0 of warp 0 reads s[16], which lane 16 wrote at line 55, with no barrier ordering both lanes in between ('__syncwarp(0x0000ffff)' at line 58 orders only the lanes of mask 0x0000ffff in one warp; a race under independent thread scheduling, volatile or not) in kernel 'mask_lanes' with blockDim (128,1,1) [warp-sync]
+ * tests/rules/missing-barrier/barrier_scopes.cu:60:19: warning: unsynchronized warp exchange on 's': lane 0 of warp 0 reads s[16], which lane 16 wrote at line 55, with no barrier ordering both lanes in between ('__syncwarp(0x0000ffff)' at line 58 orders only the lanes of mask 0x0000ffff in one warp; a race under independent thread scheduling, volatile or not) in kernel 'mask_lanes' with blockDim (128,1,1) from the launch on line 95 [warp-sync]
  *           out[t] += s[t + 16];
  *                     ^~~~~~~~~
  * tests/rules/missing-barrier/barrier_scopes.cu:55:9: note: the other lane's write of 's'
  * tests/rules/missing-barrier/barrier_scopes.cu:50:5: note: 's' declared here
  * tests/rules/missing-barrier/barrier_scopes.cu:60:19: note: order the two lanes with a barrier whose scope holds both (__syncwarp() with both lanes in its mask)
- * tests/rules/missing-barrier/barrier_scopes.cu:87:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[32], which thread 32 wrote at line 84, with no __syncthreads() in between (different warps) in kernel 'tile_one_path' with blockDim (128,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/barrier_scopes.cu:87:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[32], which thread 32 wrote at line 84, with no __syncthreads() in between (different warps) in kernel 'tile_one_path' with blockDim (128,1,1) from the launch on line 97 [missing-barrier]
  *       out[t] = s[(t + 32) % 128];
  *                ^~~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/barrier_scopes.cu:84:5: note: the racing write of 's' by thread 32

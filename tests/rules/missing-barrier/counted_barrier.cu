@@ -49,7 +49,7 @@ int main()
 /*
  * check-args: --no-cuda
  * check-output-start
- * tests/rules/missing-barrier/counted_barrier.cu:37:18: error: missing barrier: read-after-write race on 's': thread 64 reads s[0], which thread 0 wrote at line 34, with no barrier ordering both threads in between ('bar.sync' at line 36 orders only the 64 threads taking part (its count); different warps) in kernel 'reads_lower_half' with blockDim (128,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/counted_barrier.cu:37:18: error: missing barrier: read-after-write race on 's': thread 64 reads s[0], which thread 0 wrote at line 34, with no barrier ordering both threads in between ('bar.sync' at line 36 orders only the 64 threads taking part (its count); different warps) in kernel 'reads_lower_half' with blockDim (128,1,1) from the launch on line 45 [missing-barrier]
  *           out[t] = s[t - 64];
  *                    ^~~~~~~~~
  * tests/rules/missing-barrier/counted_barrier.cu:34:5: note: the racing write of 's' by thread 0

@@ -53,7 +53,7 @@ int main()
 /*
  * check-args: --no-cuda
  * check-output-start
- * tests/rules/missing-barrier/group_param.cu:12:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[32], which thread 32 wrote at line 10, with no barrier ordering both threads in between ('g.sync()' at line 11 orders only a 32-thread tile; different warps) in 'exchange' called from kernel 'tile_passed' at line 34 with blockDim (128,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/group_param.cu:12:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[32], which thread 32 wrote at line 10, with no barrier ordering both threads in between ('g.sync()' at line 11 orders only a 32-thread tile; different warps) in 'exchange' called from kernel 'tile_passed' at line 34 with blockDim (128,1,1) from the launch on line 48 [missing-barrier]
  *       out[t] = s[(t + 32) % 128];
  *                ^~~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/group_param.cu:10:5: note: the racing write of 's' by thread 32

@@ -53,13 +53,13 @@ int main()
 /*
  * check-args: --no-cuda
  * check-output-start
- * tests/rules/missing-barrier/long_counter.cu:41:9: error: missing barrier: write-after-write race on 's': thread 0 writes s[0], which thread 32 also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'runs' with blockDim (128,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/long_counter.cu:41:9: error: missing barrier: write-after-write race on 's': thread 0 writes s[0], which thread 32 also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'runs' with blockDim (128,1,1) from the launch on line 49 [missing-barrier]
  *           s[0] = threadIdx.x;
  *           ^~~~
  * tests/rules/missing-barrier/long_counter.cu:41:9: note: the racing write of 's' by thread 32
  * tests/rules/missing-barrier/long_counter.cu:37:5: note: 's' declared here
  * tests/rules/missing-barrier/long_counter.cu:41:9: note: let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element
- * tests/rules/missing-barrier/long_counter.cu:42:24: error: missing barrier: read-after-write race on 's': thread 0 reads s[0], which thread 32 wrote at line 41, with no __syncthreads() in between (different warps) in kernel 'runs' with blockDim (128,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/long_counter.cu:42:24: error: missing barrier: read-after-write race on 's': thread 0 reads s[0], which thread 32 wrote at line 41, with no __syncthreads() in between (different warps) in kernel 'runs' with blockDim (128,1,1) from the launch on line 49 [missing-barrier]
  *       out[threadIdx.x] = s[0];
  *                          ^~~~
  * tests/rules/missing-barrier/long_counter.cu:41:9: note: the racing write of 's' by thread 32

@@ -102,37 +102,37 @@ void launch(int *o, float *f, const float *fi, const int *ii)
 
 /*
  * check-output-start
- * tests/rules/missing-barrier/same_statement.cu:8:5: error: missing barrier: write-after-write race on 's_a': thread 0 writes s_a[0], which thread 32 also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'one_element' with blockDim (64,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/same_statement.cu:8:5: error: missing barrier: write-after-write race on 's_a': thread 0 writes s_a[0], which thread 32 also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'one_element' with blockDim (64,1,1) from the launch on line 92 [missing-barrier]
  *       s_a[0] = threadIdx.x;
  *       ^~~~~~
  * tests/rules/missing-barrier/same_statement.cu:8:5: note: the racing write of 's_a' by thread 32
  * tests/rules/missing-barrier/same_statement.cu:7:5: note: 's_a' declared here
  * tests/rules/missing-barrier/same_statement.cu:8:5: note: let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element
- * tests/rules/missing-barrier/same_statement.cu:27:5: error: missing barrier: write-after-write race on 's_x': thread 0 writes s_x, which thread 32 also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'scalar' with blockDim (64,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/same_statement.cu:27:5: error: missing barrier: write-after-write race on 's_x': thread 0 writes s_x, which thread 32 also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'scalar' with blockDim (64,1,1) from the launch on line 94 [missing-barrier]
  *       s_x = threadIdx.x;
  *       ^~~
  * tests/rules/missing-barrier/same_statement.cu:27:5: note: the racing write of 's_x' by thread 32
  * tests/rules/missing-barrier/same_statement.cu:26:5: note: 's_x' declared here
  * tests/rules/missing-barrier/same_statement.cu:27:5: note: let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element
- * tests/rules/missing-barrier/same_statement.cu:36:5: error: missing barrier: write-after-write race on 's_m': thread 0 writes s_m[0], which thread 32 also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'modulo' with blockDim (64,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/same_statement.cu:36:5: error: missing barrier: write-after-write race on 's_m': thread 0 writes s_m[0], which thread 32 also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'modulo' with blockDim (64,1,1) from the launch on line 95 [missing-barrier]
  *       s_m[threadIdx.x % 32] = in[threadIdx.x];
  *       ^~~~~~~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/same_statement.cu:36:5: note: the racing write of 's_m' by thread 32
  * tests/rules/missing-barrier/same_statement.cu:35:5: note: 's_m' declared here
  * tests/rules/missing-barrier/same_statement.cu:36:5: note: let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element
- * tests/rules/missing-barrier/same_statement.cu:56:9: error: missing barrier: write-after-write race on 's_d': thread 0 writes s_d, which thread 32 also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'guarded' with blockDim (64,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/same_statement.cu:56:9: error: missing barrier: write-after-write race on 's_d': thread 0 writes s_d, which thread 32 also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'guarded' with blockDim (64,1,1) from the launch on line 97 [missing-barrier]
  *           s_d = i;
  *           ^~~
  * tests/rules/missing-barrier/same_statement.cu:56:9: note: the racing write of 's_d' by thread 32
  * tests/rules/missing-barrier/same_statement.cu:53:5: note: 's_d' declared here
  * tests/rules/missing-barrier/same_statement.cu:56:9: note: let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element
- * tests/rules/missing-barrier/same_statement.cu:66:9: error: missing barrier: write-after-write race on 's_b': thread 0 writes s_b[0], which thread 32 also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'loop_all' with blockDim (64,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/same_statement.cu:66:9: error: missing barrier: write-after-write race on 's_b': thread 0 writes s_b[0], which thread 32 also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'loop_all' with blockDim (64,1,1) from the launch on line 98 [missing-barrier]
  *           s_b[i] = in[i] + threadIdx.x;
  *           ^~~~~~
  * tests/rules/missing-barrier/same_statement.cu:66:9: note: the racing write of 's_b' by thread 32
  * tests/rules/missing-barrier/same_statement.cu:64:5: note: 's_b' declared here
  * tests/rules/missing-barrier/same_statement.cu:66:9: note: let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element
- * tests/rules/missing-barrier/same_statement.cu:85:5: warning: unsynchronized warp exchange on 's_l': lane 0 of warp 0 writes s_l[0], which lane 16 also writes in the same statement, lanes of one warp in one statement (which lane's write lands is undefined) in kernel 'lanes' with blockDim (64,1,1) [warp-sync]
+ * tests/rules/missing-barrier/same_statement.cu:85:5: warning: unsynchronized warp exchange on 's_l': lane 0 of warp 0 writes s_l[0], which lane 16 also writes in the same statement, lanes of one warp in one statement (which lane's write lands is undefined) in kernel 'lanes' with blockDim (64,1,1) from the launch on line 100 [warp-sync]
  *       s_l[threadIdx.x % 16 + (threadIdx.x / 32) * 32] = in[threadIdx.x];
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/same_statement.cu:85:5: note: the other lane's write of 's_l'

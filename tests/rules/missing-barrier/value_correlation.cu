@@ -93,19 +93,19 @@ void launch(int *g)
 
 /*
  * check-output-start
- * tests/rules/missing-barrier/value_correlation.cu:33:13: error: missing barrier: write-after-read race on 'c': thread (0,0) overwrites c[0][0], which thread (0,1) read at line 32, with no __syncthreads() in between (different warps) in kernel 'closure_racy' with blockDim (32,32,1) [missing-barrier]
+ * tests/rules/missing-barrier/value_correlation.cu:33:13: error: missing barrier: write-after-read race on 'c': thread (0,0) overwrites c[0][0], which thread (0,1) read at line 32, with no __syncthreads() in between (different warps) in kernel 'closure_racy' with blockDim (32,32,1) from the launch on line 88 [missing-barrier]
  *               c[y][x] = k + 2;
  *               ^~~~~~~
  * tests/rules/missing-barrier/value_correlation.cu:32:29: note: the racing read of 'c' by thread (0,1)
  * tests/rules/missing-barrier/value_correlation.cu:27:5: note: 'c' declared here
  * tests/rules/missing-barrier/value_correlation.cu:33:13: note: add __syncthreads() between the two accesses
- * tests/rules/missing-barrier/value_correlation.cu:64:9: error: missing barrier: write-after-read race on 'q': thread 31 overwrites q[31], which thread 32 read at line 62, with no __syncthreads() in between (different warps) in kernel 'range_ok' with blockDim (64,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/value_correlation.cu:64:9: error: missing barrier: write-after-read race on 'q': thread 31 overwrites q[31], which thread 32 read at line 62, with no __syncthreads() in between (different warps) in kernel 'range_ok' with blockDim (64,1,1) from the launch on line 90 [missing-barrier]
  *           q[t] = 1;
  *           ^~~~
  * tests/rules/missing-barrier/value_correlation.cu:62:13: note: the racing read of 'q' by thread 32
  * tests/rules/missing-barrier/value_correlation.cu:58:5: note: 'q' declared here
  * tests/rules/missing-barrier/value_correlation.cu:64:9: note: add __syncthreads() between the two accesses
- * tests/rules/missing-barrier/value_correlation.cu:79:13: error: missing barrier: write-after-read race on 'v': thread 0 overwrites v[32], which thread 32 read at line 78, with no __syncthreads() in between (different warps) in kernel 'nested_ifs' with blockDim (64,1,1) [missing-barrier]
+ * tests/rules/missing-barrier/value_correlation.cu:79:13: error: missing barrier: write-after-read race on 'v': thread 0 overwrites v[32], which thread 32 read at line 78, with no __syncthreads() in between (different warps) in kernel 'nested_ifs' with blockDim (64,1,1) from the launch on line 91 [missing-barrier]
  *               v[(t + 32) & 63] = 2;
  *               ^~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/value_correlation.cu:78:13: note: the racing read of 'v' by thread 32

@@ -92,19 +92,19 @@ int main()
 
 /*
  * check-output-start
- * tests/rules/warp-sync/warp_exchange.cu:11:14: warning: unsynchronized warp exchange on 's': lane 0 of warp 0 reads s[31], which lane 31 wrote at line 10, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'warp_reverse_nosync' with blockDim (128,1,1) [warp-sync]
+ * tests/rules/warp-sync/warp_exchange.cu:11:14: warning: unsynchronized warp exchange on 's': lane 0 of warp 0 reads s[31], which lane 31 wrote at line 10, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'warp_reverse_nosync' with blockDim (128,1,1) from the launch on line 84 [warp-sync]
  *       out[t] = s[(t & ~31) + (31 - (t & 31))];
  *                ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/warp-sync/warp_exchange.cu:10:5: note: the other lane's write of 's'
  * tests/rules/warp-sync/warp_exchange.cu:8:5: note: 's' declared here
  * tests/rules/warp-sync/warp_exchange.cu:11:14: note: add __syncwarp() between the write and the access that depends on it
- * tests/rules/warp-sync/warp_exchange.cu:43:17: warning: unsynchronized warp exchange on 'v': lane 0 of warp 0 reads sdata[16], which lane 16 wrote at line 40, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'last_warp_volatile' with blockDim (32,1,1) [warp-sync]
+ * tests/rules/warp-sync/warp_exchange.cu:43:17: warning: unsynchronized warp exchange on 'v': lane 0 of warp 0 reads sdata[16], which lane 16 wrote at line 40, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'last_warp_volatile' with blockDim (32,1,1) from the launch on line 87 [warp-sync]
  *           v[t] += v[t + 16];
  *                   ^~~~~~~~~
  * tests/rules/warp-sync/warp_exchange.cu:40:5: note: the other lane's write of 'sdata'
  * tests/rules/warp-sync/warp_exchange.cu:38:5: note: 'sdata' declared here
  * tests/rules/warp-sync/warp_exchange.cu:43:17: note: add __syncwarp() between the write and the access that depends on it
- * tests/rules/warp-sync/warp_exchange.cu:44:17: warning: unsynchronized warp exchange on 'v': lane 0 of warp 0 reads sdata[8], which lane 8 wrote at line 43, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'last_warp_volatile' with blockDim (32,1,1) [warp-sync]
+ * tests/rules/warp-sync/warp_exchange.cu:44:17: warning: unsynchronized warp exchange on 'v': lane 0 of warp 0 reads sdata[8], which lane 8 wrote at line 43, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'last_warp_volatile' with blockDim (32,1,1) from the launch on line 87 [warp-sync]
  *           v[t] += v[t + 8];
  *                   ^~~~~~~~
  * tests/rules/warp-sync/warp_exchange.cu:43:9: note: the other lane's write of 'v'

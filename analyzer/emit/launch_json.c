@@ -1,0 +1,57 @@
+/* launch_json.c - a finding's launch context as JSON (see launch_json.h). */
+#include "emit/launch_json.h"
+
+static json_t *dim_json(struct sm_dim3 d)
+{
+	json_t *a = json_array();
+	json_array_append_new(a, json_integer(d.x));
+	json_array_append_new(a, json_integer(d.y));
+	json_array_append_new(a, json_integer(d.z));
+	return a;
+}
+
+/* The path of range file index k of r (0: r's own file). */
+static const char *file_of(const struct sm_result *r, unsigned k)
+{
+	if (k && k <= r->nheaders && r->headers[k - 1].path)
+		return r->headers[k - 1].path;
+	return r->path;
+}
+
+json_t *sm_emit_launch_json(const struct sm_result *r, const struct sm_diag_launch *l, bool camel)
+{
+	if (l->from.kind == SM_LAUNCH_NONE)
+		return NULL;
+	json_t *j = json_object();
+	json_object_set_new(j, "block", dim_json(l->block));
+	if (l->grid.x)
+		json_object_set_new(j, "grid", dim_json(l->grid));
+	if (l->dyn_smem >= 0)
+		json_object_set_new(j, camel ? "dynSmem" : "dyn_smem", json_integer(l->dyn_smem));
+	if (l->cluster.x)
+		json_object_set_new(j, "cluster", dim_json(l->cluster));
+	json_t *s = json_object();
+	json_object_set_new(s, "kind", json_string(sm_launch_source_name(l->from.kind)));
+	switch (l->from.kind) {
+	case SM_LAUNCH_SITE: {
+		const char *f = l->from.file ? l->from.file : file_of(r, l->from.site.file);
+		json_object_set_new(s, "file", f ? json_string(f) : json_null());
+		json_object_set_new(s, "line", json_integer(l->from.site.begin.line));
+		break;
+	}
+	case SM_LAUNCH_BOUNDS:
+		json_object_set_new(s, "bound", json_integer(l->from.bound));
+		break;
+	case SM_LAUNCH_CONFIG:
+		if (l->from.config)
+			json_object_set_new(s, "file", json_string(l->from.config));
+		break;
+	case SM_LAUNCH_NONE:
+	case SM_LAUNCH_CLUSTER:
+	case SM_LAUNCH_OPTION:
+	case SM_LAUNCH_ASSUMED:
+		break;
+	}
+	json_object_set_new(j, "source", s);
+	return j;
+}

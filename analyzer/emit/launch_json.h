@@ -1,0 +1,19 @@
+/* launch_json.h - a finding's launch context as JSON (shared by the JSON
+ * and SARIF emitters). */
+#ifndef SMEMLINT_EMIT_LAUNCH_JSON_H
+#define SMEMLINT_EMIT_LAUNCH_JSON_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "smemlint/result.h"
+
+/* {"block": [x,y,z], "grid": [...], "dyn_smem": n, "cluster": [...],
+ * "source": {"kind": ..., "file": ..., "line": ...}}: grid, dyn_smem and
+ * cluster only when known; source's file and line for a launch site, its
+ * bound for __launch_bounds__, the config's path for the config. camel:
+ * SARIF's property names (dynSmem). NULL when the finding has no launch
+ * context (unused-suppression). */
+json_t *sm_emit_launch_json(const struct sm_result *r, const struct sm_diag_launch *l, bool camel);
+
+#endif

@@ -1,0 +1,282 @@
+/* launch.c - the launch contexts of a kernel (see launch.h): which block
+ * shapes it is analyzed with and where they came from, what the launches
+ * of the file fix, and the context a finding carries. */
+#include "engine/launch.h"
+
+#include <string.h>
+
+static bool uses_dim(const struct sm_expr *e, int dim, int depth)
+{
+	if (!e || depth > SM_SCAN_EXPR_DEPTH)
+		return false;
+	if (e->kind == SM_E_BUILTIN && (e->builtin == SM_B_TID || e->builtin == SM_B_NTID) && e->dim >= dim)
+		return true;
+	if (e->kind == SM_E_ADDR && e->place) {
+		for (int i = 0; i < e->place->nidx; i++)
+			if (uses_dim(e->place->idx[i], dim, depth + 1))
+				return true;
+	}
+	return uses_dim(e->a, dim, depth + 1) || uses_dim(e->b, dim, depth + 1) || uses_dim(e->c, dim, depth + 1);
+}
+
+static bool stmt_uses_dim(const struct sm_stmt *s, int dim, int depth)
+{
+	if (!s || depth > SM_SCAN_STMT_DEPTH)
+		return false;
+	if (uses_dim(s->value, dim, 0) || uses_dim(s->cond, dim, 0))
+		return true;
+	if (s->access) {
+		for (int i = 0; i < s->access->nidx; i++)
+			if (uses_dim(s->access->idx[i], dim, 0))
+				return true;
+	}
+	for (int i = 0; i < s->nkids; i++)
+		if (stmt_uses_dim(s->kids[i], dim, depth + 1))
+			return true;
+	return false;
+}
+
+static bool same_dim(struct sm_dim3 a, struct sm_dim3 b)
+{
+	return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+static struct sm_launch_from from_site(const struct sm_launch *L)
+{
+	struct sm_launch_from f;
+	memset(&f, 0, sizeof(f));
+	f.kind = SM_LAUNCH_SITE;
+	f.site = L->range;
+	return f;
+}
+
+static struct sm_launch_from from_kind(enum sm_launch_source kind)
+{
+	struct sm_launch_from f;
+	memset(&f, 0, sizeof(f));
+	f.kind = kind;
+	return f;
+}
+
+/* The kernel's cluster shape (__cluster_dims__), into c. */
+static void set_cluster(const struct sm_kernel *k, struct sm_launch_ctx *c)
+{
+	if (k->cluster_dims.x > 0) {
+		c->cluster = k->cluster_dims;
+		c->cluster_known = true;
+		c->cluster_from = from_kind(SM_LAUNCH_CLUSTER);
+	}
+}
+
+/* One launch site as a context: what it fixes, from it. */
+static int site_ctx(const struct sm_kernel *k, const struct sm_launch *L, struct sm_arena *A, struct sm_launch_ctx *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->site = L;
+	c->block_known = L->block_known;
+	c->block = L->block;
+	c->block_from = from_site(L);
+	c->grid_known = L->grid_known;
+	c->grid = L->grid;
+	c->grid_from = from_site(L);
+	c->dyn_smem = L->dyn_smem;
+	c->smem_from = from_site(L);
+	set_cluster(k, c);
+	c->args_from = from_site(L);
+	if (L->nargs) {
+		struct sm_launch_arg *a = sm_arena_alloc(A, L->nargs * sizeof(*a));
+		if (!a)
+			return -1;
+		for (unsigned i = 0; i < L->nargs; i++) {
+			a[i] = L->args[i];
+			if (i >= k->nparams || i >= k->nvars || k->vars[i]->is_pointer)
+				a[i].known = false;
+		}
+		c->args = a;
+		c->nargs = L->nargs;
+	}
+	return 0;
+}
+
+int sm_kernel_launch_common(const struct sm_kernel *k, struct sm_arena *A, struct sm_launch_ctx *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->dyn_smem = -1;
+	set_cluster(k, out);
+	if (!k->nlaunches)
+		return 0;
+	const struct sm_launch *L0 = &k->launches[0];
+	/* a parameter every launch passes the same constant */
+	unsigned np = k->nparams < k->nvars ? k->nparams : k->nvars;
+	if (np) {
+		struct sm_launch_arg *a = sm_arena_alloc(A, np * sizeof(*a));
+		if (!a)
+			return -1;
+		for (unsigned i = 0; i < np; i++) {
+			bool same = !k->vars[i]->is_pointer;
+			int64_t v = 0;
+			for (unsigned l = 0; l < k->nlaunches && same; l++) {
+				const struct sm_launch *L = &k->launches[l];
+				if (i >= L->nargs || !L->args[i].known)
+					same = false;
+				else if (l == 0)
+					v = L->args[i].value;
+				else
+					same = L->args[i].value == v;
+			}
+			a[i].known = same;
+			a[i].value = same ? v : 0;
+		}
+		out->args = a;
+		out->nargs = np;
+		out->args_from = from_site(L0);
+	}
+	/* a grid (and dynamic shared size) every launch uses */
+	out->grid_known = true;
+	out->grid = L0->grid;
+	out->dyn_smem = L0->dyn_smem;
+	for (unsigned l = 0; l < k->nlaunches; l++) {
+		const struct sm_launch *L = &k->launches[l];
+		if (!L->grid_known || !same_dim(L->grid, out->grid))
+			out->grid_known = false;
+		if (L->dyn_smem != out->dyn_smem)
+			out->dyn_smem = -1;
+	}
+	out->grid_from = from_site(L0);
+	out->smem_from = from_site(L0);
+	return 0;
+}
+
+/* Do sites a and b fix the same values (block and known arguments)? */
+static bool same_values(const struct sm_launch_ctx *a, const struct sm_launch_ctx *b)
+{
+	if (a->block_known != b->block_known || a->site->nargs != b->site->nargs)
+		return false;
+	if (a->block_known && !same_dim(a->block, b->block))
+		return false;
+	const struct sm_launch *x = a->site, *y = b->site;
+	for (unsigned i = 0; i < x->nargs; i++)
+		if (x->args[i].known != y->args[i].known || (x->args[i].known && x->args[i].value != y->args[i].value))
+			return false;
+	return true;
+}
+
+/* Launches that disagree on a parameter they both fix: one context each
+ * (distinct values only). */
+static void find_values(struct sm_kernel_launches *L, const struct sm_kernel *k)
+{
+	bool differ = false;
+	for (unsigned i = 0; i < k->nparams && !differ; i++)
+		for (unsigned l = 1; l < k->nlaunches && !differ; l++) {
+			const struct sm_launch *a = &k->launches[0], *b = &k->launches[l];
+			if (i < a->nargs && i < b->nargs && a->args[i].known && b->args[i].known &&
+			    a->args[i].value != b->args[i].value && !k->vars[i]->is_pointer)
+				differ = true;
+		}
+	if (!differ)
+		return;
+	for (unsigned l = 0; l < L->nsites && L->nvalues < SM_MAX_LAUNCH_CONTEXTS; l++) {
+		bool dup = false;
+		for (int c = 0; c < L->nvalues && !dup; c++)
+			dup = same_values(L->values[c], &L->site[l]);
+		if (!dup)
+			L->values[L->nvalues++] = &L->site[l];
+	}
+}
+
+/* The shapes: the option's, every constant launch shape, the bound, or
+ * the assumption. */
+static void find_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k, const struct sm_analysis_options *opt)
+{
+	struct sm_launch_ctx base = L->common;
+	base.site = NULL;
+	base.block_known = true;
+	if (opt->has_block) {
+		L->shape[0] = base;
+		L->shape[0].block = opt->block;
+		L->shape[0].block_from = from_kind(opt->block_config ? SM_LAUNCH_CONFIG : SM_LAUNCH_OPTION);
+		L->shape[0].block_from.config = opt->block_config;
+		L->nshapes = 1;
+		return;
+	}
+	int n = 0;
+	for (unsigned i = 0; i < k->nlaunches && n < SM_MAX_BLOCK_SHAPES; i++) {
+		const struct sm_launch *S = &k->launches[i];
+		if (!S->block_known)
+			continue;
+		bool dup = false;
+		for (int j = 0; j < n && !dup; j++)
+			dup = same_dim(L->shape[j].block, S->block);
+		if (dup)
+			continue;
+		L->shape[n] = base;
+		L->shape[n].block = S->block;
+		L->shape[n].block_from = from_site(S);
+		n++;
+	}
+	if ((L->nshapes = n) > 0)
+		return;
+	L->nshapes = 1;
+	L->shape[0] = base;
+	if (k->launch_bounds > 0 && k->launch_bounds <= SM_MAX_BLOCK_THREADS && !stmt_uses_dim(k->body, 1, 0)) {
+		struct sm_dim3 b = { k->launch_bounds, 1, 1 };
+		L->shape[0].block = b;
+		L->shape[0].block_from = from_kind(SM_LAUNCH_BOUNDS);
+		L->shape[0].block_from.bound = k->launch_bounds;
+		return;
+	}
+	L->assumed = true;
+	L->shape[0].block_from = from_kind(SM_LAUNCH_ASSUMED);
+	struct sm_dim3 b = { 256, 1, 1 };
+	if (stmt_uses_dim(k->body, 2, 0)) {
+		b.x = 8; b.y = 8; b.z = 4;
+	} else if (stmt_uses_dim(k->body, 1, 0)) {
+		b.x = 32; b.y = 8; b.z = 1;
+	}
+	L->shape[0].block = b;
+}
+
+int sm_kernel_launches_init(struct sm_kernel_launches *L, const struct sm_kernel *k,
+			    const struct sm_analysis_options *opt, struct sm_arena *A)
+{
+	memset(L, 0, sizeof(*L));
+	int rc = sm_kernel_launch_common(k, A, &L->common);
+	find_shapes(L, k, opt);
+	if (rc || !k->nlaunches)
+		return rc;
+	L->site = sm_arena_alloc(A, k->nlaunches * sizeof(*L->site));
+	if (!L->site)
+		return -1;
+	for (unsigned i = 0; i < k->nlaunches; i++) {
+		if (site_ctx(k, &k->launches[i], A, &L->site[i]))
+			return -1;
+		L->nsites++;
+	}
+	find_values(L, k);
+	return 0;
+}
+
+void sm_launch_shapes(const struct sm_launch_ctx *shape, int n, struct sm_dim3 *out)
+{
+	for (int i = 0; i < n; i++)
+		out[i] = shape[i].block;
+}
+
+struct sm_diag_launch sm_launch_ctx_diag(const struct sm_launch_ctx *c)
+{
+	struct sm_diag_launch d;
+	memset(&d, 0, sizeof(d));
+	d.dyn_smem = -1;
+	if (!c)
+		return d;
+	if (c->block_known) {
+		d.block = c->block;
+		d.from = c->block_from;
+	}
+	if (c->grid_known)
+		d.grid = c->grid;
+	d.dyn_smem = c->dyn_smem;
+	if (c->cluster_known)
+		d.cluster = c->cluster;
+	return d;
+}
