@@ -2,32 +2,35 @@
  * shapes it is analyzed with and where they came from, what the launches
  * of the file fix, and the context a finding carries. */
 #include "engine/launch.h"
+#include "engine/visit.h"
 
 #include <string.h>
 
-static bool uses_dim(const struct sm_expr *e, int dim, int depth)
+/* threadIdx or blockDim in dimension dim or above */
+static enum sm_seen is_dim_at_least(const struct sm_expr *e, void *arg)
 {
-	if (!e || depth > SM_SCAN_EXPR_DEPTH)
-		return false;
-	if (e->kind == SM_E_BUILTIN && (e->builtin == SM_B_TID || e->builtin == SM_B_NTID) && e->dim >= dim)
-		return true;
-	if (e->kind == SM_E_ADDR && e->place) {
-		for (int i = 0; i < e->place->nidx; i++)
-			if (uses_dim(e->place->idx[i], dim, depth + 1))
-				return true;
-	}
-	return uses_dim(e->a, dim, depth + 1) || uses_dim(e->b, dim, depth + 1) || uses_dim(e->c, dim, depth + 1);
+	int dim = *(const int *)arg;
+	bool hit = e->kind == SM_E_BUILTIN && (e->builtin == SM_B_TID || e->builtin == SM_B_NTID) && e->dim >= dim;
+	return hit ? SM_SEEN_HIT : SM_SEEN_GO;
+}
+
+/* Does e read threadIdx or blockDim in dimension dim or above (through the
+ * place a pointer points at too)? */
+static bool uses_dim(const struct sm_expr *e, int dim)
+{
+	struct sm_expr_walk w = { is_dim_at_least, &dim, SM_WALK_ADDR_PLACE, SM_SCAN_EXPR_DEPTH, false };
+	return sm_expr_any(e, &w);
 }
 
 static bool stmt_uses_dim(const struct sm_stmt *s, int dim, int depth)
 {
 	if (!s || depth > SM_SCAN_STMT_DEPTH)
 		return false;
-	if (uses_dim(s->value, dim, 0) || uses_dim(s->cond, dim, 0))
+	if (uses_dim(s->value, dim) || uses_dim(s->cond, dim))
 		return true;
 	if (s->access) {
 		for (int i = 0; i < s->access->nidx; i++)
-			if (uses_dim(s->access->idx[i], dim, 0))
+			if (uses_dim(s->access->idx[i], dim))
 				return true;
 	}
 	for (int i = 0; i < s->nkids; i++)

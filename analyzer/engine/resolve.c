@@ -13,6 +13,7 @@
  * counter stepped thousands of times stays one node deep.
  */
 #include "engine/analysis.h"
+#include "engine/visit.h"
 
 #include <string.h>
 
@@ -248,7 +249,10 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 		n->place = subst_place(R, e->place, env, depth);
 		return n;
 	}
-	default: {
+	case SM_E_UNARY:
+	case SM_E_BINARY:
+	case SM_E_COND:
+	case SM_E_CAST: {
 		struct sm_expr *a = subst(R, e->a, env, depth + 1);
 		struct sm_expr *b = subst(R, e->b, env, depth + 1);
 		struct sm_expr *c = subst(R, e->c, env, depth + 1);
@@ -264,6 +268,7 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 		return n->kind == SM_E_CAST ? fold_cast(R, n) : fold_addsub(R, n);
 	}
 	}
+	return e;
 }
 
 static struct sm_expr *mk_bin(struct rs *R, enum sm_op op, struct sm_expr *a, struct sm_expr *b)
@@ -326,7 +331,8 @@ bool sm_expr_thread_dep(const struct sm_expr *e)
 					return true;
 			}
 			break;
-		default:
+		case SM_E_CONST: case SM_E_VAR: case SM_E_UNARY: case SM_E_BINARY: case SM_E_COND: case SM_E_CAST:
+		case SM_E_PREV:
 			break;
 		}
 		const struct sm_expr *k[3] = { x->a, x->b, x->c };
@@ -417,9 +423,11 @@ static bool stmt_exits(const struct sm_stmt *s)
 		return s->nkids > 0 && stmt_exits(s->kids[s->nkids - 1]);
 	case SM_S_IF:
 		return s->nkids >= 2 && stmt_exits(s->kids[0]) && stmt_exits(s->kids[1]);
-	default:
-		return false;
+	case SM_S_DECL: case SM_S_ASSIGN: case SM_S_LOOP: case SM_S_SWITCH: case SM_S_BARRIER: case SM_S_ACCESS:
+	case SM_S_OPAQUE_CALL: case SM_S_CALL:
+		break;
 	}
+	return false;
 }
 
 static const struct sm_guard *push_guard(struct rs *R, const struct sm_guard *g, struct sm_expr *cond,
@@ -529,16 +537,27 @@ static const struct sm_stmt *single_update(const struct sm_stmt *body, const str
 	return found;
 }
 
-static bool refs_any(const struct sm_expr *e, const unsigned char *set, unsigned nvars, int depth)
+/* The variables of a set (ids below n marked in v). */
+struct var_set {
+	const unsigned char *v;
+	unsigned n;
+};
+
+static enum sm_seen is_var_in(const struct sm_expr *e, void *arg)
 {
-	if (!e || depth > SM_RESOLVE_REFS_DEPTH)
-		return e != NULL;
+	const struct var_set *set = arg;
 	if (e->kind == SM_E_VAR)
-		return e->var && e->var->id < nvars && set[e->var->id];
-	if (e->kind == SM_E_ADDR)
-		return true;
-	return refs_any(e->a, set, nvars, depth + 1) || refs_any(e->b, set, nvars, depth + 1) ||
-	       refs_any(e->c, set, nvars, depth + 1);
+		return e->var && e->var->id < set->n && set->v[e->var->id] ? SM_SEEN_HIT : SM_SEEN_SKIP;
+	return e->kind == SM_E_ADDR ? SM_SEEN_HIT : SM_SEEN_GO;
+}
+
+/* Does e refer to a variable of set (or to a pointer, which may)? Past
+ * the depth cap it is taken to. */
+static bool refs_any(const struct sm_expr *e, const unsigned char *set, unsigned nvars)
+{
+	struct var_set vs = { set, nvars };
+	struct sm_expr_walk w = { is_var_in, &vs, 0, SM_RESOLVE_REFS_DEPTH, true };
+	return sm_expr_any(e, &w);
 }
 
 /* Mark in dep[] the variables that an assignment inside s makes thread
@@ -630,7 +649,7 @@ static void add_recurrence(struct rs *R, struct sm_loop *L, const struct sm_stmt
 		return;
 	for (unsigned i = 0; i < nv; i++)
 		other[i] = mod[i] && i != v->id && !(lenv[i] && lenv[i]->kind == SM_E_LOOPVAR && lenv[i]->loop == L);
-	if (refs_any(u->value, other, nv, 0) || (guard && refs_any(guard->cond, other, nv, 0)))
+	if (refs_any(u->value, other, nv) || (guard && refs_any(guard->cond, other, nv)))
 		return;
 	struct sm_expr *prev = rs_alloc(R, sizeof(*prev));
 	if (!prev)
@@ -702,13 +721,14 @@ static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 		const struct sm_stmt *u = single_update(body, step, v, &count);
 		bool is_iv = false;
 		if (u && count == 1 && env[i] && w.loop_depth < SM_MAX_LOOPS && u->value &&
-		    !refs_any(u->value, mod, nv, 0)) {
+		    !refs_any(u->value, mod, nv)) {
 			switch (u->op) {
 			case SM_OP_ADD: case SM_OP_SUB: case SM_OP_MUL:
 			case SM_OP_DIV: case SM_OP_SHL: case SM_OP_SHR:
 				is_iv = true;
 				break;
-			default:
+			case SM_OP_REM: case SM_OP_AND: case SM_OP_OR: case SM_OP_XOR: case SM_OP_MIN: case SM_OP_MAX:
+			SM_OP_CASES_COMPARE: SM_OP_CASES_LOGIC: SM_OP_CASES_UNARY: SM_OP_CASES_NONE:
 				break;
 			}
 		}
@@ -921,7 +941,7 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 	case SM_S_GOTO:
 		record_stmt(R, s, NULL, w.loop, w.guards);
 		break;
-	default:
+	case SM_S_OPAQUE_CALL:
 		break;
 	}
 }
