@@ -161,10 +161,21 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 				break;
 			}
 			const char *more = nsame == 0 ? "" : sm_arena_printf(A, " (and %d more barrier%s after it)", nsame, nsame == 1 ? "" : "s");
-			/* the launch that decides it, else the kernel's first shape
-			 * (a cause read from the condition holds for every shape) */
-			sm_diag_set_launch(&g, ctx->file, d->launch ? d->launch : &f->launch.shape[0]);
-			const char *at = d->launch ? sm_arena_printf(A, " at the launch on line %u", d->launch->site->range.begin.line) : "";
+			/* the launch that decides it; a barrier of a smaller scope
+			 * is judged per block shape (the first names them); else
+			 * the condition alone decides, at every launch */
+			const char *at;
+			if (d->launch) {
+				sm_diag_set_launch(&g, ctx->file, d->launch);
+				at = sm_arena_printf(A, " at the launch on line %u", d->launch->site->range.begin.line);
+			} else if (group && f->launch.nshapes > 0) {
+				sm_diag_set_launch(&g, ctx->file, &f->launch.shape[0]);
+				at = sm_arena_printf(A, " %s", sm_launch_text(A, &g.launch));
+			} else {
+				g.launch.from.kind = SM_LAUNCH_ANY;
+				g.launch.dyn_smem = -1;
+				at = sm_launch_from_text(A, &g.launch.from);
+			}
 			g.message = sm_arena_printf(A, "divergent barrier: '%s'%s %s %s%s%s", bname, stext, what, sm_where_text(A, m->kernel->name, d->barrier ? d->barrier->call : NULL), at, more);
 			g.related[0].range = cr;
 			g.related[0].message = sm_arena_printf(A, "thread-dependent condition '%s'", ctext);

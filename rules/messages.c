@@ -125,6 +125,8 @@ const char *sm_launch_from_text(struct sm_arena *A, const struct sm_launch_from 
 	}
 	case SM_LAUNCH_ASSUMED:
 		return SM_BLOCK_ASSUMED_TEXT;
+	case SM_LAUNCH_ANY:
+		return " at every launch";
 	case SM_LAUNCH_NONE:
 		return "";
 	}

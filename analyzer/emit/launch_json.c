@@ -23,7 +23,8 @@ json_t *sm_emit_launch_json(const struct sm_result *r, const struct sm_diag_laun
 	if (l->from.kind == SM_LAUNCH_NONE)
 		return NULL;
 	json_t *j = json_object();
-	json_object_set_new(j, "block", dim_json(l->block));
+	if (l->from.kind != SM_LAUNCH_ANY)
+		json_object_set_new(j, "block", dim_json(l->block));
 	if (l->grid.x)
 		json_object_set_new(j, "grid", dim_json(l->grid));
 	if (l->dyn_smem >= 0)
@@ -50,6 +51,7 @@ json_t *sm_emit_launch_json(const struct sm_result *r, const struct sm_diag_laun
 	case SM_LAUNCH_CLUSTER:
 	case SM_LAUNCH_OPTION:
 	case SM_LAUNCH_ASSUMED:
+	case SM_LAUNCH_ANY:
 		break;
 	}
 	json_object_set_new(j, "source", s);

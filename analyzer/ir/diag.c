@@ -24,6 +24,7 @@ const char *sm_launch_source_name(enum sm_launch_source k)
 	case SM_LAUNCH_OPTION: return "option";
 	case SM_LAUNCH_CONFIG: return "config";
 	case SM_LAUNCH_ASSUMED: return "assumed";
+	case SM_LAUNCH_ANY: return "any";
 	}
 	return "none";
 }

@@ -44,6 +44,9 @@ enum sm_launch_source {
 	                      * program's options) */
 	SM_LAUNCH_CONFIG,    /* block-dim: in a .smemlint.yaml (config) */
 	SM_LAUNCH_ASSUMED,   /* nothing gave it: the stated assumption */
+	SM_LAUNCH_ANY,       /* the finding holds at every launch: the code alone
+	                      * decides it (no block shape; a divergent barrier
+	                      * judged by its condition's syntax) */
 };
 
 /* One fact's provenance. */

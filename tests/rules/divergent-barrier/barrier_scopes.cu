@@ -110,32 +110,32 @@ __global__ void grid_sync(float *out)
 /*
  * check-args: --block-dim 128 --no-cuda
  * check-output-start
- * tests/rules/divergent-barrier/barrier_scopes.cu:26:9: error: divergent barrier: 'tile.sync()' (a 32-thread tile) is under thread-dependent condition 'threadIdx.x < 16' in kernel 'tile32_split' [divergent-barrier]
+ * tests/rules/divergent-barrier/barrier_scopes.cu:26:9: error: divergent barrier: 'tile.sync()' (a 32-thread tile) is under thread-dependent condition 'threadIdx.x < 16' in kernel 'tile32_split' with blockDim (128,1,1) from --block-dim [divergent-barrier]
  *           tile.sync();
  *           ^~~~~~~~~~~
  * tests/rules/divergent-barrier/barrier_scopes.cu:25:9: note: thread-dependent condition 'threadIdx.x < 16'
  * tests/rules/divergent-barrier/barrier_scopes.cu:26:9: note: threads of one group for which the condition differs never reach it; make the condition uniform across each group of the barrier's scope or move the barrier out of it
- * tests/rules/divergent-barrier/barrier_scopes.cu:37:9: error: divergent barrier: 'cg::sync(t16)' (a 16-thread tile) is under thread-dependent condition 'threadIdx.x < 8' in kernel 'tile16' [divergent-barrier]
+ * tests/rules/divergent-barrier/barrier_scopes.cu:37:9: error: divergent barrier: 'cg::sync(t16)' (a 16-thread tile) is under thread-dependent condition 'threadIdx.x < 8' in kernel 'tile16' with blockDim (128,1,1) from --block-dim [divergent-barrier]
  *           cg::sync(t16);
  *           ^~~~~~~~~~~~~
  * tests/rules/divergent-barrier/barrier_scopes.cu:36:9: note: thread-dependent condition 'threadIdx.x < 8'
  * tests/rules/divergent-barrier/barrier_scopes.cu:37:9: note: threads of one group for which the condition differs never reach it; make the condition uniform across each group of the barrier's scope or move the barrier out of it
- * tests/rules/divergent-barrier/barrier_scopes.cu:61:9: error: divergent barrier: '__syncwarp()' (the lanes of mask 0xffffffff in a warp) is under thread-dependent condition 'lane < 16' in kernel 'syncwarp_masks' [divergent-barrier]
+ * tests/rules/divergent-barrier/barrier_scopes.cu:61:9: error: divergent barrier: '__syncwarp()' (the lanes of mask 0xffffffff in a warp) is under thread-dependent condition 'lane < 16' in kernel 'syncwarp_masks' with blockDim (128,1,1) from --block-dim [divergent-barrier]
  *           __syncwarp();               // half of each warp: reported
  *           ^~~~~~~~~~~~
  * tests/rules/divergent-barrier/barrier_scopes.cu:60:9: note: thread-dependent condition 'lane < 16'
  * tests/rules/divergent-barrier/barrier_scopes.cu:61:9: note: threads of one group for which the condition differs never reach it; make the condition uniform across each group of the barrier's scope or move the barrier out of it
- * tests/rules/divergent-barrier/barrier_scopes.cu:84:9: error: divergent barrier: 'bar.sync' (the first 64 threads, its thread count) is under thread-dependent condition 'threadIdx.x < 32' in kernel 'named_barrier' [divergent-barrier]
+ * tests/rules/divergent-barrier/barrier_scopes.cu:84:9: error: divergent barrier: 'bar.sync' (the first 64 threads, its thread count) is under thread-dependent condition 'threadIdx.x < 32' in kernel 'named_barrier' with blockDim (128,1,1) from --block-dim [divergent-barrier]
  *           asm volatile("bar.sync 2, 64;");
  *           ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/divergent-barrier/barrier_scopes.cu:83:9: note: thread-dependent condition 'threadIdx.x < 32'
  * tests/rules/divergent-barrier/barrier_scopes.cu:84:9: note: threads of one group for which the condition differs never reach it; make the condition uniform across each group of the barrier's scope or move the barrier out of it
- * tests/rules/divergent-barrier/barrier_scopes.cu:96:13: error: divergent barrier: 'tile.sync()' (a 32-thread tile) is under thread-dependent condition 'threadIdx.x % 2 == 0' in kernel 'nested_split' [divergent-barrier]
+ * tests/rules/divergent-barrier/barrier_scopes.cu:96:13: error: divergent barrier: 'tile.sync()' (a 32-thread tile) is under thread-dependent condition 'threadIdx.x % 2 == 0' in kernel 'nested_split' with blockDim (128,1,1) from --block-dim [divergent-barrier]
  *               tile.sync();
  *               ^~~~~~~~~~~
  * tests/rules/divergent-barrier/barrier_scopes.cu:94:9: note: thread-dependent condition 'threadIdx.x % 2 == 0'
  * tests/rules/divergent-barrier/barrier_scopes.cu:96:13: note: threads of one group for which the condition differs never reach it; make the condition uniform across each group of the barrier's scope or move the barrier out of it
- * tests/rules/divergent-barrier/barrier_scopes.cu:106:9: error: divergent barrier: 'g.sync()' (a grid barrier: every thread of the grid must reach it) is under thread-dependent condition 'threadIdx.x < 32' in kernel 'grid_sync' [divergent-barrier]
+ * tests/rules/divergent-barrier/barrier_scopes.cu:106:9: error: divergent barrier: 'g.sync()' (a grid barrier: every thread of the grid must reach it) is under thread-dependent condition 'threadIdx.x < 32' in kernel 'grid_sync' at every launch [divergent-barrier]
  *           g.sync();
  *           ^~~~~~~~
  * tests/rules/divergent-barrier/barrier_scopes.cu:105:9: note: thread-dependent condition 'threadIdx.x < 32'

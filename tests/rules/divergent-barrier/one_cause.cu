@@ -63,7 +63,7 @@ void launch(const float *in, float *out)
 /*
  * check-args: --no-cuda
  * check-output-start
- * tests/rules/divergent-barrier/one_cause.cu:15:5: error: divergent barrier: 'cg::sync(cta)' follows a thread-dependent 'return' (under 'in[i] < 0.0f') in kernel 'early_exit_many' (and 3 more barriers after it) [divergent-barrier]
+ * tests/rules/divergent-barrier/one_cause.cu:15:5: error: divergent barrier: 'cg::sync(cta)' follows a thread-dependent 'return' (under 'in[i] < 0.0f') in kernel 'early_exit_many' at every launch (and 3 more barriers after it) [divergent-barrier]
  *       cg::sync(cta);
  *       ^~~~~~~~~~~~~
  * tests/rules/divergent-barrier/one_cause.cu:12:9: note: thread-dependent condition 'in[i] < 0.0f'
