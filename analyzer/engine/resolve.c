@@ -509,6 +509,18 @@ static void assigned_vars(const struct sm_stmt *s, unsigned char *set, unsigned 
 		assigned_vars(s->kids[i], set, nvars, depth + 1);
 }
 
+/* The statements at the top level of *s: its kids when it is a block,
+ * else itself (*list then points at s). Returns how many. */
+static int top_level(const struct sm_stmt *const *s, const struct sm_stmt *const **list)
+{
+	if ((*s)->kind == SM_S_BLOCK) {
+		*list = (const struct sm_stmt *const *)(*s)->kids;
+		return (*s)->nkids;
+	}
+	*list = s;
+	return 1;
+}
+
 /* The single top-level update of var v in a loop body/step: returns the
  * statement if v is assigned exactly once, unconditionally. */
 static const struct sm_stmt *single_update(const struct sm_stmt *body, const struct sm_stmt *step,
@@ -517,15 +529,10 @@ static const struct sm_stmt *single_update(const struct sm_stmt *body, const str
 	const struct sm_stmt *found = NULL;
 	const struct sm_stmt *roots[2] = { body, step };
 	for (int r = 0; r < 2; r++) {
-		const struct sm_stmt *s = roots[r];
-		if (!s)
+		if (!roots[r])
 			continue;
-		const struct sm_stmt *const *list = (const struct sm_stmt *const *)&s;
-		int n = 1;
-		if (s->kind == SM_S_BLOCK) {
-			list = (const struct sm_stmt *const *)s->kids;
-			n = s->nkids;
-		}
+		const struct sm_stmt *const *list;
+		int n = top_level(&roots[r], &list);
 		for (int i = 0; i < n; i++) {
 			const struct sm_stmt *x = list[i];
 			if (x && x->kind == SM_S_ASSIGN && x->var == v) {
@@ -598,15 +605,10 @@ static const struct sm_stmt *guarded_update(const struct sm_stmt *body, const st
 	const struct sm_stmt *roots[2] = { body, step };
 	*guard = NULL;
 	for (int r = 0; r < 2; r++) {
-		const struct sm_stmt *s = roots[r];
-		if (!s)
+		if (!roots[r])
 			continue;
-		const struct sm_stmt *const *list = (const struct sm_stmt *const *)&s;
-		int n = 1;
-		if (s->kind == SM_S_BLOCK) {
-			list = (const struct sm_stmt *const *)s->kids;
-			n = s->nkids;
-		}
+		const struct sm_stmt *const *list;
+		int n = top_level(&roots[r], &list);
 		for (int i = 0; i < n; i++) {
 			const struct sm_stmt *x = list[i];
 			if (!x)
@@ -614,13 +616,8 @@ static const struct sm_stmt *guarded_update(const struct sm_stmt *body, const st
 			if (x->kind == SM_S_ASSIGN && x->var == v)
 				return x;
 			if (x->kind == SM_S_IF && x->cond && x->nkids >= 1 && (x->nkids < 2 || !x->kids[1]) && x->kids[0]) {
-				const struct sm_stmt *t = x->kids[0];
-				const struct sm_stmt *const *tl = (const struct sm_stmt *const *)&x->kids[0];
-				int tn = 1;
-				if (t->kind == SM_S_BLOCK) {
-					tl = (const struct sm_stmt *const *)t->kids;
-					tn = t->nkids;
-				}
+				const struct sm_stmt *const *tl;
+				int tn = top_level((const struct sm_stmt *const *)&x->kids[0], &tl);
 				for (int j = 0; j < tn; j++)
 					if (tl[j] && tl[j]->kind == SM_S_ASSIGN && tl[j]->var == v) {
 						*guard = x;
