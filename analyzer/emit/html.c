@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "emit/emit.h"
+#include "emit/quote.h"
 #include "rules/rules.h"
 #include "base/text.h"
 #include "driver/report.h"
@@ -110,30 +111,16 @@ static void bank_svg(FILE *out, const struct sm_diag *d)
 
 static void source_line(FILE *out, const struct sm_result *r, struct sm_range rg)
 {
-	size_t len;
-	const char *s = sm_text_line(r->text, r->len, rg.begin.line, &len);
-	if (!s)
+	struct sm_quote q;
+	if (!sm_quote_of(r, rg, &q))
 		return;
-	size_t b = rg.begin.col ? rg.begin.col - 1 : 0;
-	size_t e = rg.end.line == rg.begin.line && rg.end.col > rg.begin.col ? rg.end.col - 1 : len;
-	/* a long line: a window around the range (base/text.h) */
-	size_t from, to;
-	sm_text_window(s, len, b, &from, &to);
-	if (b < from)
-		b = from;
-	if (b > to)
-		b = to;
-	if (e > to)
-		e = to;
-	if (e < b)
-		e = b;
-	fprintf(out, "<pre class=\"src\"><span class=\"ln\">%u</span> %s", rg.begin.line, from ? "..." : "");
-	esc(out, s + from, b - from);
+	fprintf(out, "<pre class=\"src\"><span class=\"ln\">%u</span> %s", q.line, q.from ? "..." : "");
+	esc(out, q.s + q.from, q.b - q.from);
 	fputs("<mark>", out);
-	esc(out, s + b, e - b);
+	esc(out, q.s + q.b, q.e - q.b);
 	fputs("</mark>", out);
-	esc(out, s + e, to - e);
-	fputs(to < len ? "...</pre>\n" : "</pre>\n", out);
+	esc(out, q.s + q.e, q.to - q.e);
+	fputs(q.to < q.len ? "...</pre>\n" : "</pre>\n", out);
 }
 
 static const char CSS[] =

@@ -6,6 +6,7 @@
 
 #include "base/text.h"
 #include "emit/emit.h"
+#include "emit/quote.h"
 #include "rules/rules.h"
 
 /* "LOC: LEVEL: " with colours when color */
@@ -21,21 +22,15 @@ static void head(FILE *out, bool color, const char *loc, const char *level)
 
 static void caret(FILE *out, const struct sm_result *r, struct sm_range rg)
 {
-	size_t len;
-	const char *s = sm_text_line(r->text, r->len, rg.begin.line, &len);
-	if (!s)
+	struct sm_quote q;
+	if (!sm_quote_of(r, rg, &q))
 		return;
-	size_t b = rg.begin.col ? rg.begin.col - 1 : 0;
-	size_t e = rg.end.line == rg.begin.line && rg.end.col > rg.begin.col ? rg.end.col - 1 : len;
-	/* a long line: a window around the caret (base/text.h) */
-	size_t from, to;
-	sm_text_window(s, len, b, &from, &to);
-	const char *pre = from ? "..." : "", *post = to < len ? "..." : "";
-	fprintf(out, "  %s%.*s%s\n  %s", pre, (int)(to - from), s + from, post, from ? "   " : "");
-	for (size_t i = from; i < b && i < to; i++)
-		fputc(s[i] == '\t' ? '\t' : ' ', out);
+	const char *pre = q.from ? "..." : "", *post = q.to < q.len ? "..." : "";
+	fprintf(out, "  %s%.*s%s\n  %s", pre, (int)(q.to - q.from), q.s + q.from, post, q.from ? "   " : "");
+	for (size_t i = q.from; i < q.b; i++)
+		fputc(q.s[i] == '\t' ? '\t' : ' ', out);
 	fputc('^', out);
-	for (size_t i = b + 1; i < e && i < to; i++)
+	for (size_t i = q.b + 1; i < q.e; i++)
 		fputc('~', out);
 	fputc('\n', out);
 }
