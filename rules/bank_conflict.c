@@ -197,10 +197,9 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 				planned[ai] = k + 1;
 				size_t tl;
 				const char *t = sm_file_text(ctx->file, ra->array->decl.file, &tl);
-				struct sm_dim3 shapes[SM_MAX_BLOCK_SHAPES];
-				sm_launch_shapes(f->launch.shape, f->launch.nshapes, shapes);
-				sm_fix_search(m, ra->array, shapes, f->launch.nshapes, ctx->opt->arch, t ? t : "", t ? tl : 0, A,
-					      &plans[ai]);
+				struct sm_fix_query q = { m, ra->array, f->launch.shape, f->launch.nshapes, ctx->opt->arch,
+							  t ? t : "", t ? tl : 0 };
+				sm_fix_search(&q, A, &plans[ai]);
 			}
 			const struct sm_fix_plan *plan = ai < ctx->file->narrays ? &plans[ai] : NULL;
 			if (plan && plan->kind == SM_FIX_PAD) {

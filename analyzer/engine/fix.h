@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "engine/analysis.h"
+#include "engine/launch.h"
 
 enum sm_fix_kind { SM_FIX_NONE, SM_FIX_PAD, SM_FIX_OFFSET, SM_FIX_SWIZZLE };
 
@@ -29,12 +30,23 @@ struct sm_fix_plan {
 	const char *note;                 /* the whole suggestion, one line */
 };
 
-/* Search the fix for `arr` over every access of it in kernel model m, under
- * the kernel's block shapes. text is the file's contents (for the spelled
- * dimensions). Returns 0 with *out filled (kind NONE if nothing helps). */
-int sm_fix_search(const struct sm_kernel_model *m, const struct sm_array *arr, const struct sm_dim3 *blocks,
-		  int nblocks, const char *arch, const char *text, size_t len, struct sm_arena *A,
-		  struct sm_fix_plan *out);
+/* What the fix search looks at: one array of one kernel. */
+struct sm_fix_query {
+	const struct sm_kernel_model *m;      /* the kernel's resolved accesses */
+	const struct sm_array *arr;           /* the array to fix */
+	const struct sm_launch_ctx *shapes;   /* the block shapes the kernel is
+	                                       * analyzed with (launch.h) */
+	int nshapes;                          /* 1..SM_MAX_BLOCK_SHAPES */
+	const char *arch;                     /* --arch: resident blocks per SM */
+	const char *text;                     /* the declaring file's contents (the
+	                                       * dimensions as spelled) */
+	size_t len;                           /* its bytes */
+};
+
+/* Search the fix for q->arr over every access of it in q->m, under every
+ * block shape of q. Returns 0 with *out filled (kind NONE if nothing
+ * helps), -1 when out of memory. */
+int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fix_plan *out);
 
 /* Resident blocks per SM for a block of `threads` threads using `smem`
  * bytes of shared memory on `arch` (sm_NN), or -1 for an unknown arch. */

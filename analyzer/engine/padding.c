@@ -168,11 +168,15 @@ static const char *decl_text(const struct sm_array *arr, const int64_t *dims, st
 	return sm_arena_strdup(A, buf);
 }
 
-int sm_fix_search(const struct sm_kernel_model *m, const struct sm_array *arr, const struct sm_dim3 *blocks,
-		  int nblocks, const char *arch, const char *text, size_t len, struct sm_arena *A,
-		  struct sm_fix_plan *out)
+int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fix_plan *out)
 {
 	memset(out, 0, sizeof(*out));
+	const struct sm_kernel_model *m = q->m;
+	const struct sm_array *arr = q->arr;
+	const char *arch = q->arch;
+	struct sm_dim3 blocks[SM_MAX_BLOCK_SHAPES];
+	int nblocks = q->nshapes < SM_MAX_BLOCK_SHAPES ? q->nshapes : SM_MAX_BLOCK_SHAPES;
+	sm_launch_shapes(q->shapes, nblocks, blocks);
 	struct eval E = { m, arr, blocks, nblocks };
 	double *before = sm_arena_alloc(A, (m->nacc + 1) * sizeof(double));
 	if (!before)
@@ -256,7 +260,7 @@ int sm_fix_search(const struct sm_kernel_model *m, const struct sm_array *arr, c
 		out->blocks_before = sm_resident_blocks(arch, threads, out->static_before);
 		out->blocks_after = sm_resident_blocks(arch, threads, out->static_after);
 		out->decl = decl_text(arr, out->new_dims, A);
-		out->dims_text = new_dims_text(arr, out->pad, text, len, A);
+		out->dims_text = new_dims_text(arr, out->pad, q->text, q->len, A);
 		if (arr->sizeof_taken)
 			out->refuse = sm_arena_printf(A, "sizeof is applied to '%s', so the code depends on its size", name);
 		else if (arr->address_taken)
