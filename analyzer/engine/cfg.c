@@ -275,7 +275,7 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
  * marked in closed[]? When phase_loop >= 0 the path must take that loop's
  * latch (b in a later iteration of it) and that latch is open. b < 0: the
  * whole reachable set, left in W (sm_cfg_seen). Each node visited counts
- * one step in W->steps. */
+ * one step of W's budget; once it is spent the walk answers false. */
 bool sm_cfg_reach(const struct sm_cfg *G, int a, int b, const unsigned char *closed, int phase_loop, uint32_t ord,
 		  struct sm_cfg_walk *W)
 {
@@ -294,7 +294,8 @@ bool sm_cfg_reach(const struct sm_cfg *G, int a, int b, const unsigned char *clo
 		int st = stack[--sp];
 		int v = st / 2, ph = st % 2;
 		const struct sm_cnode *c = &G->n[v];
-		W->steps++;
+		if (W->work && ++W->work->used >= W->work->limit && sm_work_over(W->work))
+			return false; /* spent: the search stops at its next check */
 		if (sm_cfg_blocks(c, ord))
 			continue;
 		if (c->kind == CN_LATCH) {
@@ -371,9 +372,10 @@ void sm_cfg_free(struct sm_cfg *G)
 	memset(G, 0, sizeof(*G));
 }
 
-int sm_cfg_walk_init(struct sm_cfg_walk *W, const struct sm_cfg *G)
+int sm_cfg_walk_init(struct sm_cfg_walk *W, const struct sm_cfg *G, struct sm_work *work)
 {
 	memset(W, 0, sizeof(*W));
+	W->work = work;
 	W->mark = calloc((size_t)G->nn * 2 + 1, sizeof(*W->mark));
 	W->stack = malloc(((size_t)G->nn * 2 + 1) * sizeof(int));
 	return W->mark && W->stack ? 0 : -1;

@@ -75,7 +75,7 @@ struct sm_cfg_walk {
 	unsigned *mark;            /* [node * 2 + phase] == gen: visited */
 	unsigned gen;              /* the current walk */
 	int *stack;
-	unsigned long steps;       /* nodes visited over every walk */
+	struct sm_work *work;      /* each node visited counts a step here, or NULL */
 };
 
 /* The thread id of linear thread lin in a block of shape b. */
@@ -99,7 +99,7 @@ static inline void sm_cfg_thread_ctx(struct sm_eval_ctx *c, struct sm_dim3 b, in
  * the entry node, or -1 (out of memory; sm_cfg_free still applies). */
 int sm_cfg_build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc);
 void sm_cfg_free(struct sm_cfg *G);
-int sm_cfg_walk_init(struct sm_cfg_walk *W, const struct sm_cfg *G);
+int sm_cfg_walk_init(struct sm_cfg_walk *W, const struct sm_cfg *G, struct sm_work *work);
 void sm_cfg_walk_free(struct sm_cfg_walk *W);
 /* Was node*2+phase visited by W's last walk? */
 static inline bool sm_cfg_seen(const struct sm_cfg_walk *W, int state)

@@ -5,6 +5,7 @@
  * matter and the threads, with a witness checked under every assignment
  * of the uniform unknowns. */
 #include "engine/cfg.h"
+#include "engine/raceindex.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,6 +212,8 @@ static void compute_a(struct rjob *J)
 		}
 	}
 	qsort(J->ea, (size_t)J->nea, sizeof(*J->ea), cmp_ent);
+	if (J->memo->work)
+		J->memo->work->used += (uint64_t)J->nthreads + (uint64_t)J->nea;
 }
 
 /* Do threads la (running a) and lb (running b) touch the same bytes at the
@@ -245,6 +248,8 @@ static void leaf(struct rjob *J)
 	const struct addr_vec *vb = memo_get(J->memo, J->rb, &J->cb, &J->evals);
 	if (!vb)
 		return;
+	if (J->memo->work)
+		J->memo->work->used += (uint64_t)J->nthreads; /* the threads tried */
 	for (int t = 0; t < J->nthreads && !J->found; t++) {
 		if (vb->st[t] != 1)
 			continue;
@@ -537,7 +542,8 @@ static int ivals_build(const struct sm_cfg *G, int entry, const int *acc_at, con
 				if (u < 0 || W->mark[u * 2] == W->gen)
 					continue;
 				W->mark[u * 2] = W->gen;
-				W->steps++;
+				if (W->work && ++W->work->used >= W->work->limit && sm_work_over(W->work))
+					return 0; /* spent: the search that follows stops at once */
 				const struct sm_cnode *c = &G->n[u];
 				if (sm_cfg_blocks(c, ords[w]))
 					continue;
@@ -570,7 +576,8 @@ struct arange {
 	int64_t lo, hi;            /* [lo, hi) */
 };
 
-static void acc_range(struct addr_memo *M, const struct sm_raccess *ra, struct sm_dim3 block, struct arange *r)
+static void acc_range(struct addr_memo *M, const struct sm_raccess *ra, struct sm_dim3 block, struct arange *r,
+		      struct sm_race_index *X, struct sm_touch *tbuf)
 {
 	memset(r, 0, sizeof(*r));
 	if (!ra->ok || ra->loop)
@@ -599,6 +606,22 @@ static void acc_range(struct addr_memo *M, const struct sm_raccess *ra, struct s
 		r->empty = false;
 	}
 	r->bounded = true;
+	if (!X)
+		return;
+	/* the index: which threads touch which bytes through ra */
+	int nt = 0;
+	for (int t = 0; t < M->nthreads; t++)
+		if (v->st[t] == 1)
+			tbuf[nt++] = (struct sm_touch){ v->addr[t], v->addr[t] + w, t };
+	uint64_t steps = 0;
+	enum sm_touch_kind kind = ra->src->kind == SM_ACC_LOAD     ? SM_TOUCH_LOAD
+				  : ra->src->kind == SM_ACC_ATOMIC ? SM_TOUCH_ATOMIC
+								   : SM_TOUCH_STORE;
+	/* same_storage: every dynamic array is one storage */
+	const void *storage = ra->array->is_dynamic ? (const void *)M : (const void *)ra->array;
+	sm_race_index_add(X, (unsigned)(ra - M->m->acc), storage, kind, tbuf, nt, &steps);
+	if (M->work)
+		M->work->used += steps;
 }
 
 static bool ranges_meet(const struct arange *x, const struct arange *y)
@@ -752,7 +775,13 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 	uint32_t *ords = NULL;
 	int nmodes = 0, nord = 0;
 	struct arange *rg = NULL;
+	struct sm_race_index *X = NULL;
+	struct sm_touch *tbuf = NULL;
+	unsigned *usable = NULL;
+	uint64_t steps = 0;
 	int rc = 0;
+	if (work)
+		work->kernel = m->kernel->name;
 	int entry = sm_cfg_build(&G, m, block, nacc);
 	if (entry < 0 || !ea || !memo) {
 		rc = -1;
@@ -765,7 +794,7 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 	memo->gm = sm_guard_memo_new();
 	closed = malloc((size_t)G.nloops + 1);
 	acc_at = malloc(((size_t)G.nn + 1) * sizeof(int));
-	if (sm_cfg_walk_init(&W, &G) || !closed || !acc_at) {
+	if (sm_cfg_walk_init(&W, &G, work) || !closed || !acc_at) {
 		rc = -1;
 		goto done;
 	}
@@ -784,20 +813,61 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 		rc = -1;
 		goto done;
 	}
+	X = sm_race_index_new(nacc, SM_RACE_INDEX_TOUCHES);
+	tbuf = malloc((size_t)nt * sizeof(*tbuf));
+	usable = malloc(((size_t)nacc + 1) * 3 * sizeof(*usable));
+	if (!X || !tbuf || !usable) {
+		rc = -1;
+		goto done;
+	}
 	for (unsigned i = 0; i < nacc; i++) {
+		const struct sm_raccess *ra = &m->acc[i];
+		bool use = ra->ok && ra->src && ra->array && G.acc_node_of[i] >= 0;
 		if (sm_work_over(work))
 			memset(&rg[i], 0, sizeof(rg[i])); /* unbounded (no search follows) */
 		else
-			acc_range(memo, &m->acc[i], block, &rg[i]);
+			acc_range(memo, ra, block, &rg[i], use ? X : NULL, tbuf);
 	}
+	if (sm_race_index_finish(X, &steps)) {
+		rc = -1;
+		goto done;
+	}
+	/* Partner lists, ascending: a pair of two accesses of known
+	 * addresses of which one is alone (raceindex.h) is never formed. */
+	unsigned *all = usable, *cand = usable + nacc + 1, *unb = usable + 2 * (nacc + 1);
+	unsigned nall = 0, ncand = 0, nunb = 0;
+	for (unsigned i = 0; i < nacc; i++) {
+		const struct sm_raccess *ra = &m->acc[i];
+		if (!ra->ok || !ra->src || !ra->array || G.acc_node_of[i] < 0)
+			continue;
+		all[nall++] = i;
+		if (!rg[i].bounded)
+			unb[nunb++] = i;
+		if (!rg[i].bounded || !sm_race_index_alone(X, i))
+			cand[ncand++] = i;
+	}
+	if (work)
+		work->used += steps + nacc;
 	for (unsigned b = 0; b < nacc && !sm_work_over(work); b++) {
 		const struct sm_raccess *rb = &m->acc[b];
 		if (!rb->ok || !rb->src || !rb->array || G.acc_node_of[b] < 0)
 			continue;
+		const unsigned *L = !rg[b].bounded ? all : sm_race_index_alone(X, b) ? unb : cand;
+		unsigned nl = !rg[b].bounded ? nall : sm_race_index_alone(X, b) ? nunb : ncand;
+		unsigned p0 = 0, p1 = nl; /* the first entry >= b */
+		while (p0 < p1) {
+			unsigned mid = (p0 + p1) / 2;
+			if (L[mid] < b)
+				p0 = mid + 1;
+			else
+				p1 = mid;
+		}
 		/* the nearest earlier access first: the clearest witness */
-		for (unsigned step = 0; step < nacc && !sm_work_over(work); step++) {
-			unsigned a = (b + nacc - 1 - step) % nacc;
+		for (unsigned step = 0; step < nl && !sm_work_over(work); step++) {
+			unsigned a = L[(p0 + nl - 1 - step) % nl];
 			const struct sm_raccess *ra = &m->acc[a];
+			if (work)
+				work->used++; /* a pair formed */
 			if (!ra->ok || !ra->src || !ra->array || G.acc_node_of[a] < 0)
 				continue;
 			if (!same_storage(ra->array, rb->array))
@@ -905,6 +975,9 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 	*nout = n;
 done:
 	sm_cfg_walk_free(&W);
+	sm_race_index_free(X);
+	free(tbuf);
+	free(usable);
 	free(closed);
 	sm_cfg_free(&G);
 	free(ea);
