@@ -55,7 +55,7 @@ def gen_reliability(kind, n):
     elif kind == "leafmacro":
         if not 0 <= n <= 20:
             raise SystemExit("gen_scaling: leafmacro takes 0 to 20 levels")
-        defs = ["#define E0(x) (x)"] + ["#define E%d(x) (E%d(x) + E%d((x) * 0.5f))" % (i, i - 1, i - 1)
+        defs = ["#define E0(x) (x)"] + ["#define E%d(x) (E%d(x) + E%d(x))" % (i, i - 1, i - 1)
                                         for i in range(1, n + 1)]
         out = defs + out + ["    float v = in[t];", "    s[t] = E%d(v);" % n, "    __syncthreads();",
                             "    out[t] = s[(t + 1) % 256];"]
