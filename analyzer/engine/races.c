@@ -828,6 +828,8 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 		else
 			acc_range(memo, ra, block, &rg[i], use ? X : NULL, tbuf);
 	}
+	if (sm_work_over(work))
+		goto spent; /* no pair will be tried */
 	if (sm_race_index_finish(X, &steps)) {
 		rc = -1;
 		goto done;
@@ -971,6 +973,7 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 				break;
 		}
 	}
+spent:
 	*out = races;
 	*nout = n;
 done:
