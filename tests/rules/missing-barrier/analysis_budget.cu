@@ -39,7 +39,7 @@ void launch(float *out)
 /*
  * check-args: --no-cuda --analysis-budget 10000
  * check-output-start
- * smemlint: warning: analysis budget exceeded: 'tests/rules/missing-barrier/analysis_budget.cu' needed more than 10000 evaluation steps (--analysis-budget), reached in kernel 'second' (stopped after 10295 steps); results are partial
+ * smemlint: warning: analysis budget exceeded: 'tests/rules/missing-barrier/analysis_budget.cu' needed more than 10000 evaluation steps (--analysis-budget), reached in kernel 'second' (stopped after 10031 steps); results are partial
  * tests/rules/missing-barrier/analysis_budget.cu:16:14: error: missing barrier: read-after-write race on 's': thread 31 reads s[32], which thread 32 wrote at line 15, with no __syncthreads() in between (different warps) in kernel 'first' with blockDim (128,1,1) [missing-barrier]
  *       out[t] = s[(t + 1) % N];
  *                ^~~~~~~~~~~~~~
