@@ -386,3 +386,85 @@ void sm_cfg_walk_free(struct sm_cfg_walk *W)
 	free(W->mark);
 	free(W->stack);
 }
+
+/* ---- barrier intervals (see cfg.h) ---- */
+
+void sm_ivals_free(struct sm_ivals *I)
+{
+	for (int w = 0; w < I->nord && I->bits; w++)
+		free(I->bits[w]);
+	free(I->bits);
+}
+
+int sm_ivals_build(const struct sm_cfg *G, int entry, const int *acc_at, const uint32_t *ords, int nord,
+		       struct sm_ivals *I, struct sm_cfg_walk *W)
+{
+	int nstart = 1;
+	for (int v = 0; v < G->nn; v++)
+		nstart += G->n[v].kind == CN_BARRIER || G->n[v].kind == CN_SCOPED;
+	I->nwords = (nstart + 63) / 64;
+	I->bits = calloc((size_t)nord, sizeof(*I->bits));
+	if (!I->bits)
+		return -1;
+	I->nord = nord;
+	for (int w = 0; w < nord; w++) {
+		I->bits[w] = calloc((size_t)G->nacc * (size_t)I->nwords + 1, sizeof(uint64_t));
+		if (!I->bits[w])
+			return -1;
+	}
+	for (int w = 0; w < nord; w++) {
+		int si = 0;
+		for (int v = -1; v < G->nn; v++) {
+			bool bar = v >= 0 && (G->n[v].kind == CN_BARRIER || G->n[v].kind == CN_SCOPED);
+			if (v >= 0 && !bar)
+				continue;
+			int me = si++;
+			if (v >= 0 && !sm_cfg_blocks(&G->n[v], ords[w]))
+				continue; /* a barrier that does not order the pair is no start */
+			if (++W->gen == 0) {
+				memset(W->mark, 0, (size_t)G->nn * 2 * sizeof(*W->mark));
+				W->gen = 1;
+			}
+			int *stack = W->stack;
+			int sp = 0;
+			if (v < 0)
+				stack[sp++] = entry;
+			else
+				for (int i = 0; i < G->n[v].nsucc; i++)
+					stack[sp++] = G->n[v].succ[i];
+			while (sp > 0) {
+				int u = stack[--sp];
+				if (u < 0 || W->mark[u * 2] == W->gen)
+					continue;
+				W->mark[u * 2] = W->gen;
+				if (W->work && ++W->work->used >= W->work->limit && sm_work_over(W->work))
+					return 0; /* spent: the search that follows stops at once */
+				const struct sm_cnode *c = &G->n[u];
+				if (sm_cfg_blocks(c, ords[w]))
+					continue;
+				if (c->kind == CN_ACCESS && acc_at[u] >= 0)
+					I->bits[w][(size_t)acc_at[u] * I->nwords + me / 64] |= (uint64_t)1 << (me % 64);
+				if (c->kind == CN_LATCH) {
+					/* leave the loop: its head's exit edge only */
+					const struct sm_cnode *h = &G->n[G->loops[c->loop].head];
+					if (h->nsucc > 1 && sp < G->nn)
+						stack[sp++] = h->succ[1];
+					continue;
+				}
+				for (int i = 0; i < c->nsucc; i++)
+					if (sp < G->nn)
+						stack[sp++] = c->succ[i];
+			}
+		}
+	}
+	return 0;
+}
+
+bool sm_ivals_meet(const struct sm_ivals *I, int w, unsigned a, unsigned b)
+{
+	const uint64_t *x = &I->bits[w][(size_t)a * I->nwords], *y = &I->bits[w][(size_t)b * I->nwords];
+	for (int i = 0; i < I->nwords; i++)
+		if (x[i] & y[i])
+			return true;
+	return false;
+}

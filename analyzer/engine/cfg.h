@@ -113,5 +113,31 @@ uint32_t sm_cfg_pair_ord(const struct sm_cfg *G, int64_t a, int64_t b);
 /* Does e read a loop counter, a loop's exit value, an address, or a load
  * whose address does (or is e too deep to tell)? */
 bool sm_expr_refs_loops(const struct sm_expr *e, int depth);
+/* Barrier intervals.
+ * The starts of an interval are the kernel's entry and every barrier that
+ * orders the pair of threads (see sm_cfg_blocks: a pair's ordering `ord` says
+ * which scoped barriers do). An access lies in the intervals of the
+ * starts that reach it with no such barrier on the way, within one
+ * iteration of every loop (a latch is not crossed: from it only the loop's
+ * exit is taken). Two accesses that threads can run between the same two
+ * barriers at the same iterations share a start, whichever branch each
+ * thread takes; two with no start in common are never such a pair, which
+ * spares the search most pairs of a long kernel. One bit set per access
+ * and ordering. */
+struct sm_ivals {
+	int nwords;                /* 64-bit words per access */
+	int nord;
+	uint64_t **bits;           /* [ordering][access * nwords + start / 64] */
+};
+
+/* Build the intervals of every ordering in ords[0..nord) from entry;
+ * acc_at maps a node to its access (-1 none). Returns 0, or -1 (out of
+ * memory; sm_ivals_free still applies). Each node walked counts in W's
+ * budget; once it is spent the build stops (the search stops too). */
+int sm_ivals_build(const struct sm_cfg *G, int entry, const int *acc_at, const uint32_t *ords, int nord,
+		   struct sm_ivals *I, struct sm_cfg_walk *W);
+void sm_ivals_free(struct sm_ivals *I);
+/* Do accesses a and b share an interval start under ordering w? */
+bool sm_ivals_meet(const struct sm_ivals *I, int w, unsigned a, unsigned b);
 
 #endif

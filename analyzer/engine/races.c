@@ -477,94 +477,6 @@ static bool same_storage(const struct sm_array *x, const struct sm_array *y)
 	return x == y || (x && y && x->is_dynamic && y->is_dynamic);
 }
 
-/* ---- barrier intervals ----
- * The starts of an interval are the kernel's entry and every barrier that
- * orders the pair of threads (see blocks: a pair's ordering `ord` says
- * which scoped barriers do). An access lies in the intervals of the
- * starts that reach it with no such barrier on the way, within one
- * iteration of every loop (a latch is not crossed: from it only the loop's
- * exit is taken). Two accesses that threads can run between the same two
- * barriers at the same iterations share a start, whichever branch each
- * thread takes; two with no start in common are never such a pair, which
- * spares the search most pairs of a long kernel. One bit set per access
- * and ordering. */
-struct ivals {
-	int nwords;                /* 64-bit words per access */
-	int nord;
-	uint64_t **bits;           /* [ordering][access * nwords + start / 64] */
-};
-
-static void ivals_free(struct ivals *I)
-{
-	for (int w = 0; w < I->nord && I->bits; w++)
-		free(I->bits[w]);
-	free(I->bits);
-}
-
-static int ivals_build(const struct sm_cfg *G, int entry, const int *acc_at, const uint32_t *ords, int nord,
-		       struct ivals *I, struct sm_cfg_walk *W)
-{
-	int nstart = 1;
-	for (int v = 0; v < G->nn; v++)
-		nstart += G->n[v].kind == CN_BARRIER || G->n[v].kind == CN_SCOPED;
-	I->nwords = (nstart + 63) / 64;
-	I->bits = calloc((size_t)nord, sizeof(*I->bits));
-	if (!I->bits)
-		return -1;
-	I->nord = nord;
-	for (int w = 0; w < nord; w++) {
-		I->bits[w] = calloc((size_t)G->nacc * (size_t)I->nwords + 1, sizeof(uint64_t));
-		if (!I->bits[w])
-			return -1;
-	}
-	for (int w = 0; w < nord; w++) {
-		int si = 0;
-		for (int v = -1; v < G->nn; v++) {
-			bool bar = v >= 0 && (G->n[v].kind == CN_BARRIER || G->n[v].kind == CN_SCOPED);
-			if (v >= 0 && !bar)
-				continue;
-			int me = si++;
-			if (v >= 0 && !sm_cfg_blocks(&G->n[v], ords[w]))
-				continue; /* a barrier that does not order the pair is no start */
-			if (++W->gen == 0) {
-				memset(W->mark, 0, (size_t)G->nn * 2 * sizeof(*W->mark));
-				W->gen = 1;
-			}
-			int *stack = W->stack;
-			int sp = 0;
-			if (v < 0)
-				stack[sp++] = entry;
-			else
-				for (int i = 0; i < G->n[v].nsucc; i++)
-					stack[sp++] = G->n[v].succ[i];
-			while (sp > 0) {
-				int u = stack[--sp];
-				if (u < 0 || W->mark[u * 2] == W->gen)
-					continue;
-				W->mark[u * 2] = W->gen;
-				if (W->work && ++W->work->used >= W->work->limit && sm_work_over(W->work))
-					return 0; /* spent: the search that follows stops at once */
-				const struct sm_cnode *c = &G->n[u];
-				if (sm_cfg_blocks(c, ords[w]))
-					continue;
-				if (c->kind == CN_ACCESS && acc_at[u] >= 0)
-					I->bits[w][(size_t)acc_at[u] * I->nwords + me / 64] |= (uint64_t)1 << (me % 64);
-				if (c->kind == CN_LATCH) {
-					/* leave the loop: its head's exit edge only */
-					const struct sm_cnode *h = &G->n[G->loops[c->loop].head];
-					if (h->nsucc > 1 && sp < G->nn)
-						stack[sp++] = h->succ[1];
-					continue;
-				}
-				for (int i = 0; i < c->nsucc; i++)
-					if (sp < G->nn)
-						stack[sp++] = c->succ[i];
-			}
-		}
-	}
-	return 0;
-}
-
 /* The bytes an access can touch, for the pruning of pairs before any
  * thread is enumerated: known for an access outside every loop (one
  * address per thread, at the search's assignment of the uniform unknowns,
@@ -645,15 +557,6 @@ static bool split_by_thread(const struct sm_raccess *ra, const struct sm_raccess
 			if (y->cond == x->cond && y->negate != x->negate)
 				return true;
 	}
-	return false;
-}
-
-static bool ivals_meet(const struct ivals *I, int w, unsigned a, unsigned b)
-{
-	const uint64_t *x = &I->bits[w][(size_t)a * I->nwords], *y = &I->bits[w][(size_t)b * I->nwords];
-	for (int i = 0; i < I->nwords; i++)
-		if (x[i] & y[i])
-			return true;
 	return false;
 }
 
@@ -770,7 +673,7 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 	unsigned cap = 0, n = 0;
 	struct sm_race *races = NULL;
 	int *acc_at = NULL;
-	struct ivals IV = { 0, 0, NULL };
+	struct sm_ivals IV = { 0, 0, NULL };
 	struct rmode *modes = NULL;
 	uint32_t *ords = NULL;
 	int nmodes = 0, nord = 0;
@@ -804,7 +707,7 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 		if (G.acc_node_of[i] >= 0)
 			acc_at[G.acc_node_of[i]] = (int)i;
 	nmodes = race_modes(&G, &modes, &ords, &nord);
-	if (nmodes < 0 || ivals_build(&G, entry, acc_at, ords, nord, &IV, &W)) {
+	if (nmodes < 0 || sm_ivals_build(&G, entry, acc_at, ords, nord, &IV, &W)) {
 		rc = -1;
 		goto done;
 	}
@@ -921,7 +824,7 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 					 * barrier interval, and unless one follows the
 					 * other, the pair is taken once (a before b in
 					 * the source) */
-					if (d < 0 && !ivals_meet(&IV, md->iv, a, b))
+					if (d < 0 && !sm_ivals_meet(&IV, md->iv, a, b))
 						continue;
 					if (!(d < 0 && a == b) && !pair_reach(&P, d, -1, md->ord) &&
 					    (d >= 0 || a > b || !split_by_thread(ra, rb)))
@@ -986,7 +889,7 @@ done:
 	free(ea);
 	free(acc_at);
 	free(rg);
-	ivals_free(&IV);
+	sm_ivals_free(&IV);
 	free(modes);
 	free(ords);
 	if (memo) {
