@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Whole-tree linting (issue 7): directory walking, parallel and sharded
-runs, the header cache and --timeout. Each group is one ctest entry:
+runs, the header cache and --timeout; and the race search's cost on the
+generated workloads of tools/gen_scaling.py, in budget steps (issue 22).
+Each group is one ctest entry:
 
-    test_scale.py walk|parallel|shard|cache|timeout
+    test_scale.py walk|parallel|shard|cache|timeout|budget
 
 SMEMLINT names the binary. The corpus is linted with the toolkit when one
 is found (like a user's run) and always with a private cache directory, so
@@ -266,9 +268,47 @@ def test_timeout(tmp):
         check(p.returncode == 2 and "invalid timeout" in p.stderr, f"timeout: '{bad}' is a usage error")
 
 
+def gen_scaling(tmp, kind, n):
+    f = os.path.join(tmp, f"{kind}_{n}.cu")
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen_scaling.py"), kind, str(n), f], check=True)
+    return f
+
+
+def budget_note(p):
+    """(kernel, steps) of the analysis-budget-exceeded warning of a JSON
+    report, or None; "" when the warning does not say them."""
+    for n in json.loads(p.stdout)["notifications"]:
+        if n["id"] == "analysis-budget-exceeded":
+            m = re.search(r"reached in kernel '([^']*)' \(stopped after (\d+) steps\)", n["message"])
+            return (m.group(1), int(m.group(2))) if m else ""
+    return None
+
+
+def test_budget(tmp):
+    # the race search grows near-linearly in steps: N accumulations of the
+    # threads' own elements form no pair, so twice the statements take no
+    # more than twice the steps per statement (a quadratic search needed
+    # billions for 1,600)
+    for n in (800, 1600):
+        f = gen_scaling(tmp, "accum", n)
+        p = run(["--format=json", "--no-cuda", "--no-cache", "--analysis-budget", str(4000 * n), f])
+        check(p.returncode == 0 and budget_note(p) is None, f"budget: accum {n} needs over {4000 * n} steps: {p.stderr}")
+    # a small budget stops within 2x of it (steps counted, not time) and
+    # names the kernel where it ran out
+    for kind, n, kernel in (("accesses", 800, "k"), ("goto", 800, "k"), ("loopnest", 4, "acc"), ("accum", 1600, "acc")):
+        f = gen_scaling(tmp, kind, n)
+        for limit in (3000, 15000):
+            p = run(["--format=json", "--no-cuda", "--no-cache", "--analysis-budget", str(limit), f])
+            note = budget_note(p)
+            check(note, f"budget: {kind} {n} at {limit}: no budget warning naming the kernel: {p.stderr}")
+            if note:
+                check(note[0] == kernel, f"budget: {kind} {n} at {limit}: kernel {note[0]!r}, not {kernel!r}")
+                check(limit <= note[1] <= 2 * limit, f"budget: {kind} {n} at {limit}: stopped after {note[1]} steps")
+
+
 def main():
     groups = {"walk": test_walk, "parallel": test_parallel, "shard": test_shard, "cache": test_cache,
-              "timeout": test_timeout}
+              "timeout": test_timeout, "budget": test_budget}
     names = sys.argv[1:] or list(groups)
     for name in names:
         with tempfile.TemporaryDirectory(prefix="smemlint-scale-") as tmp:

@@ -9,11 +9,66 @@ KIND:
   switch     N fall-through cases, each storing one element
   goto       N labels, each storing one element, with a backward goto every 4
   macro      one line: a macro that expands to N statements
-Every kernel is launched once with 128 threads, so the race search runs."""
+Every kernel above is launched once with 128 threads, so the race search
+runs. The reliability workloads of issue 22 (no launch: the block shape
+is assumed) stress the race search and the front end:
+  accum      N accumulations `s[t] += in[i];`, one a line
+  gaccum     N guarded accumulations `if (in[i] > 0) s[t] += in[i];`
+  longline   N accumulations on one source line
+  macrostmts a short file whose nested macro expands to N statements
+             (rounded down to a power of two, up to 8,192)
+  loopnest   loops nested N deep (N <= 6, 4 iterations each) around
+             shared accesses split by barriers
+  leafmacro  a macro whose expansion is an expression tree of 2^N leaves
+             (N <= 20), stored to shared memory"""
 import sys
 
 
+def gen_reliability(kind, n):
+    out = ["__global__ void acc(const float *in, float *out)", "{", "    __shared__ float s[256];",
+           "    int t = threadIdx.x;"]
+    if kind == "accum":
+        out += ["    s[t] += in[%d];" % i for i in range(n)]
+    elif kind == "gaccum":
+        out += ["    if (in[%d] > 0) s[t] += in[%d];" % (i, i) for i in range(n)]
+    elif kind == "longline":
+        out.append("    " + " ".join("s[t] += in[%d];" % i for i in range(n)))
+    elif kind == "macrostmts":
+        if not 1 <= n <= 8192:
+            raise SystemExit("gen_scaling: macrostmts takes 1 to 8192 statements")
+        k = n.bit_length() - 1
+        defs = ["#define M0 s[t] += 1.0f;"] + ["#define M%d M%d M%d" % (i, i - 1, i - 1) for i in range(1, k + 1)]
+        out = defs + out + ["    M%d" % k]
+    elif kind == "loopnest":
+        if not 1 <= n <= 6:
+            raise SystemExit("gen_scaling: loopnest takes a depth of 1 to 6")
+        idx = " + ".join("i%d * %d" % (d, 4 ** d) for d in range(n))
+        out.append("    float v = 0.0f;")
+        for d in range(n):
+            out.append("    " * (d + 1) + "for (int i%d = 0; i%d < 4; i%d++) {" % (d, d, d))
+        ind = "    " * (n + 1)
+        out += [ind + "s[t] += in[%s];" % idx, ind + "__syncthreads();",
+                ind + "v += s[(t + 1) %% 256] + s[(t + %d) %% 256];" % (n + 1), ind + "__syncthreads();"]
+        for d in range(n - 1, -1, -1):
+            out.append("    " * (d + 1) + "}")
+        out.append("    out[t] = v;")
+    elif kind == "leafmacro":
+        if not 0 <= n <= 20:
+            raise SystemExit("gen_scaling: leafmacro takes 0 to 20 levels")
+        defs = ["#define E0(x) (x)"] + ["#define E%d(x) (E%d(x) + E%d(x))" % (i, i - 1, i - 1)
+                                        for i in range(1, n + 1)]
+        out = defs + out + ["    float v = in[t];", "    s[t] = E%d(v);" % n, "    __syncthreads();",
+                            "    out[t] = s[(t + 1) % 256];"]
+    out += ["}", ""]
+    return "\n".join(out)
+
+
+RELIABILITY = ("accum", "gaccum", "longline", "macrostmts", "loopnest", "leafmacro")
+
+
 def gen(kind, n):
+    if kind in RELIABILITY:
+        return gen_reliability(kind, n)
     out = ["#define B 128", "__global__ void k(const float *in, float *out, int m)", "{",
            "    __shared__ float s[4096];", "    int t = threadIdx.x;", "    float v = 0.0f;"]
     if kind in ("accesses", "ifs"):

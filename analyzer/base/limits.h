@@ -264,6 +264,14 @@
 #define SM_RACE_EVALS 4000000ul
 #define SM_RACE_TRIES 64
 
+/* Distinct (byte interval, thread) touches the race search's index keeps
+ * per kernel and block shape (engine/raceindex.h): 24 bytes each, so 1M
+ * is 24 MiB. Accesses with the same addresses share their touches, so
+ * only a kernel of over ~4,000 accesses of different addresses (at 256
+ * threads) fills it. Past it: the accesses left out pair as before the
+ * index (every pair is tried), slower, same result. */
+#define SM_RACE_INDEX_TOUCHES ((size_t)1 << 20)
+
 /* Guard values kept per kernel (analyzer/engine/bank.c): whether the
  * chain of guards from one guard on holds, for one thread. Accesses share
  * the tails of their chains, so a kernel whose n-th access lies under n

@@ -212,12 +212,14 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 		sm_arena_release(&A);
 		return -1;
 	}
-	struct sm_work work = { 0, opt->analysis_budget ? opt->analysis_budget : SM_ANALYSIS_BUDGET, false };
+	struct sm_work work = { .limit = opt->analysis_budget ? opt->analysis_budget : SM_ANALYSIS_BUDGET };
 	run_rules(F, opt, &A, &work, r);
 	if (work.spent)
 		sm_result_problem(r, SM_PROBLEM_ANALYSIS_BUDGET_EXCEEDED, p0,
 			       "analysis budget exceeded: '%s' needed more than %llu evaluation steps "
-			       "(--analysis-budget); results are partial", path, (unsigned long long)work.limit);
+			       "(--analysis-budget), reached in kernel '%s' (stopped after %llu steps); results are partial",
+			       path, (unsigned long long)work.limit, work.spent_in ? work.spent_in : "?",
+			       (unsigned long long)work.used);
 	sm_result_keep_headers(r, F); /* findings in project headers: driver/headers.h */
 	if (sm_arena_failed(&A))
 		sm_result_problem(r, SM_PROBLEM_PARTIAL_RESULTS, p0, "'%s' needed more than %zu %s to analyze; results are partial",

@@ -124,6 +124,9 @@ struct sm_work {
 	uint64_t used;
 	uint64_t limit;
 	bool spent;                   /* some result was cut short by the limit */
+	const char *kernel;           /* the kernel being analyzed, or NULL */
+	const char *spent_in;         /* the kernel in which the limit was reached */
+	uint64_t spent_at;            /* used when it was first found reached */
 };
 
 /* Has w reached its limit? Marks it spent when so. */
@@ -131,6 +134,10 @@ static inline bool sm_work_over(struct sm_work *w)
 {
 	if (!w || !w->limit || w->used < w->limit)
 		return false;
+	if (!w->spent) {
+		w->spent_in = w->kernel;
+		w->spent_at = w->used;
+	}
 	w->spent = true;
 	return true;
 }

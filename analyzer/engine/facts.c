@@ -79,6 +79,8 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 		return f->degrees;
 	const struct sm_kernel_model *m = &f->model;
 	const struct sm_kernel_launches *K = &f->launch;
+	if (f->work && m->kernel)
+		f->work->kernel = m->kernel->name; /* named if the budget runs out here */
 	struct sm_access_result *res = sm_arena_alloc(f->arena, (m->nacc + 1) * sizeof(*res));
 	if (!res) {
 		f->degrees_failed = true;

@@ -64,6 +64,10 @@ struct sm_divergence {
  * 0 for a barrier of the whole block (or grid). */
 int64_t sm_scope_threads(const struct sm_stmt *s);
 
+/* Does barrier s order threads a and b (linear ids) with each other (both
+ * in one group of its scope)? */
+bool sm_scope_orders(const struct sm_stmt *s, int64_t a, int64_t b);
+
 /* The divergent barriers of m's kernel, in source order. A block (or
  * grid) barrier diverges under any cause above. A barrier of a smaller
  * scope diverges only where a cause splits one of its groups: some

@@ -1,9 +1,9 @@
 // The per-file analysis budget (--analysis-budget, SM_ANALYSIS_BUDGET): a
 // count of evaluation steps, so the cut falls at the same place on every
-// machine. The file needs about 11,800 steps; with 10,000 the race of
+// machine. The file needs about 19,500 steps; with 10,000 the race of
 // `first` is found, the race search of `second` stops before its first
-// race, and the file gets the analysis-budget-exceeded warning: partial
-// results, never a stall. With the default budget every race of `second`
+// race, and the file gets the analysis-budget-exceeded warning naming
+// `second`, where it ran out: partial results, never a stall. With the default budget every race of `second`
 // (lines 24 to 30) is reported; the corpus (tests/rules corpus run) shows
 // that the default never triggers there.
 #define N 128
@@ -39,7 +39,7 @@ void launch(float *out)
 /*
  * check-args: --no-cuda --analysis-budget 10000
  * check-output-start
- * smemlint: warning: analysis budget exceeded: 'tests/rules/missing-barrier/analysis_budget.cu' needed more than 10000 evaluation steps (--analysis-budget); results are partial
+ * smemlint: warning: analysis budget exceeded: 'tests/rules/missing-barrier/analysis_budget.cu' needed more than 10000 evaluation steps (--analysis-budget), reached in kernel 'second' (stopped after 10031 steps); results are partial
  * tests/rules/missing-barrier/analysis_budget.cu:16:14: error: missing barrier: read-after-write race on 's': thread 31 reads s[32], which thread 32 wrote at line 15, with no __syncthreads() in between (different warps) in kernel 'first' with blockDim (128,1,1) from the launch on line 35 [missing-barrier]
  *       out[t] = s[(t + 1) % N];
  *                ^~~~~~~~~~~~~~

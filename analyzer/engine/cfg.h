@@ -1,0 +1,143 @@
+/* cfg.h - the race search's control-flow graph (internal to engine).
+ * Nodes are the kernel's shared accesses, barriers, branches and loop
+ * latches; sm_cfg_reach asks whether a path between two of them meets no
+ * barrier that orders a pair of threads. */
+#ifndef SM_ENGINE_CFG_H
+#define SM_ENGINE_CFG_H
+
+#include "engine/threaddep.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+/* CN_BARRIER orders every thread of the block; CN_SCOPED only the
+ * threads of one group of its scope (a tile, a warp's mask lanes, bar.sync's
+ * count): the graph's scope `sc`, one bit of a pair's ordering. */
+enum { CN_PLAIN, CN_ACCESS, CN_BARRIER, CN_SCOPED, CN_LATCH };
+
+struct sm_cnode {
+	int succ[2];
+	int nsucc;
+	int kind;
+	int loop;     /* CN_LATCH: loop index */
+	int sc;       /* CN_SCOPED: index in cfg.scopes */
+	const struct sm_stmt *st; /* CN_SCOPED: the barrier */
+};
+
+/* One loop of the graph. */
+struct sm_cloop {
+	int head;     /* the node its iterations start at */
+	int latch;    /* its CN_LATCH node */
+	int parent;   /* the enclosing loop, or -1 */
+};
+
+struct sm_cfg {
+	struct sm_cnode *n;
+	int nn;                                          /* nodes in n */
+	unsigned cap;                                    /* n's capacity */
+	int exit;
+	int ret;                                         /* where a return goes: the end of the
+	                                                  * inlined call it is in, or -1 (exit) */
+	int failed;
+	unsigned nacc;
+	int *acc_node_of;                                /* per access */
+	int *acc_nloops;
+	int (*acc_loops)[SM_MAX_LOOPS + 1];           /* loop indexes, outer first */
+	int stack[SM_MAX_LOOPS + 1];
+	int depth;
+	int nloops;                                      /* loops in loops */
+	unsigned caploops;                               /* loops' capacity */
+	struct sm_cloop *loops;                             /* per loop */
+	const struct sm_kernel_model *m;
+	struct sm_dim3 block;
+	int64_t nthreads;
+	/* the distinct scopes smaller than the block, each a barrier that
+	 * has it */
+	const struct sm_stmt *scopes[SM_MAX_BARRIER_SCOPES];
+	int nscopes;
+	/* per scope: for bar.sync with a count whose guards select exactly
+	 * that many threads in whole warps, which threads (1 a member); NULL:
+	 * the scope's own groups (scope_group) */
+	unsigned char *members[SM_MAX_BARRIER_SCOPES];
+};
+
+/* Does node c stop a path for a pair of threads that the scoped
+ * barriers in `ord` (a bit per cfg.scopes entry) order? */
+static inline bool sm_cfg_blocks(const struct sm_cnode *c, uint32_t ord)
+{
+	return c->kind == CN_BARRIER || (c->kind == CN_SCOPED && (ord >> c->sc & 1));
+}
+
+/* Scratch of the walks: a mark per node and phase, set to the walk's
+ * generation (so no walk clears them), and a stack. */
+struct sm_cfg_walk {
+	unsigned *mark;            /* [node * 2 + phase] == gen: visited */
+	unsigned gen;              /* the current walk */
+	int *stack;
+	struct sm_work *work;      /* each node visited counts a step here, or NULL */
+};
+
+/* The thread id of linear thread lin in a block of shape b. */
+static inline void sm_cfg_lin_tid(struct sm_dim3 b, int64_t lin, int64_t tid[3])
+{
+	int64_t x = b.x > 0 ? b.x : 1, y = b.y > 0 ? b.y : 1;
+	tid[0] = lin % x;
+	tid[1] = (lin / x) % y;
+	tid[2] = lin / (x * y);
+}
+
+/* A fresh evaluation context for linear thread lin of a block of shape b. */
+static inline void sm_cfg_thread_ctx(struct sm_eval_ctx *c, struct sm_dim3 b, int64_t lin)
+{
+	memset(c, 0, sizeof(*c));
+	c->ntid = b;
+	sm_cfg_lin_tid(b, lin, c->tid);
+}
+
+/* Build m's graph for a block of shape block, with nacc accesses. Returns
+ * the entry node, or -1 (out of memory; sm_cfg_free still applies). */
+int sm_cfg_build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc);
+void sm_cfg_free(struct sm_cfg *G);
+int sm_cfg_walk_init(struct sm_cfg_walk *W, const struct sm_cfg *G, struct sm_work *work);
+void sm_cfg_walk_free(struct sm_cfg_walk *W);
+/* Was node*2+phase visited by W's last walk? */
+static inline bool sm_cfg_seen(const struct sm_cfg_walk *W, int state)
+{
+	return W->mark[state] == W->gen;
+}
+bool sm_cfg_reach(const struct sm_cfg *G, int a, int b, const unsigned char *closed, int phase_loop, uint32_t ord,
+		  struct sm_cfg_walk *W);
+bool sm_cfg_free_cycle(const struct sm_cfg *G, int li, uint32_t ord, unsigned char *closed, struct sm_cfg_walk *W);
+uint32_t sm_cfg_pair_ord(const struct sm_cfg *G, int64_t a, int64_t b);
+/* Does e read a loop counter, a loop's exit value, an address, or a load
+ * whose address does (or is e too deep to tell)? */
+bool sm_expr_refs_loops(const struct sm_expr *e, int depth);
+/* Barrier intervals.
+ * The starts of an interval are the kernel's entry and every barrier that
+ * orders the pair of threads (see sm_cfg_blocks: a pair's ordering `ord` says
+ * which scoped barriers do). An access lies in the intervals of the
+ * starts that reach it with no such barrier on the way, within one
+ * iteration of every loop (a latch is not crossed: from it only the loop's
+ * exit is taken). Two accesses that threads can run between the same two
+ * barriers at the same iterations share a start, whichever branch each
+ * thread takes; two with no start in common are never such a pair, which
+ * spares the search most pairs of a long kernel. One bit set per access
+ * and ordering. */
+struct sm_ivals {
+	int nwords;                /* 64-bit words per access */
+	int nord;
+	uint64_t **bits;           /* [ordering][access * nwords + start / 64] */
+};
+
+/* Build the intervals of every ordering in ords[0..nord) from entry;
+ * acc_at maps a node to its access (-1 none). Returns 0, or -1 (out of
+ * memory; sm_ivals_free still applies). Each node walked counts in W's
+ * budget; once it is spent the build stops (the search stops too). */
+int sm_ivals_build(const struct sm_cfg *G, int entry, const int *acc_at, const uint32_t *ords, int nord,
+		   struct sm_ivals *I, struct sm_cfg_walk *W);
+void sm_ivals_free(struct sm_ivals *I);
+/* Do accesses a and b share an interval start under ordering w? */
+bool sm_ivals_meet(const struct sm_ivals *I, int w, unsigned a, unsigned b);
+
+#endif
