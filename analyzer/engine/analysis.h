@@ -174,6 +174,13 @@ struct sm_eval_ctx {
 
 int64_t sm_eval(const struct sm_expr *e, struct sm_eval_ctx *c);
 
+/* The thread id of linear thread lin (x fastest) in a block of shape b
+ * (threads.c). */
+void sm_thread_id(struct sm_dim3 b, int64_t lin, int64_t tid[3]);
+
+/* A fresh evaluation context for linear thread lin of a block of shape b. */
+void sm_thread_ctx(struct sm_eval_ctx *c, struct sm_dim3 b, int64_t lin);
+
 /* The value of an induction variable of update op (ADD SUB MUL DIV SHL
  * SHR) at iteration k, from its initial value v and its step: v op step,
  * k times (eval.c). Sets c->err when it overflows or is undefined. */

@@ -125,9 +125,7 @@ static bool lane_ctx(const struct job *J, int l, const struct sm_eval_ctx *base,
 	if (lin >= J->nthreads)
 		return false;
 	*c = *base;
-	c->tid[0] = lin % J->block.x;
-	c->tid[1] = (lin / J->block.x) % J->block.y;
-	c->tid[2] = lin / (J->block.x * J->block.y);
+	sm_thread_id(J->block, lin, c->tid);
 	return true;
 }
 

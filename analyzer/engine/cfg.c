@@ -45,7 +45,7 @@ static bool runs_once(const struct sm_cfg *G, const struct sm_stmt *s)
 	int64_t nt = G->block.x * G->block.y * G->block.z;
 	for (int64_t t = 0; t < nt; t++) {
 		struct sm_eval_ctx c;
-		sm_cfg_thread_ctx(&c, G->block, t);
+		sm_thread_ctx(&c, G->block, t);
 		c.strict = 1;
 		c.budget = SM_EVAL_BUDGET_COND;
 		int64_t v = sm_eval(L->cond, &c);
@@ -74,7 +74,7 @@ static unsigned char *count_members(const struct sm_cfg *G, const struct sm_stmt
 	int64_t n = 0;
 	for (int64_t t = 0; t < G->nthreads; t++) {
 		struct sm_eval_ctx c;
-		sm_cfg_thread_ctx(&c, G->block, t);
+		sm_thread_ctx(&c, G->block, t);
 		c.strict = 1;
 		bool on = true;
 		for (const struct sm_guard *g = r->guards; g && on; g = g->next) {

@@ -78,23 +78,6 @@ struct sm_cfg_walk {
 	struct sm_work *work;      /* each node visited counts a step here, or NULL */
 };
 
-/* The thread id of linear thread lin in a block of shape b. */
-static inline void sm_cfg_lin_tid(struct sm_dim3 b, int64_t lin, int64_t tid[3])
-{
-	int64_t x = b.x > 0 ? b.x : 1, y = b.y > 0 ? b.y : 1;
-	tid[0] = lin % x;
-	tid[1] = (lin / x) % y;
-	tid[2] = lin / (x * y);
-}
-
-/* A fresh evaluation context for linear thread lin of a block of shape b. */
-static inline void sm_cfg_thread_ctx(struct sm_eval_ctx *c, struct sm_dim3 b, int64_t lin)
-{
-	memset(c, 0, sizeof(*c));
-	c->ntid = b;
-	sm_cfg_lin_tid(b, lin, c->tid);
-}
-
 /* Build m's graph for a block of shape block, with nacc accesses. Returns
  * the entry node, or -1 (out of memory; sm_cfg_free still applies). */
 int sm_cfg_build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc);

@@ -78,12 +78,8 @@ static bool related(const struct sm_raccess *first, const struct sm_raccess *oth
 			for (int64_t it = 0; it < SM_MERGE_CHECK_ITERS; it++) {
 				for (int64_t lin = 0; lin < nthreads; lin++) {
 					struct sm_eval_ctx c;
-					memset(&c, 0, sizeof(c));
-					c.ntid = bl;
+					sm_thread_ctx(&c, bl, lin);
 					c.seed = seed;
-					c.tid[0] = lin % bl.x;
-					c.tid[1] = (lin / bl.x) % bl.y;
-					c.tid[2] = lin / (bl.x * bl.y);
 					for (int d = 0; d < SM_MAX_LOOPS; d++)
 						c.iter[d] = it;
 					int64_t a0 = 0, a1 = 0;

@@ -121,7 +121,7 @@ static const struct addr_vec *memo_get(struct addr_memo *M, const struct sm_racc
 	}
 	for (int t = 0; t < M->nthreads; t++) {
 		struct sm_eval_ctx lc = *c;
-		sm_cfg_lin_tid(M->block, t, lc.tid);
+		sm_thread_id(M->block, t, lc.tid);
 		v->st[t] = (signed char)sm_access_addr(ra, NULL, &lc, &v->addr[t]);
 	}
 	*evals += (unsigned long)M->nthreads;
@@ -166,7 +166,7 @@ static int any_runs(struct rjob *J, const struct sm_loop *L, struct sm_eval_ctx 
 	int unknown = 0;
 	for (int t = 0; t < J->nthreads; t++) {
 		struct sm_eval_ctx lc = *c;
-		sm_cfg_lin_tid(J->block, t, lc.tid);
+		sm_thread_id(J->block, t, lc.tid);
 		int r = sm_loop_cond(L, &lc);
 		J->evals++;
 		if (r == 1)
@@ -204,7 +204,7 @@ static void compute_a(struct rjob *J)
 		if (va->st[t] != 1)
 			continue;
 		struct sm_eval_ctx c = J->ca;
-		sm_cfg_lin_tid(J->block, t, c.tid);
+		sm_thread_id(J->block, t, c.tid);
 		if (a_at_edge(J, &c)) {
 			J->ea[J->nea].addr = va->addr[t];
 			J->ea[J->nea].lin = t;
@@ -224,8 +224,8 @@ static bool verify(struct rjob *J, int la, int lb)
 	for (size_t i = 0; i < sizeof(race_seeds) / sizeof(race_seeds[0]); i++) {
 		struct sm_eval_ctx c1 = J->ca, c2 = J->cb;
 		c1.seed = c2.seed = race_seeds[i];
-		sm_cfg_lin_tid(J->block, la, c1.tid);
-		sm_cfg_lin_tid(J->block, lb, c2.tid);
+		sm_thread_id(J->block, la, c1.tid);
+		sm_thread_id(J->block, lb, c2.tid);
 		int64_t x, y;
 		if (sm_access_addr(J->ra, NULL, &c1, &x) != 1 || sm_access_addr(J->rb, NULL, &c2, &y) != 1)
 			return false;
@@ -861,8 +861,8 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 			R->kind = ka == SM_ACC_LOAD ? SM_RACE_WAR : kb == SM_ACC_LOAD ? SM_RACE_RAW : SM_RACE_WAW;
 			R->inter_warp = inter;
 			R->cross_iter = cross;
-			sm_cfg_lin_tid(block, J.lin_a, R->tid_a);
-			sm_cfg_lin_tid(block, J.lin_b, R->tid_b);
+			sm_thread_id(block, J.lin_a, R->tid_a);
+			sm_thread_id(block, J.lin_b, R->tid_b);
 			R->addr = J.addr;
 			R->truncated = trunc;
 			R->unordered = unordered;

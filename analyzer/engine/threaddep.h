@@ -66,6 +66,11 @@ int64_t sm_scope_threads(const struct sm_stmt *s);
 
 /* Does barrier s order threads a and b (linear ids) with each other (both
  * in one group of its scope)? */
+/* The group of barrier s's scope that linear thread t belongs to, -1 when
+ * t takes no part in it (a lane outside the mask, a thread past the
+ * count). Threads of one group wait for each other at s. */
+int64_t sm_scope_group(const struct sm_stmt *s, int64_t t);
+
 bool sm_scope_orders(const struct sm_stmt *s, int64_t a, int64_t b);
 
 /* The divergent barriers of m's kernel, in source order. A block (or

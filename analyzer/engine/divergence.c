@@ -1,50 +1,15 @@
-/* threaddep.c - thread dependence and barrier divergence (see
- * threaddep.h); the race search is races.c over cfg.c's graph. */
+/* divergence.c - barriers some threads of a group never reach (see
+ * threaddep.h): the walk that carries the cause in force (a
+ * thread-dependent if, switch or loop, or a jump out), what the launches
+ * say about a condition (every thread of every block evaluated under each
+ * launch context), and whether a cause splits a group of a smaller
+ * barrier scope. */
 #include "engine/threaddep.h"
 #include "base/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- threads of a block ---- */
-
-/* The thread id of linear thread lin in a block of shape b. */
-static void lin_tid(struct sm_dim3 b, int64_t lin, int64_t tid[3])
-{
-	int64_t x = b.x > 0 ? b.x : 1, y = b.y > 0 ? b.y : 1;
-	tid[0] = lin % x;
-	tid[1] = (lin / x) % y;
-	tid[2] = lin / (x * y);
-}
-
-/* A fresh evaluation context for linear thread lin of a block of shape b. */
-static void thread_ctx(struct sm_eval_ctx *c, struct sm_dim3 b, int64_t lin)
-{
-	memset(c, 0, sizeof(*c));
-	c->ntid = b;
-	lin_tid(b, lin, c->tid);
-}
-
-/* ---- conditions at their program point ---- */
-
-const struct sm_rstmt *sm_rstmt_find(const struct sm_kernel_model *m, const struct sm_stmt *s)
-{
-	if (!m || !s)
-		return NULL;
-	for (unsigned i = 0; i < m->nstmts; i++)
-		if (m->stmts[i].stmt == s)
-			return &m->stmts[i];
-	return NULL;
-}
-
-bool sm_stmt_cond_thread_dep(const struct sm_kernel_model *m, const struct sm_stmt *s)
-{
-	const struct sm_rstmt *r = sm_rstmt_find(m, s);
-	if (!r)
-		return false;
-	return r->cond && sm_expr_thread_dep(r->cond);
-}
 
 /* ---- divergence ---- */
 
@@ -191,10 +156,10 @@ static enum verdict launch_verdict_one(struct vjob *V)
 			if (V->evals >= SM_LAUNCH_VERDICT_EVALS)
 				return V_UNKNOWN;
 			struct sm_eval_ctx c;
-			thread_ctx(&c, L->block, t);
+			sm_thread_ctx(&c, L->block, t);
 			c.launch = L;
 			if (L->grid_known)
-				lin_tid(L->grid, blk, c.ctaid);
+				sm_thread_id(L->grid, blk, c.ctaid);
 			int64_t v;
 			if (!thread_value(V, &c, &v))
 				return V_UNKNOWN;
@@ -420,51 +385,6 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 	}
 }
 
-/* ---- barrier scopes ---- */
-
-int64_t sm_scope_threads(const struct sm_stmt *s)
-{
-	switch (s->scope) {
-	case SM_SCOPE_TILE:
-		return s->scope_arg > 0 ? s->scope_arg : 0;
-	case SM_SCOPE_COUNT:
-		/* whole warps take part */
-		return s->scope_arg > 0 ? (s->scope_arg + SM_WARP - 1) / SM_WARP * SM_WARP : 0;
-	case SM_SCOPE_LANES:
-	case SM_SCOPE_ACTIVE:
-		return SM_WARP;
-	default:
-		return 0;
-	}
-}
-
-/* The group of barrier s's scope that linear thread t belongs to, -1 when
- * t takes no part in it (a lane outside the mask, a thread past the
- * count). Threads of one group wait for each other at s. */
-static int64_t scope_group(const struct sm_stmt *s, int64_t t)
-{
-	switch (s->scope) {
-	case SM_SCOPE_TILE:
-		return s->scope_arg > 0 ? t / s->scope_arg : 0;
-	case SM_SCOPE_LANES:
-		if (s->scope_arg && !((uint64_t)s->scope_arg >> (t % SM_WARP) & 1))
-			return -1;
-		return t / SM_WARP;
-	case SM_SCOPE_ACTIVE:
-		return t / SM_WARP;
-	case SM_SCOPE_COUNT:
-		return t < sm_scope_threads(s) ? 0 : -1;
-	default:
-		return 0;
-	}
-}
-
-bool sm_scope_orders(const struct sm_stmt *s, int64_t a, int64_t b)
-{
-	int64_t ga = scope_group(s, a);
-	return ga >= 0 && ga == scope_group(s, b);
-}
-
 /* Does barrier s, reached only by the threads for which e holds, split a
  * group of its scope (some threads of one group reach it, others not) in
  * a block of one of the given shapes? True when e cannot be evaluated for
@@ -482,11 +402,11 @@ static bool splits_scope(const struct sm_stmt *s, const struct sm_expr *e, const
 			return true;
 		int64_t cur = -1, val = 0;
 		for (int64_t t = 0; t < nt; t++) {
-			int64_t g = scope_group(s, t);
+			int64_t g = sm_scope_group(s, t);
 			if (g < 0)
 				continue;
 			struct sm_eval_ctx c;
-			thread_ctx(&c, B, t);
+			sm_thread_ctx(&c, B, t);
 			c.strict = 1;
 			c.budget = SM_EVAL_BUDGET_COND;
 			int64_t v = sm_eval(e, &c) != 0;
