@@ -6,26 +6,23 @@
  * check and leave by their head's exit edge. */
 #include "engine/cfg.h"
 #include "base/grow.h"
+#include "engine/visit.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-bool sm_expr_refs_loops(const struct sm_expr *e, int depth)
+/* A loop counter or a pointer; a load's value varies where its address
+ * does (its place is followed). */
+static enum sm_seen is_loop_dependent(const struct sm_expr *e, void *arg)
 {
-	if (!e || depth > SM_SCAN_EXPR_DEPTH)
-		return e != NULL;
-	if (e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT || e->kind == SM_E_ADDR)
-		return true;
-	if (e->kind == SM_E_OPAQUE && e->place) {
-		/* a load: its value varies where its address does */
-		const struct sm_access *p = e->place;
-		for (int i = 0; i < p->nidx; i++)
-			if (sm_expr_refs_loops(p->idx[i], depth + 1))
-				return true;
-		if (sm_expr_refs_loops(p->extra, depth + 1) || sm_expr_refs_loops(p->base, depth + 1))
-			return true;
-	}
-	return sm_expr_refs_loops(e->a, depth + 1) || sm_expr_refs_loops(e->b, depth + 1) || sm_expr_refs_loops(e->c, depth + 1);
+	bool hit = e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT || e->kind == SM_E_ADDR;
+	return hit ? SM_SEEN_HIT : SM_SEEN_GO;
+}
+
+bool sm_expr_refs_loops(const struct sm_expr *e)
+{
+	struct sm_expr_walk w = { is_loop_dependent, NULL, SM_WALK_LOAD_PLACE, SM_SCAN_EXPR_DEPTH, true };
+	return sm_expr_any(e, &w);
 }
 
 /* Does loop s surely run its first iteration in every thread? (Its
@@ -40,7 +37,7 @@ static bool runs_once(const struct sm_cfg *G, const struct sm_stmt *s)
 		return false;
 	const struct sm_loop *L = r->loop;
 	for (int i = 0; i < L->niv; i++)
-		if (sm_expr_refs_loops(L->ivs[i].init, 0) || sm_expr_refs_loops(L->ivs[i].step, 0))
+		if (sm_expr_refs_loops(L->ivs[i].init) || sm_expr_refs_loops(L->ivs[i].step))
 			return false;
 	int64_t nt = G->block.x * G->block.y * G->block.z;
 	for (int64_t t = 0; t < nt; t++) {

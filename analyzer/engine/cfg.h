@@ -95,7 +95,7 @@ bool sm_cfg_free_cycle(const struct sm_cfg *G, int li, uint32_t ord, unsigned ch
 uint32_t sm_cfg_pair_ord(const struct sm_cfg *G, int64_t a, int64_t b);
 /* Does e read a loop counter, a loop's exit value, an address, or a load
  * whose address does (or is e too deep to tell)? */
-bool sm_expr_refs_loops(const struct sm_expr *e, int depth);
+bool sm_expr_refs_loops(const struct sm_expr *e);
 /* Barrier intervals.
  * The starts of an interval are the kernel's entry and every barrier that
  * orders the pair of threads (see sm_cfg_blocks: a pair's ordering `ord` says

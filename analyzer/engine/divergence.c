@@ -5,6 +5,7 @@
  * launch context), and whether a cause splits a group of a smaller
  * barrier scope. */
 #include "engine/threaddep.h"
+#include "engine/visit.h"
 #include "base/grow.h"
 
 #include <stdio.h>
@@ -71,40 +72,34 @@ struct vjob {
 	unsigned long evals;
 };
 
-/* Does e read blockIdx or gridDim (through a load's address too)? */
-static bool reads_grid(const struct sm_expr *e, int depth)
+static enum sm_seen is_grid(const struct sm_expr *e, void *arg)
 {
-	if (!e || depth > SM_SCAN_EXPR_DEPTH)
-		return e != NULL;
-	if (e->kind == SM_E_BUILTIN && (e->builtin == SM_B_CTAID || e->builtin == SM_B_NCTAID))
-		return true;
-	if ((e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT) && e->loop && e->ival < e->loop->niv) {
-		const struct sm_iv *iv = &e->loop->ivs[e->ival];
-		if (reads_grid(iv->init, depth + 1) || reads_grid(iv->step, depth + 1))
-			return true;
-	}
-	if (e->place) {
-		for (int i = 0; i < e->place->nidx; i++)
-			if (reads_grid(e->place->idx[i], depth + 1))
-				return true;
-		if (reads_grid(e->place->extra, depth + 1) || reads_grid(e->place->base, depth + 1))
-			return true;
-	}
-	return reads_grid(e->a, depth + 1) || reads_grid(e->b, depth + 1) || reads_grid(e->c, depth + 1);
+	bool hit = e->kind == SM_E_BUILTIN && (e->builtin == SM_B_CTAID || e->builtin == SM_B_NCTAID);
+	return hit ? SM_SEEN_HIT : SM_SEEN_GO;
+}
+
+/* Does e read blockIdx or gridDim (through a load's or a pointer's place
+ * and a loop counter's start and step too)? Past the cap: taken to. */
+static bool reads_grid(const struct sm_expr *e)
+{
+	struct sm_expr_walk w = { is_grid, NULL, SM_WALK_ADDR_PLACE | SM_WALK_LOAD_PLACE | SM_WALK_IVS,
+				  SM_SCAN_EXPR_DEPTH, true };
+	return sm_expr_any(e, &w);
+}
+
+static enum sm_seen is_other_counter(const struct sm_expr *e, void *own)
+{
+	if (e->kind == SM_E_LOOPVAR || e->kind == SM_E_PREV)
+		return e->loop != own ? SM_SEEN_HIT : SM_SEEN_SKIP;
+	return e->kind == SM_E_LOOPEXIT ? SM_SEEN_HIT : SM_SEEN_GO;
 }
 
 /* Does e read a loop counter other than own's (whose iteration the
- * verdict cannot pick)? */
-static bool reads_other_loop(const struct sm_expr *e, const struct sm_loop *own, int depth)
+ * verdict cannot pick)? Past the cap: taken to. */
+static bool reads_other_loop(const struct sm_expr *e, const struct sm_loop *own)
 {
-	if (!e || depth > SM_SCAN_EXPR_DEPTH)
-		return e != NULL;
-	if (e->kind == SM_E_LOOPVAR || e->kind == SM_E_PREV)
-		return e->loop != own;
-	if (e->kind == SM_E_LOOPEXIT)
-		return true;
-	return reads_other_loop(e->a, own, depth + 1) || reads_other_loop(e->b, own, depth + 1) ||
-	       reads_other_loop(e->c, own, depth + 1);
+	struct sm_expr_walk w = { is_other_counter, (void *)own, 0, SM_SCAN_EXPR_DEPTH, true };
+	return sm_expr_any(e, &w);
 }
 
 /* One thread's value: the condition, or the loop's trip count; false when
@@ -143,7 +138,7 @@ static enum verdict launch_verdict_one(struct vjob *V)
 	if (nt > SM_MAX_BLOCK_THREADS)
 		return V_UNKNOWN;
 	int64_t nb = 1;
-	if (reads_grid(V->cond, 0)) {
+	if (reads_grid(V->cond)) {
 		if (!L->grid_known || L->grid.x < 1 || L->grid.y < 1 || L->grid.z < 1)
 			return V_UNKNOWN;
 		nb = L->grid.x * L->grid.y * L->grid.z;
@@ -184,10 +179,10 @@ static enum verdict launch_verdict(const struct sm_kernel_launches *K, const str
 	struct vjob V = { NULL, r->cond, NULL, 0 };
 	if (loop) {
 		const struct sm_loop *L = r->loop;
-		if (!L || !L->cond || L->depth >= SM_MAX_LOOPS || reads_other_loop(L->cond, L, 0))
+		if (!L || !L->cond || L->depth >= SM_MAX_LOOPS || reads_other_loop(L->cond, L))
 			return V_UNKNOWN;
 		for (int i = 0; i < L->niv; i++)
-			if (reads_other_loop(L->ivs[i].init, L, 0) || reads_other_loop(L->ivs[i].step, L, 0))
+			if (reads_other_loop(L->ivs[i].init, L) || reads_other_loop(L->ivs[i].step, L))
 				return V_UNKNOWN;
 		V.cond = L->cond;
 		V.loop = L;

@@ -467,7 +467,7 @@ static int same_value(const struct sm_raccess *rx, const struct sm_raccess *ry, 
 			return 1;
 		/* alike in every thread and in every iteration: threads at
 		 * different iterations write one element too */
-		return !cross_iter && rx->value && !sm_expr_thread_dep(rx->value) && !sm_expr_refs_loops(rx->value, 0) ? 2 : 0;
+		return !cross_iter && rx->value && !sm_expr_thread_dep(rx->value) && !sm_expr_refs_loops(rx->value) ? 2 : 0;
 	}
 	return x->value->kind == SM_E_CONST && y->value->kind == SM_E_CONST && x->value->ival == y->value->ival;
 }
