@@ -82,7 +82,7 @@ START_TEST(test_rows)
 	sm_irb_init(&b);
 	b.s->elem_size = 4;
 	struct sm_expr *first = OP(&b, r->op1, load(&b, 0), K(&b, r->k1));
-	struct sm_expr *second;
+	struct sm_expr *second = NULL;
 	switch (r->shape) {
 	case NOT_SECOND:
 		second = unary(&b, SM_OP_NOT, cast(&b, 32, OP(&b, r->op2, load(&b, r->d), K(&b, r->k2))));
@@ -93,7 +93,8 @@ START_TEST(test_rows)
 	case BARE_SECOND:
 		second = load(&b, r->d);
 		break;
-	default:
+	case AND:
+	case OR_NEGATED:
 		second = OP(&b, r->op2, load(&b, r->d), K(&b, r->k2));
 		break;
 	}

@@ -258,13 +258,14 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
 			G->acc_loops[ai][i] = G->stack[i];
 		return c;
 	}
-	default: {
+	case SM_S_DECL: case SM_S_ASSIGN: case SM_S_OPAQUE_CALL: {
 		int n = next;
 		for (int i = s->nkids - 1; i >= 0; i--)
 			n = cbuild(G, s->kids[i], n, brk, cont, depth + 1);
 		return n;
 	}
 	}
+	return next;
 }
 
 /* Is there a path from node a (leaving it) to node b that meets no

@@ -221,12 +221,14 @@ static bool holds_barrier_or_jump(const struct sm_stmt *s, int depth)
 	case SM_S_BREAK:
 	case SM_S_CONTINUE:
 		return true;
-	default:
+	case SM_S_BLOCK: case SM_S_DECL: case SM_S_ASSIGN: case SM_S_IF: case SM_S_LOOP: case SM_S_SWITCH:
+	case SM_S_ACCESS: case SM_S_OPAQUE_CALL: case SM_S_CALL:
 		for (int i = 0; i < s->nkids; i++)
 			if (holds_barrier_or_jump(s->kids[i], depth + 1))
 				return true;
 		return false;
 	}
+	return true; /* not a statement kind: taken to */
 }
 
 static const struct dcause *cond_cause(struct dw *W, const struct sm_stmt *s, enum sm_div_kind kind,
@@ -373,11 +375,12 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 	case SM_S_BARRIER:
 		add_barrier(W, s, in);
 		return in;
-	default:
+	case SM_S_DECL: case SM_S_ASSIGN: case SM_S_ACCESS: case SM_S_OPAQUE_CALL:
 		for (int i = 0; i < s->nkids; i++)
 			in = dwalk(W, s->kids[i], in, ex, depth + 1);
 		return in;
 	}
+	return in;
 }
 
 /* Does barrier s, reached only by the threads for which e holds, split a

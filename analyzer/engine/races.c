@@ -448,9 +448,10 @@ static bool const_value(const struct sm_expr *e, int depth)
 		return const_value(e->a, depth + 1) && const_value(e->b, depth + 1);
 	case SM_E_COND:
 		return const_value(e->a, depth + 1) && const_value(e->b, depth + 1) && const_value(e->c, depth + 1);
-	default:
-		return false;
+	case SM_E_BUILTIN: case SM_E_VAR: case SM_E_LOOPVAR: case SM_E_LOOPEXIT: case SM_E_PREV: case SM_E_ADDR:
+		break; /* thread ids, variables, counters, pointers: not constants */
 	}
+	return false;
 }
 
 /* Two stores of one value: the same store of a constant (every thread
