@@ -137,6 +137,22 @@ static void progress(void *ctx, size_t done, size_t total, const char *path)
 	c->progress_shown = true;
 }
 
+/* A usage error: the message on stderr, exit status 2. Returns 1. */
+int sm_cli_usage_error(struct cli *c, const char *fmt, const char *val)
+{
+	fprintf(stderr, "smemlint: ");
+	fprintf(stderr, fmt, val);
+	fputc('\n', stderr);
+	c->status = 2;
+	return 1;
+}
+
+/* a setter's error (already in c->err) */
+int sm_cli_fail(struct cli *c)
+{
+	return sm_cli_usage_error(c, "%s", c->err);
+}
+
 double sm_cli_seconds(void)
 {
 	struct timespec ts;

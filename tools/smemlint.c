@@ -43,20 +43,6 @@
 #define OWN_STR(n, v, f, h) SM_OPT_STR(0, struct cli, n, v, f, h)
 #define OWN_BOOL(n, f, h) SM_OPT_BOOL(0, struct cli, n, f, h)
 
-int sm_cli_usage_error(struct cli *c, const char *fmt, const char *val)
-{
-	fprintf(stderr, "smemlint: ");
-	fprintf(stderr, fmt, val);
-	fputc('\n', stderr);
-	c->status = 2;
-	return 1;
-}
-
-/* a setter's error (already in c->err) */
-int sm_cli_fail(struct cli *c)
-{
-	return sm_cli_usage_error(c, "%s", c->err);
-}
 
 /* a handler that ends the command with status */
 static int exit_with(struct cli *c, int status)

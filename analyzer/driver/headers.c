@@ -9,7 +9,6 @@
 
 #include "base/grow.h"
 #include "driver/report.h"
-#include "rules/messages.h"
 
 void sm_result_keep_headers(struct sm_result *r, const struct sm_file *F)
 {
@@ -169,20 +168,6 @@ static bool same_range(struct sm_range a, struct sm_range b)
 static bool same_str(const char *a, const char *b)
 {
 	return !strcmp(a ? a : "", b ? b : "");
-}
-
-bool sm_diag_same_message(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b)
-{
-	if (same_str(a->message, b->message))
-		return true;
-	if (!a->message || !b->message || a->launch.from.kind == SM_LAUNCH_NONE || b->launch.from.kind == SM_LAUNCH_NONE)
-		return false;
-	const char *ta = sm_launch_from_text(A, &a->launch.from), *tb = sm_launch_from_text(A, &b->launch.from);
-	const char *pa = ta && *ta ? strstr(a->message, ta) : NULL, *pb = tb && *tb ? strstr(b->message, tb) : NULL;
-	if (!pa || !pb || pa - a->message != pb - b->message)
-		return false;
-	size_t at = (size_t)(pa - a->message);
-	return !strncmp(a->message, b->message, at) && !strcmp(pa + strlen(ta), pb + strlen(tb));
 }
 
 struct sm_result *sm_header_set_add(struct sm_header_set *set, struct sm_result *part)

@@ -11,6 +11,7 @@
 #include "base/grow.h"
 #include "base/limits.h"
 #include "driver/headers.h"
+#include "rules/messages.h"
 
 void sm_result_init(struct sm_result *r, const char *path)
 {
@@ -270,4 +271,20 @@ unsigned sm_result_merge_instantiations(struct sm_result *r)
 	r->ndiags = out;
 	free(gone);
 	return merged;
+}
+
+/* Equal messages, or equal but for their launch's provenance (see
+ * driver/headers.h). */
+bool sm_diag_same_message(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b)
+{
+	if (!strcmp(a->message ? a->message : "", b->message ? b->message : ""))
+		return true;
+	if (!a->message || !b->message || a->launch.from.kind == SM_LAUNCH_NONE || b->launch.from.kind == SM_LAUNCH_NONE)
+		return false;
+	const char *ta = sm_launch_from_text(A, &a->launch.from), *tb = sm_launch_from_text(A, &b->launch.from);
+	const char *pa = ta && *ta ? strstr(a->message, ta) : NULL, *pb = tb && *tb ? strstr(b->message, tb) : NULL;
+	if (!pa || !pb || pa - a->message != pb - b->message)
+		return false;
+	size_t at = (size_t)(pa - a->message);
+	return !strncmp(a->message, b->message, at) && !strcmp(pa + strlen(ta), pb + strlen(tb));
 }

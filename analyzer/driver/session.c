@@ -277,10 +277,6 @@ int sm_session_prepare(struct sm_session *s, char *err, size_t errlen)
 	return 0;
 }
 
-bool sm_session_unused_wanted(const struct sm_session *s, const struct sm_config *cfg)
-{
-	return s->cli.report_unused >= 0 ? s->cli.report_unused : cfg && cfg->report_unused > 0;
-}
 
 
 int sm_session_dump_config(struct sm_session *s, const char *target, FILE *out, char *err, size_t errlen)

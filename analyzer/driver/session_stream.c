@@ -26,6 +26,14 @@
 #include "base/grow.h"
 #include "driver/fix_apply.h"
 
+
+/* Are unused suppressions reported for a file under config cfg (the
+ * command line wins)? */
+bool sm_session_unused_wanted(const struct sm_session *s, const struct sm_config *cfg)
+{
+	return s->cli.report_unused >= 0 ? s->cli.report_unused : cfg && cfg->report_unused > 0;
+}
+
 /* ---- workers ---- */
 
 /* r for a file no front end could be started for */
