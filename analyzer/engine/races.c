@@ -43,13 +43,20 @@ struct addr_vec {
 	int64_t *addr;             /* per thread */
 	signed char *st;           /* sm_access_addr's result per thread */
 	struct addr_vec *next;
+	struct ent *sorted;        /* the threads that run it (st 1) by address,
+	                            * made on first use; NULL: not yet */
+	int nsorted;
 };
+
+/* hash chains of the address memo (a power of two): a long kernel keeps
+ * tens of thousands of vectors (accesses x iterations x seeds) */
+#define MEMO_BUCKETS 16384
 
 struct addr_memo {
 	const struct sm_kernel_model *m;
 	struct sm_dim3 block;
 	int nthreads;
-	struct addr_vec *bucket[1024];
+	struct addr_vec *bucket[MEMO_BUCKETS];
 	size_t bytes;
 	struct addr_vec scratch;   /* used when the memo is full */
 	struct sm_guard_memo *gm;  /* guard values, shared by the accesses */
@@ -58,12 +65,13 @@ struct addr_memo {
 
 static void memo_free(struct addr_memo *M)
 {
-	for (int i = 0; i < 1024; i++) {
+	for (int i = 0; i < MEMO_BUCKETS; i++) {
 		struct addr_vec *v = M->bucket[i];
 		while (v) {
 			struct addr_vec *n = v->next;
 			free(v->addr);
 			free(v->st);
+			free(v->sorted);
 			free(v);
 			v = n;
 		}
@@ -86,7 +94,7 @@ static const struct addr_vec *memo_get(struct addr_memo *M, const struct sm_racc
 	for (int i = 0; i < key.niter; i++)
 		h = (h ^ (unsigned)key.iter[i]) * 16777619u;
 	h ^= c->seed * 40503u;
-	h &= 1023;
+	h &= MEMO_BUCKETS - 1;
 	for (struct addr_vec *v = M->bucket[h]; v; v = v->next)
 		if (v->acc == key.acc && v->niter == key.niter && v->seed == c->seed &&
 		    !memcmp(v->iter, key.iter, (size_t)key.niter * sizeof(int64_t)))
@@ -114,7 +122,7 @@ static const struct addr_vec *memo_get(struct addr_memo *M, const struct sm_racc
 				return NULL;
 		}
 	} else {
-		*v = (struct addr_vec){ key.acc, c->seed, key.niter, { 0 }, v->addr, v->st, M->bucket[h] };
+		*v = (struct addr_vec){ key.acc, c->seed, key.niter, { 0 }, v->addr, v->st, M->bucket[h], NULL, 0 };
 		memcpy(v->iter, key.iter, sizeof(key.iter));
 		M->bucket[h] = v;
 		M->bytes += need;
@@ -194,12 +202,46 @@ static bool a_at_edge(struct rjob *J, struct sm_eval_ctx *c)
 	return true;
 }
 
+/* The threads of a kept address vector that run its access, by address:
+ * sorted once and kept with the vector (the same vector serves many pairs).
+ * NULL when it cannot be kept (the scratch vector, the memo full). */
+static const struct ent *sorted_of(struct addr_memo *M, const struct addr_vec *cv)
+{
+	struct addr_vec *v = (struct addr_vec *)cv;
+	if (v == &M->scratch)
+		return NULL;
+	if (v->sorted)
+		return v->sorted;
+	size_t need = (size_t)M->nthreads * sizeof(struct ent);
+	if (M->bytes + need > SM_RACE_MEMO_BYTES || !(v->sorted = malloc(need ? need : 1)))
+		return NULL;
+	M->bytes += need;
+	v->nsorted = 0;
+	for (int t = 0; t < M->nthreads; t++)
+		if (v->st[t] == 1)
+			v->sorted[v->nsorted++] = (struct ent){ v->addr[t], t };
+	qsort(v->sorted, (size_t)v->nsorted, sizeof(*v->sorted), cmp_ent);
+	return v->sorted;
+}
+
 static void compute_a(struct rjob *J)
 {
 	J->nea = 0;
 	const struct addr_vec *va = memo_get(J->memo, J->ra, &J->ca, &J->evals);
 	if (!va)
 		return;
+	bool edge = false;
+	for (int s = 0; s < J->a_done && !edge; s++)
+		edge = J->slots[s].side == 1 && J->slots[s].edge;
+	const struct ent *sorted = edge ? NULL : sorted_of(J->memo, va);
+	if (sorted) {
+		/* every thread that runs it: the kept order */
+		J->nea = va->nsorted;
+		memcpy(J->ea, sorted, (size_t)J->nea * sizeof(*J->ea));
+		if (J->memo->work)
+			J->memo->work->used += (uint64_t)J->nthreads + (uint64_t)J->nea;
+		return;
+	}
 	for (int t = 0; t < J->nthreads; t++) {
 		if (va->st[t] != 1)
 			continue;

@@ -10,15 +10,6 @@
 
 /* ---- threads of a block ---- */
 
-/* The thread id of linear thread lin in a block of shape b. */
-void sm_thread_id(struct sm_dim3 b, int64_t lin, int64_t tid[3])
-{
-	int64_t x = b.x > 0 ? b.x : 1, y = b.y > 0 ? b.y : 1;
-	tid[0] = lin % x;
-	tid[1] = (lin / x) % y;
-	tid[2] = lin / (x * y);
-}
-
 /* A fresh evaluation context for linear thread lin of a block of shape b. */
 void sm_thread_ctx(struct sm_eval_ctx *c, struct sm_dim3 b, int64_t lin)
 {
