@@ -93,7 +93,7 @@ int sm_race_index_add(struct sm_race_index *X, unsigned acc, const void *storage
 		if (S->hash != h || S->storage != storage || S->kind != kind || S->n != n)
 			continue;
 		*steps += (uint64_t)n;
-		if (!memcmp(&X->touch[S->first], t, (size_t)n * sizeof(*t))) {
+		if (n == 0 || !memcmp(&X->touch[S->first], t, (size_t)n * sizeof(*t))) {
 			X->sig_of[acc] = s;
 			return 0;
 		}
@@ -103,7 +103,8 @@ int sm_race_index_add(struct sm_race_index *X, unsigned acc, const void *storage
 	if (SM_ALLOC_GROW(X->touch, X->ntouch + (size_t)n, X->captouch) ||
 	    SM_ALLOC_GROW(X->sigs, (size_t)X->nsigs + 1, X->capsigs))
 		return -1;
-	memcpy(&X->touch[X->ntouch], t, (size_t)n * sizeof(*t));
+	if (n > 0) /* no touches: the buffer may not exist yet */
+		memcpy(&X->touch[X->ntouch], t, (size_t)n * sizeof(*t));
 	int s = X->nsigs++;
 	X->sigs[s] = (struct sig){ storage, kind, X->ntouch, n, h, false, X->head[h % 4096] };
 	X->head[h % 4096] = s;

@@ -428,7 +428,7 @@ static const struct sm_stmt *unordered_barrier(struct pairctx *P, int d, uint32_
 	if (!fwd)
 		return NULL;
 	for (int v = 0; v < G->nn; v++)
-		fwd[v] = sm_cfg_seen(P->W, v * 2) | sm_cfg_seen(P->W, v * 2 + 1);
+		fwd[v] = sm_cfg_seen(P->W, v * 2) || sm_cfg_seen(P->W, v * 2 + 1);
 	const struct sm_stmt *found = NULL;
 	for (int v = 0; v < G->nn && !found; v++) {
 		if (!fwd[v] || G->n[v].kind != CN_SCOPED || (ord >> G->n[v].sc & 1))
