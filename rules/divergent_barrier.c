@@ -9,7 +9,7 @@
  * count threads). A block barrier is reported when it runs under a
  * thread-dependent if, switch, ?:, && or ||, in a loop whose trip count
  * is thread dependent (its condition, or a thread-dependent break/return
- * in it), or after a thread-dependent return/break/continue/goto (analyzer/engine/threaddep.c). Thread dependence is
+ * in it), or after a thread-dependent return/break/continue/goto (analyzer/engine/divergence.c). Thread dependence is
  * judged on the condition's value at its program point, with variables
  * substituted by the resolver: threadIdx, the lane id, loads through
  * thread-dependent addresses, atomics' results and clock() are thread

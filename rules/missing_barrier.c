@@ -6,7 +6,7 @@
  * first to the second passes no block barrier (loop back edges included,
  * so a tile reloaded at the top of the next iteration races with this
  * iteration's reads) and a thread writes bytes that a different thread
- * reads or writes (analyzer/engine/threaddep.c). Overlap is decided exactly by
+ * reads or writes (analyzer/engine/races.c). Overlap is decided exactly by
  * enumerating every thread of the block shapes the kernel is launched with
  * and the iterations of the loops involved (capped; a loop with an unknown
  * bound is tried for a few iterations). Reported only when a conflicting

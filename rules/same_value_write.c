@@ -13,7 +13,7 @@
  * on the thread, a variable or memory is a real race and stays with
  * missing-barrier or warp-sync. One finding per line, on the later store,
  * with the other store in related[0]
- * (analyzer/engine/threaddep.c decides; rules/race_rule.c phrases).
+ * (analyzer/engine/races.c decides; rules/race_rule.c phrases).
  */
 #include "rules/explain.h"
 #include "rules/messages.h"

@@ -9,7 +9,7 @@
  * the same bytes are different lanes of one warp (when some conflicting
  * pair is in different warps the finding is `missing-barrier`'s). Decided
  * by enumerating the block's threads and the loop iterations involved
- * (analyzer/engine/threaddep.c). One finding per line, on the later access (the
+ * (analyzer/engine/races.c). One finding per line, on the later access (the
  * classic unrolled last-warp reduction gets one per line whose read sees
  * another lane's earlier write), with the other access in related[0].
  * A path that passes only barriers not ordering the two lanes (a 16-thread

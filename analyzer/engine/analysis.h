@@ -143,7 +143,7 @@ static inline bool sm_work_over(struct sm_work *w)
 }
 
 /* Guard values already computed, shared by the accesses of one kernel
- * (bank.c): a chain of guards is evaluated once per thread, not once per
+ * (guards.c): a chain of guards is evaluated once per thread, not once per
  * access under it. Owned by whoever made it; one worker only. */
 struct sm_guard_memo;
 struct sm_guard_memo *sm_guard_memo_new(void);
@@ -164,7 +164,7 @@ struct sm_eval_ctx {
 	                               * parameters it fixes are known, and with
 	                               * its grid known blockIdx is ctaid and
 	                               * gridDim its grid (the divergence verdict
-	                               * of threaddep.c) */
+	                               * of divergence.c) */
 	int64_t ctaid[3];             /* blockIdx when launch is set */
 	int used_iter;                /* set when a value read a loop counter */
 	int used_tid;                 /* set when it read threadIdx, blockDim or the lane */

@@ -16,7 +16,7 @@
  * SM_RACE_EVALS, SM_RACE_TRIES (base/limits.h) */
 #define RACE_SEED 2            /* the assignment of uniform unknowns searched */
 
-/* Assignments of uniform unknowns a witness must hold under (bank.c's
+/* Assignments of uniform unknowns a witness must hold under (eval.c's
  * seeds 0, 1 and 2 give them 1, 32 and assorted values): an overlap that
  * depends on a parameter's value (a carve offset) is not reported. */
 static const unsigned race_seeds[] = { 0, 1, 2 };

@@ -86,7 +86,7 @@ static struct sm_expr *opaque(struct rs *R, const char *name, bool dep)
 static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int depth);
 static struct sm_expr *mk_const(struct rs *R, int64_t v);
 
-/* A width of a node's wrap (bank.c's eval): 0 means none, as 64 does. */
+/* A width of a node's wrap (eval.c): 0 means none, as 64 does. */
 static unsigned wrap_bits(const struct sm_expr *e)
 {
 	return e->bits == 0 || e->bits > 64 ? 64 : e->bits;

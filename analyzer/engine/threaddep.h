@@ -20,7 +20,9 @@
  * of accesses share a barrier interval and with which relation between
  * their loop iterations; the block's threads and those iterations are then
  * enumerated to find two different threads touching the same bytes.
- * No libclang, no global state.
+ * Defined in threads.c (statements at their program point, barrier
+ * scopes), divergence.c and races.c (over cfg.c's graph and raceindex.c's
+ * pruning). No libclang, no global state.
  */
 #ifndef SMEMLINT_THREADDEP_H
 #define SMEMLINT_THREADDEP_H
