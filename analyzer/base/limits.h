@@ -105,7 +105,9 @@
 /* Bytes of thread addresses the race search keeps per kernel and block
  * shape (the same iteration vectors are asked for over and over). 64 MiB
  * holds 8 million addresses: every iteration of the corpus's kernels.
- * Past it: addresses are computed again each time, slower, same result. */
+ * Past it: addresses are computed again each time, slower, same result.
+ * The same amount again holds their copies sorted by address (each sorted
+ * once, not once per pair); past it they are sorted per pair. */
 #define SM_RACE_MEMO_BYTES ((size_t)64 << 20)
 
 /* Distinct barrier scopes smaller than the block (a tile size, a

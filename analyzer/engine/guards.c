@@ -91,7 +91,7 @@ static uint64_t gm_mix(uint64_t x)
 
 static size_t gm_slot(const struct sm_guard_memo *m, const struct sm_guard *g, uint64_t key)
 {
-	return (size_t)gm_mix(gm_mix(key) ^ (uint64_t)(uintptr_t)g) & (m->cap - 1);
+	return (size_t)gm_mix(key ^ (uint64_t)(uintptr_t)g * 0x9E3779B97F4A7C15ull) & (m->cap - 1);
 }
 
 static int gm_get(const struct sm_guard_memo *m, const struct sm_guard *g, uint64_t key)

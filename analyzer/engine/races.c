@@ -57,7 +57,8 @@ struct addr_memo {
 	struct sm_dim3 block;
 	int nthreads;
 	struct addr_vec *bucket[MEMO_BUCKETS];
-	size_t bytes;
+	size_t bytes;              /* kept addresses (SM_RACE_MEMO_BYTES) */
+	size_t sorted_bytes;       /* kept sorted copies (SM_RACE_MEMO_BYTES too) */
 	struct addr_vec scratch;   /* used when the memo is full */
 	struct sm_guard_memo *gm;  /* guard values, shared by the accesses */
 	struct sm_work *work;      /* the file's analysis budget, or NULL */
@@ -212,10 +213,12 @@ static const struct ent *sorted_of(struct addr_memo *M, const struct addr_vec *c
 		return NULL;
 	if (v->sorted)
 		return v->sorted;
+	/* a budget of their own: taken from the addresses' budget, they left
+	 * fewer vectors kept, and those were computed again */
 	size_t need = (size_t)M->nthreads * sizeof(struct ent);
-	if (M->bytes + need > SM_RACE_MEMO_BYTES || !(v->sorted = malloc(need ? need : 1)))
+	if (M->sorted_bytes + need > SM_RACE_MEMO_BYTES || !(v->sorted = malloc(need ? need : 1)))
 		return NULL;
-	M->bytes += need;
+	M->sorted_bytes += need;
 	v->nsorted = 0;
 	for (int t = 0; t < M->nthreads; t++)
 		if (v->st[t] == 1)
