@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The README's Limits table is analyzer/base/limits.h (ctest docs.limits).
 
-Every macro defined in limits.h has a row in the table under "### Limits"
+Every macro defined in limits.h has a row in the table under "## Limits" of doc/reliability.md
 with the same value, and every row of the table names a macro of
 limits.h. Values in the README are written for people ("16 MiB", "4,000",
 "1,000,000 s"); limits.h's are C expressions, evaluated here. Each macro
@@ -15,8 +15,8 @@ import ast, os, re, sys, unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIMITS = os.path.join(ROOT, "analyzer", "base", "limits.h")
-README = os.path.join(ROOT, "README.md")
-HEADING = "### Limits"
+README = os.path.join(ROOT, "doc", "reliability.md")
+HEADING = "## Limits"
 
 DEFINE = re.compile(r"^#define\s+(SM_\w+)\s+(.+?)\s*(?:/\*.*)?$")
 UNITS = {None: 1, "": 1, "s": 1, "bytes": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}

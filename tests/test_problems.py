@@ -20,8 +20,8 @@ import json, os, re, subprocess, sys, tempfile, unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMEMLINT = os.path.abspath(os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint")))
 DEF = os.path.join(ROOT, "include", "smemlint", "problems.def")
-README = os.path.join(ROOT, "README.md")
-HEADING = "### Input problems"
+README = os.path.join(ROOT, "doc", "reliability.md")
+HEADING = "## Input problems"
 BASE = ["--no-cuda", "--no-cache"]
 
 ENTRY = re.compile(r'^SM_PROBLEM\(\s*(\w+)\s*,\s*"([^"]*)"\s*,\s*SM_LEVEL_(\w+)\s*,\s*"((?:[^"\\]|\\.)*)"\s*\)',
