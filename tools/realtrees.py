@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""The labelled real-tree regression set (issue 23 item 7).
+
+Third-party CUDA trees, pinned at a commit, on which every barrier finding
+(missing-barrier, divergent-barrier, warp-sync) smemlint reports has been
+read by hand and labelled `real` or `false`. The repository holds only the
+pins and the labels (tests/realtrees/trees.tsv, labels.tsv), never the
+trees' code: clone each repository yourself at its commit into one folder,
+under the name in the `checkout` column, and run
+
+    tools/bench --trees DIR [--tree-names llm.c-dev,...]
+
+which lints each tree as a user would (the tree's own include flags), and
+prints per tree: the exit code, input problems by id, seconds, and the
+barrier findings: labelled real, labelled false, not labelled, and the
+precision (real / labelled). A finding not labelled yet is listed, to be
+read and labelled; a label that no finding matches any more is listed too
+(a false alarm fixed, or a real race lost: the verdict says which).
+
+    python3 tools/realtrees.py --check       (the files' format; a test)
+
+trees.tsv columns: name, repository, commit, checkout (the folder under DIR
+holding the clone; trees of one clone share it), path (linted, relative to
+the checkout), flags (compiler flags after `--`, space separated; `-` none).
+labels.tsv columns: tree, file (relative to the checkout), line, rule,
+verdict (real | false), reason (one line: why, read from the code).
+Lines starting with '#' are comments."""
+import argparse, collections, json, os, re, subprocess, sys, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "tests", "realtrees")
+BARRIER_RULES = ("missing-barrier", "divergent-barrier", "warp-sync")
+VERDICTS = ("real", "false")
+
+
+def _rows(path, ncols):
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            cols = line.split("\t")
+            if len(cols) != ncols:
+                raise ValueError(f"{path}:{n}: {len(cols)} columns, expected {ncols}")
+            out.append((n, cols))
+    return out
+
+
+def load_trees(path=os.path.join(DATA, "trees.tsv")):
+    trees = collections.OrderedDict()
+    for n, (name, repo, commit, checkout, sub, flags) in _rows(path, 6):
+        if name in trees:
+            raise ValueError(f"{path}:{n}: tree '{name}' listed twice")
+        if not re.fullmatch(r"[0-9a-f]{40}", commit):
+            raise ValueError(f"{path}:{n}: commit '{commit}' is not 40 hex digits")
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo):
+            raise ValueError(f"{path}:{n}: repository '{repo}' is not owner/name")
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", checkout) or checkout in (".", ".."):
+            raise ValueError(f"{path}:{n}: checkout '{checkout}' is not a plain folder name")
+        if sub.startswith("/") or ".." in sub.split("/"):
+            raise ValueError(f"{path}:{n}: path '{sub}' leaves the checkout")
+        trees[name] = {"name": name, "repo": repo, "commit": commit, "checkout": checkout, "path": sub,
+                       "flags": [] if flags == "-" else flags.split()}
+    return trees
+
+
+def load_labels(trees, path=os.path.join(DATA, "labels.tsv")):
+    labels = {}
+    for n, (tree, file, line, rule, verdict, reason) in _rows(path, 6):
+        if tree not in trees:
+            raise ValueError(f"{path}:{n}: tree '{tree}' is not in trees.tsv")
+        if not line.isdigit() or int(line) < 1:
+            raise ValueError(f"{path}:{n}: line '{line}' is not a line number")
+        if rule not in BARRIER_RULES:
+            raise ValueError(f"{path}:{n}: rule '{rule}' is not a barrier rule {BARRIER_RULES}")
+        if verdict not in VERDICTS:
+            raise ValueError(f"{path}:{n}: verdict '{verdict}' is not one of {VERDICTS}")
+        if len(reason.strip()) < 10:
+            raise ValueError(f"{path}:{n}: the reason is missing or too short")
+        key = (tree, file, int(line), rule)
+        if key in labels:
+            raise ValueError(f"{path}:{n}: {file}:{line} {rule} labelled twice")
+        labels[key] = (verdict, reason)
+    return labels
+
+
+def checkout_commit(path):
+    p = subprocess.run(["git", "-C", path, "rev-parse", "HEAD"], capture_output=True, text=True)
+    return p.stdout.strip() if p.returncode == 0 else None
+
+
+def lint_tree(smemlint, root, tree, jobs=2, timeout=300, options=()):
+    """Lint one tree; returns exit code, seconds, barrier findings
+    {(file, line, rule): first message}, and input problems by id."""
+    top = os.path.join(root, tree["checkout"])
+    cmd = [os.path.abspath(smemlint), "-q", "--format=jsonl", f"-j{jobs}", "--timeout", str(timeout), *options, tree["path"]]
+    if tree["flags"]:
+        cmd += ["--"] + tree["flags"]
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, cwd=top, capture_output=True, text=True)
+    secs = time.monotonic() - t0
+    found, problems = {}, collections.Counter()
+    for line in p.stdout.splitlines():
+        try:
+            d = json.loads(line)
+        except ValueError:
+            continue
+        if d.get("type") == "notification":
+            problems[d.get("id", "?")] += 1
+        elif d.get("rule") in BARRIER_RULES:
+            found.setdefault((d["file"], d["line"], d["rule"]), (d.get("level"), d.get("message", "")))
+    return p.returncode, secs, found, problems
+
+
+def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, options=()):
+    """Lint every fetched tree and print its figures; returns one row per
+    tree linted: (name, commit, exit, seconds, findings, real, false, not
+    labelled, precision, input problems)."""
+    trees = load_trees(os.path.join(data, "trees.tsv"))
+    labels = load_labels(trees, os.path.join(data, "labels.tsv"))
+    rows = []
+    for name, tree in trees.items():
+        if names and name not in names:
+            continue
+        top = os.path.join(root, tree["checkout"])
+        if not os.path.isdir(top):
+            print(f"{name}: not fetched (clone {tree['repo']} at {tree['commit']} into {top})", file=out)
+            continue
+        head = checkout_commit(top)
+        if head != tree["commit"]:
+            print(f"{name}: checkout is at {head}, the labels are for {tree['commit']}; skipped", file=out)
+            continue
+        rc, secs, found, problems = lint_tree(smemlint, root, tree, jobs, options=options)
+        real = false = 0
+        unlabelled = []
+        by_level = collections.Counter()
+        for (file, line, rule), (level, msg) in sorted(found.items()):
+            by_level[level] += 1
+            v = labels.get((name, file, line, rule))
+            if v is None:
+                unlabelled.append((file, line, rule, level, msg))
+            elif v[0] == "real":
+                real += 1
+            else:
+                false += 1
+        gone = [(k, v) for k, v in sorted(labels.items())
+                if k[0] == name and (k[1], k[2], k[3]) not in found]
+        prec = f"{100.0 * real / (real + false):.0f}%" if real + false else "-"
+        rows.append((name, tree["commit"][:10], rc, secs, len(found), real, false, len(unlabelled), prec,
+                     sum(problems.values())))
+        print(f"{name} @ {tree['commit'][:10]}: exit {rc}, {secs:.1f} s, {len(found)} barrier findings "
+              f"({', '.join(f'{n} {l}' for l, n in sorted(by_level.items(), key=lambda x: str(x[0])))}): "
+              f"{real} real, {false} false, {len(unlabelled)} not labelled; precision {prec}", file=out)
+        if problems:
+            print("  input problems: " + ", ".join(f"{k} {v}" for k, v in problems.most_common()), file=out)
+        for file, line, rule, level, msg in unlabelled:
+            print(f"  not labelled: {file}:{line} {rule} ({level}): {msg[:160]}", file=out)
+        for (t, file, line, rule), (verdict, reason) in gone:
+            what = "a real race no longer found" if verdict == "real" else "a false alarm gone"
+            print(f"  label unmatched ({what}): {file}:{line} {rule}", file=out)
+    if rows:
+        print(file=out)
+        print("| tree | commit | exit | seconds | barrier findings | real | false | not labelled | precision "
+              "| input problems |", file=out)
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|", file=out)
+        for r in rows:
+            print("| {} | {} | {} | {:.1f} | {} | {} | {} | {} | {} | {} |".format(*r), file=out)
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true", help="check the format of trees.tsv and labels.tsv")
+    ap.add_argument("--trees", metavar="DIR", help="the folder holding the fetched trees")
+    ap.add_argument("--tree-names", help="only these trees, comma separated")
+    ap.add_argument("--smemlint", default=os.path.join(ROOT, "build", "smemlint"))
+    ap.add_argument("-j", type=int, default=2)
+    a = ap.parse_args()
+    if a.check:
+        trees = load_trees()
+        labels = load_labels(trees)
+        print(f"{len(trees)} trees, {len(labels)} labels")
+        return 0
+    if not a.trees:
+        ap.error("--trees DIR or --check")
+    report(a.smemlint, a.trees, a.tree_names.split(",") if a.tree_names else None, a.j)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
