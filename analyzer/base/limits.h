@@ -121,9 +121,9 @@
 /* Stack of each worker thread: libclang's parser and the front end recurse
  * once per nesting level (up to a few KiB each, more under AddressSanitizer);
  * 256 MiB of address space holds 70,000 nested unary operators. Past it:
- * clang's parser overflows the stack (SIGSEGV; with --timeout the file is
- * reported as analysis-crashed and the others go on). Used by
- * tools/smemlint.c. */
+ * clang's parser overflows the stack (SIGSEGV: the file is reported as an
+ * internal-error and the others go on). Used by the workers
+ * (driver/session_pool.c) and each file's child (driver/session_fork.c). */
 #define SM_WORKER_STACK ((size_t)256 << 20)
 
 /* Stack the front end leaves unused below its recursion: it stops

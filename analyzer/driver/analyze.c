@@ -42,9 +42,25 @@ static int has_cuda_ext(const char *path)
 	return !strcmp(dot, ".cu") || !strcmp(dot, ".cuh");
 }
 
+static void phase(const struct sm_phase_watch *w, const char *name)
+{
+	if (w && w->enter)
+		w->enter(w->ctx, name);
+}
+
+static int analyze_buffer(struct sm_frontend *fe, const char *path, const char *text, size_t len,
+			  const struct sm_analysis_options *opt, const struct sm_phase_watch *w, struct sm_result *r);
+
 int sm_analyze_path(struct sm_frontend *fe, const char *path, const struct sm_analysis_options *opt,
 		    struct sm_result *r)
 {
+	return sm_analyze_path_watched(fe, path, opt, NULL, r);
+}
+
+int sm_analyze_path_watched(struct sm_frontend *fe, const char *path, const struct sm_analysis_options *opt,
+			    const struct sm_phase_watch *w, struct sm_result *r)
+{
+	phase(w, "reading");
 	sm_result_init(r, path);
 	struct sm_pos p0 = { 0, 0 };
 	struct stat st;
@@ -88,7 +104,7 @@ int sm_analyze_path(struct sm_frontend *fe, const char *path, const struct sm_an
 	}
 	/* keep the result's path; analyze the buffer */
 	struct sm_result tmp;
-	rc = sm_analyze_buffer(fe, path, buf, n, opt, &tmp);
+	rc = analyze_buffer(fe, path, buf, n, opt, w, &tmp);
 	free(buf);
 	sm_result_free(r);
 	*r = tmp;
@@ -173,6 +189,12 @@ static enum sm_problem_id front_problem(const struct sm_note *n)
 int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text, size_t len,
 		      const struct sm_analysis_options *opt, struct sm_result *r)
 {
+	return analyze_buffer(fe, path, text, len, opt, NULL, r);
+}
+
+static int analyze_buffer(struct sm_frontend *fe, const char *path, const char *text, size_t len,
+			  const struct sm_analysis_options *opt, const struct sm_phase_watch *w, struct sm_result *r)
+{
 	sm_result_init(r, path);
 	struct sm_pos p0 = { 0, 0 };
 	char *copy = sm_arena_alloc(&r->arena, len + 1);
@@ -192,6 +214,7 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 	struct sm_arena A;
 	size_t limit = opt->ir_arena_limit ? opt->ir_arena_limit : SM_IR_ARENA_LIMIT;
 	sm_arena_init(&A, limit);
+	phase(w, "parsing");
 	struct sm_file *F = sm_frontend_parse(fe, path, copy, len, &opt->fe, &A);
 	if (!F) {
 		sm_arena_release(&A);
@@ -213,7 +236,9 @@ int sm_analyze_buffer(struct sm_frontend *fe, const char *path, const char *text
 		return -1;
 	}
 	struct sm_work work = { .limit = opt->analysis_budget ? opt->analysis_budget : SM_ANALYSIS_BUDGET };
+	phase(w, "analysis");
 	run_rules(F, opt, &A, &work, r);
+	phase(w, "reporting");
 	if (work.spent)
 		sm_result_problem(r, SM_PROBLEM_ANALYSIS_BUDGET_EXCEEDED, p0,
 			       "analysis budget exceeded: '%s' needed more than %llu evaluation steps "

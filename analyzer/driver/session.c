@@ -13,8 +13,9 @@
  *      the command line's rule choices again (they win), then the file's
  *      compile_commands.json entry (its flags first, its architecture);
  *      files the config excludes are dropped here;
- *   3. workers (threads with large stacks, one front end each) or, with a
- *      timeout, one child process per file analyze them; the header cache
+ *   3. one child process per file (the default: a crash ends that file
+ *      only) or, where the embedding program turns isolation off, workers
+ *      (threads with large stacks, one front end each) analyze them; the header cache
  *      (PCH) is asked for once per file and told when a parse refused it;
  *   4. findings in project headers leave their file's result (on the
  *      worker, as the file ends) for one result per header, merged in file
@@ -63,6 +64,7 @@ struct sm_session *sm_session_new(void)
 	sm_analysis_options_init(&s->o.analysis);
 	s->o.log = stderr;
 	s->o.fail_on = SM_LEVEL_NOTE; /* any finding fails the run */
+	s->o.isolate = true;          /* a crash ends one file, not the run */
 	sm_config_init(&s->cli);
 	sm_config_init(&s->fixed);
 	pthread_mutex_init(&s->lock, NULL);
@@ -341,7 +343,7 @@ int sm_session_run(struct sm_session *s, const char *const *paths, size_t npaths
 	s->done = 0;
 	s->finished = 0;
 	sm_session_warm_cache(s);
-	if (s->o.timeout > 0)
+	if (s->o.timeout > 0 || s->o.isolate)
 		sm_session_run_forked(s, sm_session_job_count(s));
 	else
 		sm_session_run_threads(s, sm_session_job_count(s));

@@ -1,21 +1,27 @@
-/* session_fork.c - --timeout: each file analyzed in a child process (see
- * session_impl.h).
+/* session_fork.c - each file analyzed in a child process (see
+ * session_impl.h), so that one file's crash is one file's problem.
  *
- * libclang cannot be interrupted from inside a thread, so with a timeout
+ * A crash inside libclang or the engine cannot be recovered from inside
+ * the process, and libclang cannot be interrupted from inside a thread, so
  * every file is analyzed in a forked child (base/proc.h; at most `jobs` at
- * a time) that sends its sm_result back through a pipe (result_io.h). The
- * parent is single threaded while it forks, so the child inherits no held
- * locks. A child past its deadline is killed with SIGKILL and the file
- * reported as an error; a child that crashes is reported the same way.
- * Memory and CPU of a runaway parse go with the child. */
+ * a time, the analysis on a thread with the workers' large stack) that
+ * tells the phase it enters ("#phase parsing" lines) and then sends its
+ * sm_result back through a pipe (result_io.h). The parent is single
+ * threaded while it forks, so the child inherits no held locks. A child
+ * that dies of a signal makes its file an internal-error naming the phase;
+ * with --timeout, a child past its deadline is killed with SIGKILL and the
+ * file reported as timed out. Memory and CPU of a runaway parse go with
+ * the child. */
 #define _GNU_SOURCE
 #include "driver/session_impl.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -34,43 +40,96 @@ struct child {
 };
 
 #define PCH_REJECTED_EXIT 10
+#define PHASE_MARK "#phase "
 
 /* What a child analyzes. */
 struct child_job {
 	struct sm_session *s;
 	size_t i;
 	const struct sm_analysis_options *o;
+	int fd;                      /* the pipe to the parent */
+	int rc;                      /* the child's exit code */
 };
 
-static int child_main(void *ctx, int fd)
+/* Each phase, as a line before the result, so that the parent can name the
+ * phase a crash ended (a plain write: nothing buffered is lost with the
+ * process). */
+static void tell_phase(void *ctx, const char *phase)
 {
 	const struct child_job *j = ctx;
+	char line[64];
+	int n = snprintf(line, sizeof(line), "%s%s\n", PHASE_MARK, phase);
+	if (n > 0 && (size_t)n < sizeof(line) && write(j->fd, line, (size_t)n) != n) {
+		/* the parent then names an earlier phase, or none */
+	}
+}
+
+static void *child_work(void *ctx)
+{
+	struct child_job *j = ctx;
 	const char *path = j->s->files[j->i].path;
 	struct sm_frontend *fe = sm_frontend_new();
 	struct sm_result r;
+	struct sm_phase_watch w = { tell_phase, j };
 	if (!fe)
 		sm_session_no_parser(&r, path);
 	else
-		sm_analyze_path(fe, path, j->o, &r);
-	FILE *f = fdopen(fd, "w");
+		sm_analyze_path_watched(fe, path, j->o, &w, &r);
+	FILE *f = fdopen(j->fd, "w");
 	int rc = !f || sm_result_write(f, &r) != 0 || fflush(f) != 0;
 	int rejected = j->o->fe.pch && fe && sm_frontend_pch_rejected(fe);
-	return rc ? 3 : rejected ? PCH_REJECTED_EXIT : 0;
+	j->rc = rc ? 3 : rejected ? PCH_REJECTED_EXIT : 0;
+	return NULL;
+}
+
+/* The child: the analysis runs on a thread with the workers' large stack
+ * (deeply nested code needs it, as in session_pool.c). */
+static int child_main(void *ctx, int fd)
+{
+	struct child_job *j = ctx;
+	j->fd = fd;
+	j->rc = 3;
+	pthread_attr_t attr;
+	pthread_t th;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, SM_WORKER_STACK);
+	if (pthread_create(&th, &attr, child_work, j) == 0)
+		pthread_join(th, NULL);
+	else
+		child_work(j);
+	pthread_attr_destroy(&attr);
+	return j->rc;
 }
 
 static int start_child(struct sm_session *s, struct sm_frontend *pfe, size_t i, struct child *c)
 {
 	struct sm_analysis_options o = s->files[i].opt;
 	o.fe.pch = s->cache ? sm_pch_cache_get(s->cache, pfe, &o.fe) : NULL;
-	struct child_job job = { s, i, &o };
+	struct child_job job = { s, i, &o, -1, 3 };
 	struct sm_proc_spec spec = { .fn = child_main, .ctx = &job, .pipe = true, .die_with_parent = true };
 	memset(c, 0, sizeof(*c));
 	if (sm_proc_start(&spec, &c->proc) != 0)
 		return -1;
 	c->idx = i;
-	c->deadline = sm_proc_now() + s->o.timeout;
+	c->deadline = s->o.timeout > 0 ? sm_proc_now() + s->o.timeout : HUGE_VAL;
 	c->pch = o.fe.pch;
 	return 0;
+}
+
+/* The phase lines at the start of what a child sent: the last one's name
+ * into phase, and where its result starts. */
+static size_t skip_phases(const char *buf, size_t len, char *phase, size_t cap)
+{
+	size_t at = 0, mark = strlen(PHASE_MARK);
+	while (len - at > mark && !memcmp(buf + at, PHASE_MARK, mark)) {
+		const char *nl = memchr(buf + at, '\n', len - at);
+		if (!nl)
+			break;
+		size_t n = (size_t)(nl - (buf + at)) - mark;
+		snprintf(phase, cap, "%.*s", (int)n, buf + at + mark);
+		at = (size_t)(nl - buf) + 1;
+	}
+	return at;
 }
 
 static void finish_child(struct sm_session *s, struct child *c, const struct sm_proc_end *end)
@@ -78,23 +137,27 @@ static void finish_child(struct sm_session *s, struct child *c, const struct sm_
 	const char *path = s->files[c->idx].path;
 	struct sm_result *r = &s->results[c->idx];
 	struct sm_pos p0 = { 0, 0 };
+	char phase[32] = "starting";
+	size_t at = c->buf ? skip_phases(c->buf, c->len, phase, sizeof(phase)) : 0;
 	if (end->timed_out) {
 		sm_result_init(r, path);
 		sm_result_problem(r, SM_PROBLEM_TIMED_OUT, p0,
-			       "analysis timed out: '%s' took longer than %g seconds (--timeout); it was not analyzed",
-			       path, s->o.timeout);
+			       "analysis timed out: '%s' took longer than %g seconds (--timeout) while %s; it was not analyzed",
+			       path, s->o.timeout, phase);
 	} else if (end->exited && (end->code == 0 || end->code == PCH_REJECTED_EXIT) &&
-		   sm_result_read(c->buf, c->len, path, r) == 0) {
+		   sm_result_read(c->buf + at, c->len - at, path, r) == 0) {
 		if (end->code == PCH_REJECTED_EXIT)
 			sm_pch_cache_reject(s->cache, c->pch);
 	} else {
 		sm_result_init(r, path);
 		if (end->signal)
-			sm_result_problem(r, SM_PROBLEM_ANALYSIS_CRASHED, p0, "analysis crashed: '%s' was not analyzed (signal %d, %s)",
-				       path, end->signal, strsignal(end->signal));
+			sm_result_problem(r, SM_PROBLEM_INTERNAL_ERROR, p0,
+				       "internal error: the analysis of '%s' crashed while %s (signal %d, %s); "
+				       "it was not analyzed, the other files were",
+				       path, phase, end->signal, strsignal(end->signal));
 		else
-			sm_result_problem(r, SM_PROBLEM_ANALYSIS_FAILED, p0, "analysis failed: '%s' was not analyzed (child exit %d)",
-				       path, end->code);
+			sm_result_problem(r, SM_PROBLEM_ANALYSIS_FAILED, p0,
+				       "analysis failed: '%s' was not analyzed (child exit %d while %s)", path, end->code, phase);
 	}
 	free(c->buf);
 	c->buf = NULL;

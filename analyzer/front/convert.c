@@ -437,6 +437,11 @@ struct toks cv_tokens_of(struct fe *S, CXCursor c)
 
 int cv_try_eval_int(CXCursor c, int64_t *out)
 {
+	/* libclang 22 crashes (SIGSEGV) evaluating the initializer list of a
+	 * multidimensional array (`float t[2][3] = {{0.0f}};`, ggml's mmvq.cu);
+	 * a braced list is never an integer anyway */
+	if (clang_getCursorKind(c) == CXCursor_InitListExpr)
+		return 0;
 	CXEvalResult r = clang_Cursor_Evaluate(c);
 	if (!r)
 		return 0;

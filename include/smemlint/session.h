@@ -61,7 +61,13 @@ struct sm_session_options {
 	                            * headers never are. */
 	long shard_k, shard_n;     /* analyze the shard_k-th of shard_n shares (0: all) */
 	int jobs;                  /* files in parallel; 0: the number of cores */
-	double timeout;            /* > 0: each file in a child process, killed after this */
+	double timeout;            /* > 0: a file's child process is killed after this
+	                            * many seconds (forces isolate) */
+	bool isolate;              /* each file in a child process (the default):
+	                            * a crash in libclang or the engine ends that
+	                            * file alone, as an internal-error problem.
+	                            * false: files on threads of this process,
+	                            * where a crash ends the program */
 	bool no_cache;             /* no precompiled header cache */
 	const char *baseline;      /* --baseline FILE: drop the findings it lists */
 	const char *write_baseline;/* --write-baseline FILE */
