@@ -520,6 +520,34 @@ class Headers(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("TILE must be defined by the including file", p.stdout + p.stderr)
 
+    def test_walked_headers_only_through_includers(self):
+        # issue 27: a directory walk parses no header its files include
+        # (tile.cuh needs TILE from its includer); one nobody includes is
+        # parsed alone only if it defines a kernel, its errors one note
+        write(os.path.join(self.d, "inc", "needs.cuh"), "__device__ int f(cfg_t c) { return c.n; }\n")
+        write(os.path.join(self.d, "inc", "orphan.cuh"),
+              "__global__ void lone(float *o, undeclared_t x)\n{\n\t__shared__ float s[64];\n"
+              "\ts[threadIdx.x] = o[threadIdx.x];\n\to[threadIdx.x] = s[(threadIdx.x + 1) % 64];\n}\n")
+        doc = self.json(".")
+        self.assertEqual(self.places(doc), [("inc/tile.cuh", 9, 5, "transpose_tile", 32)])
+        notes = [(os.path.normpath(n["file"]), n["id"], n["level"]) for n in doc["notifications"]]
+        self.assertEqual(notes, [("inc/orphan.cuh", "header-alone-errors", "note")])
+        self.assertIn("parsed on its own it has 1 error (the first: unknown type name 'undeclared_t')",
+                      doc["notifications"][0]["message"])
+        races = [os.path.normpath(r["file"]) for r in doc["results"] if r["rule"] == "missing-barrier"]
+        self.assertEqual(races, ["inc/orphan.cuh"])
+        # its note alone does not fail the run; with its includers gone,
+        # tile.cuh (a kernel) is parsed alone too, and fails as one note
+        os.remove(os.path.join(self.d, "a.cu"))
+        os.remove(os.path.join(self.d, "b.cu"))
+        write(os.path.join(self.d, "inc", "orphan.cuh"), "__global__ void lone(undeclared_t x) {}\n")
+        doc = self.json(".", rc=0)
+        self.assertEqual(sorted((os.path.normpath(n["file"]), n["id"]) for n in doc["notifications"]),
+                         [("inc/orphan.cuh", "header-alone-errors"), ("inc/tile.cuh", "header-alone-errors")])
+        # named on the command line, a header is parsed alone, errors and all
+        p = run("--no-cache", "inc/needs.cuh", cwd=self.d)
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+
 
 class Toolkit(unittest.TestCase):
     def test_bundled_header_gives_the_same_findings(self):

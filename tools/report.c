@@ -30,11 +30,21 @@ struct report {
 	int run_rc;                   /* sm_session_run's */
 };
 
+/* The input errors of a file on stderr (the report is on stdout), each
+ * with its file and line first as a compiler's are (issue 27: a message
+ * that does not name its file cannot be acted on). */
 static void print_input_errors(const struct sm_result *r)
 {
-	for (unsigned k = 0; k < r->nnotes; k++)
-		if (r->notes[k].level == SM_LEVEL_ERROR)
-			fprintf(stderr, "smemlint: error: %s\n", r->notes[k].message);
+	for (unsigned k = 0; k < r->nnotes; k++) {
+		const struct sm_notification *n = &r->notes[k];
+		if (n->level != SM_LEVEL_ERROR)
+			continue;
+		if (n->pos.line)
+			fprintf(stderr, "%s:%u:%u: error: %s [%s]\n", r->path, n->pos.line, n->pos.col, n->message,
+				sm_problems[n->problem].id);
+		else
+			fprintf(stderr, "%s: error: %s [%s]\n", r->path, n->message, sm_problems[n->problem].id);
+	}
 }
 
 /* The format's start, before its first file or its end: a run that fails

@@ -224,11 +224,30 @@ static int analyze_buffer(struct sm_frontend *fe, const char *path, const char *
 	/* clang's errors: reported, and they fail the run (exit 2), but what
 	 * parsed is still analyzed; those in host-only functions are
 	 * warnings (front/host_code.h) */
+	unsigned alone_errors = 0;
+	const struct sm_note *first_error = NULL;
 	for (unsigned i = 0; i < F->nnotes; i++) {
 		const struct sm_note *n = &F->notes[i];
+		if (opt->header_alone && n->level >= 2) {
+			/* a walked header nobody includes: one note (session_walk.c) */
+			if (!alone_errors++)
+				first_error = n;
+			continue;
+		}
 		sm_result_problem(r, front_problem(n), n->pos, "%s", n->message);
 		if (n->level >= 2)
 			r->input_error = true;
+	}
+	if (alone_errors)
+		sm_result_problem(r, SM_PROBLEM_HEADER_ALONE_ERRORS, first_error->pos,
+			       "'%s' is a header that no file of the run includes; parsed on its own it has %u error%s "
+			       "(the first: %s); what parsed was analyzed",
+			       path, alone_errors, alone_errors == 1 ? "" : "s", first_error->message);
+	if (F->parse_failed && opt->header_alone) {
+		sm_result_problem(r, SM_PROBLEM_HEADER_ALONE_ERRORS, p0,
+			       "'%s' is a header that no file of the run includes and does not parse on its own", path);
+		sm_arena_release(&A);
+		return -1;
 	}
 	if (F->parse_failed) {
 		sm_result_problem(r, SM_PROBLEM_CANNOT_PARSE, p0, "cannot parse '%s'", path);

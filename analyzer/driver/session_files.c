@@ -129,7 +129,7 @@ static void run_error(struct sm_session *s, enum sm_problem_id id, const char *m
  * inode: `a.cu ./a.cu`, hard links, links into the tree), so that each
  * file is analyzed, reported and fixed once. Paths that cannot be
  * examined stay: the analysis reports them. */
-static void drop_duplicates(struct sm_paths *all)
+static void drop_duplicates(struct sm_paths *all, bool *walked)
 {
 	struct sm_inode_set seen = { 0 };
 	size_t kept = 0;
@@ -139,6 +139,7 @@ static void drop_duplicates(struct sm_paths *all)
 			free(all->v[i]);
 			continue;
 		}
+		walked[kept] = walked[i];
 		all->v[kept++] = all->v[i];
 	}
 	all->n = kept;
@@ -215,13 +216,19 @@ static int add_db_sources(const struct sm_session *s, const char *dir, struct sm
 int sm_session_collect_files(struct sm_session *s, const char *const *paths, size_t npaths, char *err, size_t errlen)
 {
 	struct sm_paths all = { 0 }, skipped = { 0 };
+	bool *walked = NULL, *alone = NULL;
+	size_t wcap = 0;
 	unsigned flags = s->o.no_gitignore ? SM_WALK_NO_GITIGNORE : 0;
 	for (size_t i = 0; i < npaths; i++) {
 		size_t nskipped = skipped.n, from = all.n;
 		int n = sm_expand_path_ex(paths[i], s->o.excludes, s->o.nexcludes, flags, &all, &skipped, err, errlen);
 		struct stat st;
-		if (n >= 0 && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
+		bool dir = n >= 0 && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode);
+		if (dir)
 			n += add_db_sources(s, paths[i], &all, from);
+		if (SM_ALLOC_GROW(walked, all.n + 1, wcap) == 0)
+			for (size_t k = from; k < all.n; k++)
+				walked[k] = dir;
 		if (n < 0) {
 			sm_paths_push(&all, paths[i]); /* reported by the analyzer */
 		} else if (n == 0 && skipped.n == nskipped) {
@@ -232,13 +239,17 @@ int sm_session_collect_files(struct sm_session *s, const char *const *paths, siz
 	for (size_t i = 0; i < skipped.n; i++)
 		run_error(s, SM_PROBLEM_CANNOT_WALK, skipped.v[i]);
 	sm_paths_free(&skipped);
-	drop_duplicates(&all);
+	alone = calloc(all.n + 1, sizeof(*alone));
 	s->files = calloc(all.n + 1, sizeof(*s->files));
-	if (!s->files) {
+	if (!s->files || !alone || (all.n && !walked)) {
 		snprintf(err, errlen, "out of memory");
 		sm_paths_free(&all);
+		free(walked);
+		free(alone);
 		return -1;
 	}
+	drop_duplicates(&all, walked);
+	sm_session_plan_headers(s, &all, walked, alone);
 	for (size_t i = 0; i < all.n; i++) {
 		/* round robin over the expanded, sorted list: every shard sees
 		 * the same list, so the shards partition it */
@@ -248,6 +259,8 @@ int sm_session_collect_files(struct sm_session *s, const char *const *paths, siz
 			for (size_t k = i; k < all.n; k++)
 				free(all.v[k]);
 			free(all.v);
+			free(walked);
+			free(alone);
 			return -1;
 		}
 		if (!mine || (c && sm_config_excluded(c, all.v[i]))) {
@@ -258,10 +271,13 @@ int sm_session_collect_files(struct sm_session *s, const char *const *paths, siz
 		f->path = all.v[i];
 		f->cfg = c;
 		sm_session_file_options(s, f->path, c, &f->opt, &f->args);
+		f->opt.header_alone = alone[i];
 		s->any_header_re |= f->opt.fe.header_filter != NULL;
 		flags_problem(s, f);
 	}
 	free(all.v);
+	free(walked);
+	free(alone);
 	warn_ignored_configs(s);
 	return 0;
 }

@@ -104,6 +104,11 @@ bool sm_session_unused_wanted(const struct sm_session *s, const struct sm_config
 void sm_session_file_options(const struct sm_session *s, const char *path, const struct sm_config *cfg,
 			     struct sm_analysis_options *out, const char ***args);
 int sm_session_collect_files(struct sm_session *s, const char *const *paths, size_t npaths, char *err, size_t errlen);
+/* session_walk.c: drop from all the walked headers (walked[i]) that are
+ * analyzed through their includers or define no kernel; alone[i] marks a
+ * walked header kept to be parsed on its own. The three arrays stay
+ * parallel. */
+void sm_session_plan_headers(const struct sm_session *s, struct sm_paths *all, bool *walked, bool *alone);
 
 /* session_pool.c */
 void sm_session_warm_cache(struct sm_session *s);

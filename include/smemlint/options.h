@@ -50,6 +50,10 @@ struct sm_analysis_options {
 	bool all_accesses;               /* record every access (--all-accesses) */
 	bool as_cuda;                    /* its compile command compiles it as CUDA
 	                                  * (-x cu, -x cuda): analyzed whatever its name */
+	bool header_alone;               /* a header a directory walk found and no
+	                                  * file includes, parsed on its own: its
+	                                  * clang errors are one note
+	                                  * (header-alone-errors), not parse errors */
 	enum sm_level levels[SM_RULE__COUNT]; /* SM_LEVEL_NONE: rule disabled */
 	size_t ir_arena_limit;           /* bytes of IR per file; 0 = SM_IR_ARENA_LIMIT */
 	unsigned max_results;            /* findings and access records kept per file;
