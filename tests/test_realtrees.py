@@ -83,8 +83,8 @@ def main():
         if len(rows) != 1:
             fails.append(f"expected one tree linted, got {len(rows)}")
         else:
-            name, commit, rc, secs, nfound, real, false, unl, prec, probs = rows[0]
-            if (rc, nfound, real, false, unl, prec, probs) != (1, 3, 1, 1, 1, "50%", 0):
+            name, commit, rc, secs, nfound, real, false, unl, prec, probs, crashes = rows[0]
+            if (rc, nfound, real, false, unl, prec, probs, crashes) != (1, 3, 1, 1, 1, "50%", 0, 0):
                 fails.append(f"row {rows[0]}: expected exit 1, 3 findings, 1 real, 1 false, 1 not labelled, 50%")
         for want in ("elsewhere: not fetched", "not labelled: src/k.cu:19 missing-barrier",
                      "label unmatched (a real race no longer found): src/k.cu:30 missing-barrier",

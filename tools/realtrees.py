@@ -116,7 +116,7 @@ def lint_tree(smemlint, root, tree, jobs=2, timeout=300, options=()):
 def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, options=()):
     """Lint every fetched tree and print its figures; returns one row per
     tree linted: (name, commit, exit, seconds, findings, real, false, not
-    labelled, precision, input problems)."""
+    labelled, precision, input problems, crashes)."""
     trees = load_trees(os.path.join(data, "trees.tsv"))
     labels = load_labels(trees, os.path.join(data, "labels.tsv"))
     rows = []
@@ -147,8 +147,9 @@ def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, option
         gone = [(k, v) for k, v in sorted(labels.items())
                 if k[0] == name and (k[1], k[2], k[3]) not in found]
         prec = f"{100.0 * real / (real + false):.0f}%" if real + false else "-"
+        crashes = problems.get("internal-error", 0) + problems.get("analysis-failed", 0)
         rows.append((name, tree["commit"][:10], rc, secs, len(found), real, false, len(unlabelled), prec,
-                     sum(problems.values())))
+                     sum(problems.values()), crashes))
         print(f"{name} @ {tree['commit'][:10]}: exit {rc}, {secs:.1f} s, {len(found)} barrier findings "
               f"({', '.join(f'{n} {l}' for l, n in sorted(by_level.items(), key=lambda x: str(x[0])))}): "
               f"{real} real, {false} false, {len(unlabelled)} not labelled; precision {prec}", file=out)
@@ -162,10 +163,10 @@ def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, option
     if rows:
         print(file=out)
         print("| tree | commit | exit | seconds | barrier findings | real | false | not labelled | precision "
-              "| input problems |", file=out)
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|", file=out)
+              "| input problems | crashes |", file=out)
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|", file=out)
         for r in rows:
-            print("| {} | {} | {} | {:.1f} | {} | {} | {} | {} | {} | {} |".format(*r), file=out)
+            print("| {} | {} | {} | {:.1f} | {} | {} | {} | {} | {} | {} | {} |".format(*r), file=out)
     return rows
 
 
