@@ -748,6 +748,25 @@ class Configs(Base):
         self.assertIn("the settings expand to more than 1048576 bytes", err)
         self.assertLess(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, 1 << 20, "over 1 GiB")
 
+    def test_config_flags_cannot_write_files(self):
+        # issue 24: a checkout's flags reach libclang only when they change
+        # what is parsed; those that write files (dependency files, -MJ,
+        # -Xclang dumps, module caches) are refused, nothing is written
+        victim = os.path.join(self.dir, "victim")
+        for flags in (f"[-MD, -MF, {victim}]", f"[-MJ, {victim}]", f"['-MJ{victim}']",
+                      f"[-Xclang, -dependency-dot, -Xclang, {victim}]", f"[-fmodules-cache-path={victim}]",
+                      f"[-ftime-trace, -ftime-trace-granularity=0]", f"[-x, c++]", f"['-Wl,-o,{victim}']"):
+            d, p = self.proj(f"flags: {flags}\n")
+            rc, out, err = run([SMEMLINT, *BASE, p], self.dir)
+            self.assertEqual(rc, 2, (flags, err))
+            self.assertIn("is not allowed in a config's flags", err, flags)
+            self.assertFalse(os.path.exists(victim), flags)
+            shutil.rmtree(d)
+        # the flags that change what is parsed still work
+        d, p = self.proj("flags: [-I, inc, -DTILE=32, -std=c++17, -Wno-unused, -fno-exceptions, -x, cuda]\n")
+        rc, out, err = run([SMEMLINT, *BASE, p], self.dir)
+        self.assertIn(rc, (0, 1), err)
+
     def test_config_too_large(self):
         d, p = self.proj("# " + "x" * (2 << 20) + "\n")
         rc, out, err = run([SMEMLINT, *BASE, p], self.dir)

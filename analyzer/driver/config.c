@@ -297,10 +297,55 @@ static int add_exclude(struct reader *R, yaml_node_t *n, const char *s)
 	return R->c->exclude.n == before ? fail(R, n, "out of memory", NULL) : 0;
 }
 
+/* Compiler flags a checkout's config may give (issue 24): it may be
+ * hostile, so only flags that change what is parsed, never what is
+ * written or run (-MD -MF, -MJ, -Xclang -dependency-dot, plugins, module
+ * caches and profiles write files). Those with a value in the next item. */
+static const char *const flag_with_value[] = { "-I", "-isystem", "-iquote", "-idirafter", "-D", "-U", "-include", "-x",
+					       NULL };
+static const char *const flag_prefix_ok[] = { "-I", "-isystem", "-iquote", "-idirafter", "-D", "-U", "-std=", "--std=",
+					      "--cuda-gpu-arch=", "-O", "-w", "-W", "-f", "-m", NULL };
+static const char *const flag_prefix_bad[] = { "-Wl,", "-Wa,", "-Wp,", "-fmodule", "-fcrash", "-fprofile", "-fplugin",
+					       "-fpass-plugin", "-fsave", "-ftime-trace", "-fdump", "-fdebug-", "-fcoverage",
+					       "-fembed", "-frecord", "-fsanitize", "-fxray", "-fmacro-prefix",
+					       "-ffile-prefix", "-fdiagnostics-", "-foptimization-record", "-mllvm", NULL };
+static const char *const flag_exact_ok[] = { "-nocudainc", "-nocudalib", "-pthread", "-fexceptions", "-fno-exceptions",
+					     NULL };
+
+static bool in_list(const char *s, const char *const *v, bool prefix)
+{
+	for (int i = 0; v[i]; i++)
+		if (prefix ? !strncmp(s, v[i], strlen(v[i])) : !strcmp(s, v[i]))
+			return true;
+	return false;
+}
+
+/* s may stand in a config's flags after prev (NULL: the first). */
+static bool flag_allowed(const char *prev, const char *s)
+{
+	if (prev && in_list(prev, flag_with_value, false))
+		return strcmp(prev, "-x") || !strcmp(s, "cuda") || !strcmp(s, "cu");
+	if (in_list(s, flag_exact_ok, false) || in_list(s, flag_with_value, false))
+		return true;
+	if (!in_list(s, flag_prefix_ok, true) || in_list(s, flag_prefix_bad, true))
+		return false;
+	/* -f and -m options: plain switches, and the few limits with a value */
+	if ((!strncmp(s, "-f", 2) || !strncmp(s, "-m", 2)) && strchr(s, '='))
+		return !strncmp(s, "-ftemplate-depth=", 17) || !strncmp(s, "-fconstexpr-depth=", 18) ||
+		       !strncmp(s, "-fconstexpr-steps=", 18) || !strncmp(s, "-fbracket-depth=", 16);
+	return true;
+}
+
 static int add_flag(struct reader *R, yaml_node_t *n, const char *s)
 {
 	struct sm_paths *f = &R->c->flags;
 	const char *prev = f->n ? f->v[f->n - 1] : NULL;
+	if (!flag_allowed(prev, s))
+		return fail(R, n,
+			    "flag '%s' is not allowed in a config's flags: a checkout's config may only give flags that "
+			    "change what is parsed (-I, -isystem, -iquote, -idirafter, -D, -U, -include, -std=, -W, "
+			    "-O, plain -f/-m switches, -x cuda); give it after -- on the command line instead",
+			    s);
 	char buf[PATH_MAX * 2];
 	/* relative include directories are against the config's directory */
 	if (prev && (!strcmp(prev, "-I") || !strcmp(prev, "-isystem")) && s[0] != '/') {
