@@ -126,6 +126,15 @@
  * (driver/session_pool.c) and each file's child (driver/session_fork.c). */
 #define SM_WORKER_STACK ((size_t)256 << 20)
 
+/* Address space of the child process that analyzes one file (RLIMIT_AS;
+ * not under AddressSanitizer, whose shadow needs terabytes of it). A
+ * hostile checkout's `#include "/dev/zero"` makes libclang read without
+ * end: 16 GB in 62 s before this bound; with it libclang fails its
+ * allocation and the file is reported, the machine keeps its memory. The
+ * heaviest real files measured take about 1.1 GB of RSS (a 2^20-leaf
+ * macro), plus the stack above and libclang's mappings. */
+#define SM_FILE_ADDRESS_SPACE ((size_t)8 << 30)
+
 /* Stack the front end leaves unused below its recursion: it stops
  * descending where less than this is left (and at SM_FE_MAX_DEPTH). 1 MiB
  * is room for libclang's calls from the deepest level. Past it: the rest

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,15 @@ struct child {
 
 #define PCH_REJECTED_EXIT 10
 #define PHASE_MARK "#phase "
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SM_HAS_ASAN 1
+#endif
+#endif
+#ifndef SM_HAS_ASAN
+#define SM_HAS_ASAN 0
+#endif
 
 /* What a child analyzes. */
 struct child_job {
@@ -95,6 +105,15 @@ static int child_main(void *ctx, int fd)
 	struct child_job *j = ctx;
 	j->fd = fd;
 	j->rc = 3;
+#if !defined(__SANITIZE_ADDRESS__) && !SM_HAS_ASAN
+	/* a runaway parse fails its allocation instead of taking the
+	 * machine's memory (SM_FILE_ADDRESS_SPACE) */
+	struct rlimit as;
+	if (getrlimit(RLIMIT_AS, &as) == 0 && (as.rlim_cur == RLIM_INFINITY || as.rlim_cur > SM_FILE_ADDRESS_SPACE)) {
+		as.rlim_cur = SM_FILE_ADDRESS_SPACE;
+		(void)setrlimit(RLIMIT_AS, &as);
+	}
+#endif
 	pthread_attr_t attr;
 	pthread_t th;
 	pthread_attr_init(&attr);
