@@ -14,13 +14,15 @@
  * block alike (a constant, a parameter, blockDim), 1 for no two threads.
  * The race search (races.c) uses it to tell two threads of one tile
  * storing the tile's one value (benign: same-value-write) from a real
- * race between tiles.
+ * race between tiles; divergence (divergence.c) to see that a condition
+ * alike in each tile never splits a group of a tile's barrier
+ * (sm_scope_within_runs).
  *
  * Conservative: a thread index is per thread; a loop counter or pointer
  * that depends on the thread is per thread; an expression too deep to
  * walk is per thread.
  */
-#include "engine/analysis.h"
+#include "engine/threaddep.h"
 
 static int64_t gcd(int64_t a, int64_t b)
 {
@@ -67,4 +69,28 @@ static int64_t span(const struct sm_expr *e, int depth)
 int64_t sm_expr_uniform_span(const struct sm_expr *e)
 {
 	return span(e, 0);
+}
+
+bool sm_scope_within_runs(const struct sm_stmt *s, int64_t span, const struct sm_kernel_launches *K)
+{
+	if (span < 2 || !K || K->nshapes <= 0)
+		return false;
+	for (int bi = 0; bi < K->nshapes; bi++) {
+		struct sm_dim3 B = K->shape[bi].block;
+		if (B.x < 1 || B.y < 1 || B.z < 1 || B.x * B.y * B.z > SM_MAX_BLOCK_THREADS)
+			return false;
+		int64_t cur = -1, run = 0;
+		for (int64_t t = 0; t < B.x * B.y * B.z; t++) {
+			int64_t g = sm_scope_group(s, t);
+			if (g < 0)
+				continue;
+			if (g != cur) {
+				cur = g;
+				run = t / span;
+			} else if (t / span != run) {
+				return false;
+			}
+		}
+	}
+	return true;
 }
