@@ -239,7 +239,7 @@ static int64_t tile_parent(struct fe *S, CXCursor obj, int depth)
 {
 	obj = cv_strip(obj);
 	int64_t p = parent_of_type(S, clang_getCursorType(obj));
-	if (p >= 0 || depth > 4 || clang_getCursorKind(obj) != CXCursor_DeclRefExpr)
+	if (p >= 0 || depth > SM_FE_TILE_CHAIN || clang_getCursorKind(obj) != CXCursor_DeclRefExpr)
 		return p;
 	CXCursor var = clang_getCursorReferenced(obj);
 	const struct cv_group *gp = cv_cmap_get(&S->groups, var);

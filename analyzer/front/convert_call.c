@@ -8,8 +8,9 @@
  * a call of a __device__ function of the program is inlined; failing
  * that, the lines marked unless_followed apply (a class type's operator=
  * on a shared element is a store; clock, shuffles, ballots and the lane
- * id give a per-thread value), and what is left is an OPAQUE_CALL whose
- * arguments are evaluated.
+ * id give a per-thread value; cooperative groups' ranks and sizes, and
+ * the one value a tile's collective gives its threads, below), and what
+ * is left is an OPAQUE_CALL whose arguments are evaluated.
  *
  * Shared memory reaches helpers through pointer and reference parameters,
  * through helpers that return a shared pointer (the SharedMemory<T>

@@ -115,7 +115,6 @@ __device__ unsigned __ballot_sync(unsigned, int);
 __device__ int __all_sync(unsigned, int);
 __device__ int __any_sync(unsigned, int);
 __device__ int __uni_sync(unsigned, int);
-__device__ unsigned __activemask();
 __device__ int __reduce_add_sync(unsigned, int);
 __device__ unsigned __reduce_add_sync(unsigned, unsigned);
 __device__ int __reduce_min_sync(unsigned, int);
