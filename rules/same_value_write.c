@@ -54,8 +54,9 @@ void sm_rule_same_value_write(const struct sm_rule_ctx *ctx, struct sm_sink *sin
 const struct sm_rule_doc sm_doc_same_value_write = {
 	"SameValueWrite",
 	"Several threads write the same compile-time constant, or the same value every thread computes "
-	"alike (a kernel parameter, a load from one global address), to one shared-memory location with no "
-	"barrier in between. This is formally a data race, but the location holds that value whichever "
+	"alike (a kernel parameter, a load from one global address), or the lanes of one warp or tile the "
+	"one value of its collective (cg::reduce, a vote, a shuffle from one lane), to one shared-memory "
+	"location with no barrier in between. This is formally a data race, but the location holds that value whichever "
 	"write lands, so it is reported as a note under its own id: disable it to keep only the races "
 	"that can change a value (missing-barrier, warp-sync).",
 	"__shared__ int s_found;\n"

@@ -562,6 +562,26 @@ class Toolkit(unittest.TestCase):
 
     @needs(cuda_toolkit(),
            "no CUDA toolkit (/usr/local/cuda or $CUDA_PATH): the toolkit parse is not tested")
+    def test_cooperative_groups_toolkit_and_bundled(self):
+        # issue 23: the cooperative-groups goldens (tests/rules/*/cg_*.cu,
+        # checked with --no-cuda) give the same findings, witnesses
+        # included, with the toolkit's own headers
+        rules = os.path.join(ROOT, "tests", "rules")
+        files = sorted(os.path.join(rules, d, f) for d in os.listdir(rules)
+                       if os.path.isdir(os.path.join(rules, d))
+                       for f in os.listdir(os.path.join(rules, d)) if f.startswith("cg_"))
+        self.assertGreaterEqual(len(files), 3, files)
+        key = lambda doc: sorted((r["file"], r["line"], r["column"], r["rule"], r["message"]) for r in doc["results"])
+        for f in files:
+            with_tk = results("--no-cache", f)
+            without = results("--no-cache", "--no-cuda", f)
+            self.assertEqual(with_tk["notifications"], [], f)
+            self.assertEqual(without["notifications"], [], f)
+            self.assertTrue(with_tk["results"], f)
+            self.assertEqual(key(with_tk), key(without), f)
+
+    @needs(cuda_toolkit(),
+           "no CUDA toolkit (/usr/local/cuda or $CUDA_PATH): the toolkit parse is not tested")
     def test_code_nvcc_accepts(self):
         # issue 15: the streaming store, host max/min, CUB's warp-transpose
         # BlockLoad (placement new: clang's cuda_wrappers through

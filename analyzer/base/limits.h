@@ -326,6 +326,12 @@
  * call is not followed (its accesses are not analyzed there) and input
  * problem call-not-followed says so. */
 #define SM_MAX_CALL_DEPTH 16
+/* Front end, cooperative groups (analyzer/front/barrier_scope.c): tile
+ * variables followed back to the tiled_partition that made them (a tile
+ * copied from a tile copied from ...). Real code copies a tile once, if
+ * at all. Past it the tile's parent is unknown: its meta_group_rank() is
+ * an unknown alike in the tile. */
+#define SM_FE_TILE_CHAIN 4
 /* Front end: project headers whose code is converted with one file
  * (--header-filter). A project's own headers number in the tens; 256
  * bounds the header table of one file. Past it: a further header's kernels

@@ -96,6 +96,11 @@ int sm_resolve_kernel_at(struct sm_kernel *k, const struct sm_launch_ctx *launch
 
 /* Does the closed expression depend on threadIdx (or a per-thread value)? */
 bool sm_expr_thread_dep(const struct sm_expr *e);
+/* How far the closed expression is alike between threads (uniform.c): 0
+ * in every thread of the block, N > 1 in each run of N consecutive
+ * threads (a tile's reduce, vote or one-lane shuffle), 1 in no two. Two
+ * threads at the same loop iterations are meant. */
+int64_t sm_expr_uniform_span(const struct sm_expr *e);
 
 /* ---- the bank model ---- */
 

@@ -391,6 +391,8 @@ static bool splits_scope(const struct sm_stmt *s, const struct sm_expr *e, const
 {
 	if (!e || !K || K->nshapes <= 0)
 		return true;
+	if (sm_scope_within_runs(s, sm_expr_uniform_span(e), K))
+		return false; /* alike in each tile holding a group (uniform.c) */
 	for (int bi = 0; bi < K->nshapes; bi++) {
 		struct sm_dim3 B = K->shape[bi].block;
 		if (B.x < 1 || B.y < 1 || B.z < 1)

@@ -151,6 +151,8 @@ struct rjob {
 	const struct sm_cfg *G;
 	bool want_inter;           /* look for threads of different warps */
 	uint32_t want_ord;         /* ... that exactly these scopes order */
+	int64_t skip_span;         /* > 1: no two threads of one run of this many
+	                            * (they store one value: uniform.c) */
 	bool found;
 	bool truncated;
 	unsigned leaves;
@@ -315,6 +317,8 @@ static void leaf(struct rjob *J)
 				continue;
 			bool inter = la / SM_WARP != t / SM_WARP;
 			if (inter != J->want_inter || sm_cfg_pair_ord(J->G, la, t) != J->want_ord)
+				continue;
+			if (J->skip_span > 1 && la / J->skip_span == t / J->skip_span)
 				continue;
 			tries++;
 			if (!verify(J, la, t))
@@ -854,10 +858,16 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 			J.ca.work = J.cb.work = work;
 			bool hit = false, inter = false, cross = false, trunc = false;
 			const struct sm_stmt *unordered = NULL;
+			/* a store of a value alike in each tile of span threads
+			 * (a warp's reduce): pairs of two tiles are searched
+			 * first (every mode), then those of one tile (benign) */
+			int64_t span = a == b && rb->value ? sm_expr_uniform_span(rb->value) : 0;
+			int npass = span > 1 ? 2 : 1;
 			/* each mode: threads of different warps first, then of
 			 * one warp, with no barrier on the way that orders them */
-			for (int mi = 0; mi < nmodes && !hit; mi++) {
-				const struct rmode *md = &modes[mi];
+			for (int step = 0; step < nmodes * npass && !hit; step++) {
+				const struct rmode *md = &modes[step % nmodes];
+				J.skip_span = step < nmodes && npass == 2 ? span : 0;
 				for (int d = -1; d < nc && !hit; d++) {
 					/* two threads running one store at the same
 					 * iterations: nothing lies between them. Only
@@ -913,6 +923,8 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 			R->truncated = trunc;
 			R->unordered = unordered;
 			int same = same_value(ra, rb, cross);
+			if (!same && span > 1 && !cross && J.lin_a / span == J.lin_b / span && !sm_expr_refs_loops(rb->value))
+				same = 2; /* one tile's value */
 			R->same_value = same != 0;
 			R->same_uniform = same == 2;
 			/* the rules report one race per later access, the first

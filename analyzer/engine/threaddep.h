@@ -75,6 +75,11 @@ int64_t sm_scope_group(const struct sm_stmt *s, int64_t t);
 
 bool sm_scope_orders(const struct sm_stmt *s, int64_t a, int64_t b);
 
+/* Does every group of barrier s's scope lie within one run of span
+ * consecutive threads, in each block shape of K (uniform.c)? Then a
+ * condition alike in such runs (sm_expr_uniform_span) splits none. */
+bool sm_scope_within_runs(const struct sm_stmt *s, int64_t span, const struct sm_kernel_launches *K);
+
 /* The divergent barriers of m's kernel, in source order. A block (or
  * grid) barrier diverges under any cause above. A barrier of a smaller
  * scope diverges only where a cause splits one of its groups: some

@@ -168,6 +168,156 @@ int cv_group_scope(struct fe *S, CXCursor obj, enum sm_scope *sc, int64_t *arg)
 	return 1;
 }
 
+/* A tile type's parent (thread_block_tile<4, thread_block_tile<32, P>>):
+ * the parent tile's size, 0 a thread_block, -1 unknown (void, the
+ * default, which the canonical spelling leaves out, or another group). */
+static int64_t parent_of_type(struct fe *S, CXType t)
+{
+	t = clang_getCanonicalType(t);
+	if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference || t.kind == CXType_Pointer)
+		t = clang_getCanonicalType(clang_getPointeeType(t));
+	const char *n = cv_cx_str(S->A, clang_getTypeSpelling(t));
+	const char *tile = n ? strstr(n, "_tile<") : NULL;
+	if (!tile)
+		return -1;
+	const char *p = tile + 6;
+	while (isdigit((unsigned char)*p) || *p == 'U' || *p == 'u' || *p == ' ')
+		p++;
+	if (*p != ',')
+		return -1;
+	p++;
+	const char *inner = strstr(p, "_tile<");
+	if (inner) {
+		long long v = strtoll(inner + 6, NULL, 10);
+		return v > 0 && v <= SM_MAX_BLOCK_THREADS ? v : -1;
+	}
+	return strstr(p, "thread_block") && !strstr(p, "void") ? 0 : -1;
+}
+
+static int64_t tile_parent(struct fe *S, CXCursor obj, int depth);
+
+struct parent_find {
+	struct fe *S;
+	int depth;
+	int found;
+	int64_t parent;
+};
+
+/* In a tile variable's initializer: the tiled_partition call it was made
+ * by (its type, or for tiled_partition(parent, n) the parent), or the
+ * tile variable it copies. */
+static enum CXChildVisitResult parent_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct parent_find *F = d;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	const char *n = k == CXCursor_CallExpr ? cv_cx_str(F->S->A, clang_getCursorSpelling(c)) : NULL;
+	if (n && !strcmp(n, "tiled_partition")) {
+		struct cv_group g;
+		F->found = 1;
+		F->parent = parent_of_type(F->S, clang_getCursorType(c));
+		if (F->parent < 0 && clang_Cursor_getNumArguments(c) == 2 &&
+		    cv_group_info(F->S, clang_Cursor_getArgument(c, 0), &g))
+			F->parent = g.sc == SM_SCOPE_BLOCK ? 0 : g.sc == SM_SCOPE_TILE && g.arg > 0 ? g.arg : -1;
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_DeclRefExpr && clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_FunctionDecl) {
+		enum sm_scope sc;
+		int64_t arg;
+		if (scope_of_type(F->S, clang_getCursorType(c), &sc, &arg) == 1 && sc == SM_SCOPE_TILE) {
+			F->found = 1;
+			F->parent = tile_parent(F->S, c, F->depth + 1);
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* The parent of the tile obj (struct cv_group): from its type, else from
+ * what its variable was initialized with or the call being inlined passed. */
+static int64_t tile_parent(struct fe *S, CXCursor obj, int depth)
+{
+	obj = cv_strip(obj);
+	int64_t p = parent_of_type(S, clang_getCursorType(obj));
+	if (p >= 0 || depth > SM_FE_TILE_CHAIN || clang_getCursorKind(obj) != CXCursor_DeclRefExpr)
+		return p;
+	CXCursor var = clang_getCursorReferenced(obj);
+	const struct cv_group *gp = cv_cmap_get(&S->groups, var);
+	if (gp)
+		return gp->parent;
+	if (clang_getCursorKind(var) != CXCursor_VarDecl)
+		return -1;
+	struct parent_find F = { S, depth, 0, -1 };
+	clang_visitChildren(var, parent_visit, &F);
+	return F.parent;
+}
+
+int cv_group_info(struct fe *S, CXCursor obj, struct cv_group *g)
+{
+	g->parent = -1;
+	g->cluster = false;
+	if (!cv_group_scope(S, obj, &g->sc, &g->arg))
+		return 0;
+	CXCursor o = cv_strip(obj);
+	const struct cv_group *gp = clang_getCursorKind(o) == CXCursor_DeclRefExpr
+					    ? cv_cmap_get(&S->groups, clang_getCursorReferenced(o)) : NULL;
+	if (gp) {
+		*g = *gp; /* a parameter: the group the inlined call passed */
+		return 1;
+	}
+	const char *tn = cv_cx_str(S->A, clang_getTypeSpelling(clang_getCursorType(o)));
+	g->cluster = tn && strstr(tn, "cluster_group");
+	if (g->sc == SM_SCOPE_TILE && g->arg > 0)
+		g->parent = tile_parent(S, obj, 0);
+	/* a tile must fit its parent a whole number of times */
+	if (g->parent > 0 && (g->parent < g->arg || g->parent % g->arg))
+		g->parent = -1;
+	return 1;
+}
+
+int cv_call_group(struct fe *S, CXCursor call, struct cv_group *g)
+{
+	if (clang_Cursor_getNumArguments(call) >= 1 && cv_group_info(S, clang_Cursor_getArgument(call, 0), g))
+		return 1;
+	/* g.f(): the member expression's object (a static member is
+	 * reached through an implicit cast) */
+	struct kids k2 = cv_kids_of(call);
+	CXCursor callee = k2.n > 0 ? cv_strip(k2.c[0]) : clang_getNullCursor();
+	if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+		return 0;
+	struct kids k3 = cv_kids_of(callee);
+	return k3.n > 0 && cv_group_info(S, k3.c[0], g);
+}
+
+struct sm_expr *cv_group_dim3_member(struct fe *S, CXCursor member)
+{
+	struct kids ks = cv_kids_of(member);
+	CXCursor call = ks.n == 1 ? cv_strip(ks.c[0]) : clang_getNullCursor();
+	if (clang_getCursorKind(call) != CXCursor_CallExpr || clang_Cursor_getNumArguments(call) != 0)
+		return NULL;
+	const char *n = cv_cx_str(S->A, clang_getCursorSpelling(call));
+	const char *m = cv_cx_str(S->A, clang_getCursorSpelling(member));
+	enum sm_builtin which;
+	if (!strcmp(n, "group_index"))
+		which = SM_B_CTAID;
+	else if (!strcmp(n, "thread_index"))
+		which = SM_B_TID;
+	else if (!strcmp(n, "dim_threads") || !strcmp(n, "group_dim"))
+		which = SM_B_NTID;
+	else
+		return NULL;
+	int dim = !strcmp(m, "x") ? 0 : !strcmp(m, "y") ? 1 : !strcmp(m, "z") ? 2 : -1;
+	struct cv_group g;
+	if (dim < 0 || !cv_call_group(S, call, &g) || g.sc != SM_SCOPE_BLOCK || g.cluster)
+		return NULL;
+	struct sm_expr *e = cv_mk_expr(S, SM_E_BUILTIN, member);
+	if (e) {
+		e->builtin = which;
+		e->dim = dim;
+	}
+	return e;
+}
+
 int cv_is_group_param(struct fe *S, CXCursor p)
 {
 	enum sm_scope sc;

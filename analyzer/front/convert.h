@@ -197,7 +197,23 @@ int cv_group_scope(struct fe *S, CXCursor obj, enum sm_scope *sc, int64_t *arg);
 struct cv_group {
 	enum sm_scope sc;
 	int64_t arg;
+	int64_t parent;         /* a tile (TILE, arg > 0): the thread count of
+	                         * the tile it was partitioned from, 0 the
+	                         * block, -1 unknown (cv_group_info) */
+	bool cluster;           /* a cluster_group: a block barrier for its
+	                         * sync, but its ranks and sizes are not the
+	                         * block's */
 };
+/* The group obj is (cv_group_scope) and, for a tile, its parent: 1, else 0. */
+int cv_group_info(struct fe *S, CXCursor obj, struct cv_group *g);
+/* The group a call is about: its first argument when that is a group
+ * (cg::reduce(tile, v, op), cg::sync(g)), else the object of g.f() or of
+ * a static member reached through it: 1 and g, else 0. */
+int cv_call_group(struct fe *S, CXCursor call, struct cv_group *g);
+/* A member of a thread_block's dim3 (block.group_index().x is blockIdx.x,
+ * thread_index() threadIdx, dim_threads() and group_dim() blockDim): the
+ * builtin, or NULL when member is none of these. */
+struct sm_expr *cv_group_dim3_member(struct fe *S, CXCursor member);
 /* Is parameter p (of a callee about to be inlined) a cooperative group
  * (of any kind, thread_group included)? */
 int cv_is_group_param(struct fe *S, CXCursor p);

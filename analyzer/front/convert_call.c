@@ -8,8 +8,9 @@
  * a call of a __device__ function of the program is inlined; failing
  * that, the lines marked unless_followed apply (a class type's operator=
  * on a shared element is a store; clock, shuffles, ballots and the lane
- * id give a per-thread value), and what is left is an OPAQUE_CALL whose
- * arguments are evaluated.
+ * id give a per-thread value; cooperative groups' ranks and sizes, and
+ * the one value a tile's collective gives its threads, below), and what
+ * is left is an OPAQUE_CALL whose arguments are evaluated.
  *
  * Shared memory reaches helpers through pointer and reference parameters,
  * through helpers that return a shared pointer (the SharedMemory<T>
@@ -183,7 +184,7 @@ static void bind_args(struct fe *S, struct inlining *in)
 		CXCursor p = clang_Cursor_getArgument(in->def, (unsigned)i);
 		CXCursor a = clang_Cursor_getArgument(in->c, (unsigned)i);
 		struct binding *b = &in->bind[i];
-		if (cv_is_group_param(S, p) && cv_group_scope(S, a, &b->group.sc, &b->group.arg))
+		if (cv_is_group_param(S, p) && cv_group_info(S, a, &b->group))
 			b->is_group = true;
 		if (param_is_ref(p)) {
 			if (cv_is_shared_lvalue(S, a)) {
@@ -385,6 +386,13 @@ static struct sm_expr *conv_thread_rank(struct fe *S, const struct call *k);
 static struct sm_expr *conv_assume(struct fe *S, const struct call *k);
 static struct sm_expr *conv_operator(struct fe *S, const struct call *k);
 static struct sm_expr *conv_per_thread(struct fe *S, const struct call *k);
+static struct sm_expr *opaque_call(struct fe *S, const struct call *k, int per_thread);
+static struct sm_expr *conv_meta_group_rank(struct fe *S, const struct call *k);
+static struct sm_expr *conv_meta_group_size(struct fe *S, const struct call *k);
+static struct sm_expr *conv_group_size(struct fe *S, const struct call *k);
+static struct sm_expr *conv_tile_collective(struct fe *S, const struct call *k);
+static struct sm_expr *conv_shfl_sync(struct fe *S, const struct call *k);
+static struct sm_expr *conv_warp_collective(struct fe *S, const struct call *k);
 
 #define BARRIER(n, kind) { n, -1, conv_barrier, false, kind, SM_OP_ADD }
 #define BINARY(n, op) { n, 2, conv_binary, false, SM_BAR_SYNCTHREADS, op }
@@ -412,12 +420,27 @@ static const struct device_call device_calls[] = {
 	BINARY("__umul24", SM_OP_MUL),                         /* the same, unsigned */
 	CALL("__brev", 1, conv_brev),                          /* bit reversal of 32 bits */
 	CALL("thread_rank", -1, conv_thread_rank),             /* a block's or tile's linear thread id */
+	UNLESS_FOLLOWED("meta_group_rank", conv_meta_group_rank), /* a tile's index in its parent: lin / N */
+	UNLESS_FOLLOWED("meta_group_size", conv_meta_group_size), /* tiles in the parent: ceil(threads / N) */
+	UNLESS_FOLLOWED("num_threads", conv_group_size),       /* a block's thread count, a tile's size N */
+	UNLESS_FOLLOWED("size", conv_group_size),              /* the same */
+	UNLESS_FOLLOWED("reduce", conv_tile_collective),       /* cg::reduce(tile, v, op): one value per tile */
+	UNLESS_FOLLOWED("any", conv_tile_collective),          /* tile.any(p): the same */
+	UNLESS_FOLLOWED("all", conv_tile_collective),          /* tile.all(p): the same */
+	UNLESS_FOLLOWED("ballot", conv_tile_collective),       /* tile.ballot(p): the same */
+	UNLESS_FOLLOWED("shfl", conv_tile_collective),         /* tile.shfl(v, 0): the same, for a constant lane */
 	CALL("__builtin_assume", 1, conv_assume),              /* a fact: n == 2 from here on */
 	UNLESS_FOLLOWED("operator*", conv_operator),           /* s[i] = v, s[i] += v of a class type */
 	UNLESS_FOLLOWED("clock", conv_per_thread),             /* a value that differs per thread */
 	UNLESS_FOLLOWED("clock64", conv_per_thread),           /* the same */
-	UNLESS_FOLLOWED("__shfl*", conv_per_thread),           /* the same */
-	UNLESS_FOLLOWED("__ballot*", conv_per_thread),         /* the same */
+	UNLESS_FOLLOWED("__shfl_sync", conv_shfl_sync),        /* one value per warp: full mask, constant lane */
+	UNLESS_FOLLOWED("__shfl*", conv_per_thread),           /* a value that differs per thread */
+	UNLESS_FOLLOWED("__reduce_*", conv_warp_collective),   /* __reduce_add_sync(0xffffffff, v): one per warp */
+	UNLESS_FOLLOWED("__all_sync", conv_warp_collective),   /* the same */
+	UNLESS_FOLLOWED("__any_sync", conv_warp_collective),   /* the same */
+	UNLESS_FOLLOWED("__ballot_sync", conv_warp_collective),/* the same */
+	UNLESS_FOLLOWED("__uni_sync", conv_warp_collective),   /* the same */
+	UNLESS_FOLLOWED("__ballot*", conv_per_thread),         /* a value that differs per thread */
 	UNLESS_FOLLOWED("__activemask", conv_per_thread),      /* the same */
 	UNLESS_FOLLOWED("__lane_id", conv_per_thread),         /* the same */
 };
@@ -443,22 +466,13 @@ static const struct device_call *device_call_of(const char *name)
  * first argument of cg::f(g). 1 and its scope, else 0. */
 static int call_group(struct fe *S, const struct call *k, struct cv_group *g)
 {
-	if (k->nargs >= 1 && cv_group_scope(S, k->args[0], &g->sc, &g->arg))
-		return 1;
-	/* g.f(): the member expression's object (a static member is
-	 * reached through an implicit cast) */
-	struct kids k2 = cv_kids_of(k->c);
-	CXCursor callee = k2.n > 0 ? cv_strip(k2.c[0]) : clang_getNullCursor();
-	if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
-		return 0;
-	struct kids k3 = cv_kids_of(callee);
-	return k3.n > 0 && cv_group_scope(S, k3.c[0], &g->sc, &g->arg);
+	return cv_call_group(S, k->c, g);
 }
 
 static struct sm_expr *conv_barrier(struct fe *S, const struct call *k)
 {
 	enum sm_barrier_kind bk = k->model->barrier;
-	struct cv_group g = { SM_SCOPE_BLOCK, 0 };
+	struct cv_group g = { SM_SCOPE_BLOCK, 0, -1, false };
 	/* cooperative_groups: the group's type (or a thread_group's
 	 * initializer) gives its scope; a group of unknown kind is no barrier */
 	if (bk == SM_BAR_CG_SYNC && !call_group(S, k, &g))
@@ -532,30 +546,155 @@ static struct sm_expr *conv_brev(struct fe *S, const struct call *k)
 	return e;
 }
 
+/* ---------- cooperative groups: ranks, sizes, collectives ----------
+ * A thread_block's ranks and sizes are the block's (the linear thread id
+ * tx + nx * (ty + ny * tz), the product of blockDim); a tile of N threads
+ * partitioned from the block or from a tile of M is run N of the linear
+ * ids: thread_rank lin % N, meta_group_rank lin / N (or (lin % M) / N),
+ * meta_group_size ceil(threads / N) (or M / N), size N. A grid's, a
+ * cluster's, a coalesced or labeled group's ranks are per thread, unknown.
+ * A tile's collective (reduce, any, all, ballot, a shuffle from one
+ * constant lane) and the warp intrinsics with a full mask give every
+ * thread of the tile (the warp) one value: a per-thread unknown with a
+ * span (ir.h), which the race search takes as alike within the tile. */
+
+/* The block's thread ids: i 0..2 threadIdx.{x,y,z}, 3..5 blockDim. */
+static struct sm_expr *block_builtin(struct fe *S, CXCursor c, int i)
+{
+	struct sm_expr *e = cv_mk_expr(S, SM_E_BUILTIN, c);
+	if (e) {
+		e->builtin = i < 3 ? SM_B_TID : SM_B_NTID;
+		e->dim = i % 3;
+	}
+	return e;
+}
+
+/* The linear thread id in the block, tx + nx * (ty + ny * tz). */
+static struct sm_expr *linear_tid(struct fe *S, CXCursor c)
+{
+	CXCursor none = clang_getNullCursor();
+	struct sm_expr *zy = cv_mk_bin(S, SM_OP_ADD, block_builtin(S, c, 1),
+				       cv_mk_bin(S, SM_OP_MUL, block_builtin(S, c, 4), block_builtin(S, c, 2), none), none);
+	struct sm_expr *lin = cv_mk_bin(S, SM_OP_ADD, block_builtin(S, c, 0),
+					cv_mk_bin(S, SM_OP_MUL, block_builtin(S, c, 3), zy, none), none);
+	return lin && lin->a && lin->b && zy->a && zy->b ? lin : NULL;
+}
+
+/* The block's thread count, nx * ny * nz. */
+static struct sm_expr *block_threads(struct fe *S, CXCursor c)
+{
+	CXCursor none = clang_getNullCursor();
+	return cv_mk_bin(S, SM_OP_MUL, block_builtin(S, c, 3),
+			 cv_mk_bin(S, SM_OP_MUL, block_builtin(S, c, 4), block_builtin(S, c, 5), none), none);
+}
+
+/* The group of a call whose ranks are modelled: the block itself, or a
+ * tile of known size; else 0 (the call is left to its default). */
+static int ranked_group(struct fe *S, const struct call *k, struct cv_group *g)
+{
+	if (!call_group(S, k, g) || g->cluster)
+		return 0;
+	return g->sc == SM_SCOPE_BLOCK || (g->sc == SM_SCOPE_TILE && g->arg > 0);
+}
+
 /* block.thread_rank() is the linear thread id; a tile's is that modulo
  * the tile size; a grid's or a coalesced group's is per thread, unknown. */
 static struct sm_expr *conv_thread_rank(struct fe *S, const struct call *k)
 {
-	struct cv_group g = { SM_SCOPE_BLOCK, 0 };
-	if (call_group(S, k, &g) && g.sc != SM_SCOPE_BLOCK && !(g.sc == SM_SCOPE_TILE && g.arg > 0))
+	struct cv_group g = { SM_SCOPE_BLOCK, 0, -1, false };
+	if (call_group(S, k, &g) && !ranked_group(S, k, &g))
 		return cv_opaque(S, k->c, k->name, 1);
-	CXCursor c = k->c, none = clang_getNullCursor();
-	struct sm_expr *tx = cv_mk_expr(S, SM_E_BUILTIN, c), *ty = cv_mk_expr(S, SM_E_BUILTIN, c);
-	struct sm_expr *tz = cv_mk_expr(S, SM_E_BUILTIN, c);
-	struct sm_expr *nx = cv_mk_expr(S, SM_E_BUILTIN, c), *ny = cv_mk_expr(S, SM_E_BUILTIN, c);
-	if (!tx || !ty || !tz || !nx || !ny)
-		return NULL;
-	tx->builtin = ty->builtin = tz->builtin = SM_B_TID;
-	nx->builtin = ny->builtin = SM_B_NTID;
-	ty->dim = 1;
-	tz->dim = 2;
-	ny->dim = 1;
-	/* tx + nx * (ty + ny * tz) */
-	struct sm_expr *zy = cv_mk_bin(S, SM_OP_ADD, ty, cv_mk_bin(S, SM_OP_MUL, ny, tz, none), none);
-	struct sm_expr *lin = cv_mk_bin(S, SM_OP_ADD, tx, cv_mk_bin(S, SM_OP_MUL, nx, zy, none), none);
+	struct sm_expr *lin = linear_tid(S, k->c);
 	if (g.sc == SM_SCOPE_TILE && g.arg > 0)
-		lin = cv_mk_bin(S, SM_OP_REM, lin, cv_mk_const(S, g.arg), c);
+		lin = cv_mk_bin(S, SM_OP_REM, lin, cv_mk_const(S, g.arg), k->c);
 	return lin;
+}
+
+/* An unknown value alike in each run of span threads (ir.h), after the
+ * call's arguments are evaluated. */
+static struct sm_expr *tile_value(struct fe *S, const struct call *k, int64_t span)
+{
+	struct sm_expr *e = opaque_call(S, k, 1);
+	if (e && span > 1 && span <= SM_MAX_BLOCK_THREADS)
+		e->span = (unsigned)span;
+	return e;
+}
+
+/* tile.meta_group_rank(): which tile of its parent the thread is in. */
+static struct sm_expr *conv_meta_group_rank(struct fe *S, const struct call *k)
+{
+	struct cv_group g;
+	if (!ranked_group(S, k, &g) || g.sc != SM_SCOPE_TILE)
+		return opaque_call(S, k, 0);
+	if (g.parent < 0)
+		return tile_value(S, k, g.arg); /* alike in the tile, unknown */
+	struct sm_expr *lin = linear_tid(S, k->c);
+	if (g.parent > 0)
+		lin = cv_mk_bin(S, SM_OP_REM, lin, cv_mk_const(S, g.parent), k->c);
+	return cv_mk_bin(S, SM_OP_DIV, lin, cv_mk_const(S, g.arg), k->c);
+}
+
+/* tile.meta_group_size(): how many tiles its parent holds. */
+static struct sm_expr *conv_meta_group_size(struct fe *S, const struct call *k)
+{
+	struct cv_group g;
+	if (!ranked_group(S, k, &g) || g.sc != SM_SCOPE_TILE)
+		return opaque_call(S, k, 0);
+	if (g.parent < 0)
+		return tile_value(S, k, g.arg);
+	if (g.parent > 0)
+		return cv_mk_const(S, g.parent / g.arg);
+	CXCursor none = clang_getNullCursor();
+	struct sm_expr *n = cv_mk_bin(S, SM_OP_ADD, block_threads(S, k->c), cv_mk_const(S, g.arg - 1), none);
+	return cv_mk_bin(S, SM_OP_DIV, n, cv_mk_const(S, g.arg), k->c);
+}
+
+/* g.size(), g.num_threads(): the block's thread count, a tile's size. */
+static struct sm_expr *conv_group_size(struct fe *S, const struct call *k)
+{
+	struct cv_group g;
+	if (!ranked_group(S, k, &g))
+		return opaque_call(S, k, 0);
+	return g.sc == SM_SCOPE_TILE ? cv_mk_const(S, g.arg) : block_threads(S, k->c);
+}
+
+/* cg::reduce(tile, v, op), tile.any(p), tile.all(p), tile.ballot(p), and
+ * tile.shfl(v, lane) with a constant lane: one value in the tile. */
+static struct sm_expr *conv_tile_collective(struct fe *S, const struct call *k)
+{
+	struct cv_group g;
+	int64_t lane;
+	bool shfl = !strcmp(k->name, "shfl");
+	if (!call_group(S, k, &g) || g.sc != SM_SCOPE_TILE || g.arg <= 0 ||
+	    (shfl && (k->nargs < 2 || !cv_try_eval_int(k->args[1], &lane))))
+		return opaque_call(S, k, 0);
+	return tile_value(S, k, g.arg);
+}
+
+/* Is a warp intrinsic's mask argument 0xffffffff (every lane)? */
+static bool full_mask(const struct call *k)
+{
+	int64_t m;
+	return k->nargs >= 1 && cv_try_eval_int(k->args[0], &m) && ((uint64_t)m & 0xffffffffu) == 0xffffffffu;
+}
+
+/* __shfl_sync(0xffffffff, v, lane[, width]) with a constant lane: one
+ * value in each width lanes (32 by default). */
+static struct sm_expr *conv_shfl_sync(struct fe *S, const struct call *k)
+{
+	int64_t lane, width = SM_WARP;
+	if (!full_mask(k) || k->nargs < 3 || !cv_try_eval_int(k->args[2], &lane) ||
+	    (k->nargs >= 4 && !cv_try_eval_int(k->args[3], &width)) || width < 2 || width > SM_WARP ||
+	    (width & (width - 1)))
+		return opaque_call(S, k, 1);
+	return tile_value(S, k, width);
+}
+
+/* __reduce_add_sync, __all_sync, __any_sync, __ballot_sync, __uni_sync
+ * with a full mask: one value in the warp. */
+static struct sm_expr *conv_warp_collective(struct fe *S, const struct call *k)
+{
+	return tile_value(S, k, full_mask(k) ? SM_WARP : 1);
 }
 
 /* __builtin_assume(n == 2), __builtin_assume(2 == n): n is 2 from here */

@@ -667,6 +667,8 @@ static struct sm_expr *conv_declref(struct fe *S, CXCursor c)
 static struct sm_expr *conv_member(struct fe *S, CXCursor c)
 {
 	struct sm_expr *b = builtin_member(S, c);
+	if (!b)
+		b = cv_group_dim3_member(S, c); /* block.thread_index().x */
 	if (b)
 		return b;
 	if (cv_is_shared_lvalue(S, c)) {

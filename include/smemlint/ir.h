@@ -110,6 +110,14 @@ struct sm_expr {
 	bool thread_dep;           /* OPAQUE: differs between threads */
 	const char *name;          /* OPAQUE/VAR: what it stands for */
 	unsigned id;               /* OPAQUE: distinct id per unknown */
+	unsigned span;             /* OPAQUE thread_dep: the value is the same in
+	                            * every thread of each run of span
+	                            * consecutive threads (linear ids, x
+	                            * fastest) and unknown otherwise: a tile's
+	                            * reduce or vote, a shuffle from one lane,
+	                            * meta_group_rank() of an unknown parent.
+	                            * 0: alike in no two threads
+	                            * (sm_expr_uniform_span) */
 	struct sm_var *var;        /* VAR */
 	struct sm_loop *loop;      /* LOOPVAR */
 	struct sm_access *place;   /* ADDR: where the pointer points */

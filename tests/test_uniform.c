@@ -1,0 +1,206 @@
+/* test_uniform.c - Check tests of values alike in the threads of one tile
+ * (analyzer/engine/uniform.c): the span of an expression, the race search
+ * telling one tile's one value (benign) from two tiles' values (a race),
+ * and a tile's barrier under a condition alike in the tile. IR built with
+ * tests/ir_builder.c. Never links libclang. */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/threaddep.h"
+#include "ir_builder.h"
+
+static const struct sm_dim3 B128 = { 128, 1, 1 };
+
+/* A value alike in each run of span threads (a tile's reduce, as the
+ * front end gives it): a per-thread unknown with a span (ir.h). */
+static struct sm_expr *tile_value(struct sm_irb *b, unsigned span)
+{
+	struct sm_expr *e = sm_arena_alloc(&b->A, sizeof(*e));
+	ck_assert_ptr_nonnull(e);
+	e->kind = SM_E_OPAQUE;
+	e->thread_dep = true;
+	e->name = "reduce";
+	e->id = (unsigned)((uintptr_t)e >> 4); /* distinct per unknown */
+	e->span = span;
+	return e;
+}
+
+/* ---- the span of an expression ---- */
+
+enum vshape { V_TILE, V_TILE_PLUS_CONST, V_TILE_PLUS_TID, V_TWO_TILES, V_COND, V_CONST, V_PARAM, V_TID, V_NTID,
+	      V_PER_THREAD };
+
+struct span_row {
+	enum vshape shape;
+	unsigned a, c;  /* the spans of the tile values it reads */
+	int64_t want;
+};
+
+static const struct span_row span_rows[] = {
+	{ V_TILE, 32, 0, 32 },
+	{ V_TILE, 16, 0, 16 },
+	{ V_TILE_PLUS_CONST, 32, 0, 32 },  /* reduce + 1 */
+	{ V_TILE_PLUS_TID, 32, 0, 1 },     /* reduce + threadIdx.x */
+	{ V_TWO_TILES, 32, 16, 16 },       /* a warp's value and a half's */
+	{ V_TWO_TILES, 32, 8, 8 },
+	{ V_TWO_TILES, 12, 8, 4 },         /* runs aligned at 12 and at 8 meet in runs of 4 */
+	{ V_COND, 32, 16, 16 },            /* x > 0 ? y : 2 */
+	{ V_CONST, 0, 0, 0 },              /* alike in the whole block */
+	{ V_PARAM, 0, 0, 0 },
+	{ V_NTID, 0, 0, 0 },
+	{ V_TID, 0, 0, 1 },
+	{ V_PER_THREAD, 0, 0, 1 },         /* an unknown with no span */
+};
+
+START_TEST(test_span)
+{
+	const struct span_row *R = &span_rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_var *n = var(&b, "n", SM_V_PARAM);
+	struct sm_expr *e = NULL;
+	switch (R->shape) {
+	case V_TILE: e = tile_value(&b, R->a); break;
+	case V_TILE_PLUS_CONST: e = OP(&b, SM_OP_ADD, tile_value(&b, R->a), K(&b, 1)); break;
+	case V_TILE_PLUS_TID: e = OP(&b, SM_OP_ADD, tile_value(&b, R->a), tid(&b)); break;
+	case V_TWO_TILES: e = OP(&b, SM_OP_MUL, tile_value(&b, R->a), tile_value(&b, R->c)); break;
+	case V_COND:
+		e = sm_arena_alloc(&b.A, sizeof(*e));
+		e->kind = SM_E_COND;
+		e->a = OP(&b, SM_OP_GT, tile_value(&b, R->a), K(&b, 0));
+		e->b = tile_value(&b, R->c);
+		e->c = K(&b, 2);
+		break;
+	case V_CONST: e = K(&b, 7); break;
+	case V_PARAM: e = V(&b, n); break;
+	case V_TID: e = tid(&b); break;
+	case V_NTID: e = BI(&b, SM_B_NTID); break;
+	case V_PER_THREAD: e = tile_value(&b, 0); break;
+	}
+	ck_assert_msg(sm_expr_uniform_span(e) == R->want, "row %d: span %lld, want %lld", _i,
+		      (long long)sm_expr_uniform_span(e), (long long)R->want);
+	sm_irb_release(&b);
+}
+END_TEST
+
+/* ---- the race search: s[idx] = value by every thread of a 128-thread block ---- */
+
+enum ishape { I_WARP, I_ZERO, I_HALF_WARP, I_LANE };
+
+struct race_row {
+	enum ishape idx;  /* the element each thread stores to */
+	unsigned span;    /* the value's span (0: per thread) */
+	unsigned races;
+	bool same_value;  /* the race found is benign */
+	bool inter_warp;
+};
+
+static const struct race_row race_rows[] = {
+	/* s[tid / 32] = a warp's sum: lanes of one warp, one value */
+	{ I_WARP, 32, 1, true, false },
+	/* s[tid / 32] = a 16-lane half's sum: two halves of a warp differ */
+	{ I_WARP, 16, 1, false, false },
+	/* s[tid / 32] = a per-thread value: a race in the warp */
+	{ I_WARP, 0, 1, false, false },
+	/* s[0] = a warp's sum: warps differ, between warps first */
+	{ I_ZERO, 32, 1, false, true },
+	/* s[0] = a 128-thread tile's value: alike in the whole block */
+	{ I_ZERO, 128, 1, true, true },
+	/* s[tid / 16] = a warp's sum: a half's lanes, one value */
+	{ I_HALF_WARP, 32, 1, true, false },
+	/* s[tid % 32] = a warp's sum: lane i of each warp, warps differ */
+	{ I_LANE, 32, 1, false, true },
+};
+
+START_TEST(test_tile_store)
+{
+	const struct race_row *R = &race_rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_expr *idx = NULL;
+	switch (R->idx) {
+	case I_WARP: idx = OP(&b, SM_OP_DIV, tid(&b), K(&b, 32)); break;
+	case I_ZERO: idx = K(&b, 0); break;
+	case I_HALF_WARP: idx = OP(&b, SM_OP_DIV, tid(&b), K(&b, 16)); break;
+	case I_LANE: idx = OP(&b, SM_OP_REM, tid(&b), K(&b, 32)); break;
+	}
+	struct sm_stmt *s = acc(&b, SM_ACC_STORE, idx);
+	s->access->value = tile_value(&b, R->span);
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, blk(&b, 1, s), &m);
+	struct sm_race *r;
+	unsigned n = 0;
+	ck_assert_int_eq(sm_kernel_races(&m, B128, &b.A, &r, &n), 0);
+	ck_assert_msg(n == R->races, "row %d: %u races", _i, n);
+	if (n) {
+		ck_assert_msg(r[0].same_value == R->same_value, "row %d: same_value %d", _i, r[0].same_value);
+		ck_assert_msg(r[0].inter_warp == R->inter_warp, "row %d: inter_warp %d", _i, r[0].inter_warp);
+		/* the witness: two threads of one run when benign, of two when not */
+		int64_t x = r[0].tid_a[0], y = r[0].tid_b[0];
+		ck_assert_int_ne(x, y);
+		if (R->span > 1)
+			ck_assert_msg((x / R->span == y / R->span) == R->same_value, "row %d: threads %lld and %lld", _i,
+				      (long long)x, (long long)y);
+	}
+	sm_irb_release(&b);
+}
+END_TEST
+
+/* ---- divergence: a barrier of scope (sc, arg) under `if (v > 0)` with v
+ * alike in runs of span threads ---- */
+
+struct split_row {
+	enum sm_scope sc;
+	int64_t arg;
+	unsigned span;
+	int divergent;
+};
+
+static const struct split_row split_rows[] = {
+	{ SM_SCOPE_TILE, 32, 32, 0 },          /* a warp's barrier under the warp's sum */
+	{ SM_SCOPE_TILE, 16, 32, 0 },          /* a half's barrier: its half agrees too */
+	{ SM_SCOPE_TILE, 32, 16, 1 },          /* the two halves of a warp may differ */
+	{ SM_SCOPE_LANES, 0xffffffff, 32, 0 }, /* __syncwarp() under the warp's sum */
+	{ SM_SCOPE_TILE, 64, 32, 1 },          /* two warps of a 64-thread tile may differ */
+	{ SM_SCOPE_BLOCK, 0, 32, 1 },          /* a block barrier: warps may differ */
+	{ SM_SCOPE_TILE, 32, 0, 1 },           /* a per-thread value */
+};
+
+START_TEST(test_tile_condition)
+{
+	const struct split_row *R = &split_rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_stmt *br = scoped(&b, R->sc == SM_SCOPE_LANES ? SM_BAR_SYNCWARP : SM_BAR_CG_SYNC, R->sc, R->arg);
+	struct sm_stmt *body = blk(&b, 1, iff(&b, OP(&b, SM_OP_GT, tile_value(&b, R->span), K(&b, 0)), br, NULL));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_divergence *d;
+	ck_assert_msg(sm_divergent_barriers(&m, sm_irb_launches(&b, &B128), &b.A, &d) == R->divergent, "row %d", _i);
+	/* no block shape known: the groups cannot be placed, every cause splits */
+	ck_assert_int_eq(sm_divergent_barriers(&m, sm_irb_launches(&b, NULL), &b.A, &d), 1);
+	sm_irb_release(&b);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("uniform");
+	TCase *tc = tcase_create("uniform");
+	tcase_add_loop_test(tc, test_span, 0, (int)(sizeof(span_rows) / sizeof(span_rows[0])));
+	tcase_add_loop_test(tc, test_tile_store, 0, (int)(sizeof(race_rows) / sizeof(race_rows[0])));
+	tcase_add_loop_test(tc, test_tile_condition, 0, (int)(sizeof(split_rows) / sizeof(split_rows[0])));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *r = srunner_create(suite());
+	srunner_run_all(r, CK_NORMAL);
+	int failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
