@@ -149,8 +149,12 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
 		int c = cnew(G, CN_PLAIN);
 		int t = cbuild(G, s->nkids > 0 ? s->kids[0] : NULL, next, brk, cont, depth + 1);
 		int e = cbuild(G, s->nkids > 1 ? s->kids[1] : NULL, next, brk, cont, depth + 1);
-		cedge(G, c, t);
-		if (e != t)
+		/* a condition every thread of the block decides alike takes
+		 * one arm only (if (threadIdx.x < 256) under 256 threads) */
+		int taken = sm_cond_block_value(G->m, s, G->block);
+		if (taken != 0)
+			cedge(G, c, t);
+		if (e != t && taken != 1)
 			cedge(G, c, e);
 		return c;
 	}
