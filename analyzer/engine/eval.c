@@ -402,7 +402,8 @@ static bool same(const struct sm_expr *a, const struct sm_expr *b, int depth)
 		if (a->thread_dep != b->thread_dep)
 			return false;
 		if (!a->place || !b->place)
-			return a->id == b->id && !a->place && !b->place;
+			return !a->place && !b->place &&
+			       (a->id == b->id || (a->float_known && b->float_known && a->ival == b->ival));
 		return same_place(a->place, b->place, depth);
 	case SM_E_ADDR:
 		return same_place(a->place, b->place, depth);

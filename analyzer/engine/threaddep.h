@@ -53,6 +53,12 @@ bool sm_expr_varies(const struct sm_expr *e);
  * -1 when threads differ or it is not known (an unknown, blockIdx). */
 int sm_cond_block_value(const struct sm_kernel_model *m, const struct sm_stmt *s, struct sm_dim3 block);
 
+/* Is the closed value e the same in every thread and at every iteration
+ * of every loop (no thread index, no loop counter, also through a
+ * pointer's or a load's place: the address of a __shared__ array, a
+ * parameter, a load from one global address)? threads.c. */
+bool sm_value_invariant(const struct sm_expr *e);
+
 enum sm_div_kind {
 	SM_DIV_NONE,
 	SM_DIV_IF,      /* under a thread-dependent if, ?:, && or || */

@@ -5,6 +5,7 @@
  * (a tile, a warp's mask lanes, bar.sync's count). Divergence
  * (divergence.c) and the race search (races.c, cfg.c) build on these. */
 #include "engine/threaddep.h"
+#include "engine/visit.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -259,3 +260,20 @@ bool sm_scope_orders(const struct sm_stmt *s, int64_t a, int64_t b)
 	return ga >= 0 && ga == sm_scope_group(s, b);
 }
 
+
+/* ---- values alike in every thread and iteration ---- */
+
+static enum sm_seen is_counter(const struct sm_expr *e, void *arg)
+{
+	(void)arg;
+	bool hit = e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT || e->kind == SM_E_PREV;
+	return hit ? SM_SEEN_HIT : SM_SEEN_GO;
+}
+
+bool sm_value_invariant(const struct sm_expr *e)
+{
+	if (!e || sm_expr_thread_dep(e))
+		return false;
+	struct sm_expr_walk w = { is_counter, NULL, SM_WALK_ADDR_PLACE | SM_WALK_LOAD_PLACE, SM_SCAN_EXPR_DEPTH, true };
+	return !sm_expr_any(e, &w);
+}

@@ -385,6 +385,7 @@ static struct sm_expr *conv_thread_rank(struct fe *S, const struct call *k);
 static struct sm_expr *conv_assume(struct fe *S, const struct call *k);
 static struct sm_expr *conv_operator(struct fe *S, const struct call *k);
 static struct sm_expr *conv_per_thread(struct fe *S, const struct call *k);
+static struct sm_expr *conv_ldg(struct fe *S, const struct call *k);
 
 #define BARRIER(n, kind) { n, -1, conv_barrier, false, kind, SM_OP_ADD }
 #define BINARY(n, op) { n, 2, conv_binary, false, SM_BAR_SYNCTHREADS, op }
@@ -413,6 +414,7 @@ static const struct device_call device_calls[] = {
 	CALL("__brev", 1, conv_brev),                          /* bit reversal of 32 bits */
 	CALL("thread_rank", -1, conv_thread_rank),             /* a block's or tile's linear thread id */
 	CALL("__builtin_assume", 1, conv_assume),              /* a fact: n == 2 from here on */
+	CALL("__ldg", 1, conv_ldg),                            /* a global load through the read-only cache */
 	UNLESS_FOLLOWED("operator*", conv_operator),           /* s[i] = v, s[i] += v of a class type */
 	UNLESS_FOLLOWED("clock", conv_per_thread),             /* a value that differs per thread */
 	UNLESS_FOLLOWED("clock64", conv_per_thread),           /* the same */
@@ -584,6 +586,13 @@ static struct sm_expr *opaque_call(struct fe *S, const struct call *k, int per_t
 	struct sm_stmt *s = cv_mk_stmt(S, SM_S_OPAQUE_CALL, k->c);
 	cv_emit(S, s);
 	return cv_opaque(S, k->c, k->name, dep);
+}
+
+/* __ldg(&p[i]): the load p[i] (uniform where every thread reads one
+ * address) */
+static struct sm_expr *conv_ldg(struct fe *S, const struct call *k)
+{
+	return cv_load_through(S, k->c, k->args[0]);
 }
 
 static struct sm_expr *conv_per_thread(struct fe *S, const struct call *k)

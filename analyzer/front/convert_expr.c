@@ -383,6 +383,26 @@ static struct sm_expr *global_load(struct fe *S, CXCursor c, CXCursor base, stru
 	return e;
 }
 
+struct sm_expr *cv_load_through(struct fe *S, CXCursor c, CXCursor ptr)
+{
+	CXCursor in = cv_strip(ptr);
+	struct kids ks = cv_kids_of(in);
+	if (clang_getCursorKind(in) == CXCursor_UnaryOperator && unop_of(S, in) == '&' && ks.n == 1) {
+		CXCursor sub = cv_strip(ks.c[0]);
+		struct kids k2 = cv_kids_of(sub);
+		if (clang_getCursorKind(sub) == CXCursor_ArraySubscriptExpr && k2.n == 2 &&
+		    clang_getCursorKind(cv_strip(k2.c[0])) == CXCursor_DeclRefExpr) {
+			/* &p[i]: the base has no effects, the index is converted once */
+			struct sm_expr *idx = cv_conv_expr(S, k2.c[1]);
+			struct sm_expr *g = idx ? global_load(S, c, k2.c[0], idx, "memory load") : NULL;
+			return g ? g : cv_opaque(S, c, "memory load", 1);
+		}
+	}
+	(void)cv_conv_expr(S, ptr);
+	struct sm_expr *g = clang_getCursorKind(in) == CXCursor_DeclRefExpr ? global_load(S, c, in, NULL, "memory load") : NULL;
+	return g ? g : cv_opaque(S, c, "memory load", 1);
+}
+
 int cv_is_shared_lvalue(struct fe *S, CXCursor c)
 {
 	struct sm_access tmp;
@@ -928,6 +948,23 @@ static struct sm_expr *conv_conditional(struct fe *S, CXCursor c)
 	return e;
 }
 
+/* A floating literal: a uniform unknown to the evaluator, with its value's
+ * bits (as a double) in ival, so that two stores of 1.0f are known to
+ * store one value (the race search's same-value writes). */
+static struct sm_expr *floating_constant(struct fe *S, CXCursor c)
+{
+	struct sm_expr *e = cv_opaque(S, c, "floating constant", 0);
+	CXEvalResult r = clang_Cursor_Evaluate(c);
+	if (e && r && clang_EvalResult_getKind(r) == CXEval_Float) {
+		double d = clang_EvalResult_getAsDouble(r);
+		memcpy(&e->ival, &d, sizeof(d));
+		e->float_known = true;
+	}
+	if (r)
+		clang_EvalResult_dispose(r);
+	return e;
+}
+
 static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 {
 	switch (clang_getCursorKind(c)) {
@@ -937,7 +974,7 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 	case CXCursor_UnaryExpr: /* sizeof, alignof */
 		return conv_constant(S, c);
 	case CXCursor_FloatingLiteral:
-		return cv_opaque(S, c, "floating constant", 0);
+		return floating_constant(S, c);
 	case CXCursor_UnexposedExpr:
 	case CXCursor_ParenExpr:
 	case CXCursor_CStyleCastExpr:
