@@ -418,6 +418,59 @@ bool sm_expr_same(const struct sm_expr *a, const struct sm_expr *b)
 	return same(a, b, 0);
 }
 
+/* ---- thread dependence ---- */
+
+bool sm_expr_thread_dep(const struct sm_expr *e)
+{
+	/* iterative over a small explicit stack to survive deep trees */
+	const struct sm_expr *stack[SM_THREAD_DEP_STACK];
+	int sp = 0;
+	if (e)
+		stack[sp++] = e;
+	unsigned budget = SM_THREAD_DEP_BUDGET;
+	while (sp > 0 && budget-- > 0) {
+		const struct sm_expr *x = stack[--sp];
+		switch (x->kind) {
+		case SM_E_BUILTIN:
+			if (x->builtin == SM_B_TID || x->builtin == SM_B_LANE)
+				return true;
+			break;
+		case SM_E_OPAQUE:
+			if (x->thread_dep)
+				return true;
+			break;
+		case SM_E_LOOPVAR:
+		case SM_E_LOOPEXIT:
+			if (x->loop && x->ival < x->loop->niv) {
+				const struct sm_iv *iv = &x->loop->ivs[x->ival];
+				if (sm_expr_thread_dep(iv->init) || sm_expr_thread_dep(iv->step))
+					return true;
+			}
+			break;
+		case SM_E_ADDR:
+			if (x->place) {
+				for (int i = 0; i < x->place->nidx; i++)
+					if (sm_expr_thread_dep(x->place->idx[i]))
+						return true;
+				if (sm_expr_thread_dep(x->place->extra))
+					return true;
+			}
+			break;
+		case SM_E_CONST: case SM_E_VAR: case SM_E_UNARY: case SM_E_BINARY: case SM_E_COND: case SM_E_CAST:
+		case SM_E_PREV:
+			break;
+		}
+		const struct sm_expr *k[3] = { x->a, x->b, x->c };
+		for (int i = 0; i < 3; i++)
+			if (k[i]) {
+				if (sp == SM_THREAD_DEP_STACK)
+					return true; /* too deep to tell: assume it does */
+				stack[sp++] = k[i];
+			}
+	}
+	return sp > 0;
+}
+
 /* Is the loop's condition true at its current iteration (for this lane)?
  * Returns 1 true, 0 false, -1 undecidable. */
 int sm_loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c)
