@@ -49,8 +49,10 @@ bool sm_stmt_cond_thread_dep(const struct sm_kernel_model *m, const struct sm_st
 bool sm_expr_varies(const struct sm_expr *e);
 
 /* The value of the IF s's condition in every thread of a block of shape
- * block where they all agree on it and it reads no loop counter: 1 or 0;
- * -1 when threads differ or it is not known (an unknown, blockIdx). */
+ * block where they all agree on it and it reads no loop counter, or where
+ * it repeats a guard in force or an enclosing loop's condition (the same
+ * tree, reading no memory): 1 or 0; -1 when threads differ or it is not
+ * known (an unknown, blockIdx). */
 int sm_cond_block_value(const struct sm_kernel_model *m, const struct sm_stmt *s, struct sm_dim3 block);
 
 /* Is the closed value e the same in every thread and at every iteration

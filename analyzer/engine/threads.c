@@ -40,11 +40,39 @@ bool sm_stmt_cond_thread_dep(const struct sm_kernel_model *m, const struct sm_st
 	return r->cond && sm_expr_varies(r->cond);
 }
 
+static enum sm_seen is_load(const struct sm_expr *e, void *arg)
+{
+	(void)arg;
+	return e->kind == SM_E_OPAQUE && e->place ? SM_SEEN_HIT : SM_SEEN_GO;
+}
+
+/* The value of r's condition where it repeats a condition in force: a
+ * guard around it (`if (n > 0) { ... if (n > 0) __syncthreads(); }`) or
+ * an enclosing loop's (`for (...; i < n; ...) if (i < n)`), the same
+ * closed tree, so the same value. Not through memory, which may change
+ * in between. -1 when none. */
+static int repeated_value(const struct sm_rstmt *r)
+{
+	struct sm_expr_walk w = { is_load, NULL, SM_WALK_ADDR_PLACE | SM_WALK_IVS, SM_SCAN_EXPR_DEPTH, true };
+	if (sm_expr_any(r->cond, &w))
+		return -1;
+	for (const struct sm_guard *g = r->guards; g; g = g->next)
+		if (sm_expr_same(g->cond, r->cond))
+			return !g->negate;
+	for (const struct sm_loop *L = r->loop; L; L = L->parent)
+		if (L->cond && sm_expr_same(L->cond, r->cond))
+			return 1;
+	return -1;
+}
+
 int sm_cond_block_value(const struct sm_kernel_model *m, const struct sm_stmt *s, struct sm_dim3 block)
 {
 	const struct sm_rstmt *r = sm_rstmt_find(m, s);
 	if (!r || !r->cond || block.x < 1 || block.y < 1 || block.z < 1)
 		return -1;
+	int rep = repeated_value(r);
+	if (rep >= 0)
+		return rep;
 	int64_t nt = block.x * block.y * block.z;
 	if (nt > SM_MAX_BLOCK_THREADS)
 		return -1;

@@ -63,6 +63,23 @@ __global__ void repeated_condition(float *o, int n)
     }
 }
 
+// a loop bound loaded through __ldg at an address every thread computes
+// alike is uniform; control: at a per-thread address
+__global__ void ldg_bound(float *o, const int *__restrict__ cnt)
+{
+    __shared__ float s[256];
+    int m = __ldg(&cnt[blockIdx.x]);
+    for (int i = 0; i < m; i++) {
+        s[threadIdx.x] = o[i];
+        __syncthreads();
+        o[i] = s[255 - threadIdx.x];
+        __syncthreads();
+    }
+    int mine = __ldg(&cnt[threadIdx.x]);
+    if (mine > 0)
+        __syncthreads();
+}
+
 /*
  * check-args: --block-dim 256 --no-cuda
  * check-output-start
@@ -86,5 +103,10 @@ __global__ void repeated_condition(float *o, int n)
  *           ^~~~~~~~~~~~~~~
  * tests/rules/divergent-barrier/uniform_conditions.cu:48:9: note: thread-dependent condition '2 * threadIdx.x - threadIdx.x * 2 + n * threadIdx.x > 4'
  * tests/rules/divergent-barrier/uniform_conditions.cu:49:9: note: threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it
+ * tests/rules/divergent-barrier/uniform_conditions.cu:80:9: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'mine > 0' in kernel 'ldg_bound' at every launch [divergent-barrier]
+ *           __syncthreads();
+ *           ^~~~~~~~~~~~~~~
+ * tests/rules/divergent-barrier/uniform_conditions.cu:79:9: note: thread-dependent condition 'mine > 0'
+ * tests/rules/divergent-barrier/uniform_conditions.cu:80:9: note: threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it
  * check-output-end
  */

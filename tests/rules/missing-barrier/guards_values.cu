@@ -64,6 +64,39 @@ __global__ void barrier_under_true(float *o)
     o[threadIdx.x] = s[255 - threadIdx.x];
 }
 
+// a barrier under a condition that repeats one in force (a guard around
+// it, or its loop's condition) is reached by every thread that got there
+__global__ void repeated_guard(float *o, int n)
+{
+    __shared__ float s[256];
+    if (n > 0) {
+        s[threadIdx.x] = o[threadIdx.x];
+        if (n > 0)
+            __syncthreads();
+        o[threadIdx.x] = s[255 - threadIdx.x];
+    }
+    __syncthreads();
+    for (int i = 0; i < n; i++) {
+        s[threadIdx.x] = o[i];
+        if (i < n)
+            __syncthreads();
+        o[i] = s[255 - threadIdx.x];
+        __syncthreads();
+    }
+}
+
+// control: a different condition may be false where the guard holds
+__global__ void other_guard(float *o, int n)
+{
+    __shared__ float s[256];
+    if (n > 0) {
+        s[threadIdx.x] = o[threadIdx.x];
+        if (n > 1)
+            __syncthreads();
+        o[threadIdx.x] = s[255 - threadIdx.x];
+    }
+}
+
 /*
  * check-args: --block-dim 256 --no-cuda
  * check-output-start
@@ -79,5 +112,11 @@ __global__ void barrier_under_true(float *o)
  * tests/rules/missing-barrier/guards_values.cu:51:9: note: the racing write of 's' by thread 32
  * tests/rules/missing-barrier/guards_values.cu:46:5: note: 's' declared here
  * tests/rules/missing-barrier/guards_values.cu:51:9: note: let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element
+ * tests/rules/missing-barrier/guards_values.cu:96:26: error: missing barrier: read-after-write race on 's': thread 0 reads s[255], which thread 255 wrote at line 93, with no __syncthreads() in between (different warps) in kernel 'other_guard' with blockDim (256,1,1) from --block-dim [missing-barrier]
+ *           o[threadIdx.x] = s[255 - threadIdx.x];
+ *                            ^~~~~~~~~~~~~~~~~~~~
+ * tests/rules/missing-barrier/guards_values.cu:93:9: note: the racing write of 's' by thread 255
+ * tests/rules/missing-barrier/guards_values.cu:91:5: note: 's' declared here
+ * tests/rules/missing-barrier/guards_values.cu:96:26: note: add __syncthreads() between the two accesses
  * check-output-end
  */
