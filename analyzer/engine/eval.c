@@ -9,6 +9,12 @@
  * must not be decided by a guess). Every node visited counts against the
  * context's budget and the file's analysis budget (sm_work). Calls nothing
  * else of the engine but the recurrence of its own loop counters.
+ *
+ * Beside it, three questions of a closed expression that the files below
+ * ask: a condition's value in three values (sm_eval_truth: Kleene's && ||
+ * and !, so a guard's known conjuncts decide it), whether two trees are
+ * one value (sm_expr_same), and whether a tree reads a thread index
+ * (sm_expr_thread_dep).
  */
 #include "engine/analysis.h"
 

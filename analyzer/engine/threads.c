@@ -2,8 +2,12 @@
  * thread's id and evaluation context from its linear index, the record of
  * a statement at its program point and whether its condition depends on
  * the thread, and the groups a barrier's scope makes of a block's threads
- * (a tile, a warp's mask lanes, bar.sync's count). Divergence
- * (divergence.c) and the race search (races.c, cfg.c) build on these. */
+ * (a tile, a warp's mask lanes, bar.sync's count). Also whether a
+ * condition varies between threads once thread indexes that cancel are
+ * taken out, the value a block's threads all give a condition (or that
+ * a repeated condition has), and values alike in every thread and
+ * iteration. Divergence (divergence.c) and the race search (races.c,
+ * cfg.c) build on these. */
 #include "engine/threaddep.h"
 #include "engine/visit.h"
 
