@@ -588,6 +588,27 @@ static struct sm_expr *opaque_call(struct fe *S, const struct call *k, int per_t
 	return cv_opaque(S, k->c, k->name, dep);
 }
 
+struct sm_expr *cv_load_through(struct fe *S, CXCursor c, CXCursor ptr)
+{
+	CXCursor in = cv_strip(ptr);
+	struct kids ks = cv_kids_of(in);
+	if (clang_getCursorKind(in) == CXCursor_UnaryOperator &&
+	    clang_getCursorUnaryOperatorKind(in) == CXUnaryOperator_AddrOf && ks.n == 1) {
+		CXCursor sub = cv_strip(ks.c[0]);
+		struct kids k2 = cv_kids_of(sub);
+		if (clang_getCursorKind(sub) == CXCursor_ArraySubscriptExpr && k2.n == 2 &&
+		    clang_getCursorKind(cv_strip(k2.c[0])) == CXCursor_DeclRefExpr) {
+			/* &p[i]: the base has no effects, the index is converted once */
+			struct sm_expr *idx = cv_conv_expr(S, k2.c[1]);
+			struct sm_expr *g = idx ? cv_global_load(S, c, k2.c[0], idx, "memory load") : NULL;
+			return g ? g : cv_opaque(S, c, "memory load", 1);
+		}
+	}
+	(void)cv_conv_expr(S, ptr);
+	struct sm_expr *g = clang_getCursorKind(in) == CXCursor_DeclRefExpr ? cv_global_load(S, c, in, NULL, "memory load") : NULL;
+	return g ? g : cv_opaque(S, c, "memory load", 1);
+}
+
 /* __ldg(&p[i]): the load p[i] (uniform where every thread reads one
  * address) */
 static struct sm_expr *conv_ldg(struct fe *S, const struct call *k)

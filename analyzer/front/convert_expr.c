@@ -354,7 +354,7 @@ static struct sm_expr *load_value(struct fe *S, CXCursor c, struct sm_access *a)
  * they are. The value keeps them as its place (array NULL, base, idx); the
  * resolver decides, as for a shared load. A local array or an inlined
  * callee's parameter (which may point at one) is per thread: NULL. */
-static struct sm_expr *global_load(struct fe *S, CXCursor c, CXCursor base, struct sm_expr *idx, const char *name)
+struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct sm_expr *idx, const char *name)
 {
 	CXCursor b = cv_strip(base);
 	if (clang_getCursorKind(b) != CXCursor_DeclRefExpr)
@@ -381,26 +381,6 @@ static struct sm_expr *global_load(struct fe *S, CXCursor c, CXCursor base, stru
 	pl->nidx = 1;
 	e->place = pl;
 	return e;
-}
-
-struct sm_expr *cv_load_through(struct fe *S, CXCursor c, CXCursor ptr)
-{
-	CXCursor in = cv_strip(ptr);
-	struct kids ks = cv_kids_of(in);
-	if (clang_getCursorKind(in) == CXCursor_UnaryOperator && unop_of(S, in) == '&' && ks.n == 1) {
-		CXCursor sub = cv_strip(ks.c[0]);
-		struct kids k2 = cv_kids_of(sub);
-		if (clang_getCursorKind(sub) == CXCursor_ArraySubscriptExpr && k2.n == 2 &&
-		    clang_getCursorKind(cv_strip(k2.c[0])) == CXCursor_DeclRefExpr) {
-			/* &p[i]: the base has no effects, the index is converted once */
-			struct sm_expr *idx = cv_conv_expr(S, k2.c[1]);
-			struct sm_expr *g = idx ? global_load(S, c, k2.c[0], idx, "memory load") : NULL;
-			return g ? g : cv_opaque(S, c, "memory load", 1);
-		}
-	}
-	(void)cv_conv_expr(S, ptr);
-	struct sm_expr *g = clang_getCursorKind(in) == CXCursor_DeclRefExpr ? global_load(S, c, in, NULL, "memory load") : NULL;
-	return g ? g : cv_opaque(S, c, "memory load", 1);
 }
 
 int cv_is_shared_lvalue(struct fe *S, CXCursor c)
@@ -696,7 +676,7 @@ static struct sm_expr *conv_member(struct fe *S, CXCursor c)
 	struct kids ks = cv_kids_of(c);
 	for (int i = 0; i < ks.n && i < 8; i++)
 		(void)cv_conv_expr(S, ks.c[i]);
-	struct sm_expr *g = ks.n == 1 ? global_load(S, c, ks.c[0], NULL, "member") : NULL;
+	struct sm_expr *g = ks.n == 1 ? cv_global_load(S, c, ks.c[0], NULL, "member") : NULL;
 	return g ? g : cv_opaque(S, c, "member", 1);
 }
 
@@ -717,7 +697,7 @@ static struct sm_expr *conv_subscript(struct fe *S, CXCursor c)
 	}
 	/* a load from global or local memory: per thread, unless a
 	 * parameter's or global's element at a uniform index */
-	struct sm_expr *g = ks.n == 2 && idx ? global_load(S, c, ks.c[0], idx, "memory load") : NULL;
+	struct sm_expr *g = ks.n == 2 && idx ? cv_global_load(S, c, ks.c[0], idx, "memory load") : NULL;
 	return g ? g : cv_opaque(S, c, "memory load", 1);
 }
 
@@ -769,7 +749,7 @@ static struct sm_expr *conv_unary(struct fe *S, CXCursor c)
 			return load_value(S, c, a);
 		}
 		(void)cv_conv_expr(S, ks.c[0]);
-		struct sm_expr *g = global_load(S, c, ks.c[0], NULL, "memory load");
+		struct sm_expr *g = cv_global_load(S, c, ks.c[0], NULL, "memory load");
 		return g ? g : cv_opaque(S, c, "memory load", 1);
 	}
 	if (op == 'i' || op == 'd')
