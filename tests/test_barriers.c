@@ -61,6 +61,77 @@ START_TEST(test_uniform_conditions)
 }
 END_TEST
 
+/* ---- thread indexes that cancel (threads.c sm_expr_varies) ---- */
+
+static struct sm_expr *cast_to(struct sm_irb *b, unsigned bits, struct sm_expr *a)
+{
+	struct sm_expr *e = sm_arena_alloc(&b->A, sizeof(*e));
+	e->kind = SM_E_CAST;
+	e->a = a;
+	e->bits = bits;
+	e->is_unsigned = true;
+	return e;
+}
+
+enum vshape { V_N_PLUS_T_MINUS_T, V_T_MINUS_T_PLUS_T, V_T_DIV_NTID, V_NARROW, V_CONST_SCALE, V_UNKNOWN_SCALE,
+	      V_NTID_MINUS_T_PLUS_T, V_Y_LEFT };
+
+static const struct vrow {
+	const char *what;
+	enum vshape shape;
+	bool varies;
+} vrows[] = {
+	{ "n + t - t < 4", V_N_PLUS_T_MINUS_T, false },
+	{ "t - t + t < 4", V_T_MINUS_T_PLUS_T, true },
+	{ "t / ntid == 0", V_T_DIV_NTID, false },
+	{ "(uint8)(n + t) - t > 4", V_NARROW, true },
+	{ "2 * t - t * 2 > 4", V_CONST_SCALE, false },
+	{ "n * t - t > 4", V_UNKNOWN_SCALE, true },
+	{ "ntid - t + t > 4", V_NTID_MINUS_T_PLUS_T, false },
+	{ "t.y - t.x + t.x > 4", V_Y_LEFT, true },
+};
+
+START_TEST(test_cancels)
+{
+	const struct vrow *r = &vrows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_var *n = var(&b, "n", SM_V_PARAM);
+	struct sm_expr *e = NULL;
+	switch (r->shape) {
+	case V_N_PLUS_T_MINUS_T:
+		e = OP(&b, SM_OP_LT, OP(&b, SM_OP_SUB, OP(&b, SM_OP_ADD, V(&b, n), tid(&b)), tid(&b)), K(&b, 4));
+		break;
+	case V_T_MINUS_T_PLUS_T:
+		e = OP(&b, SM_OP_LT, OP(&b, SM_OP_ADD, OP(&b, SM_OP_SUB, tid(&b), tid(&b)), tid(&b)), K(&b, 4));
+		break;
+	case V_T_DIV_NTID:
+		e = OP(&b, SM_OP_EQ, OP(&b, SM_OP_DIV, tid(&b), BI(&b, SM_B_NTID)), K(&b, 0));
+		break;
+	case V_NARROW:
+		e = OP(&b, SM_OP_GT, OP(&b, SM_OP_SUB, cast_to(&b, 8, OP(&b, SM_OP_ADD, V(&b, n), tid(&b))), tid(&b)),
+		       K(&b, 4));
+		break;
+	case V_CONST_SCALE:
+		e = OP(&b, SM_OP_GT, OP(&b, SM_OP_SUB, OP(&b, SM_OP_MUL, K(&b, 2), tid(&b)), OP(&b, SM_OP_MUL, tid(&b), K(&b, 2))),
+		       K(&b, 4));
+		break;
+	case V_UNKNOWN_SCALE:
+		e = OP(&b, SM_OP_GT, OP(&b, SM_OP_SUB, OP(&b, SM_OP_MUL, V(&b, n), tid(&b)), tid(&b)), K(&b, 4));
+		break;
+	case V_NTID_MINUS_T_PLUS_T:
+		e = OP(&b, SM_OP_GT, OP(&b, SM_OP_ADD, OP(&b, SM_OP_SUB, BI(&b, SM_B_NTID), tid(&b)), tid(&b)), K(&b, 4));
+		break;
+	case V_Y_LEFT:
+		e = OP(&b, SM_OP_GT, OP(&b, SM_OP_ADD, OP(&b, SM_OP_SUB, T(&b, 1), tid(&b)), tid(&b)), K(&b, 4));
+		break;
+	}
+	ck_assert_msg(sm_expr_thread_dep(e), "%s reads a thread index", r->what);
+	ck_assert_msg(sm_expr_varies(e) == r->varies, "%s", r->what);
+	sm_irb_release(&b);
+}
+END_TEST
+
 START_TEST(test_values_flow)
 {
 	struct sm_irb b;
@@ -440,6 +511,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_early_return);
 	tcase_add_test(tc, test_uniform_conditions);
 	tcase_add_test(tc, test_values_flow);
+	tcase_add_loop_test(tc, test_cancels, 0, (int)(sizeof(vrows) / sizeof(vrows[0])));
 	tcase_add_test(tc, test_loop_trip_count);
 	suite_add_tcase(s, tc);
 	TCase *tr = tcase_create("races");

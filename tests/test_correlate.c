@@ -3,7 +3,9 @@
  * one shared element in ways no value satisfies is false for that thread;
  * compatible tests, different elements, narrowing casts and loads through
  * unknown offsets are not. Table-driven: each row is a condition over
- * s[tid] and s[tid + d] (d from the row, so d == 0 is the same element). */
+ * s[tid] and s[tid + d] (d from the row, so d == 0 is the same element).
+ * Also the three-valued guard (eval.c sm_eval_truth): && and || decided by
+ * their known operands where those decide them. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,12 +131,72 @@ START_TEST(test_unknown_offset)
 }
 END_TEST
 
+/* ---- guards in three values (eval.c sm_eval_truth, guards.c) ----
+ * Each row: a condition over the thread index t and a parameter n (an
+ * unknown), and its value in threads 0..3: 1, 0, or -1 undecidable. */
+enum tshape { N_AND_T0, T0_AND_N, N_OR_T0, NOT_N_OR_TNE0, T_RANGE, N_RANGE };
+
+static const struct trow {
+	const char *what;
+	enum tshape shape;
+	int want[4];
+} trows[] = {
+	{ "n > 0 && t == 0", N_AND_T0, { -1, 0, 0, 0 } },
+	{ "t == 0 && n > 0", T0_AND_N, { -1, 0, 0, 0 } },
+	{ "n > 0 || t == 0", N_OR_T0, { 1, -1, -1, -1 } },
+	{ "!(n > 0 || t != 0)", NOT_N_OR_TNE0, { -1, 0, 0, 0 } },
+	{ "t < 2 && t > 0", T_RANGE, { 0, 1, 0, 0 } },
+	{ "n > 0 && n < 5", N_RANGE, { -1, -1, -1, -1 } },
+};
+
+START_TEST(test_truth_rows)
+{
+	const struct trow *r = &trows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_var *n = var(&b, "n", SM_V_PARAM);
+	struct sm_expr *npos = OP(&b, SM_OP_GT, V(&b, n), K(&b, 0));
+	struct sm_expr *t0 = OP(&b, SM_OP_EQ, tid(&b), K(&b, 0));
+	struct sm_expr *cond = NULL;
+	switch (r->shape) {
+	case N_AND_T0: cond = OP(&b, SM_OP_LAND, npos, t0); break;
+	case T0_AND_N: cond = OP(&b, SM_OP_LAND, t0, npos); break;
+	case N_OR_T0: cond = OP(&b, SM_OP_LOR, npos, t0); break;
+	case NOT_N_OR_TNE0:
+		cond = unary(&b, SM_OP_NOT, OP(&b, SM_OP_LOR, npos, OP(&b, SM_OP_NE, tid(&b), K(&b, 0))));
+		break;
+	case T_RANGE:
+		cond = OP(&b, SM_OP_LAND, OP(&b, SM_OP_LT, tid(&b), K(&b, 2)), OP(&b, SM_OP_GT, tid(&b), K(&b, 0)));
+		break;
+	case N_RANGE: cond = OP(&b, SM_OP_LAND, npos, OP(&b, SM_OP_LT, V(&b, n), K(&b, 5))); break;
+	}
+	for (int t = 0; t < 4; t++) {
+		struct sm_eval_ctx c;
+		memset(&c, 0, sizeof(c));
+		c.tid[0] = t;
+		c.ntid = (struct sm_dim3){ 32, 1, 1 };
+		c.budget = 1000;
+		ck_assert_msg(sm_eval_truth(cond, &c) == r->want[t], "%s (thread %d)", r->what, t);
+		/* as a guard: runs unless decided false (and its else branch
+		 * unless decided true) */
+		struct sm_guard g = { .cond = cond }, ng = { .cond = cond, .negate = true };
+		memset(&c, 0, sizeof(c));
+		c.tid[0] = t;
+		c.ntid = (struct sm_dim3){ 32, 1, 1 };
+		ck_assert_msg(sm_guards_hold(&g, &c) == (r->want[t] != 0), "guard %s (thread %d)", r->what, t);
+		ck_assert_msg(sm_guards_hold(&ng, &c) == (r->want[t] != 1), "else of %s (thread %d)", r->what, t);
+	}
+	sm_irb_release(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("correlate");
 	TCase *tc = tcase_create("guards");
 	tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof(rows) / sizeof(rows[0])));
 	tcase_add_test(tc, test_unknown_offset);
+	tcase_add_loop_test(tc, test_truth_rows, 0, (int)(sizeof(trows) / sizeof(trows[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -174,6 +174,10 @@ struct sm_eval_ctx {
 	int used_iter;                /* set when a value read a loop counter */
 	int used_tid;                 /* set when it read threadIdx, blockDim or the lane */
 	struct sm_guard_memo *gmemo;  /* guard values to reuse, or NULL */
+	const struct sm_guard *assume;/* guards in force that hold for this
+	                               * thread (some taken as true): a merge
+	                               * `g ? a : b` of one of their conditions
+	                               * takes g's arm (sm_access_addr) */
 	struct sm_work *work;         /* nodes visited are counted here, or NULL */
 };
 
@@ -209,6 +213,17 @@ bool sm_guard_impossible(const struct sm_expr *cond, bool negate, struct sm_eval
  * one shared element against itself (sm_guard_impossible). Reuses and
  * fills c->gmemo when set. */
 int sm_guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c);
+
+/* The value of condition e for the thread in c in three values: 1 true,
+ * 0 false, -1 undecidable. && || ! follow Kleene's logic, so the known
+ * tests decide where they can (`n > 0 && threadIdx.x == 0` is false for
+ * thread 1 whatever n is). Evaluated strictly (eval.c). */
+int sm_eval_truth(const struct sm_expr *e, struct sm_eval_ctx *c);
+
+/* Are two closed expressions the same value at one program point and
+ * thread: the same tree, where two loads of one place read one value
+ * (eval.c)? False when unsure. */
+bool sm_expr_same(const struct sm_expr *a, const struct sm_expr *b);
 
 /* Is loop L's condition true at the iterations in c (uniform unknowns make
  * it undecidable)? 1 true, 0 false, -1 undecidable. */

@@ -133,6 +133,19 @@ static void cedge(struct sm_cfg *G, int from, int to)
 		c->succ[c->nsucc++] = to;
 }
 
+/* Does s hold a goto (deep trees: taken to)? */
+static bool has_goto(const struct sm_stmt *s, int depth)
+{
+	if (!s)
+		return false;
+	if (s->kind == SM_S_GOTO || depth > SM_CFG_MAX_DEPTH)
+		return true;
+	for (int i = 0; i < s->nkids; i++)
+		if (has_goto(s->kids[i], depth + 1))
+			return true;
+	return false;
+}
+
 /* Build the nodes of s, which continues at `next`. Returns s's entry. */
 static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, int cont, int depth)
 {
@@ -149,8 +162,14 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
 		int c = cnew(G, CN_PLAIN);
 		int t = cbuild(G, s->nkids > 0 ? s->kids[0] : NULL, next, brk, cont, depth + 1);
 		int e = cbuild(G, s->nkids > 1 ? s->kids[1] : NULL, next, brk, cont, depth + 1);
-		cedge(G, c, t);
-		if (e != t)
+		/* a condition every thread of the block decides alike takes
+		 * one arm only (if (threadIdx.x < 256) under 256 threads);
+		 * not where an arm holds a goto, which the graph sends to the
+		 * end although it may jump back */
+		int taken = has_goto(s, 0) ? -1 : sm_cond_block_value(G->m, s, G->block);
+		if (taken != 0)
+			cedge(G, c, t);
+		if (e != t && taken != 1)
 			cedge(G, c, e);
 		return c;
 	}

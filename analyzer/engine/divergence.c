@@ -167,14 +167,24 @@ static enum verdict launch_verdict_one(struct vjob *V)
 	return V_AGREE;
 }
 
-/* Every launch site of the kernel (K->site) agrees (V_AGREE), one makes
+/* Every launch site of the kernel (K->site; the shapes instead when
+ * --block-dim or the config fixes them) agrees (V_AGREE), one makes
  * threads of a block disagree (V_DIVERGE, *which), or some cannot be
  * evaluated. */
 static enum verdict launch_verdict(const struct sm_kernel_launches *K, const struct sm_rstmt *r, bool loop,
 				   const struct sm_launch_ctx **which)
 {
 	*which = NULL;
-	if (!K || !r || K->nsites == 0)
+	/* the shapes the user fixed (--block-dim, the config's block-dim:)
+	 * stand for the launches; else the launch sites */
+	const struct sm_launch_ctx *ctx = K ? K->site : NULL;
+	unsigned nctx = K ? K->nsites : 0;
+	if (K && K->nshapes > 0 &&
+	    (K->shape[0].block_from.kind == SM_LAUNCH_OPTION || K->shape[0].block_from.kind == SM_LAUNCH_CONFIG)) {
+		ctx = K->shape;
+		nctx = (unsigned)K->nshapes;
+	}
+	if (!K || !r || nctx == 0)
 		return V_UNKNOWN;
 	struct vjob V = { NULL, r->cond, NULL, 0 };
 	if (loop) {
@@ -190,11 +200,11 @@ static enum verdict launch_verdict(const struct sm_kernel_launches *K, const str
 	if (!V.cond)
 		return V_UNKNOWN;
 	enum verdict all = V_AGREE;
-	for (unsigned l = 0; l < K->nsites; l++) {
-		V.L = &K->site[l];
+	for (unsigned l = 0; l < nctx; l++) {
+		V.L = &ctx[l];
 		enum verdict v = launch_verdict_one(&V);
 		if (v == V_DIVERGE) {
-			*which = V.L;
+			*which = V.L->site ? V.L : NULL; /* a shape is no launch to name */
 			return V_DIVERGE;
 		}
 		if (v == V_UNKNOWN)

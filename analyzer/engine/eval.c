@@ -9,6 +9,12 @@
  * must not be decided by a guess). Every node visited counts against the
  * context's budget and the file's analysis budget (sm_work). Calls nothing
  * else of the engine but the recurrence of its own loop counters.
+ *
+ * Beside it, three questions of a closed expression that the files below
+ * ask: a condition's value in three values (sm_eval_truth: Kleene's && ||
+ * and !, so a guard's known conjuncts decide it), whether two trees are
+ * one value (sm_expr_same), and whether a tree reads a thread index
+ * (sm_expr_thread_dep).
  */
 #include "engine/analysis.h"
 
@@ -237,6 +243,11 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 	case SM_E_CAST:
 		return wrap(eval(e->a, c, depth + 1), e->bits, e->is_unsigned);
 	case SM_E_COND: {
+		/* a merge whose condition is a guard in force that was taken
+		 * as true (sm_access_addr): its arm, consistently */
+		for (const struct sm_guard *g = c->assume; g; g = g->next)
+			if (sm_expr_same(g->cond, e->a))
+				return eval(g->negate ? e->c : e->b, c, depth + 1);
 		int64_t k = eval(e->a, c, depth + 1);
 		if (c->err)
 			return 0;
@@ -308,6 +319,162 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 int64_t sm_eval(const struct sm_expr *e, struct sm_eval_ctx *c)
 {
 	return eval(e, c, 0);
+}
+
+/* ---- conditions in three values ----
+ * A guard is a conjunction or disjunction of tests of which some may be
+ * undecidable (a uniform unknown, a load): `index > 0 && threadIdx.x == 0`
+ * is false for every thread but 0 whatever index holds. Kleene's logic
+ * over && || ! gives the guard's value where the known tests decide it,
+ * and unknown (-1) only where they do not: a thread never counts as not
+ * running an access it may run. */
+static int truth(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
+{
+	if (!e || depth > SM_EVAL_MAX_DEPTH)
+		return -1;
+	if (e->kind == SM_E_BINARY && (e->op == SM_OP_LAND || e->op == SM_OP_LOR)) {
+		int a = truth(e->a, c, depth + 1);
+		int want = e->op == SM_OP_LOR; /* the value that decides alone */
+		if (a == want)
+			return want;
+		int b = truth(e->b, c, depth + 1);
+		if (b == want)
+			return want;
+		return a < 0 || b < 0 ? -1 : !want;
+	}
+	if (e->kind == SM_E_UNARY && e->op == SM_OP_NOT) {
+		int a = truth(e->a, c, depth + 1);
+		return a < 0 ? -1 : !a;
+	}
+	if (e->kind == SM_E_CAST && e->a && e->bits != 0 &&
+	    ((e->a->kind == SM_E_BINARY && (e->a->op == SM_OP_LAND || e->a->op == SM_OP_LOR)) ||
+	     (e->a->kind == SM_E_UNARY && e->a->op == SM_OP_NOT)))
+		return truth(e->a, c, depth + 1); /* a 0 or 1 keeps its value */
+	c->err = 0;
+	int64_t v = eval(e, c, depth);
+	if (c->err) {
+		c->err = 0;
+		return -1;
+	}
+	return v != 0;
+}
+
+int sm_eval_truth(const struct sm_expr *e, struct sm_eval_ctx *c)
+{
+	int strict = c->strict;
+	c->strict = 1;
+	int r = truth(e, c, 0);
+	c->strict = strict;
+	return r;
+}
+
+/* ---- one value, written twice ---- */
+
+static bool same(const struct sm_expr *a, const struct sm_expr *b, int depth);
+
+static bool same_place(const struct sm_access *x, const struct sm_access *y, int depth)
+{
+	if (x == y)
+		return true;
+	if (!x || !y || x->array != y->array || x->nidx != y->nidx || x->width != y->width ||
+	    x->base_elem_size != y->base_elem_size || !same(x->base, y->base, depth + 1) ||
+	    !same(x->extra, y->extra, depth + 1))
+		return false;
+	for (int i = 0; i < x->nidx; i++)
+		if (!same(x->idx[i], y->idx[i], depth + 1))
+			return false;
+	return true;
+}
+
+static bool same(const struct sm_expr *a, const struct sm_expr *b, int depth)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || depth > SM_SCAN_EXPR_DEPTH || a->kind != b->kind || a->op != b->op || a->bits != b->bits ||
+	    a->is_unsigned != b->is_unsigned || a->is_ptr != b->is_ptr)
+		return false;
+	switch (a->kind) {
+	case SM_E_CONST:
+		return a->ival == b->ival;
+	case SM_E_BUILTIN:
+		return a->builtin == b->builtin && a->dim == b->dim;
+	case SM_E_VAR:
+		return a->var == b->var;
+	case SM_E_LOOPVAR: case SM_E_LOOPEXIT: case SM_E_PREV:
+		return a->loop == b->loop && a->ival == b->ival;
+	case SM_E_OPAQUE:
+		/* one unknown, or two loads of one element (a program that
+		 * writes it between them races on it, reported on its own) */
+		if (a->thread_dep != b->thread_dep)
+			return false;
+		if (!a->place || !b->place)
+			return !a->place && !b->place &&
+			       (a->id == b->id || (a->float_known && b->float_known && a->ival == b->ival));
+		return same_place(a->place, b->place, depth);
+	case SM_E_ADDR:
+		return same_place(a->place, b->place, depth);
+	case SM_E_UNARY: case SM_E_BINARY: case SM_E_COND: case SM_E_CAST:
+		return same(a->a, b->a, depth + 1) && same(a->b, b->b, depth + 1) && same(a->c, b->c, depth + 1);
+	}
+	return false;
+}
+
+bool sm_expr_same(const struct sm_expr *a, const struct sm_expr *b)
+{
+	return same(a, b, 0);
+}
+
+/* ---- thread dependence ---- */
+
+bool sm_expr_thread_dep(const struct sm_expr *e)
+{
+	/* iterative over a small explicit stack to survive deep trees */
+	const struct sm_expr *stack[SM_THREAD_DEP_STACK];
+	int sp = 0;
+	if (e)
+		stack[sp++] = e;
+	unsigned budget = SM_THREAD_DEP_BUDGET;
+	while (sp > 0 && budget-- > 0) {
+		const struct sm_expr *x = stack[--sp];
+		switch (x->kind) {
+		case SM_E_BUILTIN:
+			if (x->builtin == SM_B_TID || x->builtin == SM_B_LANE)
+				return true;
+			break;
+		case SM_E_OPAQUE:
+			if (x->thread_dep)
+				return true;
+			break;
+		case SM_E_LOOPVAR:
+		case SM_E_LOOPEXIT:
+			if (x->loop && x->ival < x->loop->niv) {
+				const struct sm_iv *iv = &x->loop->ivs[x->ival];
+				if (sm_expr_thread_dep(iv->init) || sm_expr_thread_dep(iv->step))
+					return true;
+			}
+			break;
+		case SM_E_ADDR:
+			if (x->place) {
+				for (int i = 0; i < x->place->nidx; i++)
+					if (sm_expr_thread_dep(x->place->idx[i]))
+						return true;
+				if (sm_expr_thread_dep(x->place->extra))
+					return true;
+			}
+			break;
+		case SM_E_CONST: case SM_E_VAR: case SM_E_UNARY: case SM_E_BINARY: case SM_E_COND: case SM_E_CAST:
+		case SM_E_PREV:
+			break;
+		}
+		const struct sm_expr *k[3] = { x->a, x->b, x->c };
+		for (int i = 0; i < 3; i++)
+			if (k[i]) {
+				if (sp == SM_THREAD_DEP_STACK)
+					return true; /* too deep to tell: assume it does */
+				stack[sp++] = k[i];
+			}
+	}
+	return sp > 0;
 }
 
 /* Is the loop's condition true at its current iteration (for this lane)?

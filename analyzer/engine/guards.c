@@ -157,11 +157,14 @@ static int guard_one(const struct sm_guard *g, struct sm_eval_ctx *c, unsigned c
 	int64_t v = sm_eval(g->cond, c);
 	int r;
 	if (c->err) {
-		/* undecidable: assumed to hold, unless it tests one shared
-		 * element against itself (correlate.c, which adds what it
-		 * reads to used_iter and used_tid) */
+		/* undecidable as a whole: decided by its known conjuncts or
+		 * disjuncts where they decide it, else assumed to hold, unless
+		 * it tests one shared element against itself (correlate.c,
+		 * which adds what it reads to used_iter and used_tid) */
 		c->err = 0;
-		r = !sm_guard_impossible(g->cond, g->negate, c);
+		c->budget = SM_EVAL_BUDGET_COND;
+		int t = sm_eval_truth(g->cond, c);
+		r = t >= 0 ? (t != 0) != g->negate : !sm_guard_impossible(g->cond, g->negate, c);
 	} else {
 		r = (v != 0) != g->negate;
 	}
@@ -265,6 +268,11 @@ int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_e
 	int64_t elem = 0;
 	c->err = 0;
 	c->budget = SM_EVAL_BUDGET_ACCESS;
+	/* the guards hold here: a value merged under one of their
+	 * conditions (int w = -1; if (g) w = 0; ... if (g) s[w]) is its
+	 * arm's, also where g was undecidable and taken as true */
+	const struct sm_guard *assume = c->assume;
+	c->assume = ra->guards;
 	for (int k = 0; k < ra->nidx; k++) {
 		int64_t s = 1;
 		for (int j = k + 1; j < ra->array->ndims; j++) {
@@ -276,6 +284,7 @@ int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_e
 	int64_t a = elem * (int64_t)ra->array->elem_size;
 	if (ra->extra)
 		a += sm_eval(ra->extra, c);
+	c->assume = assume;
 	if (c->err)
 		return -1;
 	*addr = a;

@@ -504,7 +504,8 @@ static bool const_value(const struct sm_expr *e, int depth)
 }
 
 /* Two stores of one value: the same store of a constant (every thread
- * writes it), or two stores of the same integer: 1. The same store at the
+ * writes it), two stores of the same integer, or two stores into one
+ * array of one constant tree: 1. The same store at the
  * iterations of a value every thread computes alike (a parameter, a load
  * from one global address), not a constant, and no loop counter: 2. Else 0. */
 static int same_value(const struct sm_raccess *rx, const struct sm_raccess *ry, bool cross_iter)
@@ -517,9 +518,17 @@ static int same_value(const struct sm_raccess *rx, const struct sm_raccess *ry, 
 			return 1;
 		/* alike in every thread and in every iteration: threads at
 		 * different iterations write one element too */
-		return !cross_iter && rx->value && !sm_expr_thread_dep(rx->value) && !sm_expr_refs_loops(rx->value) ? 2 : 0;
+		return !cross_iter && sm_value_invariant(rx->value) ? 2 : 0;
 	}
-	return x->value->kind == SM_E_CONST && y->value->kind == SM_E_CONST && x->value->ival == y->value->ival;
+	if (x->value->kind == SM_E_CONST && y->value->kind == SM_E_CONST && x->value->ival == y->value->ival)
+		return 1;
+	/* two statements of one array: one constant tree (1.0f twice), or
+	 * one value alike everywhere (a parameter, a shared array's address) */
+	if (rx->array != ry->array || x->width != y->width)
+		return 0;
+	if (const_value(x->value, 0) && const_value(y->value, 0) && sm_expr_same(x->value, y->value))
+		return 1;
+	return !cross_iter && sm_value_invariant(rx->value) && sm_expr_same(rx->value, ry->value) ? 2 : 0;
 }
 
 static bool same_storage(const struct sm_array *x, const struct sm_array *y)

@@ -295,58 +295,19 @@ static struct sm_expr *mk_const(struct rs *R, int64_t v)
 	return n;
 }
 
-bool sm_expr_thread_dep(const struct sm_expr *e)
-{
-	/* iterative over a small explicit stack to survive deep trees */
-	const struct sm_expr *stack[SM_THREAD_DEP_STACK];
-	int sp = 0;
-	if (e)
-		stack[sp++] = e;
-	unsigned budget = SM_THREAD_DEP_BUDGET;
-	while (sp > 0 && budget-- > 0) {
-		const struct sm_expr *x = stack[--sp];
-		switch (x->kind) {
-		case SM_E_BUILTIN:
-			if (x->builtin == SM_B_TID || x->builtin == SM_B_LANE)
-				return true;
-			break;
-		case SM_E_OPAQUE:
-			if (x->thread_dep)
-				return true;
-			break;
-		case SM_E_LOOPVAR:
-		case SM_E_LOOPEXIT:
-			if (x->loop && x->ival < x->loop->niv) {
-				const struct sm_iv *iv = &x->loop->ivs[x->ival];
-				if (sm_expr_thread_dep(iv->init) || sm_expr_thread_dep(iv->step))
-					return true;
-			}
-			break;
-		case SM_E_ADDR:
-			if (x->place) {
-				for (int i = 0; i < x->place->nidx; i++)
-					if (sm_expr_thread_dep(x->place->idx[i]))
-						return true;
-				if (sm_expr_thread_dep(x->place->extra))
-					return true;
-			}
-			break;
-		case SM_E_CONST: case SM_E_VAR: case SM_E_UNARY: case SM_E_BINARY: case SM_E_COND: case SM_E_CAST:
-		case SM_E_PREV:
-			break;
-		}
-		const struct sm_expr *k[3] = { x->a, x->b, x->c };
-		for (int i = 0; i < 3; i++)
-			if (k[i]) {
-				if (sp == SM_THREAD_DEP_STACK)
-					return true; /* too deep to tell: assume it does */
-				stack[sp++] = k[i];
-			}
-	}
-	return sp > 0;
-}
-
 /* ---- pointer places ---- */
+
+static struct sm_expr *mk_cond(struct rs *R, struct sm_expr *c, struct sm_expr *a, struct sm_expr *b)
+{
+	struct sm_expr *n = rs_alloc(R, sizeof(*n));
+	if (!n)
+		return a;
+	n->kind = SM_E_COND;
+	n->a = c;
+	n->b = a;
+	n->c = b;
+	return n;
+}
 
 struct place {
 	struct sm_array *array;
@@ -378,6 +339,26 @@ static int place_of(struct rs *R, struct sm_expr *e, struct place *p, int depth)
 			return 1;
 		}
 		return 0;
+	}
+	if (e->kind == SM_E_COND && e->a) {
+		/* c ? A + i : A + j (a carve of one array, double buffers):
+		 * the place of either arm, its indexes merged under c; two
+		 * arrays are no one place */
+		struct place x, y;
+		memset(&x, 0, sizeof(x));
+		memset(&y, 0, sizeof(y));
+		if (!place_of(R, e->b, &x, depth + 1) || !place_of(R, e->c, &y, depth + 1) || x.array != y.array ||
+		    x.nidx != y.nidx)
+			return 0;
+		p->array = x.array;
+		p->nidx = x.nidx;
+		for (int i = 0; i < x.nidx; i++)
+			p->idx[i] = x.idx[i] == y.idx[i] ? x.idx[i] : mk_cond(R, e->a, x.idx[i], y.idx[i]);
+		if (x.extra || y.extra)
+			p->extra = x.extra == y.extra ? x.extra
+						       : mk_cond(R, e->a, x.extra ? x.extra : mk_const(R, 0),
+								 y.extra ? y.extra : mk_const(R, 0));
+		return 1;
 	}
 	if (e->kind == SM_E_BINARY && e->is_ptr && (e->op == SM_OP_ADD || e->op == SM_OP_SUB)) {
 		if (!place_of(R, e->a, p, depth + 1))

@@ -38,8 +38,28 @@
 const struct sm_rstmt *sm_rstmt_find(const struct sm_kernel_model *m, const struct sm_stmt *s);
 
 /* Is the condition of the IF/LOOP/SWITCH s thread dependent where it is
- * evaluated? (A statement the resolver never reached counts as uniform.) */
+ * evaluated (sm_expr_varies)? (A statement the resolver never reached
+ * counts as uniform.) */
 bool sm_stmt_cond_thread_dep(const struct sm_kernel_model *m, const struct sm_stmt *s);
+
+/* Can the closed condition (or value) e differ between the threads of a
+ * block? As sm_expr_thread_dep, less where the thread indexes cancel
+ * (n + threadIdx.x - threadIdx.x) or divide away (threadIdx.x /
+ * blockDim.x): threads.c. */
+bool sm_expr_varies(const struct sm_expr *e);
+
+/* The value of the IF s's condition in every thread of a block of shape
+ * block where they all agree on it and it reads no loop counter, or where
+ * it repeats a guard in force or an enclosing loop's condition (the same
+ * tree, reading no memory): 1 or 0; -1 when threads differ or it is not
+ * known (an unknown, blockIdx). */
+int sm_cond_block_value(const struct sm_kernel_model *m, const struct sm_stmt *s, struct sm_dim3 block);
+
+/* Is the closed value e the same in every thread and at every iteration
+ * of every loop (no thread index, no loop counter, also through a
+ * pointer's or a load's place: the address of a __shared__ array, a
+ * parameter, a load from one global address)? threads.c. */
+bool sm_value_invariant(const struct sm_expr *e);
 
 enum sm_div_kind {
 	SM_DIV_NONE,

@@ -2,10 +2,16 @@
  * thread's id and evaluation context from its linear index, the record of
  * a statement at its program point and whether its condition depends on
  * the thread, and the groups a barrier's scope makes of a block's threads
- * (a tile, a warp's mask lanes, bar.sync's count). Divergence
- * (divergence.c) and the race search (races.c, cfg.c) build on these. */
+ * (a tile, a warp's mask lanes, bar.sync's count). Also whether a
+ * condition varies between threads once thread indexes that cancel are
+ * taken out, the value a block's threads all give a condition (or that
+ * a repeated condition has), and values alike in every thread and
+ * iteration. Divergence (divergence.c) and the race search (races.c,
+ * cfg.c) build on these. */
 #include "engine/threaddep.h"
+#include "engine/visit.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* ---- threads of a block ---- */
@@ -35,7 +41,210 @@ bool sm_stmt_cond_thread_dep(const struct sm_kernel_model *m, const struct sm_st
 	const struct sm_rstmt *r = sm_rstmt_find(m, s);
 	if (!r)
 		return false;
-	return r->cond && sm_expr_thread_dep(r->cond);
+	return r->cond && sm_expr_varies(r->cond);
+}
+
+static enum sm_seen is_load(const struct sm_expr *e, void *arg)
+{
+	(void)arg;
+	return e->kind == SM_E_OPAQUE && e->place ? SM_SEEN_HIT : SM_SEEN_GO;
+}
+
+/* The value of r's condition where it repeats a condition in force: a
+ * guard around it (`if (n > 0) { ... if (n > 0) __syncthreads(); }`) or
+ * an enclosing loop's (`for (...; i < n; ...) if (i < n)`), the same
+ * closed tree, so the same value. Not through memory, which may change
+ * in between. -1 when none. */
+static int repeated_value(const struct sm_rstmt *r)
+{
+	struct sm_expr_walk w = { is_load, NULL, SM_WALK_ADDR_PLACE | SM_WALK_IVS, SM_SCAN_EXPR_DEPTH, true };
+	if (sm_expr_any(r->cond, &w))
+		return -1;
+	for (const struct sm_guard *g = r->guards; g; g = g->next)
+		if (sm_expr_same(g->cond, r->cond))
+			return !g->negate;
+	for (const struct sm_loop *L = r->loop; L; L = L->parent)
+		if (L->cond && sm_expr_same(L->cond, r->cond))
+			return 1;
+	return -1;
+}
+
+int sm_cond_block_value(const struct sm_kernel_model *m, const struct sm_stmt *s, struct sm_dim3 block)
+{
+	const struct sm_rstmt *r = sm_rstmt_find(m, s);
+	if (!r || !r->cond || block.x < 1 || block.y < 1 || block.z < 1)
+		return -1;
+	int rep = repeated_value(r);
+	if (rep >= 0)
+		return rep;
+	int64_t nt = block.x * block.y * block.z;
+	if (nt > SM_MAX_BLOCK_THREADS)
+		return -1;
+	int first = -1;
+	for (int64_t t = 0; t < nt; t++) {
+		struct sm_eval_ctx c;
+		sm_thread_ctx(&c, block, t);
+		c.strict = 1;
+		c.budget = SM_EVAL_BUDGET_COND;
+		int64_t v = sm_eval(r->cond, &c);
+		/* a value that reads a loop counter holds at one iteration */
+		if (c.err || c.used_iter)
+			return -1;
+		if (t == 0)
+			first = v != 0;
+		else if ((v != 0) != first)
+			return -1;
+		if (!c.used_tid)
+			break; /* the same in every thread */
+	}
+	return first;
+}
+
+/* ---- thread ids that cancel ----
+ * sm_expr_thread_dep says whether an expression reads a thread index; a
+ * condition can read one and still be the same in every thread:
+ * `i < n + threadIdx.x - threadIdx.x`, `blockDim.x - threadIdx.x +
+ * threadIdx.x > 4`, `threadIdx.x / blockDim.x == 0`. The thread part of a
+ * sum is kept as a linear form over the thread indexes and the lane
+ * (coefficients modulo 2^64), valid modulo 2^v where v is the narrowest
+ * wrap on its way; a node whose operands' thread parts cancel, with v its
+ * own width, is exactly a uniform value. Anything else that reads a thread
+ * index (a product by an unknown, a comparison, a load) depends on it. */
+struct lin {
+	uint64_t k[4];   /* coefficients of tid.x, tid.y, tid.z and the lane */
+	unsigned valid;  /* the form holds modulo 2^valid */
+};
+
+static unsigned width_of(const struct sm_expr *e)
+{
+	return e->bits == 0 || e->bits > 64 ? 64 : e->bits;
+}
+
+static bool lin_zero(const struct lin *l)
+{
+	return !l->k[0] && !l->k[1] && !l->k[2] && !l->k[3];
+}
+
+static const struct sm_expr *strip_casts(const struct sm_expr *e)
+{
+	while (e && e->kind == SM_E_CAST && e->a && width_of(e) >= 32)
+		e = e->a;
+	return e;
+}
+
+/* The thread part of e, false when it is not linear (or too deep). */
+static bool lin_of(const struct sm_expr *e, struct lin *out, int depth, unsigned *budget)
+{
+	memset(out, 0, sizeof(*out));
+	out->valid = 64;
+	if (!e || depth > SM_SCAN_EXPR_DEPTH || (*budget)-- == 0)
+		return false;
+	if (!sm_expr_thread_dep(e))
+		return true;
+	struct lin a, b;
+	switch (e->kind) {
+	case SM_E_BUILTIN:
+		if (e->builtin == SM_B_TID)
+			out->k[e->dim] = 1;
+		else if (e->builtin == SM_B_LANE)
+			out->k[3] = 1;
+		return true;
+	case SM_E_CAST:
+		if (!lin_of(e->a, &a, depth + 1, budget))
+			return false;
+		*out = a;
+		if (width_of(e) < out->valid)
+			out->valid = width_of(e);
+		break;
+	case SM_E_UNARY:
+		if (e->op != SM_OP_NEG || !lin_of(e->a, &a, depth + 1, budget))
+			return false;
+		for (int i = 0; i < 4; i++)
+			out->k[i] = 0 - a.k[i];
+		out->valid = a.valid;
+		break;
+	case SM_E_BINARY: {
+		if (e->is_ptr)
+			return false;
+		if (e->op == SM_OP_DIV) {
+			/* threadIdx.d / blockDim.d: 0 in every thread */
+			const struct sm_expr *x = strip_casts(e->a), *y = strip_casts(e->b);
+			return x && y && x->kind == SM_E_BUILTIN && x->builtin == SM_B_TID && y->kind == SM_E_BUILTIN &&
+			       y->builtin == SM_B_NTID && x->dim == y->dim;
+		}
+		if (e->op != SM_OP_ADD && e->op != SM_OP_SUB && e->op != SM_OP_MUL)
+			return false;
+		if (!lin_of(e->a, &a, depth + 1, budget) || !lin_of(e->b, &b, depth + 1, budget))
+			return false;
+		if (e->op == SM_OP_MUL) {
+			/* by a constant only: a uniform unknown scales the form
+			 * by a value not known */
+			const struct sm_expr *kx = strip_casts(e->b);
+			struct lin *f = &a;
+			if (lin_zero(&a)) {
+				kx = strip_casts(e->a);
+				f = &b;
+			} else if (!lin_zero(&b)) {
+				return false;
+			}
+			if (!kx || kx->kind != SM_E_CONST)
+				return false;
+			for (int i = 0; i < 4; i++)
+				out->k[i] = f->k[i] * (uint64_t)kx->ival;
+			out->valid = f->valid;
+		} else {
+			for (int i = 0; i < 4; i++)
+				out->k[i] = e->op == SM_OP_ADD ? a.k[i] + b.k[i] : a.k[i] - b.k[i];
+			out->valid = a.valid < b.valid ? a.valid : b.valid;
+		}
+		if (width_of(e) < out->valid)
+			out->valid = width_of(e);
+		break;
+	}
+	case SM_E_CONST: case SM_E_VAR: case SM_E_OPAQUE: case SM_E_COND: case SM_E_ADDR:
+	case SM_E_LOOPVAR: case SM_E_LOOPEXIT: case SM_E_PREV:
+		return false; /* reads a thread index in a way not modelled */
+	}
+	/* cancelled: exactly uniform when the form holds at e's own width */
+	if (lin_zero(out)) {
+		if (out->valid < width_of(e))
+			return false;
+		out->valid = 64;
+	}
+	return true;
+}
+
+/* A comparison (or && ||) of operands whose thread parts cancel. */
+static bool uniform_cond(const struct sm_expr *e, int depth, unsigned *budget)
+{
+	if (!e || depth > SM_SCAN_EXPR_DEPTH)
+		return false;
+	if (!sm_expr_thread_dep(e))
+		return true;
+	bool cmp = e->kind == SM_E_BINARY &&
+		   (e->op == SM_OP_LT || e->op == SM_OP_GT || e->op == SM_OP_LE || e->op == SM_OP_GE ||
+		    e->op == SM_OP_EQ || e->op == SM_OP_NE || e->op == SM_OP_LAND || e->op == SM_OP_LOR);
+	if (cmp)
+		return uniform_cond(e->a, depth + 1, budget) && uniform_cond(e->b, depth + 1, budget);
+	if ((e->kind == SM_E_UNARY && e->op == SM_OP_NOT) || e->kind == SM_E_CAST)
+		return uniform_cond(e->a, depth + 1, budget);
+	if (e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT) {
+		/* a counter whose start and step are uniform */
+		if (!e->loop || e->ival >= e->loop->niv)
+			return false;
+		const struct sm_iv *iv = &e->loop->ivs[e->ival];
+		return uniform_cond(iv->init, depth + 1, budget) && uniform_cond(iv->step, depth + 1, budget);
+	}
+	struct lin l;
+	return lin_of(e, &l, depth, budget) && lin_zero(&l);
+}
+
+bool sm_expr_varies(const struct sm_expr *e)
+{
+	if (!sm_expr_thread_dep(e))
+		return false;
+	unsigned budget = SM_THREAD_DEP_BUDGET;
+	return !uniform_cond(e, 0, &budget);
 }
 /* ---- barrier scopes ---- */
 
@@ -83,3 +292,20 @@ bool sm_scope_orders(const struct sm_stmt *s, int64_t a, int64_t b)
 	return ga >= 0 && ga == sm_scope_group(s, b);
 }
 
+
+/* ---- values alike in every thread and iteration ---- */
+
+static enum sm_seen is_counter(const struct sm_expr *e, void *arg)
+{
+	(void)arg;
+	bool hit = e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT || e->kind == SM_E_PREV;
+	return hit ? SM_SEEN_HIT : SM_SEEN_GO;
+}
+
+bool sm_value_invariant(const struct sm_expr *e)
+{
+	if (!e || sm_expr_thread_dep(e))
+		return false;
+	struct sm_expr_walk w = { is_counter, NULL, SM_WALK_ADDR_PLACE | SM_WALK_LOAD_PLACE, SM_SCAN_EXPR_DEPTH, true };
+	return !sm_expr_any(e, &w);
+}

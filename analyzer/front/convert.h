@@ -183,6 +183,16 @@ struct sm_expr *cv_mk_const(struct fe *S, int64_t v);
 struct sm_expr *cv_mk_bin(struct fe *S, enum sm_op op, struct sm_expr *a, struct sm_expr *b, CXCursor c);
 /* An unknown value named name, per thread when thread_dep. */
 struct sm_expr *cv_opaque(struct fe *S, CXCursor c, const char *name, int thread_dep);
+/* A load from global memory through a kernel parameter or a file-scope
+ * variable base at index idx (NULL: 0): uniform where every thread
+ * computes one index (the resolver decides); NULL when base is neither
+ * (convert_expr.c). */
+struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct sm_expr *idx, const char *name);
+/* The value c loads from global memory through pointer ptr (__ldg(&p[i]),
+ * __ldg(p)): alike in every thread that computes one index of one
+ * parameter or global, as p[i] is; else a per-thread unknown
+ * (convert_call.c). */
+struct sm_expr *cv_load_through(struct fe *S, CXCursor c, CXCursor ptr);
 struct sm_expr *cv_var_ref(struct fe *S, CXCursor c, struct sm_var *v);
 /* Record a note for the file (level 0..2) at c. */
 void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const char *msg);

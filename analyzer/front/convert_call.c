@@ -393,6 +393,7 @@ static struct sm_expr *conv_group_size(struct fe *S, const struct call *k);
 static struct sm_expr *conv_tile_collective(struct fe *S, const struct call *k);
 static struct sm_expr *conv_shfl_sync(struct fe *S, const struct call *k);
 static struct sm_expr *conv_warp_collective(struct fe *S, const struct call *k);
+static struct sm_expr *conv_ldg(struct fe *S, const struct call *k);
 
 #define BARRIER(n, kind) { n, -1, conv_barrier, false, kind, SM_OP_ADD }
 #define BINARY(n, op) { n, 2, conv_binary, false, SM_BAR_SYNCTHREADS, op }
@@ -430,6 +431,7 @@ static const struct device_call device_calls[] = {
 	UNLESS_FOLLOWED("ballot", conv_tile_collective),       /* tile.ballot(p): the same */
 	UNLESS_FOLLOWED("shfl", conv_tile_collective),         /* tile.shfl(v, 0): the same, for a constant lane */
 	CALL("__builtin_assume", 1, conv_assume),              /* a fact: n == 2 from here on */
+	CALL("__ldg", 1, conv_ldg),                            /* a global load through the read-only cache */
 	UNLESS_FOLLOWED("operator*", conv_operator),           /* s[i] = v, s[i] += v of a class type */
 	UNLESS_FOLLOWED("clock", conv_per_thread),             /* a value that differs per thread */
 	UNLESS_FOLLOWED("clock64", conv_per_thread),           /* the same */
@@ -723,6 +725,34 @@ static struct sm_expr *opaque_call(struct fe *S, const struct call *k, int per_t
 	struct sm_stmt *s = cv_mk_stmt(S, SM_S_OPAQUE_CALL, k->c);
 	cv_emit(S, s);
 	return cv_opaque(S, k->c, k->name, dep);
+}
+
+struct sm_expr *cv_load_through(struct fe *S, CXCursor c, CXCursor ptr)
+{
+	CXCursor in = cv_strip(ptr);
+	struct kids ks = cv_kids_of(in);
+	if (clang_getCursorKind(in) == CXCursor_UnaryOperator &&
+	    clang_getCursorUnaryOperatorKind(in) == CXUnaryOperator_AddrOf && ks.n == 1) {
+		CXCursor sub = cv_strip(ks.c[0]);
+		struct kids k2 = cv_kids_of(sub);
+		if (clang_getCursorKind(sub) == CXCursor_ArraySubscriptExpr && k2.n == 2 &&
+		    clang_getCursorKind(cv_strip(k2.c[0])) == CXCursor_DeclRefExpr) {
+			/* &p[i]: the base has no effects, the index is converted once */
+			struct sm_expr *idx = cv_conv_expr(S, k2.c[1]);
+			struct sm_expr *g = idx ? cv_global_load(S, c, k2.c[0], idx, "memory load") : NULL;
+			return g ? g : cv_opaque(S, c, "memory load", 1);
+		}
+	}
+	(void)cv_conv_expr(S, ptr);
+	struct sm_expr *g = clang_getCursorKind(in) == CXCursor_DeclRefExpr ? cv_global_load(S, c, in, NULL, "memory load") : NULL;
+	return g ? g : cv_opaque(S, c, "memory load", 1);
+}
+
+/* __ldg(&p[i]): the load p[i] (uniform where every thread reads one
+ * address) */
+static struct sm_expr *conv_ldg(struct fe *S, const struct call *k)
+{
+	return cv_load_through(S, k->c, k->args[0]);
 }
 
 static struct sm_expr *conv_per_thread(struct fe *S, const struct call *k)

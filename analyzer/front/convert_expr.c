@@ -354,7 +354,7 @@ static struct sm_expr *load_value(struct fe *S, CXCursor c, struct sm_access *a)
  * they are. The value keeps them as its place (array NULL, base, idx); the
  * resolver decides, as for a shared load. A local array or an inlined
  * callee's parameter (which may point at one) is per thread: NULL. */
-static struct sm_expr *global_load(struct fe *S, CXCursor c, CXCursor base, struct sm_expr *idx, const char *name)
+struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct sm_expr *idx, const char *name)
 {
 	CXCursor b = cv_strip(base);
 	if (clang_getCursorKind(b) != CXCursor_DeclRefExpr)
@@ -678,7 +678,7 @@ static struct sm_expr *conv_member(struct fe *S, CXCursor c)
 	struct kids ks = cv_kids_of(c);
 	for (int i = 0; i < ks.n && i < 8; i++)
 		(void)cv_conv_expr(S, ks.c[i]);
-	struct sm_expr *g = ks.n == 1 ? global_load(S, c, ks.c[0], NULL, "member") : NULL;
+	struct sm_expr *g = ks.n == 1 ? cv_global_load(S, c, ks.c[0], NULL, "member") : NULL;
 	return g ? g : cv_opaque(S, c, "member", 1);
 }
 
@@ -699,7 +699,7 @@ static struct sm_expr *conv_subscript(struct fe *S, CXCursor c)
 	}
 	/* a load from global or local memory: per thread, unless a
 	 * parameter's or global's element at a uniform index */
-	struct sm_expr *g = ks.n == 2 && idx ? global_load(S, c, ks.c[0], idx, "memory load") : NULL;
+	struct sm_expr *g = ks.n == 2 && idx ? cv_global_load(S, c, ks.c[0], idx, "memory load") : NULL;
 	return g ? g : cv_opaque(S, c, "memory load", 1);
 }
 
@@ -751,7 +751,7 @@ static struct sm_expr *conv_unary(struct fe *S, CXCursor c)
 			return load_value(S, c, a);
 		}
 		(void)cv_conv_expr(S, ks.c[0]);
-		struct sm_expr *g = global_load(S, c, ks.c[0], NULL, "memory load");
+		struct sm_expr *g = cv_global_load(S, c, ks.c[0], NULL, "memory load");
 		return g ? g : cv_opaque(S, c, "memory load", 1);
 	}
 	if (op == 'i' || op == 'd')
@@ -930,6 +930,23 @@ static struct sm_expr *conv_conditional(struct fe *S, CXCursor c)
 	return e;
 }
 
+/* A floating literal: a uniform unknown to the evaluator, with its value's
+ * bits (as a double) in ival, so that two stores of 1.0f are known to
+ * store one value (the race search's same-value writes). */
+static struct sm_expr *floating_constant(struct fe *S, CXCursor c)
+{
+	struct sm_expr *e = cv_opaque(S, c, "floating constant", 0);
+	CXEvalResult r = clang_Cursor_Evaluate(c);
+	if (e && r && clang_EvalResult_getKind(r) == CXEval_Float) {
+		double d = clang_EvalResult_getAsDouble(r);
+		memcpy(&e->ival, &d, sizeof(d));
+		e->float_known = true;
+	}
+	if (r)
+		clang_EvalResult_dispose(r);
+	return e;
+}
+
 static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 {
 	switch (clang_getCursorKind(c)) {
@@ -939,7 +956,7 @@ static struct sm_expr *conv_expr_inner(struct fe *S, CXCursor c)
 	case CXCursor_UnaryExpr: /* sizeof, alignof */
 		return conv_constant(S, c);
 	case CXCursor_FloatingLiteral:
-		return cv_opaque(S, c, "floating constant", 0);
+		return floating_constant(S, c);
 	case CXCursor_UnexposedExpr:
 	case CXCursor_ParenExpr:
 	case CXCursor_CStyleCastExpr:

@@ -104,10 +104,13 @@ struct sm_expr {
 	enum sm_op op;             /* UNARY/BINARY operator */
 	enum sm_builtin builtin;   /* BUILTIN */
 	int dim;                   /* BUILTIN: 0, 1 or 2 */
-	int64_t ival;              /* CONST value; LOOPVAR induction index */
+	int64_t ival;              /* CONST value; LOOPVAR induction index;
+	                            * OPAQUE float_known: a floating literal's
+	                            * value, a double's bits */
 	unsigned bits;             /* CAST target width (8..64) */
 	bool is_unsigned;          /* CAST and arithmetic signedness */
 	bool thread_dep;           /* OPAQUE: differs between threads */
+	bool float_known;          /* OPAQUE: a floating literal whose value is ival */
 	const char *name;          /* OPAQUE/VAR: what it stands for */
 	unsigned id;               /* OPAQUE: distinct id per unknown */
 	unsigned span;             /* OPAQUE thread_dep: the value is the same in
