@@ -317,7 +317,8 @@ int sm_compile_flags_translate(const char *const *argv, int argc, const char *di
 	char seen[sizeof(out->archs)] = "";
 	struct arch_tally archs = { out->arch, sizeof(out->arch), &out->narchs, seen, sizeof(seen) };
 	int rc = 0, lang;
-	bool rdc = false, x_cuda = false; /* an -x cu before the sources */
+	int rdc = -1;                     /* -rdc: 1 on, 0 off, -1 not said */
+	bool x_cuda = false;              /* an -x cu before the sources */
 	for (int i = 0; i < f.n && rc == 0; i++) {
 		const char *a = f.v[i];
 		bool has_next = i + 1 < f.n;
@@ -373,9 +374,10 @@ int sm_compile_flags_translate(const char *const *argv, int argc, const char *di
 		}
 	}
 	/* relocatable device code: extern __device__ declarations and device
-	 * calls across files (dynamic parallelism) parse only with it */
-	if (rc == 0 && rdc)
-		rc = flag(out, "-fgpu-rdc");
+	 * calls across files (dynamic parallelism) parse only with it; the
+	 * front end assumes it (frontend.c) unless the command turns it off */
+	if (rc == 0 && rdc >= 0)
+		rc = flag(out, rdc ? "-fgpu-rdc" : "-fno-gpu-rdc");
 	snprintf(out->archs, sizeof(out->archs), "%s", seen[0] == ' ' ? seen + 1 : seen);
 	size_t l = strlen(out->archs);
 	if (l && out->archs[l - 1] == ' ')

@@ -137,6 +137,9 @@ const char **sm_frontend_args(const struct sm_frontend_options *opt, int *argc, 
 	ADD("-target-sdk-version=12.9");
 	ADD("-std=c++17");
 	ADD("-w");
+	/* kernels that launch kernels (dynamic parallelism) parse, as under
+	 * nvcc -rdc=true, which every project using them builds with */
+	ADD("-fgpu-rdc");
 	if (opt->resource_dir)
 		ADD(sm_arena_printf(A, "-resource-dir=%s", opt->resource_dir));
 	if (opt->cuda_path) {
@@ -161,7 +164,7 @@ const char **sm_frontend_args(const struct sm_frontend_options *opt, int *argc, 
 		ADD("-include-pch");
 		ADD(opt->pch);
 	}
-	_Static_assert(SM_OWN_ARGS >= 18, "room for smemlint's own flags");
+	_Static_assert(SM_OWN_ARGS >= 19, "room for smemlint's own flags");
 	for (int i = 0; i < nuser; i++)
 		ADD(opt->args[i]);
 #undef ADD
