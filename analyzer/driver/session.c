@@ -269,6 +269,8 @@ int sm_session_prepare(struct sm_session *s, char *err, size_t errlen)
 		fe->cuda_path = sm_toolkit_find(s->toolkit, sizeof(s->toolkit));
 	}
 	fe->resource_dir = sm_frontend_resource_dir(s->resource_dir, sizeof(s->resource_dir));
+	if (!s->o.no_cuda)
+		fe->host_include = sm_frontend_host_include(s->host_include, sizeof(s->host_include));
 	if (compile_header_filter(s, err, errlen))
 		return -1;
 	if (s->o.build_dir) {

@@ -58,6 +58,7 @@ struct sm_session {
 	bool have_db;
 	char toolkit[PATH_MAX];
 	char resource_dir[PATH_MAX];     /* clang's, for cuda_wrappers (frontend.h) */
+	char host_include[PATH_MAX];     /* gcc's own headers (omp.h), searched last */
 	struct sm_pch_cache *cache;      /* NULL: --no-cache */
 
 	struct sm_file_job *files;

@@ -22,6 +22,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,29 @@ const char *sm_frontend_resource_dir(char *buf, size_t n)
 	return NULL;
 }
 
+const char *sm_frontend_host_include(char *buf, size_t n)
+{
+	glob_t g;
+	const char *found = NULL;
+	if (glob("/usr/lib/gcc/*/*/include/omp.h", 0, NULL, &g) != 0)
+		return NULL;
+	long best = -1;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		/* .../<triple>/<version>/include/omp.h: the highest major version */
+		const char *p = g.gl_pathv[i], *inc = strstr(p, "/include/omp.h"), *v = inc;
+		while (v > p && v[-1] != '/')
+			v--;
+		long major = strtol(v, NULL, 10);
+		if (inc && major > best && (size_t)(inc - p) + 8 < n) {
+			best = major;
+			snprintf(buf, n, "%.*s/include", (int)(inc - p), p);
+			found = buf;
+		}
+	}
+	globfree(&g);
+	return found;
+}
+
 /* smemlint's own flags before the user's: at most this many */
 #define SM_OWN_ARGS 24
 
@@ -164,7 +188,11 @@ const char **sm_frontend_args(const struct sm_frontend_options *opt, int *argc, 
 		ADD("-include-pch");
 		ADD(opt->pch);
 	}
-	_Static_assert(SM_OWN_ARGS >= 19, "room for smemlint's own flags");
+	if (opt->host_include) {
+		ADD("-idirafter");
+		ADD(opt->host_include);
+	}
+	_Static_assert(SM_OWN_ARGS >= 21, "room for smemlint's own flags");
 	for (int i = 0; i < nuser; i++)
 		ADD(opt->args[i]);
 #undef ADD

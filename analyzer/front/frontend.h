@@ -68,4 +68,10 @@ extern const char sm_cuda_compat_header[];
  * or libcu++. Writes it into buf and returns buf, or NULL when not found. */
 const char *sm_frontend_resource_dir(char *buf, size_t n);
 
+/* The host compiler's own header directory, where nvcc's host compiler
+ * finds <omp.h> and clang does not: the newest
+ * /usr/lib/gcc/<triple>/<version>/include holding omp.h. Writes it into
+ * buf and returns buf, or NULL when there is none. */
+const char *sm_frontend_host_include(char *buf, size_t n);
+
 #endif

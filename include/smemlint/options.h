@@ -30,6 +30,10 @@ struct sm_frontend_options {
 	int nargs;
 	const char *pch;             /* precompiled header to reuse, or NULL */
 	const char *resource_dir;    /* clang's resource directory (-resource-dir), or NULL */
+	const char *host_include;    /* the host compiler's own header directory
+	                              * (gcc's, with omp.h), searched last
+	                              * (-idirafter) as nvcc's host compiler
+	                              * does; NULL: none */
 	const regex_t *header_filter;/* project headers whose kernels and __device__
 	                              * functions are analyzed with the file (the
 	                              * header's absolute path matches); NULL: none.
