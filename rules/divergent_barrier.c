@@ -31,6 +31,13 @@
  * message names the scope: `if (warp_id == 0) tile.sync();` is clean, a
  * 32-thread tile's sync under `threadIdx.x < 16` is not; a coalesced
  * group's sync() never is.
+ * That per-thread judgement depends on the block shape: when nothing gives
+ * the kernel's shape (it is assumed), such a finding keeps the rule's
+ * level only when the same barrier diverges under the same condition for
+ * every other shape the kernel admits (engine/launch.c); else it is
+ * reported at the level `assumed`, naming a shape it does not diverge
+ * for. A block barrier's verdict does not depend on the shape there (the
+ * condition alone decides).
  */
 #include <string.h>
 
@@ -90,6 +97,36 @@ static const char *scope_text(struct sm_arena *A, const struct sm_stmt *b)
 		break;
 	}
 	return "";
+}
+
+/* Does barrier finding d, made under f's assumed shape, hold under every
+ * other shape the kernel admits (the same barrier diverging by the same
+ * cause)? */
+static struct sm_shape_hold divergence_hold(struct sm_kernel_facts *f, const struct sm_divergence *d)
+{
+	const struct sm_kernel_launches *K = &f->launch;
+	bool unknown = false;
+	for (int i = 0; i < K->nother; i++) {
+		const struct sm_divergence *o;
+		int n = sm_kernel_facts_divergence_other(f, i, &o);
+		bool found = false;
+		for (int j = 0; j < n && !found; j++)
+			found = o[j].barrier == d->barrier && same_cause(&o[j], d);
+		if (found)
+			continue;
+		if (n < 0) {
+			unknown = true;
+			continue;
+		}
+		struct sm_shape_hold h = sm_shape_hold_all(K);
+		h.verdict = SM_HOLD_NOT;
+		h.not_for = K->other[i];
+		return h;
+	}
+	struct sm_shape_hold h = sm_shape_hold_all(K);
+	if (unknown)
+		h.verdict = SM_HOLD_UNKNOWN;
+	return h;
 }
 
 static struct sm_range cond_range(const struct sm_stmt *s)
@@ -171,6 +208,12 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 			} else if (group && f->launch.nshapes > 0) {
 				sm_diag_set_launch(&g, ctx->file, &f->launch.shape[0]);
 				at = sm_arena_printf(A, " %s", sm_launch_text(A, &g.launch));
+				if (f->launch.assumed) {
+					struct sm_shape_hold h = divergence_hold(f, d);
+					at = sm_arena_printf(A, " %s", sm_assumed_launch_text(A, f->launch.shape[0].block, &h, "divergent"));
+					if (sm_shape_hold_downgrades(&h))
+						g.level = SM_LEVEL_ASSUMED;
+				}
 			} else {
 				g.launch.from.kind = SM_LAUNCH_ANY;
 				g.launch.dyn_smem = -1;

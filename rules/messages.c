@@ -150,3 +150,46 @@ void sm_diag_set_launch(struct sm_diag *g, const struct sm_file *F, const struct
 	else if (!f->site.file)
 		f->file = F->path;
 }
+
+struct sm_shape_hold sm_shape_hold_all(const struct sm_kernel_launches *K)
+{
+	struct sm_shape_hold h;
+	memset(&h, 0, sizeof(h));
+	h.verdict = SM_HOLD_ALL;
+	h.nother = K->nother;
+	for (int i = 0; i < K->nother; i++) {
+		int64_t t = K->other[i].x * K->other[i].y * K->other[i].z;
+		if (i == 0 || t < h.min_threads)
+			h.min_threads = t;
+		if (i == 0 || t > h.max_threads)
+			h.max_threads = t;
+	}
+	return h;
+}
+
+bool sm_shape_hold_downgrades(const struct sm_shape_hold *h)
+{
+	return h->verdict != SM_HOLD_ALL;
+}
+
+const char *sm_assumed_launch_text(struct sm_arena *A, struct sm_dim3 block, const struct sm_shape_hold *h,
+				   const char *what)
+{
+	const char *shape = sm_arena_printf(A, "with blockDim (%lld,%lld,%lld)", (long long)block.x, (long long)block.y,
+					    (long long)block.z);
+	switch (h->verdict) {
+	case SM_HOLD_NOT:
+		return sm_arena_printf(A, "%s (assumed; not %s for blockDim (%lld,%lld,%lld))", shape, what,
+				       (long long)h->not_for.x, (long long)h->not_for.y, (long long)h->not_for.z);
+	case SM_HOLD_UNKNOWN:
+		return sm_arena_printf(A, "%s (assumed; not tried with other block shapes: the analysis budget ran out)",
+				       shape);
+	case SM_HOLD_ALL:
+		break;
+	}
+	if (!h->nother)
+		return sm_arena_printf(A, "%s%s", shape, SM_BLOCK_ASSUMED_TEXT);
+	return sm_arena_printf(A, "%s (assumed: no launch site, __launch_bounds__ or --block-dim gives it; also %s for the %d other block shape%s tried, %lld to %lld threads)",
+			       shape, what, h->nother, h->nother == 1 ? "" : "s", (long long)h->min_threads,
+			       (long long)h->max_threads);
+}

@@ -145,17 +145,51 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 	return res;
 }
 
+/* Races for one block shape into s (once). */
+static const struct sm_race_set *races_for(struct sm_kernel_facts *f, struct sm_race_set *s, struct sm_dim3 block)
+{
+	if (!s->done) {
+		s->done = true;
+		s->ok = sm_kernel_races_in(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0;
+		s->partial = f->work && f->work->spent;
+	}
+	return s->ok ? s : NULL;
+}
+
 const struct sm_race_set *sm_kernel_facts_races(struct sm_kernel_facts *f, int b)
 {
 	if (b < 0 || b >= f->launch.nshapes)
 		return NULL;
-	struct sm_race_set *s = &f->races[b];
-	if (!s->done) {
-		s->done = true;
-		s->ok = sm_kernel_races_in(&f->model, f->launch.shape[b].block, f->arena, f->work, &s->v, &s->n) == 0;
-		s->partial = f->work && f->work->spent;
+	return races_for(f, &f->races[b], f->launch.shape[b].block);
+}
+
+const struct sm_race_set *sm_kernel_facts_races_other(struct sm_kernel_facts *f, int i)
+{
+	if (i < 0 || i >= f->launch.nother)
+		return NULL;
+	return races_for(f, &f->other_races[i], f->launch.other[i]);
+}
+
+int sm_kernel_facts_divergence_other(struct sm_kernel_facts *f, int i, const struct sm_divergence **out)
+{
+	*out = NULL;
+	if (i < 0 || i >= f->launch.nother || !f->model.kernel)
+		return -1;
+	if (!f->other_done[i]) {
+		f->other_done[i] = true;
+		f->nother_divergence[i] = -1;
+		/* the launch contexts with the other shape in the assumption's place */
+		struct sm_kernel_launches *K = sm_arena_alloc(f->arena, sizeof(*K));
+		if (K) {
+			*K = f->launch;
+			K->shape[0].block = f->launch.other[i];
+			struct sm_divergence *d = NULL;
+			f->nother_divergence[i] = sm_divergent_barriers(&f->model, K, f->arena, &d);
+			f->other_divergence[i] = d;
+		}
 	}
-	return s->ok ? s : NULL;
+	*out = f->other_divergence[i];
+	return f->nother_divergence[i];
 }
 
 int sm_kernel_facts_divergence(struct sm_kernel_facts *f, const struct sm_divergence **out)

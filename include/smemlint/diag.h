@@ -17,7 +17,11 @@
 extern "C" {
 #endif
 
-enum sm_level { SM_LEVEL_NONE, SM_LEVEL_NOTE, SM_LEVEL_WARNING, SM_LEVEL_ERROR };
+/* The levels, least first. ASSUMED sits below NOTE: a barrier finding
+ * computed under an assumed block shape (no launch, __launch_bounds__ or
+ * --block-dim gave it) that does not hold for every admissible shape; the
+ * default --fail-on (note) does not count it. */
+enum sm_level { SM_LEVEL_NONE, SM_LEVEL_ASSUMED, SM_LEVEL_NOTE, SM_LEVEL_WARNING, SM_LEVEL_ERROR };
 
 const char *sm_level_name(enum sm_level l);
 
@@ -79,7 +83,9 @@ struct sm_fixit {
 
 struct sm_diag {
 	int rule;                    /* enum sm_rule_id */
-	enum sm_level level;
+	enum sm_level level;         /* set by the driver to the rule's level; a
+	                              * rule sets SM_LEVEL_ASSUMED to report below
+	                              * it (a race for the assumed shape only) */
 	struct sm_range range;       /* where the finding is */
 	const char *message;         /* one line, problem first, lowercase */
 	const char *note;            /* optional second line (the fix, an assumption) */
