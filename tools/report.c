@@ -160,7 +160,7 @@ double sm_cli_seconds(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The closing line on stderr: N findings (E errors, W warnings, K notes, A assumeds)
+/* The closing line on stderr: N findings (E errors, W warnings, K notes, A assumed)
  * in F files; P files with input problems; T s */
 static void summary(const struct sm_session_totals *t, double secs)
 {
@@ -172,7 +172,7 @@ static void summary(const struct sm_session_totals *t, double secs)
 		unsigned m = t->by_level[order[k]];
 		if (m)
 			len += (size_t)snprintf(by + len, sizeof(by) - len, "%s%u %s%s", len ? ", " : " (", m,
-						sm_level_name(order[k]), m == 1 ? "" : "s");
+						sm_level_name(order[k]), m == 1 || order[k] == SM_LEVEL_ASSUMED ? "" : "s");
 	}
 	if (len)
 		snprintf(by + len, sizeof(by) - len, ")");

@@ -29,9 +29,14 @@ static bool stmt_uses_dim(const struct sm_stmt *s, int dim, int depth)
 	if (uses_dim(s->value, dim) || uses_dim(s->cond, dim))
 		return true;
 	if (s->access) {
-		for (int i = 0; i < s->access->nidx; i++)
-			if (uses_dim(s->access->idx[i], dim))
+		/* the address, and the value a store writes (f = threadIdx.y
+		 * makes a 2-D kernel too) */
+		const struct sm_access *a = s->access;
+		for (int i = 0; i < a->nidx; i++)
+			if (uses_dim(a->idx[i], dim))
 				return true;
+		if (uses_dim(a->base, dim) || uses_dim(a->extra, dim) || uses_dim(a->value, dim))
+			return true;
 	}
 	for (int i = 0; i < s->nkids; i++)
 		if (stmt_uses_dim(s->kids[i], dim, depth + 1))
