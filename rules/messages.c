@@ -1,5 +1,7 @@
 /* messages.c - the words rules put in findings: source text quoted from
- * the file, an element of an array, a thread (see messages.h). */
+ * the file, an element of an array, a thread, a launch context, and what
+ * trying an assumed shape's finding under the other shapes showed (see
+ * messages.h). */
 #include "rules/messages.h"
 #include "base/text.h"
 
