@@ -252,7 +252,9 @@ const struct sm_rule_doc sm_doc_divergent_barrier = {
 	"return is undefined behaviour: the block can hang or synchronize the wrong threads. A barrier "
 	"of a smaller scope (a thread_block_tile<N>'s sync(), __syncwarp(mask), bar.sync with a thread "
 	"count) needs every thread of its own group only: it is reported where the condition splits a "
-	"tile or the mask's lanes of a warp, not under a warp-uniform condition.",
+	"tile or the mask's lanes of a warp, not under a warp-uniform condition. Judged under an assumed "
+	"block shape, such a barrier that does not diverge under every shape the kernel admits is reported "
+	"at the level 'assumed'.",
 	"if (threadIdx.x < 16) {\n"
 	"    buf[threadIdx.x] = x;\n"
 	"    __syncthreads();   // only half of the block gets here\n"
