@@ -102,9 +102,10 @@ static const char *scope_text(struct sm_arena *A, const struct sm_stmt *b)
 /* Does barrier finding d, made under f's assumed shape, hold under every
  * other shape the kernel admits (the same barrier diverging by the same
  * cause)? */
-static struct sm_shape_hold divergence_hold(struct sm_kernel_facts *f, const struct sm_divergence *d)
+static void divergence_hold(struct sm_kernel_facts *f, const struct sm_divergence *d, struct sm_launch_from *h)
 {
 	const struct sm_kernel_launches *K = &f->launch;
+	sm_launch_from_hold_all(h, K, true);
 	bool unknown = false;
 	for (int i = 0; i < K->nother; i++) {
 		const struct sm_divergence *o;
@@ -118,15 +119,12 @@ static struct sm_shape_hold divergence_hold(struct sm_kernel_facts *f, const str
 			unknown = true;
 			continue;
 		}
-		struct sm_shape_hold h = sm_shape_hold_all(K);
-		h.verdict = SM_HOLD_NOT;
-		h.not_for = K->other[i];
-		return h;
+		h->hold = SM_HOLD_NOT;
+		h->not_for = K->other[i];
+		return;
 	}
-	struct sm_shape_hold h = sm_shape_hold_all(K);
 	if (unknown)
-		h.verdict = SM_HOLD_UNKNOWN;
-	return h;
+		h->hold = SM_HOLD_UNKNOWN;
 }
 
 static struct sm_range cond_range(const struct sm_stmt *s)
@@ -207,13 +205,12 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 				at = sm_arena_printf(A, " at the launch on line %u", d->launch->site->range.begin.line);
 			} else if (group && f->launch.nshapes > 0) {
 				sm_diag_set_launch(&g, ctx->file, &f->launch.shape[0]);
-				at = sm_arena_printf(A, " %s", sm_launch_text(A, &g.launch));
 				if (f->launch.assumed) {
-					struct sm_shape_hold h = divergence_hold(f, d);
-					at = sm_arena_printf(A, " %s", sm_assumed_launch_text(A, f->launch.shape[0].block, &h, "divergent"));
-					if (sm_shape_hold_downgrades(&h))
+					divergence_hold(f, d, &g.launch.from);
+					if (g.launch.from.hold == SM_HOLD_NOT || g.launch.from.hold == SM_HOLD_UNKNOWN)
 						g.level = SM_LEVEL_ASSUMED;
 				}
+				at = sm_arena_printf(A, " %s", sm_launch_text(A, &g.launch));
 			} else {
 				g.launch.from.kind = SM_LAUNCH_ANY;
 				g.launch.dyn_smem = -1;

@@ -105,6 +105,27 @@ const char *sm_where_text(struct sm_arena *A, const char *kernel, const struct s
 	return sm_arena_strdup(A, buf);
 }
 
+/* The assumption, and what the other shapes showed (see messages.h). */
+static const char *assumed_text(struct sm_arena *A, const struct sm_launch_from *f)
+{
+	const char *what = f->hold_divergent ? "divergent" : "a race";
+	switch (f->hold) {
+	case SM_HOLD_NOT:
+		return sm_arena_printf(A, " (assumed; not %s for blockDim (%lld,%lld,%lld))", what, (long long)f->not_for.x,
+				       (long long)f->not_for.y, (long long)f->not_for.z);
+	case SM_HOLD_UNKNOWN:
+		return " (assumed; not tried with other block shapes: the analysis budget ran out)";
+	case SM_HOLD_ALL:
+		return sm_arena_printf(A, " (assumed: no launch site, __launch_bounds__ or --block-dim gives it; also %s "
+					  "for the %d other block shape%s tried, %lld to %lld threads)",
+				       what, f->nother, f->nother == 1 ? "" : "s", (long long)f->min_threads,
+				       (long long)f->max_threads);
+	case SM_HOLD_UNCHECKED:
+		break;
+	}
+	return SM_BLOCK_ASSUMED_TEXT;
+}
+
 const char *sm_launch_from_text(struct sm_arena *A, const struct sm_launch_from *from)
 {
 	switch (from->kind) {
@@ -126,7 +147,7 @@ const char *sm_launch_from_text(struct sm_arena *A, const struct sm_launch_from 
 		return sm_arena_printf(A, " from block-dim in %s", b ? b + 1 : from->config ? from->config : ".smemlint.yaml");
 	}
 	case SM_LAUNCH_ASSUMED:
-		return SM_BLOCK_ASSUMED_TEXT;
+		return assumed_text(A, from);
 	case SM_LAUNCH_ANY:
 		return " at every launch";
 	case SM_LAUNCH_NONE:
@@ -153,45 +174,16 @@ void sm_diag_set_launch(struct sm_diag *g, const struct sm_file *F, const struct
 		f->file = F->path;
 }
 
-struct sm_shape_hold sm_shape_hold_all(const struct sm_kernel_launches *K)
+void sm_launch_from_hold_all(struct sm_launch_from *f, const struct sm_kernel_launches *K, bool divergent)
 {
-	struct sm_shape_hold h;
-	memset(&h, 0, sizeof(h));
-	h.verdict = SM_HOLD_ALL;
-	h.nother = K->nother;
+	f->hold = K->nother ? SM_HOLD_ALL : SM_HOLD_UNCHECKED;
+	f->hold_divergent = divergent;
+	f->nother = K->nother;
 	for (int i = 0; i < K->nother; i++) {
 		int64_t t = K->other[i].x * K->other[i].y * K->other[i].z;
-		if (i == 0 || t < h.min_threads)
-			h.min_threads = t;
-		if (i == 0 || t > h.max_threads)
-			h.max_threads = t;
+		if (i == 0 || t < f->min_threads)
+			f->min_threads = t;
+		if (i == 0 || t > f->max_threads)
+			f->max_threads = t;
 	}
-	return h;
-}
-
-bool sm_shape_hold_downgrades(const struct sm_shape_hold *h)
-{
-	return h->verdict != SM_HOLD_ALL;
-}
-
-const char *sm_assumed_launch_text(struct sm_arena *A, struct sm_dim3 block, const struct sm_shape_hold *h,
-				   const char *what)
-{
-	const char *shape = sm_arena_printf(A, "with blockDim (%lld,%lld,%lld)", (long long)block.x, (long long)block.y,
-					    (long long)block.z);
-	switch (h->verdict) {
-	case SM_HOLD_NOT:
-		return sm_arena_printf(A, "%s (assumed; not %s for blockDim (%lld,%lld,%lld))", shape, what,
-				       (long long)h->not_for.x, (long long)h->not_for.y, (long long)h->not_for.z);
-	case SM_HOLD_UNKNOWN:
-		return sm_arena_printf(A, "%s (assumed; not tried with other block shapes: the analysis budget ran out)",
-				       shape);
-	case SM_HOLD_ALL:
-		break;
-	}
-	if (!h->nother)
-		return sm_arena_printf(A, "%s%s", shape, SM_BLOCK_ASSUMED_TEXT);
-	return sm_arena_printf(A, "%s (assumed: no launch site, __launch_bounds__ or --block-dim gives it; also %s for the %d other block shape%s tried, %lld to %lld threads)",
-			       shape, what, h->nother, h->nother == 1 ? "" : "s", (long long)h->min_threads,
-			       (long long)h->max_threads);
 }

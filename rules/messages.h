@@ -36,43 +36,21 @@ const char *sm_where_text(struct sm_arena *A, const char *kernel, const struct s
  * the launch at k.cu:97" for a launch in another file than the finding), " from __launch_bounds__(256)",
  * " from --block-dim", " from block-dim in .smemlint.yaml" (the config's
  * base name), or the stated
- * assumption; "" when the finding has no launch context. */
+ * assumption, with what the other shapes showed when they were tried
+ * (from->hold): " (assumed: no launch site, __launch_bounds__ or
+ * --block-dim gives it; also a race for the 5 other block shapes tried,
+ * 32 to 1024 threads)", " (assumed; not a race for blockDim (32,1,1))",
+ * " (assumed; not tried with other block shapes: the analysis budget ran
+ * out)"; "" when the finding has no launch context. */
 const char *sm_launch_from_text(struct sm_arena *A, const struct sm_launch_from *from);
 
 /* "with blockDim (32,8,1)" and its provenance (above). */
 const char *sm_launch_text(struct sm_arena *A, const struct sm_diag_launch *l);
 
-/* What trying a barrier finding made under the assumed block shape with
- * the kernel's other admissible shapes (engine/launch.h other[]) showed:
- * the finding keeps its rule's level only when it holds under all. */
-enum sm_hold {
-	SM_HOLD_ALL,       /* the same finding under every other shape (or none to try) */
-	SM_HOLD_NOT,       /* not under not_for: reported as SM_LEVEL_ASSUMED */
-	SM_HOLD_UNKNOWN,   /* some shape could not be searched (budget, memory) */
-};
-
-struct sm_shape_hold {
-	enum sm_hold verdict;
-	struct sm_dim3 not_for;   /* NOT: the first shape where it does not hold */
-	int nother;               /* how many other shapes there were to try */
-	int64_t min_threads;      /* their fewest and most threads */
-	int64_t max_threads;
-};
-
-/* A verdict of ALL over K's other shapes (their count and thread range). */
-struct sm_shape_hold sm_shape_hold_all(const struct sm_kernel_launches *K);
-
-/* Is a finding with verdict h reported below its rule's level? */
-bool sm_shape_hold_downgrades(const struct sm_shape_hold *h);
-
-/* "with blockDim (256,1,1)" and what the other shapes showed, for a
- * finding made under the assumed shape block: with the stated assumption
- * and "; also <what> for the 5 other block shapes tried, 32 to 1024
- * threads" (ALL), " (assumed; not <what> for blockDim (32,1,1))" (NOT), or
- * " (assumed; not tried with other block shapes: ...)" (UNKNOWN). what:
- * "a race", "divergent". */
-const char *sm_assumed_launch_text(struct sm_arena *A, struct sm_dim3 block, const struct sm_shape_hold *h,
-				   const char *what);
+/* The verdict ALL over K's other shapes into f (their count and thread
+ * range; UNCHECKED when K has none), for a finding of a divergent barrier
+ * (divergent) or a race. */
+void sm_launch_from_hold_all(struct sm_launch_from *f, const struct sm_kernel_launches *K, bool divergent);
 
 /* g->launch from the launch context c (engine/launch.h; NULL: none),
  * naming the launch's file when it is not g's (g->range is set first). */

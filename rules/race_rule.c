@@ -26,9 +26,11 @@ static bool same_race(const struct sm_kernel_model *m, const struct sm_race *r, 
 /* Does race r, found under the assumed shape, hold under every other
  * shape of f's kernel? The first shape without it decides NOT; a search
  * the budget cut short (or memory) that lacks it, UNKNOWN. */
-static struct sm_shape_hold race_hold(struct sm_kernel_facts *f, const struct sm_race *r)
+static struct sm_launch_from race_hold(struct sm_kernel_facts *f, const struct sm_race *r)
 {
 	const struct sm_kernel_launches *K = &f->launch;
+	struct sm_launch_from h = K->shape[0].block_from;
+	sm_launch_from_hold_all(&h, K, false);
 	bool unknown = false;
 	for (int i = 0; i < K->nother; i++) {
 		const struct sm_race_set *s = sm_kernel_facts_races_other(f, i);
@@ -41,15 +43,19 @@ static struct sm_shape_hold race_hold(struct sm_kernel_facts *f, const struct sm
 			unknown = true;
 			continue;
 		}
-		struct sm_shape_hold h = sm_shape_hold_all(K);
-		h.verdict = SM_HOLD_NOT;
+		h.hold = SM_HOLD_NOT;
 		h.not_for = K->other[i];
 		return h;
 	}
-	struct sm_shape_hold h = sm_shape_hold_all(K);
 	if (unknown)
-		h.verdict = SM_HOLD_UNKNOWN;
+		h.hold = SM_HOLD_UNKNOWN;
 	return h;
+}
+
+/* Is a finding with hold h reported below its rule's level? */
+static bool downgrades(const struct sm_launch_from *h)
+{
+	return h->hold == SM_HOLD_NOT || h->hold == SM_HOLD_UNKNOWN;
 }
 
 /* Is line already reported (done[0..*ndone))? */
@@ -89,10 +95,10 @@ static void each_race(const struct sm_rule_ctx *ctx, enum walk which, sm_race_fn
 				unsigned line = m->acc[r->b].src->range.begin.line;
 				if (line_done(done, ndone, line))
 					continue;
-				struct sm_shape_hold h;
+				struct sm_launch_from h;
 				if (check) {
 					h = race_hold(f, r);
-					if (sm_shape_hold_downgrades(&h) != (pass == 1))
+					if (downgrades(&h) != (pass == 1))
 						continue;
 				}
 				const struct sm_launch_ctx *lc = &f->launch.shape[bi];
@@ -163,12 +169,12 @@ const char *sm_race_unordered_text(const struct sm_rule_ctx *ctx, const struct s
 
 const char *sm_race_launch_text(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v)
 {
-	if (v->hold)
-		return sm_assumed_launch_text(ctx->scratch, v->block, v->hold, "a race");
 	struct sm_diag g;
 	memset(&g, 0, sizeof(g));
 	g.range = v->m->acc[v->r->b].src->range;
 	sm_diag_set_launch(&g, ctx->file, v->launch);
+	if (v->hold)
+		g.launch.from = *v->hold;
 	return sm_launch_text(ctx->scratch, &g.launch);
 }
 
@@ -197,9 +203,12 @@ void sm_race_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v
 	g.access = rb->src->kind;
 	g.block = v->block;
 	g.block_assumed = v->launch->block_from.kind == SM_LAUNCH_ASSUMED;
-	if (v->hold && sm_shape_hold_downgrades(v->hold))
-		g.level = SM_LEVEL_ASSUMED;
 	sm_diag_set_launch(&g, ctx->file, v->launch);
+	if (v->hold) {
+		g.launch.from = *v->hold;
+		if (downgrades(v->hold))
+			g.level = SM_LEVEL_ASSUMED;
+	}
 	g.width = rb->width;
 	g.message = sm_arena_printf(A, "%s: %s%s", w->headline, story, w->tail);
 	g.note = w->note;

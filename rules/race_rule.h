@@ -27,9 +27,10 @@ struct sm_race_visit {
 	const struct sm_launch_ctx *launch; /* the launch context of block (its
 	                               * provenance: a launch, __launch_bounds__,
 	                               * --block-dim, the config, assumed) */
-	const struct sm_shape_hold *hold; /* assumed shape: whether the race holds
-	                               * under the other shapes; NULL: not assumed
-	                               * (or a benign race, never checked) */
+	const struct sm_launch_from *hold; /* assumed shape: whether the race holds
+	                               * under the other shapes (hold and the fields
+	                               * after it); NULL: not assumed (or a benign
+	                               * race, never checked) */
 };
 
 /* Returns true when it reported a finding for v (its line is then done). */
@@ -78,7 +79,7 @@ const char *sm_race_array_name(const struct sm_race_visit *v);
 
 /* "with blockDim (32,8,1) from the launch on line 97": the shape the race
  * was found with and its provenance (rules/messages.h); for an assumed
- * shape, what the other shapes showed (sm_assumed_launch_text). */
+ * shape, what the other shapes showed (sm_launch_from_text). */
 const char *sm_race_launch_text(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v);
 
 #endif

@@ -163,11 +163,59 @@ const struct sm_race_set *sm_kernel_facts_races(struct sm_kernel_facts *f, int b
 	return races_for(f, &f->races[b], f->launch.shape[b].block);
 }
 
+static bool same_range(struct sm_range a, struct sm_range b)
+{
+	return a.file == b.file && a.begin.line == b.begin.line && a.begin.col == b.begin.col &&
+	       a.end.line == b.end.line && a.end.col == b.end.col;
+}
+
+/* The pairs searched under the other shapes: those of the races found
+ * under the assumed one (not benign), by the statements' source ranges. */
+struct want {
+	const struct sm_kernel_model *m;
+	const struct sm_race *v;       /* the assumed shape's races */
+	unsigned n;
+	const bool *later;             /* [nacc]: the later access of some race's statement */
+};
+
+static bool want_pair(void *ctx, unsigned a, unsigned b)
+{
+	const struct want *W = ctx;
+	if (!W->later[b])
+		return false;
+	const struct sm_raccess *acc = W->m->acc;
+	for (unsigned i = 0; i < W->n; i++) {
+		const struct sm_race *r = &W->v[i];
+		if (!r->same_value && same_range(acc[r->b].src->range, acc[b].src->range) &&
+		    same_range(acc[r->a].src->range, acc[a].src->range))
+			return true;
+	}
+	return false;
+}
+
 const struct sm_race_set *sm_kernel_facts_races_other(struct sm_kernel_facts *f, int i)
 {
 	if (i < 0 || i >= f->launch.nother)
 		return NULL;
-	return races_for(f, &f->other_races[i], f->launch.other[i]);
+	struct sm_race_set *s = &f->other_races[i];
+	if (s->done)
+		return s->ok ? s : NULL;
+	const struct sm_race_set *s0 = sm_kernel_facts_races(f, 0);
+	s->done = true;
+	const struct sm_kernel_model *m = &f->model;
+	bool *later = s0 ? sm_arena_alloc(f->arena, (m->nacc + 1) * sizeof(bool)) : NULL;
+	if (!later)
+		return NULL;
+	for (unsigned a = 0; a < m->nacc; a++) {
+		later[a] = false;
+		for (unsigned j = 0; j < s0->n && !later[a]; j++)
+			later[a] = !s0->v[j].same_value && same_range(m->acc[s0->v[j].b].src->range, m->acc[a].src->range);
+	}
+	struct want W = { m, s0->v, s0->n, later };
+	struct sm_race_filter F = { want_pair, &W };
+	s->ok = sm_kernel_races_pairs(m, f->launch.other[i], &F, f->arena, f->work, &s->v, &s->n) == 0;
+	s->partial = f->work && f->work->spent;
+	return s->ok ? s : NULL;
 }
 
 int sm_kernel_facts_divergence_other(struct sm_kernel_facts *f, int i, const struct sm_divergence **out)

@@ -89,8 +89,9 @@ int sm_kernel_facts_divergence(struct sm_kernel_facts *f, const struct sm_diverg
 
 /* The same two for the block shape launch.other[i] in place of the assumed
  * launch.shape[0] (same model, same budget): what a finding made under the
- * assumption is checked against. NULL / -1 as above, and for i out of
- * range. */
+ * assumption is checked against. The races are searched only between the
+ * statements of the assumed shape's races (not benign), each pair to its
+ * end. NULL / -1 as above, and for i out of range. */
 const struct sm_race_set *sm_kernel_facts_races_other(struct sm_kernel_facts *f, int i);
 int sm_kernel_facts_divergence_other(struct sm_kernel_facts *f, int i, const struct sm_divergence **out);
 

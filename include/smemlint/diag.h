@@ -53,6 +53,16 @@ enum sm_launch_source {
 	                      * judged by its condition's syntax) */
 };
 
+/* What trying a barrier finding made under an assumed block shape with
+ * the kernel's other admissible shapes showed (engine/launch.h other[]). */
+enum sm_hold {
+	SM_HOLD_UNCHECKED,   /* not tried: not a barrier finding, or no other shape */
+	SM_HOLD_ALL,         /* the same finding under every other shape */
+	SM_HOLD_NOT,         /* not under not_for: reported at SM_LEVEL_ASSUMED */
+	SM_HOLD_UNKNOWN,     /* a search the budget (or memory) cut short lacks
+	                      * it: reported at SM_LEVEL_ASSUMED */
+};
+
 /* One fact's provenance. */
 struct sm_launch_from {
 	enum sm_launch_source kind;
@@ -61,6 +71,15 @@ struct sm_launch_from {
 	                              * it is not the finding's, else NULL */
 	int64_t bound;               /* BOUNDS: the max threads per block */
 	const char *config;          /* CONFIG: the file that set it */
+	/* ASSUMED, in a barrier finding: whether it holds under the other
+	 * shapes (the message says so after the shape) */
+	enum sm_hold hold;
+	bool hold_divergent;         /* a divergent barrier ("not divergent for"),
+	                              * else a race ("not a race for") */
+	struct sm_dim3 not_for;      /* NOT: the first shape without it */
+	int nother;                  /* ALL: how many other shapes were tried */
+	int64_t min_threads;         /* ALL: their fewest and most threads */
+	int64_t max_threads;
 };
 
 /* The launch context a finding was computed under: the block shape and
