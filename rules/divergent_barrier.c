@@ -119,8 +119,7 @@ static void divergence_hold(struct sm_kernel_facts *f, const struct sm_divergenc
 			unknown = true;
 			continue;
 		}
-		h->hold = SM_HOLD_NOT;
-		h->not_for = K->other[i];
+		sm_launch_from_not_for(h, K->other[i]);
 		return;
 	}
 	if (unknown)

@@ -111,14 +111,14 @@ static const char *assumed_text(struct sm_arena *A, const struct sm_launch_from 
 	const char *what = f->hold_divergent ? "divergent" : "a race";
 	switch (f->hold) {
 	case SM_HOLD_NOT:
-		return sm_arena_printf(A, " (assumed; not %s for blockDim (%lld,%lld,%lld))", what, (long long)f->not_for.x,
-				       (long long)f->not_for.y, (long long)f->not_for.z);
+		return sm_arena_printf(A, " (assumed; not %s for blockDim (%u,%u,%u))", what, (unsigned)f->not_for[0],
+				       (unsigned)f->not_for[1], (unsigned)f->not_for[2]);
 	case SM_HOLD_UNKNOWN:
 		return " (assumed; not tried with other block shapes: the analysis budget ran out)";
 	case SM_HOLD_ALL:
 		return sm_arena_printf(A, " (assumed: no launch site, __launch_bounds__ or --block-dim gives it; also %s "
 					  "for the %d other block shape%s tried, %lld to %lld threads)",
-				       what, f->nother, f->nother == 1 ? "" : "s", (long long)f->min_threads,
+				       what, (int)f->nother, f->nother == 1 ? "" : "s", (long long)f->min_threads,
 				       (long long)f->max_threads);
 	case SM_HOLD_UNCHECKED:
 		break;
@@ -174,16 +174,27 @@ void sm_diag_set_launch(struct sm_diag *g, const struct sm_file *F, const struct
 		f->file = F->path;
 }
 
+/* A shape's extent as the provenance keeps it (each <= SM_MAX_BLOCK_THREADS). */
+void sm_launch_from_not_for(struct sm_launch_from *f, struct sm_dim3 b)
+{
+	f->hold = SM_HOLD_NOT;
+	f->not_for[0] = (uint16_t)b.x;
+	f->not_for[1] = (uint16_t)b.y;
+	f->not_for[2] = (uint16_t)b.z;
+}
+
 void sm_launch_from_hold_all(struct sm_launch_from *f, const struct sm_kernel_launches *K, bool divergent)
 {
+	_Static_assert(SM_MAX_BLOCK_THREADS <= UINT16_MAX && SM_MAX_ASSUMED_SHAPES <= UINT8_MAX,
+		       "the hold fields of struct sm_launch_from are small");
 	f->hold = K->nother ? SM_HOLD_ALL : SM_HOLD_UNCHECKED;
 	f->hold_divergent = divergent;
-	f->nother = K->nother;
+	f->nother = (uint8_t)K->nother;
 	for (int i = 0; i < K->nother; i++) {
-		int64_t t = K->other[i].x * K->other[i].y * K->other[i].z;
+		int64_t t = K->other[i].x * K->other[i].y * K->other[i].z; /* <= SM_MAX_BLOCK_THREADS */
 		if (i == 0 || t < f->min_threads)
-			f->min_threads = t;
+			f->min_threads = (uint16_t)t;
 		if (i == 0 || t > f->max_threads)
-			f->max_threads = t;
+			f->max_threads = (uint16_t)t;
 	}
 }

@@ -52,6 +52,9 @@ const char *sm_launch_text(struct sm_arena *A, const struct sm_diag_launch *l);
  * (divergent) or a race. */
 void sm_launch_from_hold_all(struct sm_launch_from *f, const struct sm_kernel_launches *K, bool divergent);
 
+/* The verdict NOT for shape b into f. */
+void sm_launch_from_not_for(struct sm_launch_from *f, struct sm_dim3 b);
+
 /* g->launch from the launch context c (engine/launch.h; NULL: none),
  * naming the launch's file when it is not g's (g->range is set first). */
 void sm_diag_set_launch(struct sm_diag *g, const struct sm_file *F, const struct sm_launch_ctx *c);

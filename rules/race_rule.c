@@ -43,8 +43,7 @@ static struct sm_launch_from race_hold(struct sm_kernel_facts *f, const struct s
 			unknown = true;
 			continue;
 		}
-		h.hold = SM_HOLD_NOT;
-		h.not_for = K->other[i];
+		sm_launch_from_not_for(&h, K->other[i]);
 		return h;
 	}
 	if (unknown)

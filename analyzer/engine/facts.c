@@ -193,11 +193,28 @@ static bool want_pair(void *ctx, unsigned a, unsigned b)
 	return false;
 }
 
+/* The facts of launch.other[i], allocated zeroed on first use; NULL when
+ * out of memory. */
+static struct sm_other_shape *other_of(struct sm_kernel_facts *f, int i)
+{
+	if (!f->other) {
+		size_t n = (size_t)f->launch.nother * sizeof(*f->other);
+		f->other = sm_arena_alloc(f->arena, n);
+		if (!f->other)
+			return NULL;
+		memset(f->other, 0, n);
+	}
+	return &f->other[i];
+}
+
 const struct sm_race_set *sm_kernel_facts_races_other(struct sm_kernel_facts *f, int i)
 {
 	if (i < 0 || i >= f->launch.nother)
 		return NULL;
-	struct sm_race_set *s = &f->other_races[i];
+	struct sm_other_shape *o = other_of(f, i);
+	if (!o)
+		return NULL;
+	struct sm_race_set *s = &o->races;
 	if (s->done)
 		return s->ok ? s : NULL;
 	const struct sm_race_set *s0 = sm_kernel_facts_races(f, 0);
@@ -221,23 +238,24 @@ const struct sm_race_set *sm_kernel_facts_races_other(struct sm_kernel_facts *f,
 int sm_kernel_facts_divergence_other(struct sm_kernel_facts *f, int i, const struct sm_divergence **out)
 {
 	*out = NULL;
-	if (i < 0 || i >= f->launch.nother || !f->model.kernel)
+	struct sm_other_shape *o = i >= 0 && i < f->launch.nother && f->model.kernel ? other_of(f, i) : NULL;
+	if (!o)
 		return -1;
-	if (!f->other_done[i]) {
-		f->other_done[i] = true;
-		f->nother_divergence[i] = -1;
+	if (!o->divergence_done) {
+		o->divergence_done = true;
+		o->ndivergence = -1;
 		/* the launch contexts with the other shape in the assumption's place */
 		struct sm_kernel_launches *K = sm_arena_alloc(f->arena, sizeof(*K));
 		if (K) {
 			*K = f->launch;
 			K->shape[0].block = f->launch.other[i];
 			struct sm_divergence *d = NULL;
-			f->nother_divergence[i] = sm_divergent_barriers(&f->model, K, f->arena, &d);
-			f->other_divergence[i] = d;
+			o->ndivergence = sm_divergent_barriers(&f->model, K, f->arena, &d);
+			o->divergence = d;
 		}
 	}
-	*out = f->other_divergence[i];
-	return f->nother_divergence[i];
+	*out = o->divergence;
+	return o->ndivergence;
 }
 
 int sm_kernel_facts_divergence(struct sm_kernel_facts *f, const struct sm_divergence **out)

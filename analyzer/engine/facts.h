@@ -58,12 +58,17 @@ struct sm_kernel_facts {
 	int ndivergence;                      /* -1: not computed yet */
 
 	/* when the shape is assumed, the races and divergent barriers under
-	 * each of launch.other[] (asked for only to check a finding) */
-	struct sm_race_set other_races[SM_MAX_ASSUMED_SHAPES];
-	struct sm_divergence *other_divergence[SM_MAX_ASSUMED_SHAPES];
-	int nother_divergence[SM_MAX_ASSUMED_SHAPES]; /* 0 with other_done
-	                                      * false: not computed yet */
-	bool other_done[SM_MAX_ASSUMED_SHAPES];
+	 * each of launch.other[] (asked for only to check a finding; allocated
+	 * on first use, launch.nother of them) */
+	struct sm_other_shape *other;
+};
+
+/* The facts of one of launch.other[]. */
+struct sm_other_shape {
+	struct sm_race_set races;
+	struct sm_divergence *divergence;
+	int ndivergence;
+	bool divergence_done;
 };
 
 /* Resolve kernel k and fix its launch contexts. Returns 0, or -1 when the

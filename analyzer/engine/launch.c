@@ -228,7 +228,7 @@ static int64_t threads(struct sm_dim3 b)
  * __launch_bounds__. When the list's first shape does not fit the bound,
  * the largest that does is the assumption; when none fits, the first is
  * kept alone (as before the bound was read). */
-static void assume_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k)
+static void assume_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k, struct sm_arena *A)
 {
 	const struct sm_dim3 *list = shapes_1d;
 	int n = (int)(sizeof(shapes_1d) / sizeof(shapes_1d[0]));
@@ -252,14 +252,19 @@ static void assume_shapes(struct sm_kernel_launches *L, const struct sm_kernel *
 		}
 	}
 	L->shape[0].block = list[first];
+	struct sm_dim3 *o = sm_arena_alloc(A, (size_t)n * sizeof(*o));
+	if (!o)
+		return; /* no other shape to check: findings keep their level */
 	for (int i = 0; i < n && L->nother < SM_MAX_ASSUMED_SHAPES; i++)
 		if (i != first && threads(list[i]) <= cap)
-			L->other[L->nother++] = list[i];
+			o[L->nother++] = list[i];
+	L->other = o;
 }
 
 /* The shapes: the option's, every constant launch shape, the bound, or
  * the assumption. */
-static void find_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k, const struct sm_analysis_options *opt)
+static void find_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k, const struct sm_analysis_options *opt,
+			struct sm_arena *A)
 {
 	struct sm_launch_ctx base = L->common;
 	base.site = NULL;
@@ -300,7 +305,7 @@ static void find_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k,
 	}
 	L->assumed = true;
 	L->shape[0].block_from = from_kind(SM_LAUNCH_ASSUMED);
-	assume_shapes(L, k);
+	assume_shapes(L, k, A);
 }
 
 int sm_kernel_launches_init(struct sm_kernel_launches *L, const struct sm_kernel *k,
@@ -308,7 +313,7 @@ int sm_kernel_launches_init(struct sm_kernel_launches *L, const struct sm_kernel
 {
 	memset(L, 0, sizeof(*L));
 	int rc = sm_kernel_launch_common(k, A, &L->common);
-	find_shapes(L, k, opt);
+	find_shapes(L, k, opt, A);
 	if (rc || !k->nlaunches)
 		return rc;
 	L->site = sm_arena_alloc(A, k->nlaunches * sizeof(*L->site));

@@ -59,10 +59,10 @@ struct sm_kernel_launches {
 	struct sm_launch_ctx shape[SM_MAX_BLOCK_SHAPES]; /* block always known */
 	int nshapes;                       /* >= 1 */
 	bool assumed;                      /* the shape is the stated assumption */
-	struct sm_dim3 other[SM_MAX_ASSUMED_SHAPES]; /* assumed: the other block
-	                                    * shapes it admits (by the dimensions it
-	                                    * reads, within __launch_bounds__),
-	                                    * fewest threads first */
+	const struct sm_dim3 *other;       /* assumed: the other block shapes it
+	                                    * admits (by the dimensions it reads,
+	                                    * within __launch_bounds__), fewest
+	                                    * threads first: other[0..nother) */
 	int nother;
 	struct sm_launch_ctx common;       /* what every launch agrees on */
 	struct sm_launch_ctx *site;        /* one per launch of the kernel */

@@ -72,14 +72,15 @@ struct sm_launch_from {
 	int64_t bound;               /* BOUNDS: the max threads per block */
 	const char *config;          /* CONFIG: the file that set it */
 	/* ASSUMED, in a barrier finding: whether it holds under the other
-	 * shapes (the message says so after the shape) */
-	enum sm_hold hold;
+	 * shapes (the message says so after the shape); small fields: every
+	 * launch context holds five of these structs */
+	uint8_t hold;                /* enum sm_hold */
 	bool hold_divergent;         /* a divergent barrier ("not divergent for"),
 	                              * else a race ("not a race for") */
-	struct sm_dim3 not_for;      /* NOT: the first shape without it */
-	int nother;                  /* ALL: how many other shapes were tried */
-	int64_t min_threads;         /* ALL: their fewest and most threads */
-	int64_t max_threads;
+	uint8_t nother;              /* ALL: how many other shapes were tried */
+	uint16_t not_for[3];         /* NOT: the first shape without it (x, y, z) */
+	uint16_t min_threads;        /* ALL: their fewest and most threads */
+	uint16_t max_threads;
 };
 
 /* The launch context a finding was computed under: the block shape and
