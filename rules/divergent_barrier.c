@@ -31,6 +31,13 @@
  * message names the scope: `if (warp_id == 0) tile.sync();` is clean, a
  * 32-thread tile's sync under `threadIdx.x < 16` is not; a coalesced
  * group's sync() never is.
+ * That per-thread judgement depends on the block shape: when nothing gives
+ * the kernel's shape (it is assumed), such a finding keeps the rule's
+ * level only when the same barrier diverges under the same condition for
+ * every other shape the kernel admits (engine/launch.c); else it is
+ * reported at the level `assumed`, naming a shape it does not diverge
+ * for. A block barrier's verdict does not depend on the shape there (the
+ * condition alone decides).
  */
 #include <string.h>
 
@@ -90,6 +97,33 @@ static const char *scope_text(struct sm_arena *A, const struct sm_stmt *b)
 		break;
 	}
 	return "";
+}
+
+/* Does barrier finding d, made under f's assumed shape, hold under every
+ * other shape the kernel admits (the same barrier diverging by the same
+ * cause)? */
+static void divergence_hold(struct sm_kernel_facts *f, const struct sm_divergence *d, struct sm_launch_from *h)
+{
+	const struct sm_kernel_launches *K = &f->launch;
+	sm_launch_from_hold_all(h, K, true);
+	bool unknown = false;
+	for (int i = 0; i < K->nother; i++) {
+		const struct sm_divergence *o;
+		int n = sm_kernel_facts_divergence_other(f, i, &o);
+		bool found = false;
+		for (int j = 0; j < n && !found; j++)
+			found = o[j].barrier == d->barrier && same_cause(&o[j], d);
+		if (found)
+			continue;
+		if (n < 0) {
+			unknown = true;
+			continue;
+		}
+		sm_launch_from_not_for(h, K->other[i]);
+		return;
+	}
+	if (unknown)
+		h->hold = SM_HOLD_UNKNOWN;
 }
 
 static struct sm_range cond_range(const struct sm_stmt *s)
@@ -170,6 +204,11 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 				at = sm_arena_printf(A, " at the launch on line %u", d->launch->site->range.begin.line);
 			} else if (group && f->launch.nshapes > 0) {
 				sm_diag_set_launch(&g, ctx->file, &f->launch.shape[0]);
+				if (f->launch.assumed) {
+					divergence_hold(f, d, &g.launch.from);
+					if (g.launch.from.hold == SM_HOLD_NOT || g.launch.from.hold == SM_HOLD_UNKNOWN)
+						g.level = SM_LEVEL_ASSUMED;
+				}
 				at = sm_arena_printf(A, " %s", sm_launch_text(A, &g.launch));
 			} else {
 				g.launch.from.kind = SM_LAUNCH_ANY;
@@ -209,7 +248,9 @@ const struct sm_rule_doc sm_doc_divergent_barrier = {
 	"return is undefined behaviour: the block can hang or synchronize the wrong threads. A barrier "
 	"of a smaller scope (a thread_block_tile<N>'s sync(), __syncwarp(mask), bar.sync with a thread "
 	"count) needs every thread of its own group only: it is reported where the condition splits a "
-	"tile or the mask's lanes of a warp, not under a warp-uniform condition.",
+	"tile or the mask's lanes of a warp, not under a warp-uniform condition. Judged under an assumed "
+	"block shape, such a barrier that does not diverge under every shape the kernel admits is reported "
+	"at the level 'assumed'.",
 	"if (threadIdx.x < 16) {\n"
 	"    buf[threadIdx.x] = x;\n"
 	"    __syncthreads();   // only half of the block gets here\n"

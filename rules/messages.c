@@ -1,5 +1,7 @@
 /* messages.c - the words rules put in findings: source text quoted from
- * the file, an element of an array, a thread (see messages.h). */
+ * the file, an element of an array, a thread, a launch context, and what
+ * trying an assumed shape's finding under the other shapes showed (see
+ * messages.h). */
 #include "rules/messages.h"
 #include "base/text.h"
 
@@ -103,6 +105,27 @@ const char *sm_where_text(struct sm_arena *A, const char *kernel, const struct s
 	return sm_arena_strdup(A, buf);
 }
 
+/* The assumption, and what the other shapes showed (see messages.h). */
+static const char *assumed_text(struct sm_arena *A, const struct sm_launch_from *f)
+{
+	const char *what = f->hold_divergent ? "divergent" : "a race";
+	switch (f->hold) {
+	case SM_HOLD_NOT:
+		return sm_arena_printf(A, " (assumed; not %s for blockDim (%u,%u,%u))", what, (unsigned)f->not_for[0],
+				       (unsigned)f->not_for[1], (unsigned)f->not_for[2]);
+	case SM_HOLD_UNKNOWN:
+		return " (assumed; not tried with other block shapes: the analysis budget ran out)";
+	case SM_HOLD_ALL:
+		return sm_arena_printf(A, " (assumed: no launch site, __launch_bounds__ or --block-dim gives it; also %s "
+					  "for the %d other block shape%s tried, %lld to %lld threads)",
+				       what, (int)f->nother, f->nother == 1 ? "" : "s", (long long)f->min_threads,
+				       (long long)f->max_threads);
+	case SM_HOLD_UNCHECKED:
+		break;
+	}
+	return SM_BLOCK_ASSUMED_TEXT;
+}
+
 const char *sm_launch_from_text(struct sm_arena *A, const struct sm_launch_from *from)
 {
 	switch (from->kind) {
@@ -124,7 +147,7 @@ const char *sm_launch_from_text(struct sm_arena *A, const struct sm_launch_from 
 		return sm_arena_printf(A, " from block-dim in %s", b ? b + 1 : from->config ? from->config : ".smemlint.yaml");
 	}
 	case SM_LAUNCH_ASSUMED:
-		return SM_BLOCK_ASSUMED_TEXT;
+		return assumed_text(A, from);
 	case SM_LAUNCH_ANY:
 		return " at every launch";
 	case SM_LAUNCH_NONE:
@@ -149,4 +172,29 @@ void sm_diag_set_launch(struct sm_diag *g, const struct sm_file *F, const struct
 		f->file = F->headers[f->site.file - 1].path;
 	else if (!f->site.file)
 		f->file = F->path;
+}
+
+/* A shape's extent as the provenance keeps it (each <= SM_MAX_BLOCK_THREADS). */
+void sm_launch_from_not_for(struct sm_launch_from *f, struct sm_dim3 b)
+{
+	f->hold = SM_HOLD_NOT;
+	f->not_for[0] = (uint16_t)b.x;
+	f->not_for[1] = (uint16_t)b.y;
+	f->not_for[2] = (uint16_t)b.z;
+}
+
+void sm_launch_from_hold_all(struct sm_launch_from *f, const struct sm_kernel_launches *K, bool divergent)
+{
+	_Static_assert(SM_MAX_BLOCK_THREADS <= UINT16_MAX && SM_MAX_ASSUMED_SHAPES <= UINT8_MAX,
+		       "the hold fields of struct sm_launch_from are small");
+	f->hold = K->nother ? SM_HOLD_ALL : SM_HOLD_UNCHECKED;
+	f->hold_divergent = divergent;
+	f->nother = (uint8_t)K->nother;
+	for (int i = 0; i < K->nother; i++) {
+		int64_t t = K->other[i].x * K->other[i].y * K->other[i].z; /* <= SM_MAX_BLOCK_THREADS */
+		if (i == 0 || t < f->min_threads)
+			f->min_threads = (uint16_t)t;
+		if (i == 0 || t > f->max_threads)
+			f->max_threads = (uint16_t)t;
+	}
 }

@@ -4,6 +4,7 @@
 #ifndef SMEMLINT_RULES_MESSAGES_H
 #define SMEMLINT_RULES_MESSAGES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,11 +36,24 @@ const char *sm_where_text(struct sm_arena *A, const char *kernel, const struct s
  * the launch at k.cu:97" for a launch in another file than the finding), " from __launch_bounds__(256)",
  * " from --block-dim", " from block-dim in .smemlint.yaml" (the config's
  * base name), or the stated
- * assumption; "" when the finding has no launch context. */
+ * assumption, with what the other shapes showed when they were tried
+ * (from->hold): " (assumed: no launch site, __launch_bounds__ or
+ * --block-dim gives it; also a race for the 5 other block shapes tried,
+ * 32 to 1024 threads)", " (assumed; not a race for blockDim (32,1,1))",
+ * " (assumed; not tried with other block shapes: the analysis budget ran
+ * out)"; "" when the finding has no launch context. */
 const char *sm_launch_from_text(struct sm_arena *A, const struct sm_launch_from *from);
 
 /* "with blockDim (32,8,1)" and its provenance (above). */
 const char *sm_launch_text(struct sm_arena *A, const struct sm_diag_launch *l);
+
+/* The verdict ALL over K's other shapes into f (their count and thread
+ * range; UNCHECKED when K has none), for a finding of a divergent barrier
+ * (divergent) or a race. */
+void sm_launch_from_hold_all(struct sm_launch_from *f, const struct sm_kernel_launches *K, bool divergent);
+
+/* The verdict NOT for shape b into f. */
+void sm_launch_from_not_for(struct sm_launch_from *f, struct sm_dim3 b);
 
 /* g->launch from the launch context c (engine/launch.h; NULL: none),
  * naming the launch's file when it is not g's (g->range is set first). */

@@ -87,7 +87,10 @@ const struct sm_rule_doc sm_doc_missing_barrier = {
 	"The finding names both accesses, the two threads and the element they share. A write under a "
 	"condition that reads shared memory is assumed to happen, unless the condition tests one element "
 	"in ways no value satisfies for that thread (b[y][x] == 0 && b[y][k] != 0 when k == x): the "
-	"transitive-closure step, where only the owner writes its element and never while others read it.",
+	"transitive-closure step, where only the owner writes its element and never while others read it. "
+	"When no launch, __launch_bounds__ or --block-dim gives the block shape, a race found under the assumed "
+	"shape that does not hold for every shape the kernel admits is reported at the level 'assumed' "
+	"(not counted by the default --fail-on).",
 	"buf[threadIdx.x] = in[i];\n"
 	"// missing __syncthreads()\n"
 	"out[i] = buf[blockDim.x - 1 - threadIdx.x];  // reads another warp's write\n",

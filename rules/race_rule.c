@@ -8,6 +8,64 @@
 
 enum walk { W_INTRA, W_INTER, W_BENIGN };
 
+static bool same_range(struct sm_range a, struct sm_range b)
+{
+	return a.file == b.file && a.begin.line == b.begin.line && a.begin.col == b.begin.col &&
+	       a.end.line == b.end.line && a.end.col == b.end.col;
+}
+
+/* Is x (of model m, under another shape) the race r: the same kind between
+ * the same two statements? */
+static bool same_race(const struct sm_kernel_model *m, const struct sm_race *r, const struct sm_race *x)
+{
+	return x->kind == r->kind && x->same_value == r->same_value &&
+	       same_range(m->acc[x->a].src->range, m->acc[r->a].src->range) &&
+	       same_range(m->acc[x->b].src->range, m->acc[r->b].src->range);
+}
+
+/* Does race r, found under the assumed shape, hold under every other
+ * shape of f's kernel? The first shape without it decides NOT; a search
+ * the budget cut short (or memory) that lacks it, UNKNOWN. */
+static struct sm_launch_from race_hold(struct sm_kernel_facts *f, const struct sm_race *r)
+{
+	const struct sm_kernel_launches *K = &f->launch;
+	struct sm_launch_from h = K->shape[0].block_from;
+	sm_launch_from_hold_all(&h, K, false);
+	bool unknown = false;
+	for (int i = 0; i < K->nother; i++) {
+		const struct sm_race_set *s = sm_kernel_facts_races_other(f, i);
+		bool found = false;
+		for (unsigned j = 0; s && j < s->n && !found; j++)
+			found = same_race(&f->model, r, &s->v[j]);
+		if (found)
+			continue;
+		if (!s || s->partial) {
+			unknown = true;
+			continue;
+		}
+		sm_launch_from_not_for(&h, K->other[i]);
+		return h;
+	}
+	if (unknown)
+		h.hold = SM_HOLD_UNKNOWN;
+	return h;
+}
+
+/* Is a finding with hold h reported below its rule's level? */
+static bool downgrades(const struct sm_launch_from *h)
+{
+	return h->hold == SM_HOLD_NOT || h->hold == SM_HOLD_UNKNOWN;
+}
+
+/* Is line already reported (done[0..*ndone))? */
+static bool line_done(const unsigned *done, unsigned ndone, unsigned line)
+{
+	for (unsigned j = 0; j < ndone; j++)
+		if (done[j] == line)
+			return true;
+	return false;
+}
+
 static void each_race(const struct sm_rule_ctx *ctx, enum walk which, sm_race_fn fn, struct sm_sink *sink)
 {
 	for (unsigned k = 0; k < ctx->file->nkernels; k++) {
@@ -19,6 +77,11 @@ static void each_race(const struct sm_rule_ctx *ctx, enum walk which, sm_race_fn
 		unsigned ndone = 0;
 		if (!done)
 			return;
+		/* an assumed shape: races that hold under every shape first
+		 * (pass 0), then the others (pass 1, downgraded); benign races
+		 * are not checked */
+		bool check = f->launch.assumed && which != W_BENIGN;
+		for (int pass = 0; pass < (check ? 2 : 1); pass++)
 		for (int bi = 0; bi < f->launch.nshapes; bi++) {
 			const struct sm_race_set *s = sm_kernel_facts_races(f, bi);
 			if (!s)
@@ -29,13 +92,16 @@ static void each_race(const struct sm_rule_ctx *ctx, enum walk which, sm_race_fn
 						      : r->same_value || r->inter_warp != (which == W_INTER))
 					continue;
 				unsigned line = m->acc[r->b].src->range.begin.line;
-				bool dup = false;
-				for (unsigned j = 0; j < ndone; j++)
-					dup |= done[j] == line;
-				if (dup)
+				if (line_done(done, ndone, line))
 					continue;
+				struct sm_launch_from h;
+				if (check) {
+					h = race_hold(f, r);
+					if (downgrades(&h) != (pass == 1))
+						continue;
+				}
 				const struct sm_launch_ctx *lc = &f->launch.shape[bi];
-				struct sm_race_visit v = { m, r, s->v, s->n, lc->block, lc };
+				struct sm_race_visit v = { m, r, s->v, s->n, lc->block, lc, check ? &h : NULL };
 				if (fn(ctx, &v, sink) && ndone < m->nacc)
 					done[ndone++] = line;
 			}
@@ -106,6 +172,8 @@ const char *sm_race_launch_text(const struct sm_rule_ctx *ctx, const struct sm_r
 	memset(&g, 0, sizeof(g));
 	g.range = v->m->acc[v->r->b].src->range;
 	sm_diag_set_launch(&g, ctx->file, v->launch);
+	if (v->hold)
+		g.launch.from = *v->hold;
 	return sm_launch_text(ctx->scratch, &g.launch);
 }
 
@@ -135,6 +203,11 @@ void sm_race_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v
 	g.block = v->block;
 	g.block_assumed = v->launch->block_from.kind == SM_LAUNCH_ASSUMED;
 	sm_diag_set_launch(&g, ctx->file, v->launch);
+	if (v->hold) {
+		g.launch.from = *v->hold;
+		if (downgrades(v->hold))
+			g.level = SM_LEVEL_ASSUMED;
+	}
 	g.width = rb->width;
 	g.message = sm_arena_printf(A, "%s: %s%s", w->headline, story, w->tail);
 	g.note = w->note;

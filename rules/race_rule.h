@@ -1,11 +1,20 @@
 /* race_rule.h - what missing-barrier and warp-sync share: one walk over
  * every kernel's races (searched once per kernel and block shape, in the
- * kernel's facts) and one builder of race findings. */
+ * kernel's facts) and one builder of race findings.
+ *
+ * A kernel whose block shape nothing gives is analyzed under an assumed
+ * one (engine/launch.c). A race found under it is searched for under the
+ * kernel's other admissible shapes (the same kind between the same two
+ * statements, by source range) before it is reported: found under every
+ * one, it keeps its rule's level; else it is reported at the level
+ * `assumed` (below note), its message naming a shape it does not hold
+ * for. Those searches run only for a kernel with a race to report. */
 #ifndef SMEMLINT_RULES_RACE_RULE_H
 #define SMEMLINT_RULES_RACE_RULE_H
 
 #include <stdbool.h>
 
+#include "rules/messages.h"
 #include "rules/rules.h"
 
 /* One race handed to a rule by sm_rule_each_race(). */
@@ -18,6 +27,10 @@ struct sm_race_visit {
 	const struct sm_launch_ctx *launch; /* the launch context of block (its
 	                               * provenance: a launch, __launch_bounds__,
 	                               * --block-dim, the config, assumed) */
+	const struct sm_launch_from *hold; /* assumed shape: whether the race holds
+	                               * under the other shapes (hold and the fields
+	                               * after it); NULL: not assumed (or a benign
+	                               * race, never checked) */
 };
 
 /* Returns true when it reported a finding for v (its line is then done). */
@@ -26,7 +39,9 @@ typedef bool (*sm_race_fn)(const struct sm_rule_ctx *ctx, const struct sm_race_v
 /* For every kernel and block shape, hand the races whose inter_warp equals
  * `inter_warp` to fn, at most one reported finding per source line of the
  * later access. Benign races (same_value) are left out: they are
- * same-value-write's. */
+ * same-value-write's. Under an assumed shape the races that hold under
+ * every other shape are handed first, so a line gets one of them when it
+ * has one. */
 void sm_rule_each_race(const struct sm_rule_ctx *ctx, bool inter_warp, sm_race_fn fn, struct sm_sink *sink);
 
 /* The same walk over the benign races only (both warp relations). */
@@ -63,7 +78,8 @@ const char *sm_race_unordered_text(const struct sm_rule_ctx *ctx, const struct s
 const char *sm_race_array_name(const struct sm_race_visit *v);
 
 /* "with blockDim (32,8,1) from the launch on line 97": the shape the race
- * was found with and its provenance (rules/messages.h). */
+ * was found with and its provenance (rules/messages.h); for an assumed
+ * shape, what the other shapes showed (sm_launch_from_text). */
 const char *sm_race_launch_text(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v);
 
 #endif

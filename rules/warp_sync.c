@@ -74,7 +74,8 @@ const struct sm_rule_doc sm_doc_warp_sync = {
 	"WarpSync",
 	"Since Volta the lanes of a warp are scheduled independently, so lanes of one warp that exchange "
 	"data through shared memory need __syncwarp() (or a block barrier) between the write and the "
-	"read, whether or not the memory is volatile.",
+	"read, whether or not the memory is volatile. Under an assumed block shape, a race that does not hold "
+	"for every shape the kernel admits is reported at the level 'assumed'.",
 	"if (tid < 32) {\n"
 	"    sdata[tid] += sdata[tid + 16];\n"
 	"    sdata[tid] += sdata[tid + 8];   // reads lane tid+8's write: no __syncwarp()\n"

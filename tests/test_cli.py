@@ -267,6 +267,21 @@ TWO_LEVELS = """__global__ void k(float *out)
 """
 
 
+# `threadIdx.x == 0` is one thread of a 1-D block but a column of a 2-D one:
+# with no launch the kernel is assumed 32x8, where the threads of column 0
+# race on f, and no race is there for (32,1,1)
+ASSUMED_ONLY = r"""
+__global__ void column(float *o)
+{
+    __shared__ int f;
+    if (threadIdx.x == 0)
+        f = threadIdx.y;
+    __syncthreads();
+    o[threadIdx.x] = f;
+}
+"""
+
+
 class ExitStatus(unittest.TestCase):
     # issue 15: --fail-on LEVEL, --exit-zero, --statistics, --output-format
     def setUp(self):
@@ -285,7 +300,8 @@ class ExitStatus(unittest.TestCase):
         return sorted(r["level"] for r in results("--no-cuda", self.src)["results"])
 
     def test_fail_on(self):
-        self.assertEqual(set(self.levels()), {"error", "warning"})
+        # the race of line 8 needs more than 32 threads: `assumed` (see test_assumed_level)
+        self.assertEqual(set(self.levels()), {"error", "warning", "assumed"})
         for opts, two, warn, clean in (([], 1, 1, 0), (["--fail-on=note"], 1, 1, 0),
                                         (["--fail-on", "warning"], 1, 1, 0), (["--fail-on=error"], 1, 0, 0),
                                         (["--fail-on=never"], 0, 0, 0), (["--exit-zero"], 0, 0, 0),
@@ -308,9 +324,43 @@ class ExitStatus(unittest.TestCase):
     def test_bad_level(self):
         p = run("--fail-on=warnings", self.src)
         self.assertEqual(p.returncode, 2)
-        self.assertEqual(p.stderr, "smemlint: invalid --fail-on level 'warnings': expected error, warning, note or "
-                                   "never\n")
+        self.assertEqual(p.stderr, "smemlint: invalid --fail-on level 'warnings': expected error, warning, note, "
+                                   "assumed or never\n")
         self.assertEqual(run("--fail-on", self.src).returncode, 2, "a level is required (the file is not one)")
+
+    def test_assumed_level(self):
+        # issue 23: a barrier finding made under an assumed block shape that
+        # does not hold for every shape the kernel admits is at the level
+        # `assumed`, below note: the default --fail-on ignores it
+        src = os.path.join(self.dir.name, "column.cu")
+        write(src, ASSUMED_ONLY)
+        doc = results("--no-cuda", src)
+        self.assertEqual([(r["rule"], r["level"]) for r in doc["results"]], [("missing-barrier", "assumed")])
+        self.assertIn("(assumed; not a race for blockDim (32,1,1))", doc["results"][0]["message"])
+        for opts, rc in (([], 0), (["--fail-on=note"], 0), (["--fail-on=assumed"], 1), (["--fail-on", "assumed"], 1),
+                         (["--fail-on=never"], 0), (["--exit-zero", "--fail-on=assumed"], 1)):
+            self.assertEqual(run("-q", "--no-cuda", *opts, src).returncode, rc, opts)
+        # a rule's level set higher leaves the finding below it; a given
+        # block shape makes it an error
+        self.assertEqual(results("--no-cuda", "--severity", "missing-barrier=warning", src)["results"][0]["level"],
+                         "assumed")
+        given = results("--no-cuda", "--block-dim", "32,8", src)["results"]
+        self.assertEqual([r["level"] for r in given], ["error"])
+        self.assertEqual(run("-q", "--no-cuda", "--block-dim", "32,8", src).returncode, 1)
+        # --severity accepts the level: a warning set to it no longer fails the run
+        self.assertEqual([r["level"] for r in results("--no-cuda", "--severity", "bank-conflict=assumed",
+                                                        self.warn)["results"]], ["assumed"])
+        self.assertEqual(run("-q", "--no-cuda", "--severity", "bank-conflict=assumed", self.warn).returncode, 0)
+        self.assertEqual(run("-q", "--no-cuda", "--severity", "bank-conflict=assumed", "--fail-on=assumed",
+                             self.warn).returncode, 1)
+        # the other formats: SARIF has no level below note, GitHub none below notice
+        sarif = json.loads(run("-q", "--no-cuda", "--format=sarif", src).stdout)
+        res = sarif["runs"][0]["results"]
+        self.assertEqual([(r["level"], r["properties"]["smemlintLevel"]) for r in res], [("note", "assumed")])
+        self.assertTrue(run("-q", "--no-cuda", "--format=github", src).stdout.startswith("::notice file="))
+        p = run("--no-cuda", src)
+        self.assertIn(": assumed: missing barrier:", p.stdout)
+        self.assertIn("1 finding (1 assumed)", p.stderr)
 
     def test_statistics(self):
         missing = os.path.join(self.dir.name, "missing.cu")

@@ -356,28 +356,29 @@ struct shape_row {
 	unsigned line;               /* SITE: shape[0]'s launch line */
 	struct sm_dim3 grid;         /* the grid every launch agrees on, 0: none */
 	int64_t dyn_smem;
+	int nother;                  /* assumed: the other shapes admitted */
 };
 
 #define D3(x, y, z) { x, y, z }
 static const struct shape_row shape_rows[] = {
 	{ "one shape, two grids", 2, { D3(32, 8, 1), D3(32, 8, 1) }, { D3(4, 1, 1), D3(8, 1, 1) }, { 0, 0 }, 0, D3(0, 0, 0),
-	  NULL, 1, D3(0, 0, 0), 1, SM_LAUNCH_SITE, D3(32, 8, 1), 50, D3(0, 0, 0), 0 },
+	  NULL, 1, D3(0, 0, 0), 1, SM_LAUNCH_SITE, D3(32, 8, 1), 50, D3(0, 0, 0), 0, 0 },
 	{ "two shapes, one grid", 2, { D3(64, 1, 1), D3(128, 1, 1) }, { D3(4, 1, 1), D3(4, 1, 1) }, { 256, 256 }, 0,
-	  D3(0, 0, 0), NULL, 0, D3(0, 0, 0), 2, SM_LAUNCH_SITE, D3(64, 1, 1), 50, D3(4, 1, 1), 256 },
+	  D3(0, 0, 0), NULL, 0, D3(0, 0, 0), 2, SM_LAUNCH_SITE, D3(64, 1, 1), 50, D3(4, 1, 1), 256, 0 },
 	{ "a launch whose shape is not constant", 2, { D3(0, 0, 0), D3(128, 1, 1) }, { D3(0, 0, 0), D3(2, 1, 1) }, { -1, 0 }, 0,
-	  D3(0, 0, 0), NULL, 0, D3(0, 0, 0), 1, SM_LAUNCH_SITE, D3(128, 1, 1), 51, D3(0, 0, 0), -1 },
+	  D3(0, 0, 0), NULL, 0, D3(0, 0, 0), 1, SM_LAUNCH_SITE, D3(128, 1, 1), 51, D3(0, 0, 0), -1, 0 },
 	{ "bounds", 1, { D3(0, 0, 0) }, { D3(2, 1, 1) }, { 0 }, 128, D3(0, 0, 0), NULL, 0, D3(0, 0, 0), 1, SM_LAUNCH_BOUNDS,
-	  D3(128, 1, 1), 0, D3(2, 1, 1), 0 },
+	  D3(128, 1, 1), 0, D3(2, 1, 1), 0, 0 },
 	{ "bounds, kernel reads threadIdx.y", 0, { D3(0, 0, 0) }, { D3(0, 0, 0) }, { 0 }, 128, D3(0, 0, 0), NULL, 1,
-	  D3(0, 0, 0), 1, SM_LAUNCH_ASSUMED, D3(32, 8, 1), 0, D3(0, 0, 0), -1 },
+	  D3(0, 0, 0), 1, SM_LAUNCH_ASSUMED, D3(16, 8, 1), 0, D3(0, 0, 0), -1, 1 }, /* 32x8 exceeds the bound */
 	{ "option over a launch", 1, { D3(32, 1, 1) }, { D3(1, 1, 1) }, { 0 }, 0, D3(64, 2, 1), NULL, 0, D3(0, 0, 0), 1,
-	  SM_LAUNCH_OPTION, D3(64, 2, 1), 0, D3(1, 1, 1), 0 },
+	  SM_LAUNCH_OPTION, D3(64, 2, 1), 0, D3(1, 1, 1), 0, 0 },
 	{ "config", 0, { D3(0, 0, 0) }, { D3(0, 0, 0) }, { 0 }, 0, D3(16, 16, 1), "p/.smemlint.yaml", 1, D3(0, 0, 0), 1,
-	  SM_LAUNCH_CONFIG, D3(16, 16, 1), 0, D3(0, 0, 0), -1 },
+	  SM_LAUNCH_CONFIG, D3(16, 16, 1), 0, D3(0, 0, 0), -1, 0 },
 	{ "nothing, threadIdx.z", 0, { D3(0, 0, 0) }, { D3(0, 0, 0) }, { 0 }, 0, D3(0, 0, 0), NULL, 2, D3(2, 1, 1), 1,
-	  SM_LAUNCH_ASSUMED, D3(8, 8, 4), 0, D3(0, 0, 0), -1 },
+	  SM_LAUNCH_ASSUMED, D3(8, 8, 4), 0, D3(0, 0, 0), -1, 7 },
 	{ "nothing, threadIdx.x", 0, { D3(0, 0, 0) }, { D3(0, 0, 0) }, { 0 }, 0, D3(0, 0, 0), NULL, 0, D3(0, 0, 0), 1,
-	  SM_LAUNCH_ASSUMED, D3(256, 1, 1), 0, D3(0, 0, 0), -1 },
+	  SM_LAUNCH_ASSUMED, D3(256, 1, 1), 0, D3(0, 0, 0), -1, 5 },
 };
 
 static bool dim_eq(struct sm_dim3 a, struct sm_dim3 b)
@@ -433,6 +434,20 @@ START_TEST(test_launch_shapes)
 		ck_assert_int_eq(c->cluster_from.kind, SM_LAUNCH_CLUSTER);
 	if (R.nshapes > 1)
 		ck_assert_uint_eq(L.shape[1].block_from.site.begin.line, 51);
+	/* an assumed shape: the others admitted, each distinct from it, within
+	 * the bound, one warp among them; a given shape has none */
+	ck_assert_msg(L.nother == R.nother, "%s: %d other shapes", R.name, L.nother);
+	bool warp = false;
+	for (int i = 0; i < L.nother; i++) {
+		struct sm_dim3 o = L.other[i];
+		ck_assert_msg(!dim_eq(o, c->block), "%s: other %d repeats the assumption", R.name, i);
+		ck_assert(o.x * o.y * o.z <= (R.bounds ? R.bounds : 1024));
+		ck_assert(o.x * o.y * o.z >= 32);
+		warp |= dim_eq(o, (struct sm_dim3){ 32, 1, 1 });
+		for (int j = 0; j < i; j++)
+			ck_assert(!dim_eq(o, L.other[j]));
+	}
+	ck_assert(warp == (R.nother > 0));
 	/* one site context per launch, each from its own line */
 	ck_assert_uint_eq(L.nsites, (unsigned)R.nlaunch);
 	for (unsigned l = 0; l < L.nsites; l++) {

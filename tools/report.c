@@ -170,19 +170,19 @@ double sm_cli_seconds(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The closing line on stderr: N findings (E errors, W warnings, K notes)
+/* The closing line on stderr: N findings (E errors, W warnings, K notes, A assumed)
  * in F files; P files with input problems; T s */
 static void summary(const struct sm_session_totals *t, double secs)
 {
 	unsigned total = t->findings, n = t->files, problems = t->files_with_problems;
 	char by[96] = "";
 	size_t len = 0;
-	static const enum sm_level order[] = { SM_LEVEL_ERROR, SM_LEVEL_WARNING, SM_LEVEL_NOTE };
-	for (int k = 0; k < 3; k++) {
+	static const enum sm_level order[] = { SM_LEVEL_ERROR, SM_LEVEL_WARNING, SM_LEVEL_NOTE, SM_LEVEL_ASSUMED };
+	for (int k = 0; k < 4; k++) {
 		unsigned m = t->by_level[order[k]];
 		if (m)
 			len += (size_t)snprintf(by + len, sizeof(by) - len, "%s%u %s%s", len ? ", " : " (", m,
-						sm_level_name(order[k]), m == 1 ? "" : "s");
+						sm_level_name(order[k]), m == 1 || order[k] == SM_LEVEL_ASSUMED ? "" : "s");
 	}
 	if (len)
 		snprintf(by + len, sizeof(by) - len, ")");

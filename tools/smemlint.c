@@ -229,7 +229,7 @@ static const struct sm_opt options[] = {
 		    "analyze kernels and __device__ functions of the headers\nwhose absolute path matches REGEX (POSIX extended) in\nthe files that include them, reported once at the header\n(default: headers under the current directory; '' for\nnone; never system or toolkit headers)"),
 	SM_OPT_CALL("--enable", "RULE[,..]", h_enable, "enable rules (all are enabled by default)"),
 	SM_OPT_CALL("--disable", "RULE[,..]", h_disable, "disable rules"),
-	SM_OPT_CALL("--severity", "RULE=LEVEL[,..]", h_severity, "set a rule's level: error, warning, note or none"),
+	SM_OPT_CALL("--severity", "RULE=LEVEL[,..]", h_severity, "set a rule's level: error, warning, note, assumed or\nnone"),
 	SESSION_STR("--config", "FILE", config_path, "use this config instead of the nearest .smemlint.yaml"),
 	OWN_BOOL("--dump-config", dump_config, "print the configuration in effect (YAML) and exit"),
 	SM_OPT_CALL("--report-unused-suppressions", NULL, h_report_unused,
@@ -249,7 +249,7 @@ static const struct sm_opt options[] = {
 	OWN_BOOL("--show-banks", eo.show_banks, "text: print a lanes x banks map under each conflict"),
 	SESSION_BOOL("--fix", fix, "apply padding fixes to the files in place"),
 	SM_OPT_CALL("--fail-on", "LEVEL", h_fail_on,
-		 "exit 1 only for findings at LEVEL or above: error,\nwarning, note (the default: any finding) or never"),
+		 "exit 1 only for findings at LEVEL or above: error,\nwarning, note (the default: any finding but an assumed\none), assumed or never"),
 	SM_OPT_CALL("--exit-zero", NULL, h_exit_zero, "findings never make the exit status 1 (--fail-on never)"),
 	SM_OPT_CALL("--color", "WHEN", h_color,
 		 "colour the text report: auto (a terminal, unless NO_COLOR\nis set), always or never"),
@@ -279,10 +279,10 @@ static void print_help(FILE *f)
 		   "that starts with '-' is written ./-x.cu ('--' starts the compiler flags);\n"
 		   "an option's value may start with '-' (-o -x.json).\n\noptions:\n");
 	sm_opt_help(f, options, NOPTIONS);
-	fprintf(f, "\nexit status: 0 no findings, 1 findings (at --fail-on's level or above), 2 a\n"
-		   "usage error or an input problem of level error (a file not read or parsed);\n"
-		   "warnings about the input do not change it. With --fix: what is left after\n"
-		   "fixing.\n");
+	fprintf(f, "\nexit status: 0 no findings, 1 findings (at --fail-on's level or above; by\n"
+		   "default not those of the level assumed), 2 a usage error or an input\n"
+		   "problem of level error (a file not read or parsed); warnings about the\n"
+		   "input do not change it. With --fix: what is left after fixing.\n");
 }
 
 /* Returns 0 to run, or 1 to exit with c->status. */

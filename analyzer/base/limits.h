@@ -195,6 +195,13 @@
  * it: the first eight launch shapes in source order are used. */
 #define SM_MAX_BLOCK_SHAPES 8
 
+/* Block shapes, besides the assumed one, that a barrier finding of a kernel
+ * whose shape nothing gives is checked under (engine/launch.c lists them:
+ * at most 8 by the dimensions the kernel reads). Each costs one race search
+ * of the kernel, only when it has a barrier finding. Past it: the list in
+ * launch.c is cut (a static assertion there keeps it within). */
+#define SM_MAX_ASSUMED_SHAPES 8
+
 /* Nested loops around an access whose iterations are enumerated (the IR
  * keeps one iteration counter per level). 8 is deeper than any kernel
  * seen. Past it: the deeper loops' counters are unknown values, and

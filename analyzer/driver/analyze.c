@@ -166,8 +166,11 @@ static void run_rules(const struct sm_file *F, const struct sm_analysis_options 
 			continue;
 		unsigned before = r->ndiags;
 		sm_rules[i].run(&ctx, &sink);
+		/* the rule's level, or below it where the rule said the
+		 * finding holds for an assumed block shape only */
 		for (unsigned j = before; j < r->ndiags; j++)
-			r->diags[j].level = opt->levels[i];
+			r->diags[j].level = r->diags[j].level == SM_LEVEL_ASSUMED && opt->levels[i] > SM_LEVEL_ASSUMED
+						    ? SM_LEVEL_ASSUMED : opt->levels[i];
 	}
 }
 

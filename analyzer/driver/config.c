@@ -75,6 +75,7 @@ int sm_config_parse_level(const char *s, enum sm_level *out)
 {
 	static const struct { const char *name; enum sm_level l; } t[] = {
 		{ "error", SM_LEVEL_ERROR }, { "warning", SM_LEVEL_WARNING }, { "note", SM_LEVEL_NOTE },
+		{ "assumed", SM_LEVEL_ASSUMED },
 		{ "none", SM_LEVEL_NONE }, { "off", SM_LEVEL_NONE },
 	};
 	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -146,7 +147,7 @@ int sm_config_severity(struct sm_config *c, const char *spec, char *err, size_t 
 		char *eq = strchr(t, '=');
 		enum sm_level l;
 		if (!eq) {
-			snprintf(err, errlen, "invalid severity '%s': expected RULE=LEVEL (error, warning, note, none)", t);
+			snprintf(err, errlen, "invalid severity '%s': expected RULE=LEVEL (error, warning, note, assumed, none)", t);
 			rc = -1;
 			break;
 		}
@@ -158,7 +159,7 @@ int sm_config_severity(struct sm_config *c, const char *spec, char *err, size_t 
 			break;
 		}
 		if (sm_config_parse_level(eq + 1, &l)) {
-			snprintf(err, errlen, "invalid level '%s' for rule '%s': expected error, warning, note or none",
+			snprintf(err, errlen, "invalid level '%s' for rule '%s': expected error, warning, note, assumed or none",
 				 eq + 1, t);
 			rc = -1;
 			break;
@@ -438,7 +439,7 @@ static int read_root(struct reader *R, yaml_node_t *root)
 				if (r < 0)
 					return fail(R, rk, "unknown rule '%s' (see --list-rules)", rn);
 				if (!lv || sm_config_parse_level(lv, &l))
-					return fail(R, rv, "invalid level '%s': expected error, warning, note or none", lv);
+					return fail(R, rv, "invalid level '%s': expected error, warning, note, assumed or none", lv);
 				R->c->levels[r] = l;
 				R->c->level_set[r] = true;
 			}

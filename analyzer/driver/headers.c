@@ -179,12 +179,21 @@ struct sm_result *sm_header_set_add(struct sm_header_set *set, struct sm_result 
 		struct sm_sink sink = sm_result_sink(h);
 		for (unsigned k = 0; k < part->ndiags; k++) {
 			const struct sm_diag *d = &part->diags[k];
-			bool seen = false;
-			for (unsigned j = 0; j < h->ndiags && !seen; j++)
-				seen = h->diags[j].rule == d->rule && same_range(h->diags[j].range, d->range) &&
-				       sm_diag_same_message(&h->arena, &h->diags[j], d);
-			if (!seen)
-				sm_sink_report(&sink, d);
+			unsigned j = 0;
+			while (j < h->ndiags && !(h->diags[j].rule == d->rule && same_range(h->diags[j].range, d->range) &&
+						  sm_diag_same_message(&h->arena, &h->diags[j], d)))
+				j++;
+			unsigned n = h->ndiags;
+			if (j < n && d->level <= h->diags[j].level)
+				continue;
+			sm_sink_report(&sink, d);
+			/* the same finding at a higher level takes the kept one's
+			 * place: a race an including file's launch shows, where the
+			 * header alone had an assumed shape (level assumed) */
+			if (j < n && h->ndiags == n + 1) {
+				h->diags[j] = h->diags[n];
+				h->ndiags = n;
+			}
 		}
 		for (unsigned k = 0; k < part->nacc; k++) {
 			const struct sm_access_record *a = &part->acc[k];

@@ -63,7 +63,7 @@ struct sm_session *sm_session_new(void)
 		return NULL;
 	sm_analysis_options_init(&s->o.analysis);
 	s->o.log = stderr;
-	s->o.fail_on = SM_LEVEL_NOTE; /* any finding fails the run */
+	s->o.fail_on = SM_LEVEL_NOTE; /* any finding but an assumed one fails the run */
 	s->o.isolate = true;          /* a crash ends one file, not the run */
 	sm_config_init(&s->cli);
 	sm_config_init(&s->fixed);
@@ -180,14 +180,14 @@ void sm_session_report_unused(struct sm_session *s)
 
 int sm_session_fail_on(struct sm_session *s, const char *level, char *err, size_t errlen)
 {
-	static const enum sm_level levels[] = { SM_LEVEL_ERROR, SM_LEVEL_WARNING, SM_LEVEL_NOTE };
+	static const enum sm_level levels[] = { SM_LEVEL_ERROR, SM_LEVEL_WARNING, SM_LEVEL_NOTE, SM_LEVEL_ASSUMED };
 	for (size_t k = 0; k < sizeof(levels) / sizeof(levels[0]); k++)
 		if (!strcmp(level, sm_level_name(levels[k]))) {
 			s->o.fail_on = levels[k];
 			return 0;
 		}
 	if (strcmp(level, "never")) {
-		snprintf(err, errlen, "invalid --fail-on level '%s': expected error, warning, note or never", level);
+		snprintf(err, errlen, "invalid --fail-on level '%s': expected error, warning, note, assumed or never", level);
 		return -1;
 	}
 	s->o.fail_on = SM_LEVEL_NONE;

@@ -23,6 +23,7 @@ static void put_escaped(FILE *out, const char *s, int property)
 	}
 }
 
+/* The workflow command of a level: notes and assumed findings are notices. */
 static const char *command(enum sm_level l)
 {
 	return l == SM_LEVEL_ERROR ? "error" : l == SM_LEVEL_WARNING ? "warning" : "notice";

@@ -129,6 +129,7 @@ static const char CSS[] =
 	".summary{margin:0 0 12px;color:#444}.summary td,.summary th{padding:2px 12px 2px 0;text-align:left}"
 	".finding{border:1px solid #d0d7de;border-left:6px solid #bf8700;border-radius:6px;padding:10px 14px;margin:10px 0}"
 	".finding.error{border-left-color:#cf222e}.finding.note{border-left-color:#0969da}"
+	".finding.assumed{border-left-color:#8c959f}"
 	".loc{font-family:ui-monospace,monospace;color:#57606a}.rule{font-family:ui-monospace,monospace;"
 	"background:#eaeef2;border-radius:10px;padding:1px 8px;margin-left:6px}"
 	".lvl{font-weight:600;text-transform:uppercase;font-size:12px}.msg{margin:6px 0}"

@@ -73,7 +73,7 @@ static json_t *phys(const struct sm_result *r, struct sm_range rg)
 
 static const char *sarif_level(enum sm_level l)
 {
-	return l == SM_LEVEL_ERROR ? "error" : l == SM_LEVEL_WARNING ? "warning" : l == SM_LEVEL_NOTE ? "note" : "none";
+	return l == SM_LEVEL_ERROR ? "error" : l == SM_LEVEL_WARNING ? "warning" : l >= SM_LEVEL_ASSUMED ? "note" : "none";
 }
 
 static char *explain_str(int rule, int markdown)
@@ -232,6 +232,10 @@ static json_t *result(const struct sm_result *r, const struct sm_diag *d, uint64
 		json_object_set_new(p, "blockDim", bd);
 		json_object_set_new(p, "blockDimAssumed", json_boolean(d->block_assumed));
 	}
+	/* SARIF has no level below note: an assumed-shape finding is a note
+	 * that says so */
+	if (d->level == SM_LEVEL_ASSUMED)
+		json_object_set_new(p, "smemlintLevel", json_string(sm_level_name(d->level)));
 	json_t *lj = sm_emit_launch_json(r, &d->launch, true);
 	if (lj)
 		json_object_set_new(p, "launch", lj);

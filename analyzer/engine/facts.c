@@ -145,17 +145,117 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 	return res;
 }
 
+/* Races for one block shape into s (once). */
+static const struct sm_race_set *races_for(struct sm_kernel_facts *f, struct sm_race_set *s, struct sm_dim3 block)
+{
+	if (!s->done) {
+		s->done = true;
+		s->ok = sm_kernel_races_in(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0;
+		s->partial = f->work && f->work->spent;
+	}
+	return s->ok ? s : NULL;
+}
+
 const struct sm_race_set *sm_kernel_facts_races(struct sm_kernel_facts *f, int b)
 {
 	if (b < 0 || b >= f->launch.nshapes)
 		return NULL;
-	struct sm_race_set *s = &f->races[b];
-	if (!s->done) {
-		s->done = true;
-		s->ok = sm_kernel_races_in(&f->model, f->launch.shape[b].block, f->arena, f->work, &s->v, &s->n) == 0;
-		s->partial = f->work && f->work->spent;
+	return races_for(f, &f->races[b], f->launch.shape[b].block);
+}
+
+static bool same_range(struct sm_range a, struct sm_range b)
+{
+	return a.file == b.file && a.begin.line == b.begin.line && a.begin.col == b.begin.col &&
+	       a.end.line == b.end.line && a.end.col == b.end.col;
+}
+
+/* The pairs searched under the other shapes: those of the races found
+ * under the assumed one (not benign), by the statements' source ranges. */
+struct want {
+	const struct sm_kernel_model *m;
+	const struct sm_race *v;       /* the assumed shape's races */
+	unsigned n;
+	const bool *later;             /* [nacc]: the later access of some race's statement */
+};
+
+static bool want_pair(void *ctx, unsigned a, unsigned b)
+{
+	const struct want *W = ctx;
+	if (!W->later[b])
+		return false;
+	const struct sm_raccess *acc = W->m->acc;
+	for (unsigned i = 0; i < W->n; i++) {
+		const struct sm_race *r = &W->v[i];
+		if (!r->same_value && same_range(acc[r->b].src->range, acc[b].src->range) &&
+		    same_range(acc[r->a].src->range, acc[a].src->range))
+			return true;
 	}
+	return false;
+}
+
+/* The facts of launch.other[i], allocated zeroed on first use; NULL when
+ * out of memory. */
+static struct sm_other_shape *other_of(struct sm_kernel_facts *f, int i)
+{
+	if (!f->other) {
+		size_t n = (size_t)f->launch.nother * sizeof(*f->other);
+		f->other = sm_arena_alloc(f->arena, n);
+		if (!f->other)
+			return NULL;
+		memset(f->other, 0, n);
+	}
+	return &f->other[i];
+}
+
+const struct sm_race_set *sm_kernel_facts_races_other(struct sm_kernel_facts *f, int i)
+{
+	if (i < 0 || i >= f->launch.nother)
+		return NULL;
+	struct sm_other_shape *o = other_of(f, i);
+	if (!o)
+		return NULL;
+	struct sm_race_set *s = &o->races;
+	if (s->done)
+		return s->ok ? s : NULL;
+	const struct sm_race_set *s0 = sm_kernel_facts_races(f, 0);
+	s->done = true;
+	const struct sm_kernel_model *m = &f->model;
+	bool *later = s0 ? sm_arena_alloc(f->arena, (m->nacc + 1) * sizeof(bool)) : NULL;
+	if (!later)
+		return NULL;
+	for (unsigned a = 0; a < m->nacc; a++) {
+		later[a] = false;
+		for (unsigned j = 0; j < s0->n && !later[a]; j++)
+			later[a] = !s0->v[j].same_value && same_range(m->acc[s0->v[j].b].src->range, m->acc[a].src->range);
+	}
+	struct want W = { m, s0->v, s0->n, later };
+	struct sm_race_filter F = { want_pair, &W };
+	s->ok = sm_kernel_races_pairs(m, f->launch.other[i], &F, f->arena, f->work, &s->v, &s->n) == 0;
+	s->partial = f->work && f->work->spent;
 	return s->ok ? s : NULL;
+}
+
+int sm_kernel_facts_divergence_other(struct sm_kernel_facts *f, int i, const struct sm_divergence **out)
+{
+	*out = NULL;
+	struct sm_other_shape *o = i >= 0 && i < f->launch.nother && f->model.kernel ? other_of(f, i) : NULL;
+	if (!o)
+		return -1;
+	if (!o->divergence_done) {
+		o->divergence_done = true;
+		o->ndivergence = -1;
+		/* the launch contexts with the other shape in the assumption's place */
+		struct sm_kernel_launches *K = sm_arena_alloc(f->arena, sizeof(*K));
+		if (K) {
+			*K = f->launch;
+			K->shape[0].block = f->launch.other[i];
+			struct sm_divergence *d = NULL;
+			o->ndivergence = sm_divergent_barriers(&f->model, K, f->arena, &d);
+			o->divergence = d;
+		}
+	}
+	*out = o->divergence;
+	return o->ndivergence;
 }
 
 int sm_kernel_facts_divergence(struct sm_kernel_facts *f, const struct sm_divergence **out)

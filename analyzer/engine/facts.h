@@ -5,7 +5,8 @@
  * accesses and statements, and the block shapes it is analyzed with); the
  * costly facts are filled in only when a rule (or --all-accesses) asks:
  * the bank degree of every access, the races for each block shape, the
- * divergent barriers. A rule that is disabled therefore costs nothing, and
+ * divergent barriers, and for a kernel whose shape is assumed, the races
+ * and divergent barriers under its other admissible shapes. A rule that is disabled therefore costs nothing, and
  * two rules asking for the same fact share one computation. The IR itself
  * holds no cache. One facts object belongs to one worker (no locking). */
 #ifndef SMEMLINT_ENGINE_FACTS_H
@@ -55,6 +56,19 @@ struct sm_kernel_facts {
 	struct sm_race_set races[SM_MAX_BLOCK_SHAPES]; /* per launch.shape[] */
 	struct sm_divergence *divergence;     /* divergent block barriers */
 	int ndivergence;                      /* -1: not computed yet */
+
+	/* when the shape is assumed, the races and divergent barriers under
+	 * each of launch.other[] (asked for only to check a finding; allocated
+	 * on first use, launch.nother of them) */
+	struct sm_other_shape *other;
+};
+
+/* The facts of one of launch.other[]. */
+struct sm_other_shape {
+	struct sm_race_set races;
+	struct sm_divergence *divergence;
+	int ndivergence;
+	bool divergence_done;
 };
 
 /* Resolve kernel k and fix its launch contexts. Returns 0, or -1 when the
@@ -77,5 +91,13 @@ const struct sm_race_set *sm_kernel_facts_races(struct sm_kernel_facts *f, int b
 /* The divergent block barriers, in source order: the count, or -1 when
  * out of memory (*out then NULL). */
 int sm_kernel_facts_divergence(struct sm_kernel_facts *f, const struct sm_divergence **out);
+
+/* The same two for the block shape launch.other[i] in place of the assumed
+ * launch.shape[0] (same model, same budget): what a finding made under the
+ * assumption is checked against. The races are searched only between the
+ * statements of the assumed shape's races (not benign), each pair to its
+ * end. NULL / -1 as above, and for i out of range. */
+const struct sm_race_set *sm_kernel_facts_races_other(struct sm_kernel_facts *f, int i);
+int sm_kernel_facts_divergence_other(struct sm_kernel_facts *f, int i, const struct sm_divergence **out);
 
 #endif

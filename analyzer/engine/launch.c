@@ -29,9 +29,14 @@ static bool stmt_uses_dim(const struct sm_stmt *s, int dim, int depth)
 	if (uses_dim(s->value, dim) || uses_dim(s->cond, dim))
 		return true;
 	if (s->access) {
-		for (int i = 0; i < s->access->nidx; i++)
-			if (uses_dim(s->access->idx[i], dim))
+		/* the address, and the value a store writes (f = threadIdx.y
+		 * makes a 2-D kernel too) */
+		const struct sm_access *a = s->access;
+		for (int i = 0; i < a->nidx; i++)
+			if (uses_dim(a->idx[i], dim))
 				return true;
+		if (uses_dim(a->base, dim) || uses_dim(a->extra, dim) || uses_dim(a->value, dim))
+			return true;
 	}
 	for (int i = 0; i < s->nkids; i++)
 		if (stmt_uses_dim(s->kids[i], dim, depth + 1))
@@ -187,9 +192,79 @@ static void find_values(struct sm_kernel_launches *L, const struct sm_kernel *k)
 	}
 }
 
+/* The block shapes a kernel that nothing gives a shape to may be launched
+ * with, by the highest dimension it reads (threadIdx or blockDim .x, .y,
+ * .z). The first of each list is the assumption the kernel is analyzed
+ * with (bank degrees, races); a barrier finding made under it is reported
+ * at its rule's level only when it holds under every other one that fits
+ * __launch_bounds__ (launch.h other[]). Representative, not exhaustive:
+ * one warp (where no two threads are in different warps), the usual 1-D
+ * sizes up to CUDA's 1024, square and skewed 2-D tiles (16x16 and 32x8
+ * kernels are as common as each other), two 3-D blocks; a kernel reading
+ * threadIdx.y or .z may still be launched 1-D (cooperative groups read
+ * all three), so the 2-D and 3-D lists hold 1-D shapes too. After the
+ * first, fewest threads first: a race that vanishes in a small block is
+ * ruled out by the cheapest searches. */
+static const struct sm_dim3 shapes_1d[] = {
+	{ 256, 1, 1 }, { 32, 1, 1 }, { 64, 1, 1 }, { 128, 1, 1 }, { 512, 1, 1 }, { 1024, 1, 1 },
+};
+static const struct sm_dim3 shapes_2d[] = {
+	{ 32, 8, 1 }, { 32, 1, 1 }, { 16, 8, 1 }, { 16, 16, 1 }, { 8, 32, 1 }, { 256, 1, 1 }, { 32, 32, 1 }, { 1024, 1, 1 },
+};
+static const struct sm_dim3 shapes_3d[] = {
+	{ 8, 8, 4 }, { 32, 1, 1 }, { 16, 8, 1 }, { 32, 4, 2 }, { 16, 16, 1 }, { 32, 8, 1 }, { 8, 8, 8 }, { 1024, 1, 1 },
+};
+_Static_assert(sizeof(shapes_2d) / sizeof(shapes_2d[0]) <= SM_MAX_ASSUMED_SHAPES + 1 &&
+		       sizeof(shapes_3d) / sizeof(shapes_3d[0]) <= SM_MAX_ASSUMED_SHAPES + 1,
+	       "launch.h other[] holds every shape of a list but the first");
+
+static int64_t threads(struct sm_dim3 b)
+{
+	return b.x * b.y * b.z;
+}
+
+/* The assumption for k and the other shapes it admits, into L (shape[0]
+ * and other[]): the list of the dimensions it reads, cut at
+ * __launch_bounds__. When the list's first shape does not fit the bound,
+ * the largest that does is the assumption; when none fits, the first is
+ * kept alone (as before the bound was read). */
+static void assume_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k, struct sm_arena *A)
+{
+	const struct sm_dim3 *list = shapes_1d;
+	int n = (int)(sizeof(shapes_1d) / sizeof(shapes_1d[0]));
+	if (stmt_uses_dim(k->body, 2, 0)) {
+		list = shapes_3d;
+		n = (int)(sizeof(shapes_3d) / sizeof(shapes_3d[0]));
+	} else if (stmt_uses_dim(k->body, 1, 0)) {
+		list = shapes_2d;
+		n = (int)(sizeof(shapes_2d) / sizeof(shapes_2d[0]));
+	}
+	int64_t cap = k->launch_bounds > 0 && k->launch_bounds <= SM_MAX_BLOCK_THREADS ? k->launch_bounds : SM_MAX_BLOCK_THREADS;
+	int first = 0;
+	if (threads(list[0]) > cap) {
+		first = -1;
+		for (int i = 1; i < n; i++)
+			if (threads(list[i]) <= cap && (first < 0 || threads(list[i]) > threads(list[first])))
+				first = i;
+		if (first < 0) {
+			L->shape[0].block = list[0];
+			return;
+		}
+	}
+	L->shape[0].block = list[first];
+	struct sm_dim3 *o = sm_arena_alloc(A, (size_t)n * sizeof(*o));
+	if (!o)
+		return; /* no other shape to check: findings keep their level */
+	for (int i = 0; i < n && L->nother < SM_MAX_ASSUMED_SHAPES; i++)
+		if (i != first && threads(list[i]) <= cap)
+			o[L->nother++] = list[i];
+	L->other = o;
+}
+
 /* The shapes: the option's, every constant launch shape, the bound, or
  * the assumption. */
-static void find_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k, const struct sm_analysis_options *opt)
+static void find_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k, const struct sm_analysis_options *opt,
+			struct sm_arena *A)
 {
 	struct sm_launch_ctx base = L->common;
 	base.site = NULL;
@@ -230,13 +305,7 @@ static void find_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k,
 	}
 	L->assumed = true;
 	L->shape[0].block_from = from_kind(SM_LAUNCH_ASSUMED);
-	struct sm_dim3 b = { 256, 1, 1 };
-	if (stmt_uses_dim(k->body, 2, 0)) {
-		b.x = 8; b.y = 8; b.z = 4;
-	} else if (stmt_uses_dim(k->body, 1, 0)) {
-		b.x = 32; b.y = 8; b.z = 1;
-	}
-	L->shape[0].block = b;
+	assume_shapes(L, k, A);
 }
 
 int sm_kernel_launches_init(struct sm_kernel_launches *L, const struct sm_kernel *k,
@@ -244,7 +313,7 @@ int sm_kernel_launches_init(struct sm_kernel_launches *L, const struct sm_kernel
 {
 	memset(L, 0, sizeof(*L));
 	int rc = sm_kernel_launch_common(k, A, &L->common);
-	find_shapes(L, k, opt);
+	find_shapes(L, k, opt, A);
 	if (rc || !k->nlaunches)
 		return rc;
 	L->site = sm_arena_alloc(A, k->nlaunches * sizeof(*L->site));

@@ -11,7 +11,9 @@
  *     config's; else every distinct constant launch shape, the first site
  *     naming each; else __launch_bounds__ when the kernel reads no
  *     threadIdx.y; else an assumed shape by the dimensions it reads), with
- *     the values every launch agrees on (common);
+ *     the values every launch agrees on (common); when assumed, the other
+ *     shapes the kernel admits (other[]): a barrier finding is reported at
+ *     its rule's level only when it holds under each of them too;
  *   - common: the values every launch of the file agrees on (a parameter
  *     passed the same constant everywhere, a grid every launch uses): what
  *     the kernel's main model is resolved with;
@@ -57,6 +59,11 @@ struct sm_kernel_launches {
 	struct sm_launch_ctx shape[SM_MAX_BLOCK_SHAPES]; /* block always known */
 	int nshapes;                       /* >= 1 */
 	bool assumed;                      /* the shape is the stated assumption */
+	const struct sm_dim3 *other;       /* assumed: the other block shapes it
+	                                    * admits (by the dimensions it reads,
+	                                    * within __launch_bounds__), fewest
+	                                    * threads first: other[0..nother) */
+	int nother;
 	struct sm_launch_ctx common;       /* what every launch agrees on */
 	struct sm_launch_ctx *site;        /* one per launch of the kernel */
 	unsigned nsites;

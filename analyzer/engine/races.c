@@ -715,6 +715,12 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
 		       struct sm_work *work, struct sm_race **out, unsigned *nout)
 {
+	return sm_kernel_races_pairs(m, block, NULL, A, work, out, nout);
+}
+
+int sm_kernel_races_pairs(const struct sm_kernel_model *m, struct sm_dim3 block, const struct sm_race_filter *F,
+			  struct sm_arena *A, struct sm_work *work, struct sm_race **out, unsigned *nout)
+{
 	*out = NULL;
 	*nout = 0;
 	unsigned nacc = m->nacc;
@@ -834,6 +840,8 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 				work->used++; /* a pair formed */
 			if (!ra->ok || !ra->src || !ra->array || G.acc_node_of[a] < 0)
 				continue;
+			if (F && !F->want(F->ctx, a, b))
+				continue;
 			if (!same_storage(ra->array, rb->array))
 				continue;
 			if (!ranges_meet(&rg[a], &rg[b]))
@@ -939,7 +947,7 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 			/* the rules report one race per later access, the first
 			 * between warps that changes a value: the rest of b's
 			 * partners add nothing */
-			if (inter && !R->same_value)
+			if (inter && !R->same_value && !F)
 				break;
 		}
 	}

@@ -154,4 +154,18 @@ int sm_kernel_races(const struct sm_kernel_model *m, struct sm_dim3 block, struc
 int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
 		       struct sm_work *work, struct sm_race **out, unsigned *nout);
 
+/* Which pairs a search tries: only those (a before b, m->acc indices) for
+ * which want(ctx, a, b) holds. */
+struct sm_race_filter {
+	bool (*want)(void *ctx, unsigned a, unsigned b);
+	void *ctx;
+};
+
+/* The search of sm_kernel_races_in over the pairs filter wants only, each
+ * searched to its end (the full search stops at b's first race between
+ * warps): whether given pairs race under another block shape, at the cost
+ * of those pairs. */
+int sm_kernel_races_pairs(const struct sm_kernel_model *m, struct sm_dim3 block, const struct sm_race_filter *filter,
+			  struct sm_arena *A, struct sm_work *work, struct sm_race **out, unsigned *nout);
+
 #endif

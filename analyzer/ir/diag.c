@@ -8,6 +8,7 @@ const char *sm_level_name(enum sm_level l)
 	case SM_LEVEL_ERROR: return "error";
 	case SM_LEVEL_WARNING: return "warning";
 	case SM_LEVEL_NOTE: return "note";
+	case SM_LEVEL_ASSUMED: return "assumed";
 	case SM_LEVEL_NONE: break;
 	}
 	return "none";

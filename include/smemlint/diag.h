@@ -17,7 +17,11 @@
 extern "C" {
 #endif
 
-enum sm_level { SM_LEVEL_NONE, SM_LEVEL_NOTE, SM_LEVEL_WARNING, SM_LEVEL_ERROR };
+/* The levels, least first. ASSUMED sits below NOTE: a barrier finding
+ * computed under an assumed block shape (no launch, __launch_bounds__ or
+ * --block-dim gave it) that does not hold for every admissible shape; the
+ * default --fail-on (note) does not count it. */
+enum sm_level { SM_LEVEL_NONE, SM_LEVEL_ASSUMED, SM_LEVEL_NOTE, SM_LEVEL_WARNING, SM_LEVEL_ERROR };
 
 const char *sm_level_name(enum sm_level l);
 
@@ -49,6 +53,16 @@ enum sm_launch_source {
 	                      * judged by its condition's syntax) */
 };
 
+/* What trying a barrier finding made under an assumed block shape with
+ * the kernel's other admissible shapes showed (engine/launch.h other[]). */
+enum sm_hold {
+	SM_HOLD_UNCHECKED,   /* not tried: not a barrier finding, or no other shape */
+	SM_HOLD_ALL,         /* the same finding under every other shape */
+	SM_HOLD_NOT,         /* not under not_for: reported at SM_LEVEL_ASSUMED */
+	SM_HOLD_UNKNOWN,     /* a search the budget (or memory) cut short lacks
+	                      * it: reported at SM_LEVEL_ASSUMED */
+};
+
 /* One fact's provenance. */
 struct sm_launch_from {
 	enum sm_launch_source kind;
@@ -57,6 +71,16 @@ struct sm_launch_from {
 	                              * it is not the finding's, else NULL */
 	int64_t bound;               /* BOUNDS: the max threads per block */
 	const char *config;          /* CONFIG: the file that set it */
+	/* ASSUMED, in a barrier finding: whether it holds under the other
+	 * shapes (the message says so after the shape); small fields: every
+	 * launch context holds five of these structs */
+	uint8_t hold;                /* enum sm_hold */
+	bool hold_divergent;         /* a divergent barrier ("not divergent for"),
+	                              * else a race ("not a race for") */
+	uint8_t nother;              /* ALL: how many other shapes were tried */
+	uint16_t not_for[3];         /* NOT: the first shape without it (x, y, z) */
+	uint16_t min_threads;        /* ALL: their fewest and most threads */
+	uint16_t max_threads;
 };
 
 /* The launch context a finding was computed under: the block shape and
@@ -79,7 +103,9 @@ struct sm_fixit {
 
 struct sm_diag {
 	int rule;                    /* enum sm_rule_id */
-	enum sm_level level;
+	enum sm_level level;         /* set by the driver to the rule's level; a
+	                              * rule sets SM_LEVEL_ASSUMED to report below
+	                              * it (a race for the assumed shape only) */
 	struct sm_range range;       /* where the finding is */
 	const char *message;         /* one line, problem first, lowercase */
 	const char *note;            /* optional second line (the fix, an assumption) */

@@ -74,7 +74,8 @@ struct sm_session_options {
 	bool fix;                  /* --fix: apply padding fixes in place */
 	enum sm_level fail_on;     /* the least level of a finding that makes the exit
 	                            * status 1: SM_LEVEL_NOTE (the default: any
-	                            * finding), WARNING or ERROR; SM_LEVEL_NONE:
+	                            * finding but an assumed one), ASSUMED (any),
+	                            * WARNING or ERROR; SM_LEVEL_NONE:
 	                            * findings never do (--fail-on never,
 	                            * --exit-zero). Input errors still give 2. */
 	FILE *log;                 /* where --fix changes and run errors go (stderr) */
@@ -104,7 +105,7 @@ struct sm_session_options {
 struct sm_session_totals {
 	unsigned files;
 	unsigned findings;
-	unsigned by_level[4];             /* findings per enum sm_level */
+	unsigned by_level[5];             /* findings per enum sm_level */
 	unsigned files_with_problems;     /* files with an input problem */
 };
 
@@ -130,7 +131,7 @@ int sm_session_severity(struct sm_session *s, const char *spec, char *err, size_
 int sm_session_block(struct sm_session *s, const char *spec, char *err, size_t errlen);
 int sm_session_arch(struct sm_session *s, const char *arch, char *err, size_t errlen);
 void sm_session_report_unused(struct sm_session *s);
-/* --fail-on LEVEL: "error", "warning", "note" or "never" into fail_on. */
+/* --fail-on LEVEL: "error", "warning", "note", "assumed" or "never" into fail_on. */
 int sm_session_fail_on(struct sm_session *s, const char *level, char *err, size_t errlen);
 
 /* Read what the settings name (--config, --baseline, the toolkit, the

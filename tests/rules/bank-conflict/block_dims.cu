@@ -95,7 +95,7 @@ int main()
  *       ^~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/block_dims.cu:28:5: note: 'd' declared here
  * tests/rules/bank-conflict/block_dims.cu:29:5: note: index 'd' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
- * tests/rules/bank-conflict/block_dims.cu:30:22: error: missing barrier: read-after-write race on 'd': thread 32 reads d[32], which thread 1 wrote at line 29, with no __syncthreads() in between (different warps) in kernel 'assumed' with blockDim (256,1,1) (assumed: no launch site, __launch_bounds__ or --block-dim gives it) [missing-barrier]
+ * tests/rules/bank-conflict/block_dims.cu:30:22: assumed: missing barrier: read-after-write race on 'd': thread 32 reads d[32], which thread 1 wrote at line 29, with no __syncthreads() in between (different warps) in kernel 'assumed' with blockDim (256,1,1) (assumed; not a race for blockDim (32,1,1)) [missing-barrier]
  *       o[threadIdx.x] = d[threadIdx.x];
  *                        ^~~~~~~~~~~~~~
  * tests/rules/bank-conflict/block_dims.cu:29:5: note: the racing write of 'd' by thread 1
