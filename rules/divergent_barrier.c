@@ -201,7 +201,8 @@ void sm_rule_divergent_barrier(const struct sm_rule_ctx *ctx, struct sm_sink *si
 			const char *at;
 			if (d->launch) {
 				sm_diag_set_launch(&g, ctx->file, d->launch);
-				at = sm_arena_printf(A, " at the launch on line %u", d->launch->site->range.begin.line);
+				at = d->launch->site ? sm_arena_printf(A, " at the launch on line %u", d->launch->site->range.begin.line)
+						     : sm_arena_printf(A, " %s", sm_launch_text(A, &g.launch));
 			} else if (group && f->launch.nshapes > 0) {
 				sm_diag_set_launch(&g, ctx->file, &f->launch.shape[0]);
 				if (f->launch.assumed) {
