@@ -306,7 +306,7 @@ struct sm_expr *cv_mk_expr(struct fe *S, enum sm_expr_kind k, CXCursor c)
 	if (!e)
 		return NULL;
 	e->kind = k;
-	if (!clang_Cursor_isNull(c))
+	if (!clang_Cursor_isNull(c) && !S->operand)
 		e->range = cv_range_of(S, c);
 	return e;
 }
@@ -349,13 +349,63 @@ struct sm_expr *cv_mk_bin(struct fe *S, enum sm_op op, struct sm_expr *a, struct
 	return e;
 }
 
+static unsigned ref_hash(const struct sm_var *v, bool is_ptr, unsigned cap)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)v ^ is_ptr) * 0x9E3779B97F4A7C15ull;
+	return (unsigned)(h >> 32) & (cap - 1);
+}
+
+/* The shared VAR node of an operand naming v (struct fe's refs), or NULL
+ * to make one; *slot where to record a new one (NULL: no room). */
+static struct sm_expr *ref_find(struct fe *S, const struct sm_var *v, bool is_ptr, struct sm_expr ***slot)
+{
+	*slot = NULL;
+	if ((S->nrefs + 1) * 2 > S->cap_refs) {
+		unsigned cap = S->cap_refs ? S->cap_refs * 2 : 64;
+		struct sm_expr **nr = calloc(cap, sizeof(*nr));
+		if (!nr)
+			return NULL;
+		for (unsigned i = 0; i < S->cap_refs; i++) {
+			struct sm_expr *e = S->refs[i];
+			if (!e)
+				continue;
+			unsigned h = ref_hash(e->var, e->is_ptr, cap);
+			while (nr[h])
+				h = (h + 1) & (cap - 1);
+			nr[h] = e;
+		}
+		free(S->refs);
+		S->refs = nr;
+		S->cap_refs = cap;
+	}
+	unsigned h = ref_hash(v, is_ptr, S->cap_refs);
+	while (S->refs[h]) {
+		if (S->refs[h]->var == v && S->refs[h]->is_ptr == is_ptr)
+			return S->refs[h];
+		h = (h + 1) & (S->cap_refs - 1);
+	}
+	*slot = &S->refs[h];
+	return NULL;
+}
+
 struct sm_expr *cv_var_ref(struct fe *S, CXCursor c, struct sm_var *v)
 {
+	bool is_ptr = v->is_pointer && v->points_shared;
+	struct sm_expr **slot = NULL;
+	if (S->operand) {
+		struct sm_expr *same = ref_find(S, v, is_ptr, &slot);
+		if (same)
+			return same;
+	}
 	struct sm_expr *e = cv_mk_expr(S, SM_E_VAR, c);
 	if (e) {
 		e->var = v;
 		e->name = v->name;
-		e->is_ptr = v->is_pointer && v->points_shared;
+		e->is_ptr = is_ptr;
+		if (slot) {
+			*slot = e;
+			S->nrefs++;
+		}
 	}
 	return e;
 }
@@ -399,6 +449,87 @@ void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const 
 
 /* ---------- tokens, constants ---------- */
 
+static const struct fe_tokens *main_tokens(struct fe *S)
+{
+	struct fe_tokens *t = &S->main_toks;
+	if (t->built)
+		return t;
+	t->built = true;
+	CXToken *tk = NULL;
+	unsigned n = 0;
+	/* the translation unit's extent is the whole main file */
+	clang_tokenize(S->tu, clang_getCursorExtent(clang_getTranslationUnitCursor(S->tu)), &tk, &n);
+	unsigned *start = malloc((n ? n : 1) * sizeof(unsigned)), *end = malloc((n ? n : 1) * sizeof(unsigned));
+	if (!start || !end) {
+		free(start);
+		free(end);
+		clang_disposeTokens(S->tu, tk, n);
+		return t;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		CXSourceRange r = clang_getTokenExtent(S->tu, tk[i]);
+		clang_getSpellingLocation(clang_getRangeStart(r), NULL, NULL, NULL, &start[i]);
+		clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &end[i]);
+	}
+	t->tk = tk;
+	t->n = n;
+	t->start = start;
+	t->end = end;
+	return t;
+}
+
+void cv_tokens_free(struct fe *S)
+{
+	struct fe_tokens *t = &S->main_toks;
+	if (t->tk)
+		clang_disposeTokens(S->tu, t->tk, t->n);
+	free(t->start);
+	free(t->end);
+	memset(t, 0, sizeof(*t));
+	free(S->refs);
+	S->refs = NULL;
+	S->nrefs = S->cap_refs = 0;
+}
+
+int cv_tokens_in(struct fe *S, CXFile f, unsigned from, unsigned to, unsigned *first, unsigned *n)
+{
+	if (!f || !S->main_file || !clang_File_isEqual(f, S->main_file))
+		return 0;
+	const struct fe_tokens *t = main_tokens(S);
+	if (!t->start)
+		return 0;
+	/* the token that starts at `from` */
+	unsigned lo = 0, hi = t->n;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (t->start[mid] < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == t->n || t->start[lo] != from)
+		return 0;
+	/* clang_tokenize lexes a token, then another while the lexer is
+	 * before `to`: up to the first token that ends at or past it */
+	unsigned j = lo;
+	while (j + 1 < t->n && t->end[j] < to)
+		j++;
+	*first = lo;
+	*n = j - lo + 1;
+	return 1;
+}
+
+int cv_tokens_to_eol(struct fe *S, CXFile f, unsigned from, unsigned *first, unsigned *n)
+{
+	const char *t = S->F->text;
+	size_t eol = from;
+	while (t && eol < S->F->text_len && t[eol] != '\n' && t[eol] != '\r')
+		eol++;
+	if (!t || eol >= S->F->text_len || t[eol] != '\n')
+		return 0; /* the last line, or a line that ends in \r: clang_tokenize */
+	return cv_tokens_in(S, f, from, (unsigned)eol + 1, first, n);
+}
+
 /* The cursor's extent as a range of the file text it expands from: an
  * extent that begins inside a macro (__global__, __shared__) tokenizes to
  * nothing otherwise. */
@@ -414,12 +545,29 @@ CXSourceRange cv_file_extent(struct fe *S, CXCursor c)
 	return clang_getRange(clang_getLocation(S->tu, f1, l1, c1), clang_getLocation(S->tu, f2, l2, c2));
 }
 
+int cv_tokenize_extent(struct fe *S, CXCursor c, CXToken **tk, unsigned *n)
+{
+	CXSourceRange ext = clang_getCursorExtent(c);
+	CXFile f1 = NULL, f2 = NULL;
+	unsigned o1 = 0, o2 = 0, first;
+	clang_getExpansionLocation(clang_getRangeStart(ext), &f1, NULL, NULL, &o1);
+	clang_getExpansionLocation(clang_getRangeEnd(ext), &f2, NULL, NULL, &o2);
+	if (f1 && f2 && clang_File_isEqual(f1, f2) && cv_tokens_in(S, f1, o1, o2, &first, n)) {
+		*tk = S->main_toks.tk + first;
+		return 0;
+	}
+	*tk = NULL;
+	*n = 0;
+	clang_tokenize(S->tu, cv_file_extent(S, c), tk, n);
+	return 1;
+}
+
 struct toks cv_tokens_of(struct fe *S, CXCursor c)
 {
 	struct toks t = { 0 };
 	CXToken *tk = NULL;
 	unsigned n = 0;
-	clang_tokenize(S->tu, cv_file_extent(S, c), &tk, &n);
+	int own = cv_tokenize_extent(S, c, &tk, &n);
 	if (!n)
 		return t;
 	t.s = sm_arena_alloc(S->A, n * sizeof(char *));
@@ -431,7 +579,8 @@ struct toks cv_tokens_of(struct fe *S, CXCursor c)
 		}
 		t.n = n;
 	}
-	clang_disposeTokens(S->tu, tk, n);
+	if (own)
+		clang_disposeTokens(S->tu, tk, n);
 	return t;
 }
 

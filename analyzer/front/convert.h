@@ -72,6 +72,17 @@ struct fe_file {
 	int index;
 };
 
+/* The main file's tokens, lexed once on first use (cv_tokens_in): the
+ * tokens of a range of it without clang_getLocation, whose first call
+ * builds a table of every macro argument expanded in the file (seconds for
+ * a macro of 2^20 arguments). */
+struct fe_tokens {
+	bool built;
+	CXToken *tk;            /* clang_tokenize of the whole file (comments too) */
+	unsigned n;
+	unsigned *start, *end;  /* each token's first and one-past-last byte offset */
+};
+
 struct fe {
 	CXTranslationUnit tu;
 	CXFile main_file;
@@ -93,6 +104,11 @@ struct fe {
 	unsigned nopaque;
 	unsigned naccess;
 	int depth;              /* recursion guard */
+	bool operand;           /* converting an operand of a node being built
+	                         * (a + b's a and b): its own range is never
+	                         * read, so cv_mk_expr leaves it zero (a
+	                         * statement, a condition, a subscript and a
+	                         * value returned as it is clear this again) */
 	int too_deep;
 	uintptr_t stack_floor;  /* recursion stops below this address */
 	/* inlining (convert_call.c) */
@@ -107,6 +123,13 @@ struct fe {
 	                          * scope of the cooperative group passed for
 	                          * a parameter of the callee being inlined */
 	struct vec notes;        /* struct sm_note *: calls not followed */
+	struct fe_tokens main_toks; /* cv_tokens_in; disposed by cv_tokens_free */
+	/* one VAR node per variable (and is_ptr) for the operands that name
+	 * it (cv_var_ref under S->operand): no range, never changed after it
+	 * is made, so one node serves them all (2^20 leaves `v` of a macro
+	 * are one node, not 128 MiB); malloc'd, freed by cv_tokens_free */
+	struct sm_expr **refs;  /* open addressing by var */
+	unsigned nrefs, cap_refs;
 	/* converts a call expression (cv_conv_call): the expression converter
 	 * reaches the call converter, above it, only through this */
 	struct sm_expr *(*conv_call)(struct fe *S, CXCursor c);
@@ -153,6 +176,21 @@ CXCursor cv_sole_operand(CXCursor c);
 CXCursor cv_strip(CXCursor c);
 /* The cursor's extent as a range of the file text it expands from. */
 CXSourceRange cv_file_extent(struct fe *S, CXCursor c);
+/* What clang_tokenize returns for the text of file f from byte offset
+ * `from` (a token's start) to `to`, without building a source range: in
+ * the main file, *first and *n select them in S->main_toks.tk (not to be
+ * disposed of) and it returns 1; elsewhere, or from a position that
+ * starts no token, 0 (use clang_tokenize). */
+int cv_tokens_in(struct fe *S, CXFile f, unsigned from, unsigned to, unsigned *first, unsigned *n);
+/* Frees S->main_toks and S->refs (the end of a conversion). */
+void cv_tokens_free(struct fe *S);
+/* cv_tokens_in from `from` to the start of the next line, as
+ * clang_getLocation(f, line + 1, 1) bounds it; 0 as cv_tokens_in, or on
+ * the last line or one ending in \r. */
+int cv_tokens_to_eol(struct fe *S, CXFile f, unsigned from, unsigned *first, unsigned *n);
+/* The tokens of cv_file_extent(S, c) in *tk, *n: returns 1 when they are
+ * the caller's to clang_disposeTokens, 0 when borrowed (cv_tokens_in). */
+int cv_tokenize_extent(struct fe *S, CXCursor c, CXToken **tk, unsigned *n);
 struct toks cv_tokens_of(struct fe *S, CXCursor c);
 /* 1 and *out when clang evaluates c to an integer constant. */
 int cv_try_eval_int(CXCursor c, int64_t *out);
@@ -176,7 +214,10 @@ struct sm_stmt *cv_mk_stmt(struct fe *S, enum sm_stmt_kind k, CXCursor c);
 int cv_type_is_unsigned(CXType t);
 int cv_type_is_integer(CXType t);
 unsigned cv_type_bits(CXType t);
-/* A node of kind k at c's range (none for a null cursor). */
+/* A node of kind k at c's range (none for a null cursor, nor while
+ * S->operand: computing a range walks every macro expansion it is in, most
+ * of the time of a deep macro, and only the roots of conditions and
+ * subscripts are read). */
 struct sm_expr *cv_mk_expr(struct fe *S, enum sm_expr_kind k, CXCursor c);
 struct sm_expr *cv_mk_const(struct fe *S, int64_t v);
 /* a op b, in the integer type of c (64 bits for a null cursor). */
@@ -193,9 +234,17 @@ struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct s
  * parameter or global, as p[i] is; else a per-thread unknown
  * (convert_call.c). */
 struct sm_expr *cv_load_through(struct fe *S, CXCursor c, CXCursor ptr);
+/* A reference to v: under S->operand one node for every such operand
+ * (struct fe's refs), else a node of its own at c. */
 struct sm_expr *cv_var_ref(struct fe *S, CXCursor c, struct sm_var *v);
 /* Record a note for the file (level 0..2) at c. */
 void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const char *msg);
+
+/* Convert c with S->operand set to `operand` (cv_conv_expr), then restore
+ * it: false where the result is a root whose range is read (a condition,
+ * a subscript, a statement's parts), true where it only becomes an operand
+ * of a node built from it. */
+struct sm_expr *cv_conv_expr_as(struct fe *S, CXCursor c, bool operand);
 
 /* ---------- barrier scopes (barrier_scope.c) ---------- */
 

@@ -42,7 +42,7 @@ static struct sm_range dims_range(struct fe *S, CXCursor decl, const char *name)
 	struct sm_range r = { { 0, 0 }, { 0, 0 }, cv_range_of(S, decl).file };
 	CXToken *tk = NULL;
 	unsigned n = 0;
-	clang_tokenize(S->tu, cv_file_extent(S, decl), &tk, &n);
+	int own = cv_tokenize_extent(S, decl, &tk, &n);
 	int seen_name = 0, depth = 0;
 	for (unsigned i = 0; i < n; i++) {
 		CXString s = clang_getTokenSpelling(S->tu, tk[i]);
@@ -66,7 +66,8 @@ static struct sm_range dims_range(struct fe *S, CXCursor decl, const char *name)
 		}
 		clang_disposeString(s);
 	}
-	clang_disposeTokens(S->tu, tk, n);
+	if (own)
+		clang_disposeTokens(S->tu, tk, n);
 	return r;
 }
 

@@ -319,7 +319,11 @@ struct sm_access *cv_emit_access(struct fe *S, CXCursor c, enum sm_access_kind k
 {
 	struct sm_access tmp;
 	memset(&tmp, 0, sizeof(tmp));
-	if (!conv_place(S, c, &tmp))
+	bool operand = S->operand; /* its subscripts' ranges are read */
+	S->operand = false;
+	int ok = conv_place(S, c, &tmp);
+	S->operand = operand;
+	if (!ok)
 		return NULL;
 	struct sm_access *a = sm_arena_alloc(S->A, sizeof(*a));
 	if (!a)
@@ -503,10 +507,14 @@ static struct sm_expr *builtin_member(struct fe *S, CXCursor c)
 	 * spelled, which for `#define TX threadIdx.x` is inside the macro */
 	CXSourceRange ext = clang_getCursorExtent(c);
 	CXFile f1 = NULL;
-	unsigned l1, c1;
-	clang_getSpellingLocation(clang_getRangeStart(ext), &f1, &l1, &c1, NULL);
+	unsigned l1, c1, o1;
+	clang_getSpellingLocation(clang_getRangeStart(ext), &f1, &l1, &c1, &o1);
 	const char *m = NULL;
-	if (f1) {
+	unsigned first, nt;
+	if (f1 && cv_tokens_to_eol(S, f1, o1, &first, &nt)) {
+		if (nt >= 3)
+			m = cv_cx_str(S->A, clang_getTokenSpelling(S->tu, S->main_toks.tk[first + 2]));
+	} else if (f1) {
 		CXToken *tk = NULL;
 		unsigned n = 0;
 		clang_tokenize(S->tu, clang_getRange(clang_getLocation(S->tu, f1, l1, c1), clang_getLocation(S->tu, f1, l1 + 1, 1)),
@@ -624,7 +632,8 @@ static struct sm_expr *conv_wrapper(struct fe *S, CXCursor c)
 		struct sm_expr *w = cv_mk_expr(S, SM_E_CAST, c);
 		if (w) {
 			*w = *e;
-			w->range = cv_range_of(S, c);
+			if (!S->operand)
+				w->range = cv_range_of(S, c);
 		}
 		return w;
 	}
@@ -756,9 +765,9 @@ static struct sm_expr *conv_unary(struct fe *S, CXCursor c)
 	}
 	if (op == 'i' || op == 'd')
 		return conv_incdec(S, c, ks.c[0], op);
-	struct sm_expr *a = cv_conv_expr(S, ks.c[0]);
 	if (op == '+')
-		return a;
+		return cv_conv_expr(S, ks.c[0]);
+	struct sm_expr *a = cv_conv_expr_as(S, ks.c[0], true);
 	struct sm_expr *e = cv_mk_expr(S, SM_E_UNARY, c);
 	if (!e)
 		return NULL;
@@ -841,7 +850,7 @@ static void emit_if(struct fe *S, CXCursor c, struct sm_expr *cond, struct sm_st
 /* a && b, a || b: b's accesses happen only when a allows them. */
 static struct sm_expr *conv_logical(struct fe *S, CXCursor c, CXCursor left, CXCursor right, enum sm_op op)
 {
-	struct sm_expr *a = cv_conv_expr(S, left);
+	struct sm_expr *a = cv_conv_expr_as(S, left, false); /* b's condition: its range is read */
 	struct sm_stmt *blk;
 	struct sm_expr *b = conv_apart(S, right, &blk);
 	if (blk) {
@@ -851,6 +860,7 @@ static struct sm_expr *conv_logical(struct fe *S, CXCursor c, CXCursor left, CXC
 			if (cond) {
 				cond->op = SM_OP_NOT;
 				cond->a = a;
+				cond->range = cv_range_of(S, left);
 			}
 		}
 		emit_if(S, c, cond, blk, NULL);
@@ -874,8 +884,8 @@ static struct sm_expr *conv_binary(struct fe *S, CXCursor c)
 		return conv_assign(S, ks.c[0], ks.c[1], op, c);
 	if (op == SM_OP_LAND || op == SM_OP_LOR)
 		return conv_logical(S, c, ks.c[0], ks.c[1], op);
-	struct sm_expr *a = cv_conv_expr(S, ks.c[0]);
-	struct sm_expr *b = cv_conv_expr(S, ks.c[1]);
+	struct sm_expr *a = cv_conv_expr_as(S, ks.c[0], true);
+	struct sm_expr *b = cv_conv_expr_as(S, ks.c[1], true);
 	if ((op == SM_OP_ADD || op == SM_OP_SUB) && a && b && (a->is_ptr || b->is_ptr)) {
 		/* pointer arithmetic: scale the integer side to bytes */
 		struct sm_expr *p = a->is_ptr ? a : b, *n = a->is_ptr ? b : a;
@@ -914,7 +924,7 @@ static struct sm_expr *conv_conditional(struct fe *S, CXCursor c)
 			cv_assume(S, ks.c[0], c);
 		return cv_opaque(S, c, "assert", 0);
 	}
-	struct sm_expr *cond = cv_conv_expr(S, ks.c[0]);
+	struct sm_expr *cond = cv_conv_expr_as(S, ks.c[0], false); /* an IF's condition too */
 	struct sm_stmt *blocks[2];
 	struct sm_expr *a = conv_apart(S, ks.c[1], &blocks[0]);
 	struct sm_expr *b = conv_apart(S, ks.c[2], &blocks[1]);
@@ -995,5 +1005,14 @@ struct sm_expr *cv_conv_expr(struct fe *S, CXCursor c)
 	S->depth++;
 	struct sm_expr *e = conv_expr_inner(S, c);
 	S->depth--;
+	return e;
+}
+
+struct sm_expr *cv_conv_expr_as(struct fe *S, CXCursor c, bool operand)
+{
+	bool saved = S->operand;
+	S->operand = operand;
+	struct sm_expr *e = cv_conv_expr(S, c);
+	S->operand = saved;
 	return e;
 }

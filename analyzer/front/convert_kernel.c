@@ -501,6 +501,7 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 			F->nnotes++;
 		}
 	}
+	cv_tokens_free(&S);
 	cv_cmap_free(&S.arrays);
 	cv_cmap_free(&S.vars);
 	cv_cmap_free(&S.kernels);

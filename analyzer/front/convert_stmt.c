@@ -397,6 +397,9 @@ void cv_conv_stmt_into(struct fe *S, CXCursor c)
 		return;
 	}
 	S->depth++;
+	bool operand = S->operand; /* an inlined callee's statements, inside an operand */
+	S->operand = false;
 	conv_stmt_kind(S, c);
+	S->operand = operand;
 	S->depth--;
 }
