@@ -201,8 +201,21 @@ static bool lin_of(const struct sm_expr *e, struct lin *out, int depth, unsigned
 			out->valid = width_of(e);
 		break;
 	}
+	case SM_E_LOOPVAR: {
+		/* init + k * step: at one iteration k, the thread part of its
+		 * start, when the step is alike in every thread */
+		if (!e->loop || e->ival >= e->loop->niv)
+			return false;
+		const struct sm_iv *iv = &e->loop->ivs[e->ival];
+		if (!iv->init || !iv->step || sm_expr_thread_dep(iv->step) || !lin_of(iv->init, &a, depth + 1, budget))
+			return false;
+		*out = a;
+		if (width_of(e) < out->valid)
+			out->valid = width_of(e);
+		break;
+	}
 	case SM_E_CONST: case SM_E_VAR: case SM_E_OPAQUE: case SM_E_COND: case SM_E_ADDR:
-	case SM_E_LOOPVAR: case SM_E_LOOPEXIT: case SM_E_PREV:
+	case SM_E_LOOPEXIT: case SM_E_PREV:
 		return false; /* reads a thread index in a way not modelled */
 	}
 	/* cancelled: exactly uniform when the form holds at e's own width */
@@ -224,8 +237,25 @@ static bool uniform_cond(const struct sm_expr *e, int depth, unsigned *budget)
 	bool cmp = e->kind == SM_E_BINARY &&
 		   (e->op == SM_OP_LT || e->op == SM_OP_GT || e->op == SM_OP_LE || e->op == SM_OP_GE ||
 		    e->op == SM_OP_EQ || e->op == SM_OP_NE || e->op == SM_OP_LAND || e->op == SM_OP_LOR);
+	if (cmp && uniform_cond(e->a, depth + 1, budget) && uniform_cond(e->b, depth + 1, budget))
+		return true;
+	if (cmp && e->op != SM_OP_LAND && e->op != SM_OP_LOR && !e->is_unsigned && e->a && e->b &&
+	    !e->a->is_unsigned && !e->b->is_unsigned) {
+		/* a signed comparison of two sides with one thread part
+		 * (`t < n + tid` with t from `m + tid`): it compares their
+		 * uniform rests, as signed arithmetic does not wrap */
+		struct lin la, lb;
+		if (!lin_of(e->a, &la, depth + 1, budget) || !lin_of(e->b, &lb, depth + 1, budget))
+			return false;
+		if (la.valid < width_of(e->a) || lb.valid < width_of(e->b))
+			return false;
+		for (int i = 0; i < 4; i++)
+			if (la.k[i] != lb.k[i])
+				return false;
+		return true;
+	}
 	if (cmp)
-		return uniform_cond(e->a, depth + 1, budget) && uniform_cond(e->b, depth + 1, budget);
+		return false;
 	if ((e->kind == SM_E_UNARY && e->op == SM_OP_NOT) || e->kind == SM_E_CAST)
 		return uniform_cond(e->a, depth + 1, budget);
 	if (e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT) {
