@@ -721,6 +721,32 @@ class Special(Base):
         self.assertEqual([(r["file"], r["line"]) for r in json.loads(p.stdout)["results"]], [("./-k.cu", 6)])
 
 
+class Names(Base):
+    """A file name (or source line) with control characters cannot forge a
+    line of its own in the text report or on stderr (a GitHub workflow
+    command such as ::error, read from any line of a CI log) nor reach the
+    terminal (ESC): they are written as \\xNN (issue 24)."""
+
+    def test_control_characters_escaped(self):
+        race = ("__global__ void k(float *o)\n{\n\t__shared__ float s[64];\n\ts[threadIdx.x] = o[threadIdx.x];\n"
+                "\to[threadIdx.x] = s[63 - threadIdx.x]; // \x1b[2J\n}\nvoid run(float *o) { k<<<1, 64>>>(o); }\n")
+        name = "a\n::error title=forged::pwned\x1b[31m\r.cu"
+        self.write(name, race)
+        self.write("b\n::warning::x.cu", "__global__ void broken( {\n")
+        for fmt in ("text", "github"):
+            rc, out, err = run([SMEMLINT, *BASE, f"--format={fmt}", "."], self.dir)
+            self.assertEqual(rc, 2, err)
+            text = out.decode("utf-8", "replace")
+            for stream in (text, err):
+                for line in stream.splitlines():
+                    self.assertFalse(line.startswith("::error title=forged") or line.startswith("::warning::x"),
+                                     (fmt, line))
+                self.assertNotIn("\x1b", stream, fmt)
+                self.assertNotIn("\r", stream, fmt)
+        rc, out, err = run([SMEMLINT, *BASE, "."], self.dir)
+        self.assertIn("a\\x0a::error title=forged::pwned\\x1b[31m\\x0d.cu:5:", out.decode())
+
+
 class Configs(Base):
     """.smemlint.yaml is bounded and, when found by walking up, trusted only
     when no other user could have planted it."""

@@ -9,6 +9,7 @@
  * unless NO_COLOR is set or TERM is dumb). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "base/text.h"
 
 struct report {
 	const struct sm_emitter *emitter;
@@ -39,11 +41,12 @@ static void print_input_errors(const struct sm_result *r)
 		const struct sm_notification *n = &r->notes[k];
 		if (n->level != SM_LEVEL_ERROR)
 			continue;
+		sm_text_put_safe(stderr, r->path, SIZE_MAX);
 		if (n->pos.line)
-			fprintf(stderr, "%s:%u:%u: error: %s [%s]\n", r->path, n->pos.line, n->pos.col, n->message,
-				sm_problems[n->problem].id);
-		else
-			fprintf(stderr, "%s: error: %s [%s]\n", r->path, n->message, sm_problems[n->problem].id);
+			fprintf(stderr, ":%u:%u", n->pos.line, n->pos.col);
+		fputs(": error: ", stderr);
+		sm_text_put_safe(stderr, n->message, SIZE_MAX);
+		fprintf(stderr, " [%s]\n", sm_problems[n->problem].id);
 	}
 }
 

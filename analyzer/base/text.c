@@ -105,3 +105,14 @@ void sm_text_window(const char *line, size_t len, size_t b, size_t *from, size_t
 	*from = f;
 	*to = t;
 }
+
+void sm_text_put_safe(FILE *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			putc(c, out);
+	}
+}

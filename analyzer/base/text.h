@@ -9,6 +9,7 @@
 #define SMEMLINT_BASE_TEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* "no such position": what sm_text_offset returns for one not in the text */
 #define SM_TEXT_NPOS ((size_t)-1)
@@ -57,4 +58,11 @@ void sm_text_window(const char *line, size_t len, size_t b, size_t *from, size_t
  * once (block comments, raw strings). */
 void sm_text_advance(const char *text, size_t from, size_t to, unsigned *line, size_t *bol);
 
+
+/* Write s[0..n) (n SIZE_MAX: up to its NUL) to out for a terminal or a CI
+ * log: a control byte (below 0x20 but tab, and 0x7f) is written as \xNN,
+ * so that a hostile file name or source line cannot move the cursor,
+ * recolour the terminal or start a line of its own (a forged
+ * `::error` workflow command). */
+void sm_text_put_safe(FILE *out, const char *s, size_t n);
 #endif

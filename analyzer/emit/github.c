@@ -1,7 +1,8 @@
 /* emit_github.c - GitHub Actions workflow commands, one line per finding:
  *   ::warning file=F,line=L,col=C,endLine=L2,endColumn=C2,title=T::MESSAGE
  * Data (the message) escapes % CR LF; property values also escape : and ,
- * (as @actions/core's escapeData and escapeProperty). */
+ * (as @actions/core's escapeData and escapeProperty); any other control
+ * byte is written %XX too, so that ESC never reaches the log. */
 #include <limits.h>
 #include <string.h>
 
@@ -18,7 +19,13 @@ static void put_escaped(FILE *out, const char *s, int property)
 		case '\n': fputs("%0A", out); break;
 		case ':': property ? fputs("%3A", out) : fputc(':', out); break;
 		case ',': property ? fputs("%2C", out) : fputc(',', out); break;
-		default: fputc(*s, out);
+		default:
+			/* other control bytes (ESC...) never reach the CI log raw;
+			 * the runner shows %1B as it is */
+			if (((unsigned char)*s < 0x20 && *s != '\t') || *s == 0x7f)
+				fprintf(out, "%%%02X", (unsigned char)*s);
+			else
+				fputc(*s, out);
 		}
 	}
 }

@@ -2,6 +2,7 @@
  * then the source line and a caret range, then notes. With o->color, the
  * location is bold and the level coloured as clang does (error red,
  * warning magenta, note cyan). */
+#include <stdint.h>
 #include <string.h>
 
 #include "base/text.h"
@@ -13,11 +14,14 @@
 static void head(FILE *out, bool color, const char *loc, const char *level)
 {
 	if (!color) {
-		fprintf(out, "%s: %s: ", loc, level);
+		sm_text_put_safe(out, loc, SIZE_MAX);
+		fprintf(out, ": %s: ", level);
 		return;
 	}
 	const char *c = !strcmp(level, "error") ? "\033[1;31m" : !strcmp(level, "warning") ? "\033[1;35m" : "\033[1;36m";
-	fprintf(out, "\033[1m%s:\033[0m %s%s:\033[0m ", loc, c, level);
+	fputs("\033[1m", out);
+	sm_text_put_safe(out, loc, SIZE_MAX);
+	fprintf(out, ":\033[0m %s%s:\033[0m ", c, level);
 }
 
 static void caret(FILE *out, const struct sm_result *r, struct sm_range rg)
@@ -26,7 +30,9 @@ static void caret(FILE *out, const struct sm_result *r, struct sm_range rg)
 	if (!sm_quote_of(r, rg, &q))
 		return;
 	const char *pre = q.from ? "..." : "", *post = q.to < q.len ? "..." : "";
-	fprintf(out, "  %s%.*s%s\n  %s", pre, (int)(q.to - q.from), q.s + q.from, post, q.from ? "   " : "");
+	fprintf(out, "  %s", pre);
+	sm_text_put_safe(out, q.s + q.from, q.to - q.from);
+	fprintf(out, "%s\n  %s", post, q.from ? "   " : "");
 	for (size_t i = q.from; i < q.b; i++)
 		fputc(q.s[i] == '\t' ? '\t' : ' ', out);
 	fputc('^', out);
@@ -86,13 +92,15 @@ int sm_emit_text_file(struct sm_emit_stream *st, const struct sm_result *r)
 		else
 			snprintf(loc, sizeof(loc), "smemlint");
 		head(out, color, loc, lv);
-		fprintf(out, "%s\n", nt->message);
+		sm_text_put_safe(out, nt->message, SIZE_MAX);
+		fputc('\n', out);
 	}
 	for (unsigned i = 0; i < r->ndiags; i++) {
 		const struct sm_diag *d = &r->diags[i];
 		snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, d->range.begin.line, d->range.begin.col);
 		head(out, color, loc, sm_level_name(d->level));
-		fprintf(out, "%s [%s]\n", d->message, sm_rules[d->rule].id);
+		sm_text_put_safe(out, d->message, SIZE_MAX);
+		fprintf(out, " [%s]\n", sm_rules[d->rule].id);
 		caret(out, r, d->range);
 		if (o && o->show_banks && d->ways >= 2)
 			bank_map(out, d);
@@ -100,16 +108,21 @@ int sm_emit_text_file(struct sm_emit_stream *st, const struct sm_result *r)
 			snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, d->related[k].range.begin.line,
 				 d->related[k].range.begin.col);
 			head(out, color, loc, "note");
-			fprintf(out, "%s\n", d->related[k].message);
+			sm_text_put_safe(out, d->related[k].message, SIZE_MAX);
+			fputc('\n', out);
 		}
 		if (d->note) {
 			snprintf(loc, sizeof(loc), "%s:%u:%u", r->path, d->range.begin.line, d->range.begin.col);
 			head(out, color, loc, "note");
-			fprintf(out, "%s\n", d->note);
+			sm_text_put_safe(out, d->note, SIZE_MAX);
+			fputc('\n', out);
 		}
-		if (d->fix.text)
-			fprintf(out, "fix-it:\"%s\":{%u:%u-%u:%u}:\"%s\"\n", r->path, d->fix.range.begin.line,
-				d->fix.range.begin.col, d->fix.range.end.line, d->fix.range.end.col, d->fix.text);
+		if (d->fix.text) {
+			fputs("fix-it:\"", out);
+			sm_text_put_safe(out, r->path, SIZE_MAX);
+			fprintf(out, "\":{%u:%u-%u:%u}:\"%s\"\n", d->fix.range.begin.line, d->fix.range.begin.col,
+				d->fix.range.end.line, d->fix.range.end.col, d->fix.text);
+		}
 	}
 	return ferror(out) ? -1 : 0;
 }
