@@ -216,7 +216,7 @@ static int add_db_sources(const struct sm_session *s, const char *dir, struct sm
 int sm_session_collect_files(struct sm_session *s, const char *const *paths, size_t npaths, char *err, size_t errlen)
 {
 	struct sm_paths all = { 0 }, skipped = { 0 };
-	bool *walked = NULL, *alone = NULL;
+	bool *walked = NULL, *alone = NULL, walked_failed = false;
 	size_t wcap = 0;
 	unsigned flags = s->o.no_gitignore ? SM_WALK_NO_GITIGNORE : 0;
 	for (size_t i = 0; i < npaths; i++) {
@@ -226,22 +226,26 @@ int sm_session_collect_files(struct sm_session *s, const char *const *paths, siz
 		bool dir = n >= 0 && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode);
 		if (dir)
 			n += add_db_sources(s, paths[i], &all, from);
-		if (SM_ALLOC_GROW(walked, all.n + 1, wcap) == 0)
-			for (size_t k = from; k < all.n; k++)
-				walked[k] = dir;
 		if (n < 0) {
 			sm_paths_push(&all, paths[i]); /* reported by the analyzer */
 		} else if (n == 0 && skipped.n == nskipped) {
 			snprintf(err, errlen, "no .cu or .cuh files under '%s'", paths[i]);
 			run_error(s, SM_PROBLEM_NO_CUDA_FILES, err);
 		}
+		/* every entry, the ones just pushed included, says whether a
+		 * directory walk found it */
+		if (SM_ALLOC_GROW(walked, all.n + 1, wcap) == 0)
+			for (size_t k = from; k < all.n; k++)
+				walked[k] = dir;
+		else
+			walked_failed = true;
 	}
 	for (size_t i = 0; i < skipped.n; i++)
 		run_error(s, SM_PROBLEM_CANNOT_WALK, skipped.v[i]);
 	sm_paths_free(&skipped);
 	alone = calloc(all.n + 1, sizeof(*alone));
 	s->files = calloc(all.n + 1, sizeof(*s->files));
-	if (!s->files || !alone || (all.n && !walked)) {
+	if (!s->files || !alone || (all.n && !walked) || walked_failed) {
 		snprintf(err, errlen, "out of memory");
 		sm_paths_free(&all);
 		free(walked);

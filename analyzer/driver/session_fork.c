@@ -170,7 +170,7 @@ static void finish_child(struct sm_session *s, struct child *c, const struct sm_
 			       "analysis timed out: '%s' took longer than %g seconds (--timeout) while %s; it was not analyzed",
 			       path, s->o.timeout, phase);
 	} else if (end->exited && (end->code == 0 || end->code == PCH_REJECTED_EXIT) &&
-		   sm_result_read(c->buf + at, c->len - at, path, r) == 0) {
+		   sm_result_read(c->buf ? c->buf + at : c->buf, c->len - at, path, r) == 0) {
 		if (end->code == PCH_REJECTED_EXIT)
 			sm_pch_cache_reject(s->cache, c->pch);
 	} else {

@@ -101,6 +101,8 @@ static int cmp_str(const void *a, const void *b)
  * of path that starts after a '/'. */
 static bool is_included(const char *path, const struct sm_paths *names)
 {
+	if (!names->n)
+		return false;
 	for (const char *s = path; s; s = strchr(s, '/')) {
 		if (*s == '/')
 			s++;
