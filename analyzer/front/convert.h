@@ -227,7 +227,7 @@ struct sm_expr *cv_opaque(struct fe *S, CXCursor c, const char *name, int thread
 /* A load from global memory through a kernel parameter or a file-scope
  * variable base at index idx (NULL: 0): uniform where every thread
  * computes one index (the resolver decides); NULL when base is neither
- * (convert_call.c). */
+ * (convert_decl.c). */
 struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct sm_expr *idx, const char *name);
 /* The value c loads from global memory through pointer ptr (__ldg(&p[i]),
  * __ldg(p)): alike in every thread that computes one index of one

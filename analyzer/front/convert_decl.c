@@ -1,4 +1,5 @@
-/* convert_decl.c - declarations: shared arrays and variables.
+/* convert_decl.c - declarations: shared arrays and variables, and the
+ * places in global memory a kernel parameter or a global names.
  *
  * A __shared__ variable (at file scope or in a function) becomes an
  * sm_array: its dimensions (looking through typedefs), whether it is
@@ -229,4 +230,39 @@ CXCursor cv_inline_target(struct fe *S, CXCursor c)
 	if (clang_Cursor_isNull(cv_body_of(def)))
 		return none;
 	return def;
+}
+
+/* A load from global memory through a kernel parameter or a file-scope
+ * variable (p[i], *p, args.n, p->n): every thread that computes the same
+ * index and base reads the same value, so the load is per thread only if
+ * they are. The value keeps them as its place (array NULL, base, idx); the
+ * resolver decides, as for a shared load. A local array or an inlined
+ * callee's parameter (which may point at one) is per thread: NULL. */
+struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct sm_expr *idx, const char *name)
+{
+	CXCursor b = cv_strip(base);
+	if (clang_getCursorKind(b) != CXCursor_DeclRefExpr)
+		return NULL;
+	CXCursor d = clang_getCursorReferenced(b);
+	struct sm_expr *bv = NULL;
+	struct sm_var *v = cv_cmap_get(&S->vars, d);
+	if (v && v->kind == SM_V_PARAM && !v->points_shared && !v->is_ref)
+		bv = cv_var_ref(S, b, v);
+	else if (!v && clang_getCursorKind(d) == CXCursor_VarDecl) {
+		enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));
+		if (pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace)
+			bv = cv_opaque(S, b, "global", 0);
+	}
+	if (!bv)
+		return NULL;
+	struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
+	struct sm_expr *e = cv_opaque(S, c, name, 1);
+	if (!pl || !e)
+		return NULL;
+	pl->kind = SM_ACC_LOAD;
+	pl->base = bv;
+	pl->idx[0] = idx ? idx : cv_mk_const(S, 0);
+	pl->nidx = 1;
+	e->place = pl;
+	return e;
 }
