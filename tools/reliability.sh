@@ -86,13 +86,23 @@ stage_fuzz() {
   mkdir -p "$work" "$art"
   # seeds of the shapes that blew up before (deep macros, labels, long lines)
   python3 tools/fuzz/gen_seeds.py "$ASAN/fuzz-seeds"
-  local args=(-dict=tools/fuzz/cuda.dict -max_total_time="$secs" -timeout="${SMEMLINT_FUZZ_INPUT_SECONDS:-10}" -print_final_stats=1
+  local args=(-dict=tools/fuzz/cuda.dict -max_total_time="$secs" -timeout="${SMEMLINT_FUZZ_INPUT_SECONDS:-20}" -print_final_stats=1
               -artifact_prefix="$art")
   [ "$jobs" -gt 1 ] && args+=(-fork="$jobs" -ignore_crashes=0)
-  "$ASAN/fuzz_smemlint" "${args[@]}" "$work" corpus/ "$ASAN/fuzz-seeds" 2>&1 | tail -12
-  local rc=${PIPESTATUS[0]}
-  if [ "$rc" -ne 0 ] || compgen -G "$art/crash-*" >/dev/null || compgen -G "$art/leak-*" >/dev/null; then
+  local log="$ASAN/fuzz.log" rc=0
+  "$ASAN/fuzz_smemlint" "${args[@]}" "$work" corpus/ "$ASAN/fuzz-seeds" >"$log" 2>&1 || rc=$?
+  tail -6 "$log"
+  if [ "$rc" -ne 0 ] || compgen -G "$art/crash-*" >/dev/null || compgen -G "$art/leak-*" >/dev/null \
+     || compgen -G "$art/timeout-*" >/dev/null; then
+    # the report's head (what failed, the top frames) and the input itself,
+    # so that a CI log alone is enough to reproduce it
     echo "reliability: fuzz: failure (exit $rc); inputs in $art" >&2
+    grep -n -m1 -A40 -E '^==[0-9]+==|ALARM|ERROR: libFuzzer|runtime error' "$log" >&2 || tail -60 "$log" >&2
+    for f in "$art"/*; do
+      [ -f "$f" ] || continue
+      echo "== $f ($(wc -c <"$f") bytes), base64:" >&2
+      head -c 65536 "$f" | base64 >&2
+    done
     return 1
   fi
   echo "reliability: fuzz: ${secs}s, no crash"

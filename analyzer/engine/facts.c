@@ -1,7 +1,9 @@
 /* facts.c - per-kernel facts, computed on first use (see facts.h). */
+#define _GNU_SOURCE
 #include "engine/facts.h"
 #include "engine/merge.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,34 +165,88 @@ const struct sm_race_set *sm_kernel_facts_races(struct sm_kernel_facts *f, int b
 	return races_for(f, &f->races[b], f->launch.shape[b].block);
 }
 
-static bool same_range(struct sm_range a, struct sm_range b)
-{
-	return a.file == b.file && a.begin.line == b.begin.line && a.begin.col == b.begin.col &&
-	       a.end.line == b.end.line && a.end.col == b.end.col;
-}
-
 /* The pairs searched under the other shapes: those of the races found
- * under the assumed one (not benign), by the statements' source ranges. */
+ * under the assumed one (not benign), by the statements' source ranges.
+ * Accesses with one source range share a range id (the lowest index with
+ * that range); a wanted pair is the key (id of a, id of b), and the keys
+ * are sorted, so a pair costs one binary search, whatever the number of
+ * races (a scan of them made the search cubic). */
 struct want {
-	const struct sm_kernel_model *m;
-	const struct sm_race *v;       /* the assumed shape's races */
-	unsigned n;
-	const bool *later;             /* [nacc]: the later access of some race's statement */
+	const unsigned *rid;           /* [nacc]: the access's range id */
+	const uint64_t *key;           /* [nkey]: sorted wanted (rid a, rid b) */
+	unsigned nkey;
 };
+
+static uint64_t pair_key(const unsigned *rid, unsigned a, unsigned b)
+{
+	return (uint64_t)rid[a] << 32 | rid[b];
+}
 
 static bool want_pair(void *ctx, unsigned a, unsigned b)
 {
 	const struct want *W = ctx;
-	if (!W->later[b])
-		return false;
-	const struct sm_raccess *acc = W->m->acc;
-	for (unsigned i = 0; i < W->n; i++) {
-		const struct sm_race *r = &W->v[i];
-		if (!r->same_value && same_range(acc[r->b].src->range, acc[b].src->range) &&
-		    same_range(acc[r->a].src->range, acc[a].src->range))
+	uint64_t k = pair_key(W->rid, a, b);
+	unsigned lo = 0, hi = W->nkey;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (W->key[mid] < k)
+			lo = mid + 1;
+		else if (W->key[mid] > k)
+			hi = mid;
+		else
 			return true;
 	}
 	return false;
+}
+
+static int cmp_range(struct sm_range a, struct sm_range b)
+{
+	unsigned x[5] = { a.file, a.begin.line, a.begin.col, a.end.line, a.end.col };
+	unsigned y[5] = { b.file, b.begin.line, b.begin.col, b.end.line, b.end.col };
+	for (int i = 0; i < 5; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
+static int cmp_acc_range(const void *pa, const void *pb, void *ctx)
+{
+	const struct sm_raccess *acc = ctx;
+	unsigned a = *(const unsigned *)pa, b = *(const unsigned *)pb;
+	int c = cmp_range(acc[a].src->range, acc[b].src->range);
+	return c ? c : (a > b) - (a < b);
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return (a > b) - (a < b);
+}
+
+/* W for the races of s0 over model m; -1 when out of memory. */
+static int want_init(struct want *W, const struct sm_kernel_model *m, const struct sm_race_set *s0,
+		     struct sm_arena *A)
+{
+	unsigned n = m->nacc;
+	unsigned *ord = sm_arena_alloc(A, (n + 1) * sizeof(*ord));
+	unsigned *rid = sm_arena_alloc(A, (n + 1) * sizeof(*rid));
+	uint64_t *key = sm_arena_alloc(A, (s0->n + 1) * sizeof(*key));
+	if (!ord || !rid || !key)
+		return -1;
+	for (unsigned a = 0; a < n; a++)
+		ord[a] = a;
+	qsort_r(ord, n, sizeof(*ord), cmp_acc_range, (void *)m->acc);
+	for (unsigned i = 0; i < n; i++)
+		rid[ord[i]] = i > 0 && cmp_range(m->acc[ord[i]].src->range, m->acc[ord[i - 1]].src->range) == 0
+				      ? rid[ord[i - 1]]
+				      : ord[i];
+	unsigned nk = 0;
+	for (unsigned j = 0; j < s0->n; j++)
+		if (!s0->v[j].same_value)
+			key[nk++] = pair_key(rid, s0->v[j].a, s0->v[j].b);
+	qsort(key, nk, sizeof(*key), cmp_u64);
+	*W = (struct want){ rid, key, nk };
+	return 0;
 }
 
 /* The facts of launch.other[i], allocated zeroed on first use; NULL when
@@ -220,15 +276,9 @@ const struct sm_race_set *sm_kernel_facts_races_other(struct sm_kernel_facts *f,
 	const struct sm_race_set *s0 = sm_kernel_facts_races(f, 0);
 	s->done = true;
 	const struct sm_kernel_model *m = &f->model;
-	bool *later = s0 ? sm_arena_alloc(f->arena, (m->nacc + 1) * sizeof(bool)) : NULL;
-	if (!later)
+	struct want W;
+	if (!s0 || want_init(&W, m, s0, f->arena) != 0)
 		return NULL;
-	for (unsigned a = 0; a < m->nacc; a++) {
-		later[a] = false;
-		for (unsigned j = 0; j < s0->n && !later[a]; j++)
-			later[a] = !s0->v[j].same_value && same_range(m->acc[s0->v[j].b].src->range, m->acc[a].src->range);
-	}
-	struct want W = { m, s0->v, s0->n, later };
 	struct sm_race_filter F = { want_pair, &W };
 	s->ok = sm_kernel_races_pairs(m, f->launch.other[i], &F, f->arena, f->work, &s->v, &s->n) == 0;
 	s->partial = f->work && f->work->spent;
