@@ -183,6 +183,11 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 							exact, res->fused - 1, res->fused > 2 ? "es" : "", res->fused_width);
 				g.width = res->fused_width;
 			}
+			/* the lanes out of bounds: never dropped silently */
+			if (d->oob_lanes)
+				exact = sm_arena_printf(A, "%s (counting lanes that address outside the array)", exact);
+			else if (d->oob_dropped || d->oob_tries_left)
+				exact = sm_arena_printf(A, "%s (leaving out lanes whose index falls outside the array)", exact);
 			if (res->launch && res->launch != res->ctx) /* else the shape's provenance names it */
 				iv = sm_arena_printf(A, " at the launch on line %u%s", res->launch->site->range.begin.line, iv);
 			g.message = sm_arena_printf(A, "%d-way bank conflict on %s of '%s' (%s)%s %s %s%s%s",

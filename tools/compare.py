@@ -23,10 +23,21 @@ part of an inlined body's instructions to the call line.
 Races: each racecheck pair (unordered pair of lines in a file) is found when a
 missing-barrier or warp-sync result has {line, related[0].line} equal to it;
 smemlint race results matching no racecheck pair are extra.
+Out of bounds: each line compute-sanitizer memcheck reports an invalid
+__shared__ access on (corpus/measured/memcheck.tsv) is found when a
+shared-out-of-bounds result names that line, and its witness is confirmed
+when the witness thread is one memcheck reports there (oob-witness when
+not); a shared-out-of-bounds result on a line memcheck ran clean is extra
+(files memcheck finished only).
+Launch limits: each launch a corpus program reports with its runtime status
+(corpus/measured/launches.tsv) is refused (a status other than ok) or runs;
+a refused launch is found when a shared-launch-limit result names its line
+(limit-missed when not), and a result on a launch that ran is limit-extra.
 
 corpus/known-differences.txt lists accepted mismatches, one per line:
     FILE:LINE  KIND  # reason
-KIND is over, under, unpredicted, race-missed or race-extra.  FILE is the .cu
+KIND is over, under, unpredicted, race-missed, race-extra, oob-missed,
+oob-extra, oob-witness, limit-missed or limit-extra.  FILE is the .cu
 name (a path is reduced to its basename).  For race kinds LINE is the smaller
 line of the pair, or both as FILE:A,B.  Every entry needs a reason; entries
 that no longer differ are stale and an error.
@@ -42,7 +53,10 @@ import re
 import subprocess
 import sys
 
-MISMATCH_KINDS = ('over', 'under', 'unpredicted', 'race-missed', 'race-extra')
+MISMATCH_KINDS = ('over', 'under', 'unpredicted', 'race-missed', 'race-extra', 'oob-missed', 'oob-extra',
+                  'oob-witness', 'limit-missed', 'limit-extra')
+LIMIT_RULE = 'shared-launch-limit'
+OOB_RULE = 'shared-out-of-bounds'
 RACE_RULES = ('missing-barrier', 'warp-sync')
 TOL = 0.05
 
@@ -94,11 +108,50 @@ def read_tsv(path):
     return comments, rows
 
 
+def parse_threads(text):
+    """'256-287/0/0,320/0/0' -> {(x, y, z)}."""
+    out = set()
+    for part in (text or '').split(','):
+        bits = part.strip().split('/')
+        if len(bits) != 3:
+            continue
+        lo, _, hi = bits[0].partition('-')
+        for x in range(int(lo), int(hi or lo) + 1):
+            out.add((x, int(bits[1]), int(bits[2])))
+    return out
+
+
+def read_memcheck(folder):
+    """{(file.cu, line): set of threads} of invalid __shared__ accesses, and
+    the set of files memcheck finished (None: no memcheck.tsv)."""
+    mp = os.path.join(folder, 'memcheck.tsv')
+    if not os.path.exists(mp):
+        return {}, None
+    comments, rows = read_tsv(mp)
+    checked = set()
+    for c in comments:
+        m = re.match(r'#\s*memcheck-files:\s*(.*)', c)
+        if m:
+            checked = {x.strip() for x in m.group(1).split(',') if x.strip()}
+    oob = {}
+    for r in rows:
+        oob.setdefault((base(r['file']), int(r['line'])), set()).update(parse_threads(r.get('threads')))
+    return oob, checked
+
+
+def read_launches(folder):
+    """{(file.cu, line): status} of the launches the corpus programs report."""
+    lp = os.path.join(folder, 'launches.tsv')
+    if not os.path.exists(lp):
+        return {}
+    return {(base(r['file']), int(r['line'])): r['status'] for r in read_tsv(lp)[1]}
+
+
 def read_measured(folder):
     """{file.cu: {line: degree}}, races list, set of racechecked files (or None)."""
     lines = {}
     for p in sorted(glob.glob(os.path.join(folder, '*.tsv'))):
-        if os.path.basename(p) == 'racecheck.tsv':
+        if os.path.basename(p) in ('racecheck.tsv', 'memcheck.tsv', 'launches.tsv'):
             continue
         cu = os.path.basename(p)[:-4] + '.cu'
         _, rows = read_tsv(p)
@@ -170,7 +223,7 @@ def close(a, b):
     return abs(a - b) <= TOL * b
 
 
-def compare(data, measured, races, checked):
+def compare(data, measured, races, checked, oob=None, mchecked=None, launches=None):
     acc_by_line = {}
     acc_by_call = {}  # accesses of inlined helpers, by the lines of their calls
     for a in data.get('accesses', []):
@@ -179,8 +232,17 @@ def compare(data, measured, races, checked):
             acc_by_call.setdefault((base(a.get('file')), int(cl)), []).append(a)
     files = sorted(set(measured) | {f for f, _ in acc_by_line} | {r[0] for r in races}
                    | {base(r.get('file')) for r in data.get('results', []) if r.get('rule') in RACE_RULES})
+    oob = oob or {}
+    lint_oob = {}
+    for r in data.get('results', []):
+        if r.get('rule') == OOB_RULE:
+            lint_oob.setdefault((base(r.get('file')), int(r.get('line', 0))), []).append(r)
+    launches = launches or {}
+    files = sorted(set(files) | {f for f, _ in oob} | {f for f, _ in lint_oob} | {f for f, _ in launches})
     stats = {f: dict(lines=0, exact=0, exact_mean=0, over=0, under=0, unpredicted=0, unmeasured=0,
-                     race_pairs=0, race_found=0, race_missed=0, race_extra=0, measured=f in measured)
+                     race_pairs=0, race_found=0, race_missed=0, race_extra=0, oob_lines=0, oob_found=0,
+                     oob_extra=0, oob_witness=0, limit_refused=0, limit_found=0, limit_extra=0,
+                     measured=f in measured)
              for f in files}
     details = []  # (file, line-or-pair, kind, text)
 
@@ -255,6 +317,40 @@ def compare(data, measured, races, checked):
         stats[f]['race_extra'] += 1
         details.append((f, pair, 'race-extra', '%s lines %s, racecheck saw none' % (
             '/'.join(sorted(set(rules))), ','.join(map(str, sorted(pair))))))
+    # out of bounds
+    for (f, line), threads in sorted(oob.items()):
+        st = stats[f]
+        st['oob_lines'] += 1
+        found = lint_oob.get((f, line))
+        if not found:
+            details.append((f, line, 'oob-missed', 'memcheck: %d thread(s) out of bounds' % len(threads)))
+            continue
+        st['oob_found'] += 1
+        wit = [tuple(r['witness']['thread']) for r in found if r.get('witness')]
+        if any(w in threads for w in wit):
+            st['oob_witness'] += 1
+        else:
+            details.append((f, line, 'oob-witness', 'witness thread %s not among memcheck\'s %d'
+                            % (','.join('(%d,%d,%d)' % w for w in wit) or 'none', len(threads))))
+    for (f, line), rs in sorted(lint_oob.items()):
+        if (f, line) in oob or mchecked is None or f not in mchecked:
+            continue
+        stats[f]['oob_extra'] += 1
+        details.append((f, line, 'oob-extra', 'memcheck ran the file clean'))
+    # launch limits
+    lint_lim = {(base(r.get('file')), int(r.get('line', 0))) for r in data.get('results', [])
+                if r.get('rule') == LIMIT_RULE}
+    for (f, line), status in sorted(launches.items()):
+        st = stats[f]
+        if status != 'ok':
+            st['limit_refused'] += 1
+            if (f, line) in lint_lim:
+                st['limit_found'] += 1
+            else:
+                details.append((f, line, 'limit-missed', 'the runtime refused the launch: %s' % status))
+        elif (f, line) in lint_lim:
+            st['limit_extra'] += 1
+            details.append((f, line, 'limit-extra', 'the launch ran'))
     details.sort(key=lambda d: (d[0], min(d[1]) if isinstance(d[1], frozenset) else d[1]))
     return files, stats, details
 
@@ -293,13 +389,18 @@ def loc(f, key):
 
 COLS = [('file', None), ('smem lines', 'lines'), ('seen', 'seen'), ('exact', 'exact'), ('exact(mean)', 'exact_mean'),
         ('over', 'over'), ('under', 'under'), ('unpredicted', 'unpredicted'), ('unmeasured', 'unmeasured'),
-        ('races found', 'race_found'), ('missed', 'race_missed'), ('extra', 'race_extra')]
+        ('races found', 'race_found'), ('missed', 'race_missed'), ('extra', 'race_extra'),
+        ('oob found', 'oob_found'), ('oob extra', 'oob_extra')]
 
 
 def table_rows(files, stats):
     rows = []
     tot = {k: 0 for _, k in COLS if k}
     tot['race_pairs'] = 0
+    tot['oob_lines'] = 0
+    tot['oob_witness'] = 0
+    for k in ('limit_refused', 'limit_found', 'limit_extra'):
+        tot[k] = 0
     for f in files:
         st = stats[f]
         st['seen'] = st['lines'] - st['unpredicted']
@@ -307,12 +408,15 @@ def table_rows(files, stats):
         for _, k in COLS[1:]:
             if k == 'race_found':
                 row.append('%d/%d' % (st['race_found'], st['race_pairs']))
+            elif k == 'oob_found':
+                row.append('%d/%d' % (st['oob_found'], st['oob_lines']))
             else:
                 row.append(str(st[k]))
         for k in tot:
             tot[k] += st[k]
         rows.append(row)
     trow = ['TOTAL'] + [('%d/%d' % (tot['race_found'], tot['race_pairs'])) if k == 'race_found'
+                        else ('%d/%d' % (tot['oob_found'], tot['oob_lines'])) if k == 'oob_found'
                         else str(tot[k]) for _, k in COLS[1:]]
     return rows, trow, tot
 
@@ -331,9 +435,13 @@ def render(files, stats, annotated, unknown, stale, known_errors, markdown, note
         out.append('')
         out.append('Seen (an access evaluated on the line): %d of %d shared-memory lines (%.1f%%). '
                    'Exact: %d of %d (%.1f%%), %d of them by mean degree. '
-                   'Races: %d of %d racecheck pairs found, %d extra.'
+                   'Races: %d of %d racecheck pairs found, %d extra. '
+                   'Out of bounds: %d of %d memcheck lines found (witness thread confirmed on %d), %d extra. '
+                   'Launch limits: %d of %d launches the runtime refused found, %d extra.'
                    % (tot['seen'], tot['lines'], seen_pct, tot['exact'] + tot['exact_mean'], tot['lines'], pct, tot['exact_mean'],
-                      tot['race_found'], tot['race_pairs'], tot['race_extra']))
+                      tot['race_found'], tot['race_pairs'], tot['race_extra'],
+                      tot['oob_found'], tot['oob_lines'], tot['oob_witness'], tot['oob_extra'],
+                      tot['limit_found'], tot['limit_refused'], tot['limit_extra']))
         diffs = [d for d in annotated if d[2] != 'unmeasured']
         if diffs:
             out.append('')
@@ -350,9 +458,12 @@ def render(files, stats, annotated, unknown, stale, known_errors, markdown, note
         out.append('  '.join('-' * w for w in widths))
         out.append(fmtrow(trow))
         out.append('')
-        out.append('seen: %d/%d shared-memory lines (%.1f%%); exact: %d/%d (%.1f%%), %d by mean degree; races: %d/%d found, %d extra'
+        out.append('seen: %d/%d shared-memory lines (%.1f%%); exact: %d/%d (%.1f%%), %d by mean degree; races: %d/%d found, %d extra; '
+                   'out of bounds: %d/%d found (witness confirmed %d), %d extra; launch limits: %d/%d refused launches found, %d extra'
                    % (tot['seen'], tot['lines'], seen_pct, tot['exact'] + tot['exact_mean'], tot['lines'], pct, tot['exact_mean'],
-                      tot['race_found'], tot['race_pairs'], tot['race_extra']))
+                      tot['race_found'], tot['race_pairs'], tot['race_extra'],
+                      tot['oob_found'], tot['oob_lines'], tot['oob_witness'], tot['oob_extra'],
+                      tot['limit_found'], tot['limit_refused'], tot['limit_extra']))
         if annotated:
             out.append('')
             for f, key, kind, text, status in annotated:
@@ -398,13 +509,16 @@ def main(argv=None):
         print('compare: no measurements folder %s' % a.measured, file=sys.stderr)
         return 2
     measured, races, checked = read_measured(a.measured)
+    oob, mchecked = read_memcheck(a.measured)
+    launches = read_launches(a.measured)
     if a.only_measured:
         keep = set(measured)
         for key in ('results', 'accesses'):
             data[key] = [r for r in data.get(key, []) if base(r.get('file', '')) in keep]
         races, checked = [], set()
+        oob, mchecked, launches = {}, set(), {}
     known, known_errors = read_known(a.known)
-    files, stats, details = compare(data, measured, races, checked)
+    files, stats, details = compare(data, measured, races, checked, oob, mchecked, launches)
     annotated, unknown, stale = match_known(details, known)
     notes = []
     for n in data.get('notifications', []):

@@ -214,6 +214,11 @@ bool sm_guard_impossible(const struct sm_expr *cond, bool negate, struct sm_eval
  * fills c->gmemo when set. */
 int sm_guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c);
 
+/* The chain of guards from g on, strictly: 1 when each is decided true for
+ * the thread and iterations in c, 0 when one is decided false, -1 when
+ * none is false and one is undecidable. No memo. */
+int sm_guards_decided(const struct sm_guard *g, struct sm_eval_ctx *c);
+
 /* The value of condition e for the thread in c in three values: 1 true,
  * 0 false, -1 undecidable. && || ! follow Kleene's logic, so the known
  * tests decide where they can (`n > 0 && threadIdx.x == 0` is false for
@@ -230,6 +235,21 @@ bool sm_expr_same(const struct sm_expr *a, const struct sm_expr *b);
 int sm_loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c);
 
 /* The degree of one access under one block shape. */
+/* An access outside its array that a thread certainly makes (bank.c,
+ * rule shared-out-of-bounds): the address reads no unknown value, and every
+ * guard and enclosing loop condition of that thread at that iteration is
+ * decided true. */
+struct sm_oob {
+	bool found;
+	int64_t tid[3];               /* the thread (x, y, z) */
+	int niv;                      /* enclosing loops with a counter, outermost first */
+	const struct sm_iv *iv[SM_MAX_LOOPS];
+	int64_t iv_value[SM_MAX_LOOPS]; /* their counters' values there */
+	int64_t offset;               /* the first byte it touches, from the array's start */
+	unsigned width;               /* bytes it touches */
+	int64_t extent;               /* the array's bytes (or the launch's dynamic size) */
+};
+
 struct sm_degree {
 	bool analyzed;
 	const char *why;              /* when !analyzed */
@@ -247,6 +267,15 @@ struct sm_degree {
 	uint32_t worst_mask;
 	int64_t worst_addr[SM_WARP];  /* for bank maps */
 	unsigned long requests;       /* warp requests evaluated */
+	bool oob_lanes;               /* the worst's tries had lanes addressing outside
+	                               * the array (counted in the degree) */
+	bool oob_dropped;             /* lanes outside the array under a guard or loop
+	                               * condition not decided were left out (that
+	                               * condition is taken to keep them out) */
+	bool oob_tries_left;          /* tries of the unknown values that put some lane
+	                               * outside the array were left out of the degree */
+	struct sm_oob oob;            /* a certain out-of-bounds access, at the
+	                               * extent given (seed 0 only) */
 };
 
 /* The byte offset (within its array's storage) that one thread's execution
@@ -263,6 +292,8 @@ struct sm_layout {
 	const int64_t *dims;      /* extents overriding the declared ones, or NULL */
 	int offset_shift;         /* > 0: element e is stored at e + (e >> shift) */
 	int64_t swizzle_mask;     /* > 0: last index ^= (previous index & mask) */
+	int64_t dyn_bytes;        /* > 0: an extern (dynamic) array's extent, the
+	                           * launch's dynamic shared size; else unknown */
 };
 
 void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *lay,
@@ -277,6 +308,11 @@ void sm_access_degree(const struct sm_raccess *ra, struct sm_dim3 block, const i
  * (why says the budget was spent). */
 void sm_access_degree_in(const struct sm_raccess *ra, struct sm_dim3 block, const int64_t *dims_override,
 			 struct sm_arena *A, struct sm_guard_memo *gm, struct sm_work *w, struct sm_degree *out);
+
+/* The same, with dyn_bytes the launch's dynamic shared size (-1: not
+ * known): an extern array's extent, for out->oob. */
+void sm_access_degree_at(const struct sm_raccess *ra, struct sm_dim3 block, int64_t dyn_bytes, struct sm_arena *A,
+			 struct sm_guard_memo *gm, struct sm_work *w, struct sm_degree *out);
 
 #define SM_WHY_BUDGET "the analysis budget of the file was spent (--analysis-budget)"
 
@@ -294,6 +330,11 @@ struct sm_access_result {
 	unsigned fused_first;            /* the group's first access */
 	const struct sm_launch_ctx *launch; /* launches that fix different values:
 	                                  * the one that gave deg, else NULL */
+	struct sm_oob oob;               /* a certain access outside the array under
+	                                  * a launch shape the program makes (a site,
+	                                  * --block-dim or the config), the first */
+	const struct sm_launch_ctx *oob_ctx; /* the context of oob: its block, its
+	                                  * dynamic size and their provenance */
 };
 
 #endif

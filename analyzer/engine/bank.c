@@ -113,6 +113,8 @@ struct job {
 	                               * one iteration stands for all */
 	int64_t limit;           /* bytes of the array (0: not known) */
 	bool oob;                /* an active lane addressed outside it */
+	bool exact;              /* the address reads no unknown value: a lane
+	                          * outside the array may be a certain one */
 	struct sm_guard_memo *gm;
 	struct sm_work *work;
 };
@@ -135,6 +137,49 @@ static bool loop_is_mul(const struct sm_loop *L)
 		if (L->ivs[i].op != SM_OP_ADD && L->ivs[i].op != SM_OP_SUB)
 			return true;
 	return false;
+}
+
+/* Does lane c certainly run the access: its enclosing loops' conditions
+ * and its guards each decided true there (the degree's enumeration takes
+ * undecidable ones as true)? */
+static bool lane_decided(const struct job *J, struct sm_eval_ctx *c)
+{
+	for (int d = 0; d < J->nloops; d++)
+		if (sm_loop_cond(J->loops[d], c) != 1)
+			return false;
+	return sm_guards_decided(J->ra->guards, c) == 1;
+}
+
+/* Lane c, which certainly runs the access, addresses byte a, outside the
+ * array: the witness. */
+static void oob_witness(struct job *J, struct sm_eval_ctx *c, int64_t a)
+{
+	struct sm_oob *o = &J->out->oob;
+	memset(o, 0, sizeof(*o));
+	for (int d = 0; d < J->nloops && o->niv < SM_MAX_LOOPS; d++) {
+		const struct sm_loop *L = J->loops[d];
+		if (L->niv <= 0)
+			continue;
+		const struct sm_iv *iv = &L->ivs[0];
+		c->err = 0;
+		c->budget = SM_EVAL_BUDGET_COND;
+		int64_t init = sm_eval(iv->init, c);
+		int64_t step = sm_eval(iv->step, c);
+		int64_t v = c->err ? 0 : sm_iv_apply(iv->op, init, step, c->iter[L->depth], c);
+		if (c->err)
+			return; /* the witness would lack its iteration */
+		o->iv[o->niv] = iv;
+		o->iv_value[o->niv++] = v;
+	}
+	c->err = 0;
+	o->found = true;
+	for (int i = 0; i < 3; i++)
+		o->tid[i] = c->tid[i];
+	/* shared addresses are 32 bits: an unsigned index below zero
+	 * (threadIdx.x - 1 in thread 0) wraps to just before the start */
+	o->offset = a > INT32_MAX || a < INT32_MIN ? (int64_t)(int32_t)(uint32_t)a : a;
+	o->width = J->ra->width;
+	o->extent = J->limit;
 }
 
 static void leaf(struct job *J, struct sm_eval_ctx *base)
@@ -173,8 +218,19 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 			J->why = "the index depends on a value the analysis cannot compute";
 			return;
 		}
-		if (J->limit && (a < 0 || a + (int64_t)J->ra->width > J->limit))
+		if (J->limit && (a < 0 || a + (int64_t)J->ra->width > J->limit)) {
+			if (!lane_decided(J, &c)) {
+				/* outside the array under a guard or loop
+				 * condition the analysis cannot decide: that
+				 * condition is what keeps this lane out (a
+				 * correct program's `if (t < n) s[n - 1 - t]`) */
+				J->out->oob_dropped = true;
+				continue;
+			}
 			J->oob = true;
+			if (J->exact && !J->out->oob.found)
+				oob_witness(J, &c, a);
+		}
 		addr[l] = a;
 		mask |= 1u << l;
 	}
@@ -304,11 +360,14 @@ static bool loop_invariant_for(const struct job *J, int d)
 	return true;
 }
 
-/* The array's size in bytes under layout dims (0 when not known: extern
- * arrays, overflow). */
-static int64_t array_bytes(const struct sm_array *arr, const int64_t *dims)
+/* The array's size in bytes under layout dims (0 when not known: an
+ * extern array without dyn_bytes, overflow). An extern array's extent is
+ * the launch's dynamic size (dyn_bytes > 0), from its start. */
+static int64_t array_bytes(const struct sm_array *arr, const int64_t *dims, int64_t dyn_bytes)
 {
-	if (arr->is_dynamic || arr->dims_overflow)
+	if (arr->is_dynamic)
+		return dyn_bytes > 0 ? dyn_bytes : 0;
+	if (arr->dims_overflow)
 		return 0;
 	int64_t n = arr->elem_size;
 	for (int j = 0; j < arr->ndims; j++) {
@@ -321,7 +380,7 @@ static int64_t array_bytes(const struct sm_array *arr, const int64_t *dims)
 }
 
 static bool run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *lay, unsigned seed,
-		     struct sm_guard_memo *gm, struct sm_work *work, struct sm_degree *out)
+		     bool exact, struct sm_guard_memo *gm, struct sm_work *work, struct sm_degree *out)
 {
 	struct job J;
 	const int64_t *dims = lay ? lay->dims : NULL;
@@ -334,7 +393,8 @@ static bool run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 	J.out = out;
 	J.seed = seed;
 	J.first = -1;
-	J.limit = array_bytes(ra->array, dims);
+	J.limit = array_bytes(ra->array, dims, lay ? lay->dyn_bytes : 0);
+	J.exact = seed == 0 && exact;
 	const struct sm_loop *chain[SM_MAX_LOOPS];
 	int n = 0;
 	for (const struct sm_loop *L = ra->loop; L && n < SM_MAX_LOOPS; L = L->parent)
@@ -404,6 +464,7 @@ static bool run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 			}
 		}
 	}
+	out->oob_lanes = J.oob;
 	return !J.oob;
 }
 
@@ -439,6 +500,8 @@ static bool loaded_from_memory(const struct sm_expr *e)
 
 static void degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *dims,
 			  struct sm_guard_memo *gm, struct sm_work *w, struct sm_degree *out);
+static void data_dependent(const struct sm_raccess *ra, const int64_t *dims, struct sm_arena *A, struct sm_work *work,
+			   struct sm_degree *out);
 
 void sm_access_degree(const struct sm_raccess *ra, struct sm_dim3 block, const int64_t *dims,
 		      struct sm_arena *A, struct sm_degree *out)
@@ -449,8 +512,24 @@ void sm_access_degree(const struct sm_raccess *ra, struct sm_dim3 block, const i
 void sm_access_degree_in(const struct sm_raccess *ra, struct sm_dim3 block, const int64_t *dims,
 			 struct sm_arena *A, struct sm_guard_memo *gm, struct sm_work *work, struct sm_degree *out)
 {
-	struct sm_layout lay = { dims, 0, 0 };
+	struct sm_layout lay = { dims, 0, 0, 0 };
 	degree_layout(ra, block, &lay, gm, work, out);
+	data_dependent(ra, dims, A, work, out);
+}
+
+void sm_access_degree_at(const struct sm_raccess *ra, struct sm_dim3 block, int64_t dyn_bytes, struct sm_arena *A,
+			 struct sm_guard_memo *gm, struct sm_work *work, struct sm_degree *out)
+{
+	struct sm_layout lay = { NULL, 0, 0, dyn_bytes };
+	degree_layout(ra, block, &lay, gm, work, out);
+	data_dependent(ra, NULL, A, work, out);
+}
+
+/* An access not analyzed because its index is loaded from memory: the
+ * range of degrees the data decides between, in out->why. */
+static void data_dependent(const struct sm_raccess *ra, const int64_t *dims, struct sm_arena *A, struct sm_work *work,
+			   struct sm_degree *out)
+{
 	if (out->analyzed || !A || !ra->ok || !ra->array || (work && work->spent))
 		return;
 	bool data = loaded_from_memory(ra->extra);
@@ -463,7 +542,7 @@ void sm_access_degree_in(const struct sm_raccess *ra, struct sm_dim3 block, cons
 	 * in one bank */
 	unsigned w = ra->width < 4 ? 4 : ra->width;
 	int64_t lanes = (int64_t)SM_WARP * 4 / w;
-	int64_t bytes = array_bytes(ra->array, dims);
+	int64_t bytes = array_bytes(ra->array, dims, 0);
 	int64_t per_bank = bytes ? (bytes / 4 + SM_BANKS - 1) / SM_BANKS : lanes;
 	int64_t worst = per_bank < lanes ? per_bank : lanes;
 	if (worst < 1)
@@ -502,9 +581,10 @@ static void degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, con
 	for (int k = 0; k < ra->nidx; k++)
 		unknowns = unknowns || has_uniform_unknown(ra->idx[k]);
 	unknowns = unknowns || has_uniform_unknown(ra->extra);
-	bool inside = run_seed(ra, block, dims, 0, gm, w, out);
+	bool inside = run_seed(ra, block, dims, 0, !unknowns, gm, w, out);
 	if (!out->analyzed || !unknowns)
 		return;
+	bool left = !inside;
 	/* the index involves uniform unknowns (parameters, blockIdx): the
 	 * degree must not depend on their values. Tries whose addresses fall
 	 * outside the array are not executions of a correct program and do
@@ -512,13 +592,15 @@ static void degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, con
 	for (unsigned seed = 1; seed < SM_UNKNOWN_TRIES; seed++) {
 		struct sm_degree other;
 		memset(&other, 0, sizeof(other));
-		bool in = run_seed(ra, block, dims, seed, gm, w, &other);
+		bool in = run_seed(ra, block, dims, seed, false, gm, w, &other);
 		if (!other.analyzed) {
 			*out = other;
 			return;
 		}
-		if (!in)
+		if (!in) {
+			left = true;
 			continue;
+		}
 		if (!inside) {
 			*out = other;
 			inside = true;
@@ -532,4 +614,5 @@ static void degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, con
 		out->analyzed = false;
 		out->why = "the index falls outside the array for every value tried of what is unknown in it";
 	}
+	out->oob_tries_left = left;
 }

@@ -35,6 +35,24 @@ static bool shape_of(const struct sm_launch_ctx *L, const struct sm_launch_ctx *
 	return L->block.x == s->block.x && L->block.y == s->block.y && L->block.z == s->block.z;
 }
 
+/* Is a block shape from ctx one the program launches with (a launch site,
+ * --block-dim, the config), rather than an assumption or the bound of
+ * __launch_bounds__ (the most threads, not the launch's)? */
+static bool launched_shape(const struct sm_launch_ctx *ctx)
+{
+	enum sm_launch_source k = ctx->block_from.kind;
+	return k == SM_LAUNCH_SITE || k == SM_LAUNCH_OPTION || k == SM_LAUNCH_CONFIG;
+}
+
+/* Keep the first certain out-of-bounds witness of access ar, under ctx. */
+static void keep_oob(struct sm_access_result *ar, const struct sm_degree *d, const struct sm_launch_ctx *ctx)
+{
+	if (d->oob.found && !ar->oob.found && launched_shape(ctx)) {
+		ar->oob = d->oob;
+		ar->oob_ctx = ctx;
+	}
+}
+
 /* Access a over the launch contexts: each with its own values and block
  * (or every shape when its block is not known, or --block-dim); the worst,
  * naming its launch. One context that cannot be analyzed makes the access
@@ -55,7 +73,9 @@ static void context_degree(struct sm_kernel_facts *f, unsigned a, struct sm_guar
 			if (own && !shape_of(L, S))
 				continue;
 			struct sm_degree d;
-			sm_access_degree_in(&f->value_model[c].acc[a], S->block, NULL, f->arena, gm, f->work, &d);
+			const struct sm_launch_ctx *at = own ? L : S;
+			sm_access_degree_at(&f->value_model[c].acc[a], S->block, at->dyn_smem, f->arena, gm, f->work, &d);
+			keep_oob(ar, &d, at);
 			if (!d.analyzed) {
 				ar->deg = d;
 				ar->block = S->block;
@@ -100,7 +120,8 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 		}
 		for (int b = 0; b < K->nshapes; b++) {
 			struct sm_degree d;
-			sm_access_degree_in(&m->acc[a], K->shape[b].block, NULL, f->arena, gm, f->work, &d);
+			sm_access_degree_at(&m->acc[a], K->shape[b].block, K->shape[b].dyn_smem, f->arena, gm, f->work, &d);
+			keep_oob(ar, &d, &K->shape[b]);
 			if (b == 0 || (d.analyzed && (!ar->deg.analyzed || d.worst > ar->deg.worst))) {
 				ar->deg = d;
 				ar->block = K->shape[b].block;
@@ -138,8 +159,14 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 			r.fused_width = mg[a].width;
 			r.fused_first = a;
 			for (unsigned k = a; k < m->nacc; k++)
-				if (mg[k].leader == a && mg[k].n > 1)
+				if (mg[k].leader == a && mg[k].n > 1) {
+					/* each member keeps its own bytes' bounds */
+					struct sm_oob o = res[k].oob;
+					const struct sm_launch_ctx *oc = res[k].oob_ctx;
 					res[k] = r;
+					res[k].oob = o;
+					res[k].oob_ctx = oc;
+				}
 		}
 	}
 	sm_guard_memo_free(gm);

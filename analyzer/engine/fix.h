@@ -52,5 +52,16 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
  * bytes of shared memory on `arch` (sm_NN), or -1 for an unknown arch. */
 int sm_resident_blocks(const char *arch, int64_t threads, int64_t smem);
 
+/* The most shared memory one block may use on `arch` (static plus dynamic,
+ * with cudaFuncSetAttribute's opt-in past 48 KB), or -1 for an unknown arch. */
+int64_t sm_arch_block_smem(const char *arch);
+
+/* The static shared bytes of the arrays kernel k declares (a file-scope
+ * array it uses is not counted: a lower bound then). */
+int64_t sm_kernel_static_smem(const struct sm_kernel *k);
+
+/* Without the opt-in, a block gets at most 48 KB of shared memory. */
+#define SM_SMEM_DEFAULT_LIMIT (48 * 1024)
+
 
 #endif

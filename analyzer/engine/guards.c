@@ -255,6 +255,24 @@ int sm_guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c)
 	return 1;
 }
 
+int sm_guards_decided(const struct sm_guard *g, struct sm_eval_ctx *c)
+{
+	int r = 1;
+	c->strict = 1;
+	for (; g && r != 0; g = g->next) {
+		c->err = 0;
+		c->budget = SM_EVAL_BUDGET_COND;
+		int t = sm_eval_truth(g->cond, c);
+		if (t < 0)
+			r = -1;
+		else if ((t != 0) == g->negate)
+			r = 0;
+	}
+	c->strict = 0;
+	c->err = 0;
+	return r;
+}
+
 int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr)
 {
 	if (!ra->ok || !ra->array)

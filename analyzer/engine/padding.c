@@ -17,29 +17,45 @@
 #include "engine/fix.h"
 
 
+/* The CUDA programming guide's table of compute capabilities: shared
+ * memory per SM, the most one block may use (with the opt-in of
+ * cudaFuncSetAttribute past 48 KB), threads and blocks per SM. */
 struct arch_limits {
 	const char *arch;
 	int64_t smem_per_sm;
+	int64_t smem_per_block;
 	int threads_per_sm;
 	int blocks_per_sm;
 };
 
 static const struct arch_limits archs[] = {
-	{ "sm_70", 96 * 1024, 2048, 32 },  { "sm_72", 96 * 1024, 2048, 32 },
-	{ "sm_75", 64 * 1024, 1024, 16 },  { "sm_80", 164 * 1024, 2048, 32 },
-	{ "sm_86", 100 * 1024, 1536, 16 }, { "sm_87", 164 * 1024, 2048, 32 },
-	{ "sm_89", 100 * 1024, 1536, 24 }, { "sm_90", 228 * 1024, 2048, 32 },
-	{ "sm_100", 228 * 1024, 2048, 32 }, { "sm_103", 228 * 1024, 2048, 32 },
-	{ "sm_120", 100 * 1024, 1536, 32 },
+	{ "sm_70", 96 * 1024, 96 * 1024, 2048, 32 },    { "sm_72", 96 * 1024, 96 * 1024, 2048, 32 },
+	{ "sm_75", 64 * 1024, 64 * 1024, 1024, 16 },    { "sm_80", 164 * 1024, 163 * 1024, 2048, 32 },
+	{ "sm_86", 100 * 1024, 99 * 1024, 1536, 16 },   { "sm_87", 164 * 1024, 163 * 1024, 2048, 32 },
+	{ "sm_89", 100 * 1024, 99 * 1024, 1536, 24 },   { "sm_90", 228 * 1024, 227 * 1024, 2048, 32 },
+	{ "sm_100", 228 * 1024, 227 * 1024, 2048, 32 }, { "sm_103", 228 * 1024, 227 * 1024, 2048, 32 },
+	{ "sm_120", 100 * 1024, 99 * 1024, 1536, 32 },
 };
 
-int sm_resident_blocks(const char *arch, int64_t threads, int64_t smem)
+static const struct arch_limits *arch_of(const char *arch)
 {
 	const struct arch_limits *L = NULL;
 	for (unsigned i = 0; i < sizeof(archs) / sizeof(archs[0]); i++)
 		if (arch && !strncmp(arch, archs[i].arch, strlen(archs[i].arch)) &&
 		    (arch[strlen(archs[i].arch)] == 0 || arch[strlen(archs[i].arch)] == 'a'))
 			L = &archs[i];
+	return L;
+}
+
+int64_t sm_arch_block_smem(const char *arch)
+{
+	const struct arch_limits *L = arch_of(arch);
+	return L ? L->smem_per_block : -1;
+}
+
+int sm_resident_blocks(const char *arch, int64_t threads, int64_t smem)
+{
+	const struct arch_limits *L = arch_of(arch);
 	if (!L || threads <= 0)
 		return -1;
 	int64_t b = L->blocks_per_sm;
@@ -168,6 +184,14 @@ static const char *decl_text(const struct sm_array *arr, const int64_t *dims, st
 	return sm_arena_strdup(A, buf);
 }
 
+int64_t sm_kernel_static_smem(const struct sm_kernel *k)
+{
+	int64_t stat = 0;
+	for (unsigned i = 0; i < k->narrays; i++)
+		stat += array_bytes(k->arrays[i], NULL);
+	return stat;
+}
+
 int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fix_plan *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -199,9 +223,7 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 		return 0;
 
 	/* the kernel's static shared memory and its threads */
-	int64_t stat = 0;
-	for (unsigned i = 0; i < m->kernel->narrays; i++)
-		stat += array_bytes(m->kernel->arrays[i], NULL);
+	int64_t stat = sm_kernel_static_smem(m->kernel);
 	if (arr->is_file_scope)
 		stat += array_bytes(arr, NULL);
 	int64_t threads = blocks[0].x * blocks[0].y * blocks[0].z;
@@ -217,7 +239,7 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 			/* vector accesses need every row to stay aligned */
 			if ((dims[arr->ndims - 1] * (int64_t)arr->elem_size) % max_width)
 				continue;
-			struct sm_layout lay = { dims, 0, 0 };
+			struct sm_layout lay = { dims, 0, 0, 0 };
 			if (!try_layout(&E, before, &lay, &best, &best_fixed))
 				continue;
 			out->kind = SM_FIX_PAD;
@@ -229,7 +251,7 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 	}
 	/* 2. the offset form for 1-D arrays (and where padding fell short) */
 	if (best > 1 + 1e-9 && arr->ndims == 1 && arr->elem_size <= 4) {
-		struct sm_layout lay = { NULL, 5, 0 };
+		struct sm_layout lay = { NULL, 5, 0, 0 };
 		if (try_layout(&E, before, &lay, &best, &best_fixed))
 			out->kind = SM_FIX_OFFSET;
 	}
@@ -239,7 +261,7 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 		int64_t per128 = 128 / (arr->elem_size ? arr->elem_size : 4);
 		int64_t period = last < per128 ? last : per128;
 		if (period >= 2 && (period & (period - 1)) == 0 && last % period == 0) {
-			struct sm_layout lay = { NULL, 0, period - 1 };
+			struct sm_layout lay = { NULL, 0, period - 1, 0 };
 			if (try_layout(&E, before, &lay, &best, &best_fixed)) {
 				out->kind = SM_FIX_SWIZZLE;
 				out->swizzle_mask = period - 1;

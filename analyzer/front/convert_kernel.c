@@ -211,6 +211,7 @@ static int eval_dim3(struct fe *S, CXCursor c, struct sm_dim3 *out, int depth)
 struct launch_ctx {
 	struct fe *S;
 	struct vec launches; /* pending: struct pending_launch */
+	struct vec optins;   /* pending: struct pending_optin */
 	struct vec device_fns; /* CXCursor *: __device__ definitions, converted
 	                        * on their own only when no kernel inlines them */
 };
@@ -219,6 +220,49 @@ struct pending_launch {
 	CXCursor kernel; /* referenced decl (maybe a specialization) */
 	struct sm_launch L;
 };
+
+/* cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+ * value): the kernel may launch with more than 48 KB of dynamic shared
+ * memory, up to value. */
+struct pending_optin {
+	CXCursor kernel;
+	int64_t value;   /* -1: not known */
+	struct sm_range at;
+};
+
+/* The first function a DeclRefExpr under c names (a kernel passed as
+ * `k`, `&k`, `(void *)k`, `k<32>`). */
+static enum CXChildVisitResult find_fn_ref(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	CXCursor *out = d;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXCursor r = clang_getCursorReferenced(c);
+		if (clang_getCursorKind(r) == CXCursor_FunctionDecl) {
+			*out = r;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static CXCursor referenced_function(CXCursor arg)
+{
+	CXCursor out = clang_getNullCursor();
+	CXCursor a = cv_strip(arg);
+	if (clang_getCursorKind(a) == CXCursor_DeclRefExpr &&
+	    clang_getCursorKind(clang_getCursorReferenced(a)) == CXCursor_FunctionDecl)
+		return clang_getCursorReferenced(a);
+	clang_visitChildren(arg, find_fn_ref, &out);
+	return out;
+}
+
+/* The name of the declaration an argument names (an enumerator), or "". */
+static const char *referenced_name(struct fe *S, CXCursor arg)
+{
+	CXCursor r = clang_getCursorReferenced(cv_strip(arg));
+	return clang_Cursor_isNull(r) ? "" : cv_cx_str(S->A, clang_getCursorSpelling(r));
+}
 
 static int is_config_call(struct fe *S, CXCursor c)
 {
@@ -266,13 +310,30 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData
 					}
 				}
 				if (na >= 3) {
+					/* a constant, or what the host code computes
+					 * (size_t bytes = 2 * n * sizeof(float)) */
 					int64_t v;
-					if (cv_try_eval_int(clang_Cursor_getArgument(conf, 2), &v))
+					CXCursor sz = clang_Cursor_getArgument(conf, 2);
+					if (cv_try_eval_int(sz, &v) || cv_host_eval(S, sz, &v))
 						pl->L.dyn_smem = v;
 				} else {
 					pl->L.dyn_smem = 0;
 				}
 				cv_vec_push(S->A, &lc->launches, pl);
+			}
+		} else if (cfg < 0 && cv_in_converted_file(S, c) && clang_Cursor_getNumArguments(c) == 3 &&
+			   !strcmp(cv_cx_str(S->A, clang_getCursorSpelling(c)), "cudaFuncSetAttribute") &&
+			   !strcmp(referenced_name(S, clang_Cursor_getArgument(c, 1)),
+				   "cudaFuncAttributeMaxDynamicSharedMemorySize")) {
+			CXCursor fn = referenced_function(clang_Cursor_getArgument(c, 0));
+			struct pending_optin *po = clang_Cursor_isNull(fn) ? NULL : sm_arena_alloc(S->A, sizeof(*po));
+			if (po) {
+				po->kernel = fn;
+				po->at = cv_range_of(S, c);
+				CXCursor v = clang_Cursor_getArgument(c, 2);
+				if (!cv_try_eval_int(v, &po->value) && !cv_host_eval(S, v, &po->value))
+					po->value = -1;
+				cv_vec_push(S->A, &lc->optins, po);
 			}
 		}
 	}
@@ -449,6 +510,19 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 		nl[K->nlaunches] = pl->L;
 		K->launches = nl;
 		K->nlaunches++;
+	}
+	/* the dynamic shared-memory opt-ins, on the kernels they name */
+	for (unsigned i = 0; i < lc.optins.n; i++) {
+		struct pending_optin *po = lc.optins.v[i];
+		struct sm_kernel *K = cv_cmap_get(&S.kernels, clang_getCanonicalCursor(po->kernel));
+		if (!K)
+			continue;
+		if (po->value < 0)
+			K->dyn_smem_optin = -1;
+		else if (K->dyn_smem_optin >= 0 && po->value > K->dyn_smem_optin)
+			K->dyn_smem_optin = po->value;
+		if (!K->dyn_smem_optin_at.begin.line)
+			K->dyn_smem_optin_at = po->at;
 	}
 	/* __device__ functions no kernel calls: analyzed on their own (one that
 	 * another of them inlines is marked below) */

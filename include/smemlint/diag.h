@@ -101,6 +101,14 @@ struct sm_fixit {
 	const char *text;
 };
 
+/* One thread's access that a finding is about (shared-out-of-bounds). */
+struct sm_diag_witness {
+	bool set;
+	int64_t thread[3];           /* threadIdx (x, y, z) */
+	int64_t offset;              /* its first byte, from the array's start */
+	int64_t extent;              /* the array's bytes (or the launch's dynamic size) */
+};
+
 struct sm_diag {
 	int rule;                    /* enum sm_rule_id */
 	enum sm_level level;         /* set by the driver to the rule's level; a
@@ -126,6 +134,7 @@ struct sm_diag {
 	const int64_t *bank_addr;    /* worst warp's byte addresses (32), or NULL */
 	uint32_t bank_mask;          /* active lanes of that warp */
 	unsigned width;              /* bytes per lane of the access */
+	struct sm_diag_witness witness; /* the thread that shows it, when set */
 };
 
 /* A sink collects findings. report() must copy what it keeps. */

@@ -330,6 +330,11 @@ struct sm_kernel {
 	int64_t launch_bounds;     /* __launch_bounds__ max threads, 0 if none */
 	struct sm_dim3 cluster_dims; /* __cluster_dims__(x, y, z) with constant
 	                            * extents (missing ones 1); all 0 if none */
+	int64_t dyn_smem_optin;    /* cudaFuncSetAttribute(k, cudaFuncAttributeMax-
+	                            * DynamicSharedMemorySize, v) in the file: v
+	                            * (the largest when several); -1 when present
+	                            * with a value not known; 0 when absent */
+	struct sm_range dyn_smem_optin_at; /* that call, when present */
 	const char *template_args; /* "<32>" for an instantiation, or NULL */
 	unsigned naccesses;        /* accesses in the body, numbered 0.. */
 	unsigned nparams;          /* vars[0..nparams) are the parameters */

@@ -10,6 +10,7 @@ file F.cu:
   raw/src/F.NAME.csv      `ncu -i --page source --csv --print-source cuda,sass`
   raw/race/F.log          racecheck of the -O0 -G build
   raw/race/F.O3.log       racecheck (--racecheck-report analysis) of the -O3 build
+  raw/mem/F.log           memcheck of the -O0 -G build
   raw/env.txt             GPU, driver, nvcc and ncu versions
 
 Writes:
@@ -17,6 +18,11 @@ Writes:
                  line kernel instructions wavefronts ideal degree
                  (degree = worst SASS instruction's wavefronts/ideal)
   OUT/racecheck.tsv  file kernel line_a line_b access_a access_b severity hazards build
+  OUT/memcheck.tsv   file function line access size errors threads
+                     (invalid __shared__ accesses; threads as x-ranges "lo-hi/y/z")
+  OUT/launches.tsv   file line status: what the runtime answered each launch
+                     a corpus program reports as "launch-result LINE STATUS"
+                     (in the memcheck log, which holds the program's output)
 
 Format of the source CSV as seen with Nsight Compute 2025.3.1 (see
 tools/gpu/README.md): blocks that start with `"File Path","/abs/path/F.cu"`
@@ -316,6 +322,51 @@ def read_kernels_tsv(text):
     return rows
 
 
+# --------------------------------------------------------------------------
+# memcheck logs: invalid __shared__ accesses
+
+MEM_RE = re.compile(r'Invalid __shared__ (?P<acc>\w+) of size (?P<size>\d+) bytes?')
+MEM_AT_RE = re.compile(r'at (?P<fn>.+?)\+0x[0-9a-fA-F]+ in (?P<file>.+?):(?P<line>\d+)')
+MEM_BY_RE = re.compile(r'by thread \((?P<x>\d+),(?P<y>\d+),(?P<z>\d+)\) in block')
+
+
+def parse_memcheck(text):
+    """Invalid __shared__ accesses: list of dicts (access, size, function,
+    file, line, thread), or {'unparsed': text} for a report it could not read."""
+    lines = [re.sub(r'^=+ ?', '', l.rstrip('\n')).strip() for l in text.splitlines()]
+    found = []
+    for i, l in enumerate(lines):
+        m = MEM_RE.search(l)
+        if not m:
+            continue
+        chunk = ' '.join(lines[i + 1:i + 4])
+        at, by = MEM_AT_RE.search(chunk), MEM_BY_RE.search(chunk)
+        if not at or not by:
+            found.append({'unparsed': l + ' ' + chunk})
+            continue
+        found.append({'access': m.group('acc').lower(), 'size': int(m.group('size')),
+                      'function': base_kernel_name(at.group('fn')),
+                      'file': os.path.basename(at.group('file').strip()), 'line': int(at.group('line')),
+                      'thread': (int(by.group('x')), int(by.group('y')), int(by.group('z')))})
+    return found
+
+
+def thread_ranges(threads):
+    """{(x, y, z)} -> 'lo-hi/y/z,...' (runs of consecutive x)."""
+    out = []
+    for y, z in sorted({(t[1], t[2]) for t in threads}):
+        xs = sorted(t[0] for t in threads if (t[1], t[2]) == (y, z))
+        lo = prev = xs[0]
+        for x in xs[1:] + [None]:
+            if x is not None and x == prev + 1:
+                prev = x
+                continue
+            out.append(('%d' % lo if lo == prev else '%d-%d' % (lo, prev)) + '/%d/%d' % (y, z))
+            if x is not None:
+                lo = prev = x
+    return ','.join(out)
+
+
 def import_raw(path, out, log=print):
     raw = Raw(path)
     env = env_info(raw.text('env.txt') or '')
@@ -419,8 +470,44 @@ def import_raw(path, out, log=print):
             e = races[key]
             fh.write('\t'.join(str(x) for x in key) + '\t%d\t%s\n' % (e['hazards'], ','.join(e['builds'])))
     summary['races'] = len(races)
-    log('import: %d files, %d shared-memory lines, %d race pairs, %d files without measurements%s'
-        % (summary['files'], summary['lines'], summary['races'], len(summary['failed']),
+
+    # out-of-bounds accesses
+    oob, mchecked, launches = {}, [], {}
+    for cu in files:
+        stem = cu[:-3] if cu.endswith('.cu') else cu
+        t = raw.text('mem/%s.log' % stem)
+        if t is None:
+            continue
+        if 'ERROR SUMMARY' not in t:
+            log('import: %s: mem/%s.log has no ERROR SUMMARY (program failed or timed out?)' % (cu, stem))
+            continue
+        mchecked.append(cu)
+        for m in re.finditer(r'^launch-result (\d+) (\S+)\s*$', t, re.M):
+            launches[(cu, int(m.group(1)))] = m.group(2)
+        for r in parse_memcheck(t):
+            if 'unparsed' in r:
+                log('import: %s: unparsed memcheck report: %s' % (cu, r['unparsed']))
+                continue
+            if r['file'] != cu:
+                log('import: %s: invalid access in %s:%d (not the .cu itself) ignored' % (cu, r['file'], r['line']))
+                continue
+            e = oob.setdefault((cu, r['function'], r['line'], r['access'], r['size']), set())
+            e.add(r['thread'])
+    with open(os.path.join(out, 'memcheck.tsv'), 'w') as fh:
+        fh.write('\n'.join(head) + '\n')
+        fh.write('# memcheck-files: %s\n' % ','.join(mchecked))
+        fh.write('file\tfunction\tline\taccess\tsize\terrors\tthreads\n')
+        for key in sorted(oob):
+            fh.write('\t'.join(str(x) for x in key) + '\t%d\t%s\n' % (len(oob[key]), thread_ranges(oob[key])))
+    with open(os.path.join(out, 'launches.tsv'), 'w') as fh:
+        fh.write('\n'.join(head) + '\n')
+        fh.write('file\tline\tstatus\n')
+        for key in sorted(launches):
+            fh.write('%s\t%d\t%s\n' % (key[0], key[1], launches[key]))
+    summary['oob'] = len(oob)
+    log('import: %d files, %d shared-memory lines, %d race pairs, %d out-of-bounds lines, '
+        '%d files without measurements%s'
+        % (summary['files'], summary['lines'], summary['races'], summary['oob'], len(summary['failed']),
            (' (' + ', '.join(summary['failed']) + ')') if summary['failed'] else ''))
     return summary
 

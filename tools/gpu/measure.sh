@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Measure shared-memory wavefronts per SASS instruction (Nsight Compute) and
-# shared-memory races (compute-sanitizer racecheck) for every corpus/*.cu.
+# Measure shared-memory wavefronts per SASS instruction (Nsight Compute),
+# shared-memory races (compute-sanitizer racecheck) and out-of-bounds
+# accesses (compute-sanitizer memcheck) for every corpus/*.cu.
 #
 # Runs ON the GPU machine, from the repository root:
 #     tools/gpu/measure.sh OUTDIR
@@ -33,7 +34,7 @@ OUTDIR=$(cd "$OUTDIR" && pwd)
 WORKDIR=${WORKDIR:-$(mktemp -d)}
 W=$WORKDIR/raw
 rm -rf "$W"
-mkdir -p "$W"/bin "$W"/rep "$W"/src "$W"/race "$W"/build
+mkdir -p "$W"/bin "$W"/rep "$W"/src "$W"/race "$W"/mem "$W"/build
 export W
 LOG=$W/log.txt
 : >"$LOG"
@@ -101,6 +102,28 @@ if [ ${#FILES[@]} -gt 0 ]; then
 fi
 grep -v ' rc=0$' "$W/race/status.txt" | while read -r l; do log "racecheck: $l"; done
 log "racecheck done"
+
+# ---- memcheck (parallel): out-of-bounds shared accesses ---------------------
+# mem/F.log: the -O0 -G build, so each report names the access's own line.
+# A kernel stops at its first invalid access, so a file's out-of-bounds
+# kernel is the last it launches (corpus/README.md).
+mem_one() {
+  b=$1
+  if [ -x "$W/bin/${b}_g" ]; then
+    timeout "$RACE_TIMEOUT" compute-sanitizer --tool memcheck --print-limit 1000 "$W/bin/${b}_g" \
+      >"$W/mem/$b.log" 2>&1
+    echo "$b G rc=$?"
+  else
+    echo "$b G no binary"
+  fi
+}
+export -f mem_one
+if [ ${#FILES[@]} -gt 0 ]; then
+  for f in "${FILES[@]}"; do basename "$f" .cu; done |
+    xargs -n1 -P "$(( JOBS < 8 ? JOBS : 8 ))" bash -c 'mem_one "$1"' _ >"$W/mem/status.txt" 2>&1
+fi
+grep -v ' rc=0$' "$W/mem/status.txt" | while read -r l; do log "memcheck: $l"; done
+log "memcheck done"
 
 # ---- kernel listing helper (reads ncu --page raw --csv) ---------------------
 cat >"$W/list_kernels.py" <<'PY'

@@ -292,5 +292,86 @@ class CompareTests(unittest.TestCase):
         self.assertEqual(rc, 2, out)
 
 
+class MemcheckTests(unittest.TestCase):
+    """testdata/memcheck/: real compute-sanitizer memcheck logs of the
+    corpus's out-of-bounds programs (H200, CUDA 13.0), one cut to its first
+    reports and its end."""
+
+    def log(self, name):
+        with open(os.path.join(HERE, 'testdata', 'memcheck', name)) as fh:
+            return fh.read()
+
+    def test_device_function_report(self):
+        r = imp.parse_memcheck(self.log('oob_device_fn.log'))
+        self.assertEqual(r, [{'access': 'write', 'size': 4, 'function': 'put', 'file': 'oob_device_fn.cu',
+                              'line': 9, 'thread': (63, 0, 0)}])
+
+    def test_clean_log_and_launch_failure_are_not_reports(self):
+        self.assertEqual(imp.parse_memcheck(self.log('oob_negative.log')), [])
+        # "Program hit cudaErrorLaunchFailure" is not an invalid access
+        self.assertTrue(all(x.get('line') == 39 for x in imp.parse_memcheck(self.log('oob_static_excerpt.log'))))
+
+    def test_thread_ranges_round_trip(self):
+        ts = {(x, 0, 0) for x in list(range(256, 288)) + list(range(320, 512))} | {(3, 1, 0)}
+        text = imp.thread_ranges(ts)
+        self.assertEqual(text, '256-287/0/0,320-511/0/0,3/1/0')
+        self.assertEqual(cmp_.parse_threads(text), ts)
+
+    def test_import_writes_memcheck_tsv(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            raw = os.path.join(tmp, 'raw')
+            os.makedirs(os.path.join(raw, 'mem'))
+            with open(os.path.join(raw, 'files.txt'), 'w') as fh:
+                fh.write('corpus/oob_device_fn.cu\ncorpus/oob_negative.cu\n')
+            for n in ('oob_device_fn.log', 'oob_negative.log'):
+                shutil.copy(os.path.join(HERE, 'testdata', 'memcheck', n), os.path.join(raw, 'mem', n))
+            out = os.path.join(tmp, 'measured')
+            imp.import_raw(tmp, out, log=lambda s: None)
+            oob, checked = cmp_.read_memcheck(out)
+            self.assertEqual(checked, {'oob_device_fn.cu', 'oob_negative.cu'})
+            self.assertEqual(oob, {('oob_device_fn.cu', 9): {(63, 0, 0)}})
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_compare_classifies_out_of_bounds(self):
+        def res(f, line, thread):
+            return {'rule': 'shared-out-of-bounds', 'file': f, 'line': line,
+                    'witness': {'thread': list(thread), 'bytes': [0, 3], 'extent': 4}}
+        data = {'accesses': [], 'results': [res('a.cu', 9, (63, 0, 0)), res('b.cu', 5, (1, 0, 0)),
+                                            res('c.cu', 7, (0, 0, 0)), res('d.cu', 2, (0, 0, 0))]}
+        oob = {('a.cu', 9): {(63, 0, 0)}, ('b.cu', 5): {(2, 0, 0)}, ('e.cu', 4): {(0, 0, 0)}}
+        files, stats, details = cmp_.compare(data, {}, [], set(), oob, {'a.cu', 'b.cu', 'c.cu', 'e.cu'})
+        kinds = {(d[0], d[1]): d[2] for d in details}
+        self.assertEqual(kinds, {('b.cu', 5): 'oob-witness', ('c.cu', 7): 'oob-extra', ('e.cu', 4): 'oob-missed'})
+        self.assertEqual((stats['a.cu']['oob_found'], stats['a.cu']['oob_witness']), (1, 1))
+        self.assertEqual(stats['c.cu']['oob_extra'], 1)
+        self.assertNotIn('d.cu', [d[0] for d in details])  # memcheck did not finish d.cu
+
+
+    def test_launch_results_import_and_compare(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            raw = os.path.join(tmp, 'raw')
+            os.makedirs(os.path.join(raw, 'mem'))
+            with open(os.path.join(raw, 'files.txt'), 'w') as fh:
+                fh.write('corpus/lim.cu\n')
+            with open(os.path.join(raw, 'mem', 'lim.log'), 'w') as fh:
+                fh.write('========= COMPUTE-SANITIZER\nlaunch-result 57 ok\nlaunch-result 59 cudaErrorInvalidValue\n'
+                         'launch-result 65 cudaErrorInvalidValue\n========= ERROR SUMMARY: 0 errors\n')
+            out = os.path.join(tmp, 'measured')
+            imp.import_raw(tmp, out, log=lambda s: None)
+            launches = cmp_.read_launches(out)
+            self.assertEqual(launches, {('lim.cu', 57): 'ok', ('lim.cu', 59): 'cudaErrorInvalidValue',
+                                        ('lim.cu', 65): 'cudaErrorInvalidValue'})
+            data = {'accesses': [], 'results': [{'rule': 'shared-launch-limit', 'file': 'lim.cu', 'line': 59},
+                                                {'rule': 'shared-launch-limit', 'file': 'lim.cu', 'line': 57}]}
+            files, stats, details = cmp_.compare(data, {}, [], set(), {}, set(), launches)
+            self.assertEqual({(d[1], d[2]) for d in details}, {(65, 'limit-missed'), (57, 'limit-extra')})
+            self.assertEqual((stats['lim.cu']['limit_found'], stats['lim.cu']['limit_refused']), (1, 2))
+        finally:
+            shutil.rmtree(tmp)
+
+
 if __name__ == '__main__':
     unittest.main(verbosity=2)

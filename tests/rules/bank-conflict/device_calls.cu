@@ -141,10 +141,15 @@ void launch(float *f, uint *u, int *d)
  *           ^
  * tests/rules/bank-conflict/device_calls.cu:49:5: note: 'k' declared here
  * tests/rules/bank-conflict/device_calls.cu:22:9: note: index 'k' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 6 of 6 conflicting accesses become conflict-free
- * tests/rules/bank-conflict/device_calls.cu:26:50: warning: 4-way bank conflict on load of 's' (float[512]) in 'inner' called from 'outer' at line 27, from kernel 'through_pointer' at line 44 with blockDim (256,1,1) from the launch on line 100; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/device_calls.cu:26:50: warning: 4-way bank conflict on load of 's' (float[512]) (counting lanes that address outside the array) in 'inner' called from 'outer' at line 27, from kernel 'through_pointer' at line 44 with blockDim (256,1,1) from the launch on line 100; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *   __device__ float inner(float *s, int i) { return s[4 * i]; }
  *                                                    ^~~~~~~~
  * tests/rules/bank-conflict/device_calls.cu:40:5: note: 's' declared here
+ * tests/rules/bank-conflict/device_calls.cu:26:50: error: out-of-bounds load from 's': thread 128 reads bytes 2048..2051, past the end of its 2048 bytes in 'inner' called from 'outer' at line 27, from kernel 'through_pointer' at line 44 with blockDim (256,1,1) from the launch on line 100 [shared-out-of-bounds]
+ *   __device__ float inner(float *s, int i) { return s[4 * i]; }
+ *                                                    ^~~~~~~~
+ * tests/rules/bank-conflict/device_calls.cu:40:5: note: 's' declared here
+ * tests/rules/bank-conflict/device_calls.cu:26:50: note: enlarge the array or bound the index (a guard such as `if (i < N)`)
  * tests/rules/bank-conflict/device_calls.cu:33:12: warning: unsynchronized warp exchange on 'mine': lane 2 of warp 0 reads mine[2], which lane 1 wrote at line 32, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in 'own_tile' called from kernel 'guarded_helper' at line 70 with blockDim (32,1,1) from the launch on line 103 [warp-sync]
  *       return mine[i];
  *              ^~~~~~~
