@@ -120,6 +120,72 @@ START_TEST(test_guard_active_lanes)
 }
 END_TEST
 
+/* Out of bounds (rule shared-out-of-bounds): s[tid * mul + add] on a
+ * float[n] array (or an extern one with dyn bytes), optionally under
+ * `if (tid < bound)` with bound a constant or a parameter (undecidable):
+ * the certain witness, the lanes left out. */
+static const struct {
+	int64_t n;             /* elements; 0: extern, sized by dyn */
+	int64_t dyn;
+	int64_t mul, add;
+	int guard;             /* 0 none, 1 tid < bound (constant), 2 tid < parameter */
+	int64_t bound;
+	int threads;
+	int found;             /* a certain witness */
+	int64_t tid, offset;   /* its thread and first byte */
+	int dropped;           /* lanes out of bounds under an undecided guard, left out */
+} oob_table[] = {
+	{ 256, 0, 1, 0, 0, 0, 256, 0, 0, 0, 0 },         /* fits */
+	{ 256, 0, 1, 0, 0, 0, 512, 1, 256, 1024, 0 },    /* 512 threads, 256 elements */
+	{ 256, 0, 1, 0, 1, 256, 512, 0, 0, 0, 0 },       /* if (tid < 256): in bounds */
+	{ 256, 0, 1, 0, 1, 300, 512, 1, 256, 1024, 0 },  /* if (tid < 300): thread 256 is out */
+	{ 256, 0, 1, 0, 2, 0, 512, 0, 0, 0, 1 },         /* if (tid < n): kept out by the guard */
+	{ 64, 0, 1, 1, 0, 0, 64, 1, 63, 256, 0 },        /* s[tid + 1]: thread 63 */
+	{ 64, 0, 1, -1, 0, 0, 64, 1, 0, -4, 0 },         /* s[tid - 1]: thread 0, before the start */
+	{ 0, 1024, 1, 192, 0, 0, 128, 1, 64, 1024, 0 },  /* extern, 1024 dynamic bytes, carve at 192 */
+	{ 0, 1280, 1, 192, 0, 0, 128, 0, 0, 0, 0 },      /* extern, 1280 bytes: fits */
+	{ 0, -1, 1, 192, 0, 0, 128, 0, 0, 0, 0 },        /* extern, size not known: no extent */
+};
+
+START_TEST(test_out_of_bounds)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	int i = _i;
+	struct sm_array *a = sm_irb_array(&b, "float", 4, oob_table[i].n ? oob_table[i].n : 1, 0);
+	if (!oob_table[i].n) {
+		a->is_dynamic = true;
+		a->dims[0] = 0;
+	}
+	struct sm_expr *idx = OP(&b, SM_OP_ADD, OP(&b, SM_OP_MUL, T(&b, 0), K(&b, oob_table[i].mul)), K(&b, oob_table[i].add));
+	struct sm_guard g;
+	memset(&g, 0, sizeof(g));
+	if (oob_table[i].guard == 1)
+		g.cond = OP(&b, SM_OP_LT, T(&b, 0), K(&b, oob_table[i].bound));
+	else if (oob_table[i].guard == 2)
+		g.cond = OP(&b, SM_OP_LT, T(&b, 0), sm_irb_ref(&b, sm_irb_var(&b, "n", SM_V_PARAM)));
+	struct sm_raccess ra;
+	memset(&ra, 0, sizeof(ra));
+	ra.ok = true;
+	ra.array = a;
+	ra.idx[0] = idx;
+	ra.nidx = 1;
+	ra.width = 4;
+	ra.guards = oob_table[i].guard ? &g : NULL;
+	struct sm_degree d;
+	sm_access_degree_at(&ra, (struct sm_dim3){ oob_table[i].threads, 1, 1 }, oob_table[i].dyn, &b.A, NULL, NULL, &d);
+	ck_assert_msg(d.oob.found == (oob_table[i].found != 0), "row %d: found %d", i, d.oob.found);
+	if (oob_table[i].found) {
+		ck_assert_msg(d.oob.tid[0] == oob_table[i].tid && d.oob.offset == oob_table[i].offset,
+			      "row %d: thread %lld offset %lld", i, (long long)d.oob.tid[0], (long long)d.oob.offset);
+		ck_assert_int_eq(d.oob.extent, oob_table[i].n ? oob_table[i].n * 4 : oob_table[i].dyn);
+		ck_assert(d.oob_lanes);
+	}
+	ck_assert_msg(d.oob_dropped == (oob_table[i].dropped != 0), "row %d: dropped %d", i, d.oob_dropped);
+	sm_irb_release(&b);
+}
+END_TEST
+
 START_TEST(test_wavefronts_pure)
 {
 	int64_t addr[32];
@@ -178,6 +244,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("model");
 	tcase_add_loop_test(tc, test_stride, 0, sizeof(stride_table) / sizeof(stride_table[0]));
 	tcase_add_loop_test(tc, test_tile, 0, sizeof(tile_table) / sizeof(tile_table[0]));
+	tcase_add_loop_test(tc, test_out_of_bounds, 0, sizeof(oob_table) / sizeof(oob_table[0]));
 	tcase_add_test(tc, test_guard_active_lanes);
 	tcase_add_test(tc, test_wavefronts_pure);
 	tcase_add_test(tc, test_facts_on_first_use);

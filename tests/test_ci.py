@@ -174,6 +174,11 @@ class Sarif(unittest.TestCase):
             self.assertEqual(len(s.get("relatedLocations", [])), len(j["related"]))
             self.assertTrue(s["message"]["text"].startswith(j["message"]))
             self.assertRegex(s["partialFingerprints"]["smemlint/v1"], r"^[0-9a-f]{16}$")
+            if j["rule"] == "shared-out-of-bounds":
+                # the witness, the same in both: a thread and the bytes past the extent
+                w = j["witness"]
+                self.assertEqual(s["properties"]["witness"], w)
+                self.assertTrue(w["bytes"][0] < 0 or w["bytes"][1] >= w["extent"], w)
             if j["rule"] == "bank-conflict":
                 self.assertEqual(s["properties"]["ways"], j["ways"])
                 self.assertEqual(s["properties"]["kernel"], j["kernel"])

@@ -96,18 +96,9 @@ static json_t *result_json(const struct sm_result *r, const struct sm_diag *d)
 	json_t *lj = sm_emit_launch_json(r, &d->launch, false);
 	if (lj)
 		json_object_set_new(j, "launch", lj);
-	if (d->witness.set) {
-		/* the thread, the bytes [first, last] it touches, the extent */
-		json_t *w = json_object(), *t = json_array(), *b = json_array();
-		for (int i = 0; i < 3; i++)
-			json_array_append_new(t, json_integer(d->witness.thread[i]));
-		json_array_append_new(b, json_integer(d->witness.offset));
-		json_array_append_new(b, json_integer(d->witness.offset + (json_int_t)d->width - 1));
-		json_object_set_new(w, "thread", t);
-		json_object_set_new(w, "bytes", b);
-		json_object_set_new(w, "extent", json_integer(d->witness.extent));
-		json_object_set_new(j, "witness", w);
-	}
+	json_t *wj = sm_emit_witness_json(d);
+	if (wj)
+		json_object_set_new(j, "witness", wj);
 	json_object_set_new(j, "message", jstr(d->message));
 	if (d->note)
 		json_object_set_new(j, "note", jstr(d->note));

@@ -57,3 +57,18 @@ json_t *sm_emit_launch_json(const struct sm_result *r, const struct sm_diag_laun
 	json_object_set_new(j, "source", s);
 	return j;
 }
+
+json_t *sm_emit_witness_json(const struct sm_diag *d)
+{
+	if (!d->witness.set)
+		return NULL;
+	json_t *w = json_object(), *t = json_array(), *b = json_array();
+	for (int i = 0; i < 3; i++)
+		json_array_append_new(t, json_integer(d->witness.thread[i]));
+	json_array_append_new(b, json_integer(d->witness.offset));
+	json_array_append_new(b, json_integer(d->witness.offset + (json_int_t)d->width - 1));
+	json_object_set_new(w, "thread", t);
+	json_object_set_new(w, "bytes", b);
+	json_object_set_new(w, "extent", json_integer(d->witness.extent));
+	return w;
+}

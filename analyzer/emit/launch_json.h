@@ -16,4 +16,9 @@
  * context (unused-suppression). */
 json_t *sm_emit_launch_json(const struct sm_result *r, const struct sm_diag_launch *l, bool camel);
 
+/* A finding's witness (shared-out-of-bounds) as JSON, the same in the JSON
+ * document and SARIF's properties: {"thread": [x, y, z], "bytes": [first,
+ * last], "extent": N}; NULL when the finding has none. */
+json_t *sm_emit_witness_json(const struct sm_diag *d);
+
 #endif

@@ -241,6 +241,9 @@ static json_t *result(const struct sm_result *r, const struct sm_diag *d, uint64
 		json_object_set_new(p, "launch", lj);
 	if (d->fix_refused)
 		json_object_set_new(p, "fixRefused", json_string(d->fix_refused));
+	json_t *wj = sm_emit_witness_json(d);
+	if (wj)
+		json_object_set_new(p, "witness", wj);
 	json_object_set_new(j, "properties", p);
 	return j;
 }

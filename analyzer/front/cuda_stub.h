@@ -226,6 +226,7 @@ template <class Group> __device__ void sync(const Group &);
 typedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1 } cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9 };
 enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4 };
 extern "C" {
 cudaError_t cudaMalloc(void **, size_t);
@@ -236,11 +237,16 @@ cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 const char *cudaGetErrorString(cudaError_t);
-cudaError_t cudaFuncSetAttribute(const void *, int, int);
+const char *cudaGetErrorName(cudaError_t);
+cudaError_t cudaFuncSetAttribute(const void *, enum cudaFuncAttribute, int);
 int __cudaPushCallConfiguration(dim3, dim3, size_t = 0, cudaStream_t = 0);
 cudaError_t cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);
 }
 template <class T> static inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
+template <class T> static inline cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value)
+{
+	return cudaFuncSetAttribute((const void *)entry, attr, value);
+}
 template <class T> static inline cudaError_t cudaMemcpyToSymbol(const T &sym, const void *src, size_t n, size_t off = 0,
 								 enum cudaMemcpyKind k = cudaMemcpyHostToDevice);
 template <class T> static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &sym, size_t n, size_t off = 0,

@@ -22,7 +22,9 @@ Writes:
                      (invalid __shared__ accesses; threads as x-ranges "lo-hi/y/z")
   OUT/launches.tsv   file line status: what the runtime answered each launch
                      a corpus program reports as "launch-result LINE STATUS"
-                     (in the memcheck log, which holds the program's output)
+                     (the -O3 program's output, in rep/F.ncu.log: under
+                     memcheck the -G build saw a 32 KB launch refused that
+                     the -O3 build runs, H200, 2026-11-26)
 
 Format of the source CSV as seen with Nsight Compute 2025.3.1 (see
 tools/gpu/README.md): blocks that start with `"File Path","/abs/path/F.cu"`
@@ -482,8 +484,6 @@ def import_raw(path, out, log=print):
             log('import: %s: mem/%s.log has no ERROR SUMMARY (program failed or timed out?)' % (cu, stem))
             continue
         mchecked.append(cu)
-        for m in re.finditer(r'^launch-result (\d+) (\S+)\s*$', t, re.M):
-            launches[(cu, int(m.group(1)))] = m.group(2)
         for r in parse_memcheck(t):
             if 'unparsed' in r:
                 log('import: %s: unparsed memcheck report: %s' % (cu, r['unparsed']))
@@ -499,6 +499,10 @@ def import_raw(path, out, log=print):
         fh.write('file\tfunction\tline\taccess\tsize\terrors\tthreads\n')
         for key in sorted(oob):
             fh.write('\t'.join(str(x) for x in key) + '\t%d\t%s\n' % (len(oob[key]), thread_ranges(oob[key])))
+    for cu in files:
+        stem = cu[:-3] if cu.endswith('.cu') else cu
+        for m in re.finditer(r'^launch-result (\d+) (\S+)\s*$', raw.text('rep/%s.ncu.log' % stem) or '', re.M):
+            launches[(cu, int(m.group(1)))] = m.group(2)
     with open(os.path.join(out, 'launches.tsv'), 'w') as fh:
         fh.write('\n'.join(head) + '\n')
         fh.write('file\tline\tstatus\n')

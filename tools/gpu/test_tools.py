@@ -356,9 +356,10 @@ class MemcheckTests(unittest.TestCase):
             os.makedirs(os.path.join(raw, 'mem'))
             with open(os.path.join(raw, 'files.txt'), 'w') as fh:
                 fh.write('corpus/lim.cu\n')
-            with open(os.path.join(raw, 'mem', 'lim.log'), 'w') as fh:
-                fh.write('========= COMPUTE-SANITIZER\nlaunch-result 57 ok\nlaunch-result 59 cudaErrorInvalidValue\n'
-                         'launch-result 65 cudaErrorInvalidValue\n========= ERROR SUMMARY: 0 errors\n')
+            os.makedirs(os.path.join(raw, 'rep'))
+            with open(os.path.join(raw, 'rep', 'lim.ncu.log'), 'w') as fh:
+                fh.write('==PROF== Connected to process 1\nlaunch-result 57 ok\nlaunch-result 59 cudaErrorInvalidValue\n'
+                         'launch-result 65 cudaErrorInvalidValue\n==PROF== Disconnected from process 1\n')
             out = os.path.join(tmp, 'measured')
             imp.import_raw(tmp, out, log=lambda s: None)
             launches = cmp_.read_launches(out)
