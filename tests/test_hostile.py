@@ -339,6 +339,30 @@ class Writes(Base):
             self.assertIn(NORMAL, f.read())
         self.assertEqual(self.listing(), ["report.txt"])
 
+    def test_signal_during_run_keeps_previous_output(self):
+        # issue 24: a CI cancel (SIGTERM, SIGINT, SIGHUP) or SIGKILL while
+        # -o is being written stops the run at once, leaves no temporary,
+        # and leaves the previous report as it was
+        many = os.path.join(self.dir, "many")
+        os.mkdir(many)
+        shutil.copy(os.path.join(CORPUS, "common.cuh"), many)
+        for i in range(40):
+            shutil.copy(self.normal, os.path.join(many, f"k{i}.cu"))
+        out = self.write("report.json", "previous\n")
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGKILL):
+            p = subprocess.Popen([SMEMLINT, *BASE, "-j1", "--format=json", "-o", out, many], cwd=self.dir,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(1.0)
+            self.assertIsNone(p.poll(), "the run ended before the signal")
+            t = time.monotonic()
+            p.send_signal(sig)
+            p.wait(timeout=30)
+            self.assertLess(time.monotonic() - t, 1.0, f"{sig!r}: did not stop within a second")
+            self.assertEqual(p.returncode, -sig, sig)
+            with open(out) as f:
+                self.assertEqual(f.read(), "previous\n", sig)
+            self.assertEqual([f for f in os.listdir(self.dir) if "tmp" in f], [], sig)
+
     def fail_fsize(self):
         # RLIMIT_FSIZE of 1 KiB: the report's write fails with EFBIG (SIGXFSZ is ignored)
         import resource
@@ -641,6 +665,34 @@ class Special(Base):
                            timeout=60)
         self.assertEqual(rc, 2, err)
 
+    def test_fifo_compile_database(self):
+        # -p with a FIFO as compile_commands.json: an error naming it, no hang
+        d = os.path.join(self.dir, "build")
+        os.mkdir(d)
+        os.mkfifo(os.path.join(d, "compile_commands.json"))
+        p = self.write("k.cu", KERNEL)
+        rc, out, err = run([SMEMLINT, *BASE, "-p", d, p], self.dir, timeout=60)
+        self.assertEqual(rc, 2, err)
+        self.assertIn(f"{d}/compile_commands.json", err)
+        self.assertIn("a FIFO, not a regular file", err)
+
+    def test_fifo_response_file(self):
+        # @flags.rsp a FIFO, in a compile database's command and under
+        # --launcher (where a hang would stop the build): the flags are
+        # missing, the file is named, nothing blocks
+        os.mkfifo(os.path.join(self.dir, "flags.rsp"))
+        p = self.write("k.cu", KERNEL)
+        d = os.path.join(self.dir, "build")
+        os.mkdir(d)
+        with open(os.path.join(d, "compile_commands.json"), "w") as fh:
+            json.dump([{"directory": self.dir, "file": p, "command": f"nvcc @flags.rsp -c {p}"}], fh)
+        rc, out, err = run([SMEMLINT, *BASE, "-p", d, p], self.dir, timeout=60)
+        self.assertIn(rc, (1, 2), err)
+        self.assertIn("flags.rsp' (a FIFO, not a regular file)", out.decode("utf-8", "replace") + err)
+        rc, out, err = run([SMEMLINT, *BASE, "--launcher", "--", "true", "@flags.rsp", "-c", p], self.dir, timeout=60)
+        self.assertEqual(rc, 0, err)  # the command's status: true
+        self.assertIn("flags.rsp' (a FIFO, not a regular file)", err)
+
     def test_symlink_dag(self):
         # 18 levels of two links each: 262,144 paths to one file
         d = os.path.join(self.dir, "dag")
@@ -746,6 +798,23 @@ class Names(Base):
         rc, out, err = run([SMEMLINT, *BASE, "."], self.dir)
         self.assertIn("a\\x0a::error title=forged::pwned\\x1b[31m\\x0d.cu:5:", out.decode())
 
+    def test_html_is_valid_for_any_byte(self):
+        # control bytes in a name and in a quoted source line, bytes that are
+        # not UTF-8: the HTML report is UTF-8 with no control character
+        race = ("__global__ void k(float *o)\n{\n\t__shared__ float s[64];\n"
+                "\ts[2 * threadIdx.x] = o[0]; /* \x1b[2J */\n\to[1] = s[0];\n}\n")
+        p = self.write("h\x1b[31m\x07.cu", race)
+        with open(p, "ab") as f:
+            f.write(b"// \xff\xfe\xc0\x80 not UTF-8\n")
+        html = os.path.join(self.dir, "r.html")
+        rc, out, err = run([SMEMLINT, *BASE, "--html", html, p], self.dir)
+        self.assertEqual(rc, 1, err)
+        with open(html, "rb") as f:
+            doc = f.read()
+        doc.decode("utf-8")  # raises on bytes that are not UTF-8
+        self.assertEqual([b for b in set(doc) if b < 0x20 and b not in (9, 10, 13)], [])
+        self.assertIn(b"h\\x1B[31m\\x07.cu", doc)
+
 
 class Configs(Base):
     """.smemlint.yaml is bounded and, when found by walking up, trusted only
@@ -773,6 +842,28 @@ class Configs(Base):
         self.assertEqual(rc, 2, err[-2000:])
         self.assertIn("the settings expand to more than 1048576 bytes", err)
         self.assertLess(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, 1 << 20, "over 1 GiB")
+
+    def test_header_filter_cannot_explode(self):
+        # issue 24: a 30-byte header-filter in a checkout's config took
+        # 14.5 GB in regcomp; a back-reference makes matching exponential.
+        # Both are refused before regcomp, naming the file and the reason,
+        # in bounded time and memory; an ordinary filter still works.
+        import resource
+        for pattern, why in (("a{1,255}{1,255}{1,255}", "expand it to more than 10000 states"),
+                             ("(a*)*\\1", "back-reference"),
+                             ("x" * 1100, "longer than 1024 bytes")):
+            d, p = self.proj(f"header-filter: '{pattern}'\n")
+            t = time.monotonic()
+            rc, out, err = run([SMEMLINT, *BASE, p], self.dir, timeout=60)
+            self.assertEqual(rc, 2, err[-2000:])
+            self.assertIn(f"{d}/.smemlint.yaml", err)
+            self.assertIn(why, err)
+            self.assertLess(time.monotonic() - t, 20)
+            shutil.rmtree(d)
+        self.assertLess(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, 1 << 20, "over 1 GiB")
+        d, p = self.proj("header-filter: '(/include/|/src/).*[.]cuh$'\n")
+        rc, out, err = run([SMEMLINT, *BASE, p], self.dir, timeout=60)
+        self.assertEqual(rc, 1, err)
 
     def test_config_flags_cannot_write_files(self):
         # issue 24: a checkout's flags reach libclang only when they change

@@ -36,14 +36,18 @@
  * The temporary is ".smemlint.tmp.XXXXXX" (20 bytes, hidden from walks) so
  * that any name that fits NAME_MAX can be written.
  *
- * Signals: from the temporary's creation to its rename or removal, the
- * calling thread blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT; one that
- * arrives meanwhile is delivered when they are unblocked, after the
- * temporary is gone, and ends the process as usual. No handler and no
- * global list of temporaries is needed. It covers every write of the
- * command, which happens on the main thread once the workers are done (a
- * signal meant for the process goes to a thread that does not block it).
- * SIGKILL cannot be blocked: a temporary it leaves is a hidden file. */
+ * Signals: the report is written into an unnamed file in the target's
+ * directory (O_TMPFILE), so a signal while it is written (the whole run,
+ * for a streamed report), SIGKILL included, ends the process at once and
+ * leaves nothing: the previous output stays as it was. Only the last steps
+ * (naming the file, the checks, the rename) run with SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT blocked on the calling thread; one that arrives then
+ * is delivered when they are unblocked, after the temporary is renamed or
+ * gone, and ends the process as usual. No handler and no global list of
+ * temporaries is needed. Where the file system has no O_TMPFILE (or /proc
+ * is missing) the temporary is named from the start and the signals are
+ * blocked from its creation to its rename or removal, as before; SIGKILL
+ * then leaves a hidden file. */
 
 /* Block the signals that end a process from a terminal or a service
  * manager (see above); *old receives the mask to restore. */
@@ -220,6 +224,29 @@ static int copy_over(const char *tmp, const char *dst, const struct sm_write_opt
 	return 0;
 }
 
+/* Give the unnamed file fd (O_TMPFILE) the name tmp: the template
+ * ".smemlint.tmp.XXXXXX" after its first dl bytes, made unique as
+ * mkstemp makes it. Returns 0, or -1 with errno set. */
+static int name_anonymous(int fd, char *tmp, size_t dl)
+{
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	for (int i = 0; i < 100; i++) {
+		memcpy(tmp + dl, TMP_NAME, sizeof(TMP_NAME));
+		int t = mkstemp(tmp);
+		if (t < 0)
+			return -1;
+		close(t);
+		unlink(tmp);
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx, const struct sm_write_opts *wo,
 		  char *err, size_t errlen)
 {
@@ -288,9 +315,25 @@ int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx
 	else
 		tmp[0] = '.';
 	memcpy(tmp + dl, TMP_NAME, sizeof(TMP_NAME));
+	/* an unnamed file in the target's directory while the report is
+	 * written (O_TMPFILE): a signal or SIGKILL meanwhile ends the process
+	 * at once and leaves nothing; it gets its temporary name only for the
+	 * last steps, under held signals. Where the file system cannot, the
+	 * named temporary from the start, under held signals throughout. */
 	sigset_t held;
-	hold_signals(&held);
-	int fd = mkstemp(tmp);
+	bool anon = false, named = false;
+	int fd = -1;
+	if (access("/proc/self/fd", X_OK) == 0) {
+		tmp[dl] = 0;
+		fd = open(slash ? tmp : ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+		memcpy(tmp + dl, TMP_NAME, sizeof(TMP_NAME));
+		anon = fd >= 0;
+	}
+	if (!anon) {
+		hold_signals(&held);
+		fd = mkstemp(tmp);
+		named = fd >= 0;
+	}
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		release_signals(&held);
@@ -311,6 +354,8 @@ int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx
 	if (!f) {
 		e = errno;
 		close(fd);
+		if (anon)
+			hold_signals(&held);
 	} else {
 		e = run_writer(f, writer, ctx);
 		if (!e && fsync(fileno(f)) != 0 && errno != EINVAL)
@@ -322,6 +367,12 @@ int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx
 		if (!e && exists && (st.st_uid != geteuid() || st.st_gid != getegid()) &&
 		    fchown(fileno(f), st.st_uid, st.st_gid) != 0 && wo->keep_owner)
 			e = errno;
+		if (anon) {
+			hold_signals(&held);
+			if (!e && name_anonymous(fileno(f), tmp, dl) != 0)
+				e = errno;
+			named = !e;
+		}
 		if (fclose(f) != 0 && !e)
 			e = errno;
 	}
@@ -347,7 +398,8 @@ int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx
 			close(cfd);
 		if (!same) {
 			snprintf(err, errlen, "'%s' changed while it was being fixed; not fixing it", path);
-			unlink(tmp);
+			if (named)
+				unlink(tmp);
 			release_signals(&held);
 			free(tmp);
 			free(target);
@@ -369,7 +421,8 @@ int sm_write_file(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx
 	}
 	if (e) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
-		unlink(tmp);
+		if (named)
+			unlink(tmp);
 	}
 	release_signals(&held);
 	free(tmp);

@@ -80,6 +80,22 @@
  * it: the file is not read (compile-flags-incomplete). */
 #define SM_MAX_RSP_BYTES (1u << 20)
 
+/* A header-filter regular expression (--header-filter, or a checkout's
+ * header-filter: key), before regcomp: its bytes, and the size of the
+ * automaton its bounded repetitions expand to (atoms, each {m,n} counting
+ * n copies). A real filter is tens of bytes and states; glibc's regcomp of
+ * the 30-byte `a{1,255}{1,255}{1,255}` (16 million states) took 14.5 GB.
+ * 10,000 states compile in well under a millisecond. Past either, and for
+ * a back-reference (exponential matching): an error naming the pattern. */
+#define SM_REGEX_MAX_BYTES 1024
+#define SM_REGEX_MAX_STATES 10000
+
+/* Bytes of compile_commands.json read (-p). A large project's database is
+ * tens of MB (a 30,000-file tree with long flag lists, about 60 MB); 1 GiB
+ * bounds what a hostile checkout's file can make smemlint allocate. Past
+ * it: an error naming the file. */
+#define SM_MAX_COMPDB_BYTES 1073741824ull
+
 /* Bytes of the file list read from standard input (PATH "-"). A path a
  * line, 64 MiB holds a million long paths, far above any source tree, and
  * keeps a stray binary piped in from filling memory. Past it: a usage

@@ -65,4 +65,8 @@ void sm_text_advance(const char *text, size_t from, size_t to, unsigned *line, s
  * recolour the terminal or start a line of its own (a forged
  * `::error` workflow command). */
 void sm_text_put_safe(FILE *out, const char *s, size_t n);
+
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no
+ * surrogates, nothing above U+10FFFF), or 0 (s[0] == 0 counts 1). */
+size_t sm_utf8_len(const unsigned char *s);
 #endif

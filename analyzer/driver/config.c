@@ -10,6 +10,7 @@
  * (config_trusted; as git's safe.directory). */
 #define _GNU_SOURCE
 #include "driver/config.h"
+#include "driver/regex_guard.h"
 #include "base/arch.h"
 #include "base/fsutil.h"
 #include "base/grow.h"
@@ -50,6 +51,10 @@ void sm_config_free(struct sm_config *c)
 
 int sm_config_compile_filter(const char *src, regex_t *re, char *why, size_t n)
 {
+	/* a checkout's pattern: refused before regcomp when it could take
+	 * unbounded memory or time */
+	if (sm_regex_guard(src, why, n) != 0)
+		return -1;
 	int rc = regcomp(re, src, REG_EXTENDED | REG_NOSUB);
 	if (!rc)
 		return 0;

@@ -14,17 +14,32 @@
 #include "base/text.h"
 #include "driver/report.h"
 
+/* s[0..n) as HTML text, valid for any bytes: markup characters as
+ * entities, control bytes (but tab and newline) as a visible \xNN, bytes
+ * that are not UTF-8 as U+FFFD. */
 static void esc(FILE *out, const char *s, size_t n)
 {
-	for (size_t i = 0; s && i < n && s[i]; i++) {
-		switch (s[i]) {
+	for (size_t i = 0; s && i < n && s[i];) {
+		unsigned char c = (unsigned char)s[i];
+		size_t k = c >= 0x80 ? sm_utf8_len((const unsigned char *)s + i) : 1;
+		if (k == 0 || i + k > n) {
+			fputs("\xEF\xBF\xBD", out);
+			i++;
+			continue;
+		}
+		switch (c) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&#39;", out); break;
-		default: fputc(s[i], out);
+		default:
+			if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+				fprintf(out, "\\x%02X", c);
+			else
+				fwrite(s + i, 1, k, out);
 		}
+		i += k;
 	}
 }
 

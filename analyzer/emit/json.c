@@ -10,29 +10,13 @@
 #include <string.h>
 
 #include "emit/emit.h"
+#include "base/text.h"
 #include "emit/launch_json.h"
 #include "rules/rules.h"
 
 static const char *kind_name(int k)
 {
 	return k == SM_ACC_STORE ? "store" : k == SM_ACC_ATOMIC ? "atomic" : "load";
-}
-
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no
- * surrogates, nothing above U+10FFFF), or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	if (c < 0x80)
-		return 1;
-	size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F) || (c == 0xF0 && s[1] < 0x90) ||
-	    (c == 0xF4 && s[1] > 0x8F))
-		return 0;
-	return n;
 }
 
 /* A JSON string for s, or null. JSON strings must be UTF-8, and paths,
@@ -51,7 +35,7 @@ static json_t *jstr(const char *s)
 		return json_string("?");
 	size_t o = 0;
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t k = utf8_len(p);
+		size_t k = sm_utf8_len(p);
 		if (k) {
 			memcpy(buf + o, p, k);
 			o += k;

@@ -3,13 +3,17 @@
 #define _GNU_SOURCE
 #include "front/compdb.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "base/fsutil.h"
 #include "base/grow.h"
 #include "base/limits.h"
 
@@ -261,21 +265,25 @@ static int expand(struct expansion *x, const char *const *argv, int argc, int fr
 				     SM_STR(SM_MAX_RSP_DEPTH));
 			continue;
 		}
-		FILE *fp = fopen(path, "rb");
+		/* a regular file only (a FIFO would block the run, or the
+		 * build under --launcher), at most SM_MAX_RSP_BYTES */
+		struct stat st;
+		int fd = sm_open_regular(path, &st);
 		char *text = NULL;
 		size_t len = 0;
-		if (fp) {
-			text = malloc(SM_MAX_RSP_BYTES + 1);
-			len = text ? fread(text, 1, SM_MAX_RSP_BYTES + 1, fp) : 0;
-			if (ferror(fp) || len > SM_MAX_RSP_BYTES || (text && memchr(text, 0, len))) {
-				free(text);
-				text = NULL;
-			}
-			fclose(fp);
-		}
-		if (!text) {
-			note_problem(out, "cannot read response file '%s'%s; its flags are missing", path,
-				     fp ? " (larger than 1 MiB or binary)" : "");
+		int rc = fd < 0 ? fd : sm_read_fd(fd, SM_MAX_RSP_BYTES, &text, &len);
+		if (fd >= 0)
+			close(fd);
+		if (rc == 0 && memchr(text, 0, len))
+			rc = -3;
+		if (rc != 0) {
+			char why[64] = "";
+			if (fd == -2)
+				snprintf(why, sizeof(why), " (%s, not a regular file)", sm_file_kind(st.st_mode));
+			else if (rc == -2 || rc == -3)
+				snprintf(why, sizeof(why), " (%s)", rc == -2 ? "larger than 1 MiB" : "binary");
+			free(text);
+			note_problem(out, "cannot read response file '%s'%s; its flags are missing", path, why);
 			continue;
 		}
 		text[len] = 0;
@@ -284,7 +292,7 @@ static int expand(struct expansion *x, const char *const *argv, int argc, int fr
 		free(text);
 		if (nsub < 0)
 			return -1;
-		int rc = expand(x, (const char *const *)sub, nsub, 0, depth + 1);
+		rc = expand(x, (const char *const *)sub, nsub, 0, depth + 1);
 		free_argv(sub, nsub);
 		if (rc)
 			return -1;
@@ -454,8 +462,28 @@ int sm_compdb_load(const char *dir, struct sm_compdb *db, char *err, size_t errl
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/compile_commands.json", dir);
 	memset(db, 0, sizeof(*db));
+	/* a regular file only (a FIFO would block), at most
+	 * SM_MAX_COMPDB_BYTES */
+	struct stat st;
+	int fd = sm_open_regular(path, &st);
+	char *text = NULL;
+	size_t len = 0;
+	int rc = fd < 0 ? fd : sm_read_fd(fd, SM_MAX_COMPDB_BYTES, &text, &len);
+	if (fd >= 0)
+		close(fd);
+	if (rc != 0) {
+		if (fd == -2)
+			snprintf(err, errlen, "cannot read '%s': it is %s, not a regular file", path, sm_file_kind(st.st_mode));
+		else if (rc == -2)
+			snprintf(err, errlen, "cannot read '%s': larger than 1 GiB", path);
+		else
+			snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		free(text);
+		return -1;
+	}
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
+	json_t *root = json_loadb(text, len, 0, &je);
+	free(text);
 	if (!root) {
 		snprintf(err, errlen, "cannot read '%s': %s (line %d)", path, je.text, je.line);
 		return -1;
