@@ -90,6 +90,12 @@
 #define SM_REGEX_MAX_BYTES 1024
 #define SM_REGEX_MAX_STATES 10000
 
+/* Bytes of a --baseline file read. A fingerprint entry is about 150
+ * bytes: 256 MiB holds 1.7 million findings, far above any real baseline,
+ * and bounds what a checkout's baseline makes smemlint allocate. Past it:
+ * an error naming the file (exit 2). */
+#define SM_MAX_BASELINE_BYTES ((size_t)256 << 20)
+
 /* Bytes of compile_commands.json read (-p). A large project's database is
  * tens of MB (a 30,000-file tree with long flag lists, about 60 MB); 1 GiB
  * bounds what a hostile checkout's file can make smemlint allocate. Past

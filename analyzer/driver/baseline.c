@@ -12,6 +12,7 @@
 
 #include "driver/report.h"
 #include "base/fsutil.h"
+#include "base/limits.h"
 #include "rules/rules.h"
 
 static int cmp_u64(const void *a, const void *b)
@@ -32,12 +33,13 @@ int sm_baseline_load(const char *path, struct sm_baseline *b, char *err, size_t 
 	}
 	char *text = NULL;
 	size_t len = 0;
-	int rc = fd < 0 ? -1 : sm_read_fd(fd, (size_t)st.st_size + (1u << 20), &text, &len);
+	int rc = fd < 0 ? -1 : sm_read_fd(fd, SM_MAX_BASELINE_BYTES, &text, &len);
 	int e = errno;
 	if (fd >= 0)
 		close(fd);
 	if (rc) {
-		snprintf(err, errlen, "cannot read baseline '%s': %s", path, rc == -2 ? "it grew while it was read" : strerror(e));
+		snprintf(err, errlen, "cannot read baseline '%s': %s", path,
+			 rc == -2 ? "it is larger than 256 MiB" : strerror(e));
 		return -1;
 	}
 	/* a UTF-8 byte-order mark (some editors add one) is not JSON */

@@ -564,20 +564,37 @@ int cv_tokenize_extent(struct fe *S, CXCursor c, CXToken **tk, unsigned *n)
 
 struct toks cv_tokens_of(struct fe *S, CXCursor c)
 {
+	return cv_tokens_until(S, c, NULL);
+}
+
+struct toks cv_tokens_until(struct fe *S, CXCursor c, const char *stop)
+{
 	struct toks t = { 0 };
 	CXToken *tk = NULL;
 	unsigned n = 0;
 	int own = cv_tokenize_extent(S, c, &tk, &n);
 	if (!n)
 		return t;
-	t.s = sm_arena_alloc(S->A, n * sizeof(char *));
-	t.pos = sm_arena_alloc(S->A, n * sizeof(struct sm_pos));
+	/* with stop, only the tokens up to the first stop are copied (a
+	 * function's head, not its body's spellings) */
+	unsigned k = n;
+	for (unsigned i = 0; stop && i < n; i++) {
+		CXString sp = clang_getTokenSpelling(S->tu, tk[i]);
+		int hit = !strcmp(clang_getCString(sp), stop);
+		clang_disposeString(sp);
+		if (hit) {
+			k = i + 1;
+			break;
+		}
+	}
+	t.s = sm_arena_alloc(S->A, k * sizeof(char *));
+	t.pos = sm_arena_alloc(S->A, k * sizeof(struct sm_pos));
 	if (t.s && t.pos) {
-		for (unsigned i = 0; i < n; i++) {
+		for (unsigned i = 0; i < k; i++) {
 			t.s[i] = cv_cx_str(S->A, clang_getTokenSpelling(S->tu, tk[i]));
 			t.pos[i] = cv_pos_of(clang_getTokenLocation(S->tu, tk[i]));
 		}
-		t.n = n;
+		t.n = k;
 	}
 	if (own)
 		clang_disposeTokens(S->tu, tk, n);

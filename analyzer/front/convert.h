@@ -192,6 +192,9 @@ int cv_tokens_to_eol(struct fe *S, CXFile f, unsigned from, unsigned *first, uns
  * the caller's to clang_disposeTokens, 0 when borrowed (cv_tokens_in). */
 int cv_tokenize_extent(struct fe *S, CXCursor c, CXToken **tk, unsigned *n);
 struct toks cv_tokens_of(struct fe *S, CXCursor c);
+/* The same, up to and including the first token spelled stop (a
+ * function's head before its body: "{"); NULL stop: all. */
+struct toks cv_tokens_until(struct fe *S, CXCursor c, const char *stop);
 /* 1 and *out when clang evaluates c to an integer constant. */
 int cv_try_eval_int(CXCursor c, int64_t *out);
 

@@ -26,7 +26,7 @@
 
 static int64_t launch_bounds_of(struct fe *S, CXCursor fn)
 {
-	struct toks t = cv_tokens_of(S, fn);
+	struct toks t = cv_tokens_until(S, fn, "{");
 	for (unsigned i = 0; i + 2 < t.n; i++) {
 		if (!strcmp(t.s[i], "{"))
 			break;
@@ -61,7 +61,7 @@ static int64_t launch_bounds_of(struct fe *S, CXCursor fn)
 static struct sm_dim3 cluster_dims_of(struct fe *S, CXCursor fn)
 {
 	struct sm_dim3 d = { 0, 0, 0 };
-	struct toks t = cv_tokens_of(S, fn);
+	struct toks t = cv_tokens_until(S, fn, "{");
 	for (unsigned i = 0; i + 2 < t.n; i++) {
 		if (!strcmp(t.s[i], "{"))
 			break;
