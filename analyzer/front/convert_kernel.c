@@ -413,6 +413,30 @@ static const char *template_args_text(struct fe *S, CXCursor spec)
 	return sm_arena_strdup(S->A, buf);
 }
 
+/* clang's "initialization is not supported for __shared__ variables" on a
+ * variable of class type default-constructed (`__shared__ cuda::barrier<...>
+ * bar;`, `__shared__ cuda::pipeline_shared_state<...> st;`): nvcc only
+ * warns and ignores the constructor (the code then initializes it with
+ * init(&bar, n)), so for the analysis it is not an error. The variable, or
+ * a null cursor. */
+static CXCursor nvcc_ignored_shared_init(struct fe *S, CXDiagnostic d)
+{
+	CXString sp = clang_getDiagnosticSpelling(d);
+	int match = !strcmp(clang_getCString(sp), "initialization is not supported for __shared__ variables");
+	clang_disposeString(sp);
+	if (!match)
+		return clang_getNullCursor();
+	CXCursor v = clang_getCursor(S->tu, clang_getDiagnosticLocation(d));
+	if (clang_getCursorKind(v) != CXCursor_VarDecl ||
+	    clang_getCanonicalType(clang_getCursorType(v)).kind != CXType_Record)
+		return clang_getNullCursor();
+	CXCursor init = clang_Cursor_getVarDeclInitializer(v);
+	if (!clang_Cursor_isNull(init) &&
+	    (clang_getCursorKind(init) != CXCursor_CallExpr || clang_Cursor_getNumArguments(init) != 0))
+		return clang_getNullCursor();
+	return v;
+}
+
 static void collect_notes(struct fe *S)
 {
 	unsigned n = clang_getNumDiagnostics(S->tu);
@@ -448,6 +472,17 @@ static void collect_notes(struct fe *S)
 						note->message = sm_arena_printf(S->A, "%s:%u:%u: %s", fn, line, col, msg);
 				}
 				cv_host_code_note(S->tu, d, note, S->A); /* host-only code: a warning */
+				CXCursor ign = nvcc_ignored_shared_init(S, d);
+				if (!clang_Cursor_isNull(ign)) {
+					/* what nvcc accepts: a note, not an error */
+					note->level = 0;
+					note->kind = SM_NOTE_NVCC_ACCEPTS;
+					note->message = sm_arena_printf(
+						S->A, "__shared__ '%s' of class type '%s' has a constructor, which nvcc ignores with a warning "
+						      "(clang rejects it); analyzed as nvcc compiles it",
+						cv_cx_str(S->A, clang_getCursorSpelling(ign)),
+						cv_cx_str(S->A, clang_getTypeSpelling(clang_getCursorType(ign))));
+				}
 				cv_vec_push(S->A, &notes, note);
 			}
 		}

@@ -345,6 +345,7 @@ struct sm_kernel {
 enum sm_note_kind {
 	SM_NOTE_CLANG,      /* clang's error */
 	SM_NOTE_HOST_CLANG, /* clang's error inside a host-only function (front/host_code.h) */
+	SM_NOTE_NVCC_ACCEPTS, /* clang's error on what nvcc accepts with a warning */
 	SM_NOTE_TOO_DEEP,   /* an expression nested past SM_FE_MAX_DEPTH */
 	SM_NOTE_CALL,       /* a __device__ call not followed */
 };
