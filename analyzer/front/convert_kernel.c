@@ -12,6 +12,7 @@
  * --header-filter accepts are walked as the main file is (cv_file_index):
  * their kernels are converted here, their ranges carry the header's index.
  */
+#define _GNU_SOURCE
 #include "front/convert.h"
 #include "smemlint/options.h"
 #include "front/host_code.h"
@@ -414,27 +415,42 @@ static const char *template_args_text(struct fe *S, CXCursor spec)
 }
 
 /* clang's "initialization is not supported for __shared__ variables" on a
- * variable of class type default-constructed (`__shared__ cuda::barrier<...>
- * bar;`, `__shared__ cuda::pipeline_shared_state<...> st;`): nvcc only
- * warns and ignores the constructor (the code then initializes it with
- * init(&bar, n)), so for the analysis it is not an error. The variable, or
- * a null cursor. */
-static CXCursor nvcc_ignored_shared_init(struct fe *S, CXDiagnostic d)
+ * variable declared with no initializer (`__shared__ cuda::barrier<...>
+ * bar;`, `__shared__ cuda::pipeline_shared_state<...> st;`: a class type
+ * with a constructor): nvcc only warns (#20054) and ignores the
+ * constructor, the code then initializes it (init(&bar, n)), so for the
+ * analysis it is not an error. An explicit initializer (`= x`, `(x)`,
+ * `{x}`) is an error for nvcc too. Read from the declaration's text (in a
+ * function template the location resolves to no cursor): the name at the
+ * diagnostic's column, then ';'. Its name, or NULL. */
+static const char *nvcc_ignored_shared_init(struct fe *S, CXDiagnostic d)
 {
 	CXString sp = clang_getDiagnosticSpelling(d);
 	int match = !strcmp(clang_getCString(sp), "initialization is not supported for __shared__ variables");
 	clang_disposeString(sp);
 	if (!match)
-		return clang_getNullCursor();
-	CXCursor v = clang_getCursor(S->tu, clang_getDiagnosticLocation(d));
-	if (clang_getCursorKind(v) != CXCursor_VarDecl ||
-	    clang_getCanonicalType(clang_getCursorType(v)).kind != CXType_Record)
-		return clang_getNullCursor();
-	CXCursor init = clang_Cursor_getVarDeclInitializer(v);
-	if (!clang_Cursor_isNull(init) &&
-	    (clang_getCursorKind(init) != CXCursor_CallExpr || clang_Cursor_getNumArguments(init) != 0))
-		return clang_getNullCursor();
-	return v;
+		return NULL;
+	CXFile f = NULL;
+	unsigned off = 0;
+	clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, NULL, NULL, &off);
+	size_t size = 0;
+	const char *text = f ? clang_getFileContents(S->tu, f, &size) : NULL;
+	if (!text || off >= size)
+		return NULL;
+	size_t b = off, e = off;
+	while (e < size && (isalnum((unsigned char)text[e]) || text[e] == '_'))
+		e++;
+	size_t k = e;
+	while (k < size && (text[k] == ' ' || text[k] == '\t'))
+		k++;
+	if (e == b || k >= size || text[k] != ';')
+		return NULL;
+	/* __shared__ earlier on the declaration's line */
+	size_t ls = b;
+	while (ls > 0 && text[ls - 1] != '\n')
+		ls--;
+	const char *sh = memmem(text + ls, b - ls, "__shared__", 10);
+	return sh ? sm_arena_strndup(S->A, text + b, e - b) : NULL;
 }
 
 static void collect_notes(struct fe *S)
@@ -472,16 +488,16 @@ static void collect_notes(struct fe *S)
 						note->message = sm_arena_printf(S->A, "%s:%u:%u: %s", fn, line, col, msg);
 				}
 				cv_host_code_note(S->tu, d, note, S->A); /* host-only code: a warning */
-				CXCursor ign = nvcc_ignored_shared_init(S, d);
-				if (!clang_Cursor_isNull(ign)) {
+				const char *ign = nvcc_ignored_shared_init(S, d);
+				if (ign) {
 					/* what nvcc accepts: a note, not an error */
 					note->level = 0;
 					note->kind = SM_NOTE_NVCC_ACCEPTS;
 					note->message = sm_arena_printf(
-						S->A, "__shared__ '%s' of class type '%s' has a constructor, which nvcc ignores with a warning "
-						      "(clang rejects it); analyzed as nvcc compiles it",
-						cv_cx_str(S->A, clang_getCursorSpelling(ign)),
-						cv_cx_str(S->A, clang_getTypeSpelling(clang_getCursorType(ign))));
+						S->A, "__shared__ '%s' is declared without an initializer but its type has a constructor: "
+						      "clang rejects it, nvcc ignores the constructor with a warning; analyzed as nvcc "
+						      "compiles it",
+						ign);
 				}
 				cv_vec_push(S->A, &notes, note);
 			}

@@ -35,7 +35,7 @@ void run(float *o)
 /*
  * check-exit: 2
  * check-output-start
- * tests/rules/missing-barrier/shared_class_constructor.cu:15:24: note: __shared__ 'c' of class type 'Counter' has a constructor, which nvcc ignores with a warning (clang rejects it); analyzed as nvcc compiles it
+ * tests/rules/missing-barrier/shared_class_constructor.cu:15:24: note: __shared__ 'c' is declared without an initializer but its type has a constructor: clang rejects it, nvcc ignores the constructor with a warning; analyzed as nvcc compiles it
  * tests/rules/missing-barrier/shared_class_constructor.cu:25:24: error: initialization is not supported for __shared__ variables
  * tests/rules/missing-barrier/shared_class_constructor.cu:20:24: error: missing barrier: read-after-write race on 's': thread 0 reads s[63], which thread 63 wrote at line 19, with no __syncthreads() in between (different warps) in kernel 'with_object' with blockDim (64,1,1) from the launch on line 31 [missing-barrier]
  *       out[threadIdx.x] = s[63 - threadIdx.x];
