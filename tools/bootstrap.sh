@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PKGS=(cmake make gcc pkg-config python3 libclang-22-dev clang-22 check libjansson-dev libyaml-dev
+PKGS=(cmake make gcc pkg-config python3 libclang-22-dev clang-22 check libjansson-dev libyaml-dev libcsv-dev
       python3-jsonschema python3-yaml chromium libclang-rt-22-dev valgrind time)
 missing=()
 for p in "${PKGS[@]}"; do

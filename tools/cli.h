@@ -25,6 +25,8 @@ struct cli {
 	struct sm_paths inputs;           /* the PATHs */
 	const char **excludes;            /* --exclude, argv-sized */
 	const char **flags;               /* after --, argv-sized */
+	const char **ncu;                 /* --compare-ncu exports, argv-sized */
+	unsigned nncu;
 	bool dump_config, print_args;
 	bool statistics;                  /* --statistics */
 	bool stdout_failed;               /* a report to stdout failed (said once) */
@@ -49,6 +51,11 @@ int sm_cli_read_stdin_paths(struct cli *c);
  * exit status. t0: when the command started. */
 int sm_cli_report(struct cli *c, double t0);
 double sm_cli_seconds(void);
+/* report.c: --compare-ncu: analyze the PATHs and print, per file, the
+ * lines of the exports c->ncu beside the predicted degrees; the exit
+ * status is 0 when every measured line agrees, 1 when one differs, 2 on
+ * an input error. */
+int sm_cli_compare_ncu(struct cli *c, double t0);
 /* stdout checked once more at the end: status, or 2 when it failed. */
 int sm_cli_close_stdout(struct cli *c, int status);
 

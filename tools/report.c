@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "emit/ncu_text.h"
 #include "base/text.h"
 
 struct report {
@@ -277,3 +278,35 @@ int sm_cli_close_stdout(struct cli *c, int status)
 	return c->stdout_failed ? 2 : status;
 }
 
+
+int sm_cli_compare_ncu(struct cli *c, double t0)
+{
+	(void)t0;
+	if (sm_session_run(c->s, (const char *const *)c->inputs.v, c->inputs.n, c->err, sizeof(c->err)))
+		return sm_cli_fail(c) * 2;
+	unsigned n = 0, differ = 0;
+	struct sm_result *const *res = sm_session_results(c->s, &n);
+	int status = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct sm_result *r = res[i];
+		print_input_errors(r);
+		const char *slash = strrchr(r->path, '/');
+		struct sm_ncu m = { 0 };
+		char err[PATH_MAX + 256];
+		for (unsigned k = 0; k < c->nncu; k++)
+			if (sm_ncu_load(&m, c->ncu[k], slash ? slash + 1 : r->path, err, sizeof(err))) {
+				fprintf(stderr, "smemlint: %s\n", err);
+				sm_ncu_free(&m);
+				return 2;
+			}
+		struct sm_ncu_row *rows = NULL;
+		int nr = sm_ncu_compare(&m, r, &rows);
+		unsigned d = 0;
+		if (nr < 0 || sm_emit_ncu(stdout, r, rows, nr, m.blocks, &d))
+			status = 2;
+		differ += d;
+		sm_ncu_free(&m);
+	}
+	int se = sm_session_exit_status(c->s);
+	return status ? status : se == 2 ? 2 : differ ? 1 : 0;
+}

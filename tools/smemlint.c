@@ -118,6 +118,14 @@ static int h_exit_zero(void *ctx, const char *v) { struct cli *c = ctx; c->so->f
 static int h_report_unused(void *ctx, const char *v) { struct cli *c = ctx; sm_session_report_unused(c->s); return 0; }
 static int h_exclude(void *ctx, const char *v) { struct cli *c = ctx; c->excludes[c->so->nexcludes++] = v; return 0; }
 
+static int h_ncu(void *ctx, const char *v)
+{
+	struct cli *c = ctx;
+	c->ncu[c->nncu++] = v;
+	c->so->analysis.all_accesses = true;
+	return 0;
+}
+
 static int h_all_accesses(void *ctx, const char *v)
 {
 	struct cli *c = ctx;
@@ -256,6 +264,8 @@ static const struct sm_opt options[] = {
 	{ .name = "-q", .alias = "--quiet", .kind = SM_OPT_BOOL, .field = offsetof(struct cli, quiet),
 	  .help = "no progress line and no closing summary on stderr", .spelled = "-q, --quiet" },
 	SM_OPT_CALL("--all-accesses", NULL, h_all_accesses, "json: list every shared access with its degree"),
+	SM_OPT_CALL("--compare-ncu", "CSV", h_ncu,
+		 "put an Nsight Compute export (ncu -i REP --page source\n--csv --print-source cuda,sass) beside the predicted\ndegrees, line by line (repeatable)"),
 	OWN_BOOL("--print-clang-args", print_args, NULL),
 	SM_OPT_CALL("--list-rules", NULL, h_list_rules, "list the rules and exit"),
 	SM_OPT_CALL("--explain", "RULE", h_explain, "what a rule reports, an example, and the fix"),
@@ -344,6 +354,8 @@ static int run(struct cli *c)
 	if (c->print_args)
 		return sm_session_print_clang_args(c->s, paths, c->inputs.n, stdout, c->err, sizeof(c->err)) ? 2 : 0;
 	c->eo.version = SMEMLINT_VERSION;
+	if (c->nncu)
+		return sm_cli_compare_ncu(c, t0);
 	return sm_cli_report(c, t0);
 }
 
@@ -370,8 +382,9 @@ int main(int argc, char **argv)
 	c.s = sm_session_new();
 	c.excludes = calloc((size_t)argc + 1, sizeof(char *));
 	c.flags = calloc((size_t)argc + 1, sizeof(char *));
+	c.ncu = calloc((size_t)argc + 1, sizeof(char *));
 	int status = 2;
-	if (c.s && c.excludes && c.flags) {
+	if (c.s && c.excludes && c.flags && c.ncu) {
 		c.so = sm_session_options(c.s);
 		c.so->excludes = c.excludes;
 		sm_cli_test_hooks(&c);
@@ -383,5 +396,6 @@ int main(int argc, char **argv)
 	sm_paths_free(&c.inputs);
 	free(c.excludes);
 	free(c.flags);
+	free(c.ncu);
 	return sm_cli_close_stdout(&c, status);
 }

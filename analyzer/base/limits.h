@@ -96,6 +96,12 @@
  * an error naming the file (exit 2). */
 #define SM_MAX_BASELINE_BYTES ((size_t)256 << 20)
 
+/* Bytes of an Nsight Compute source export read (--compare-ncu). One
+ * kernel's export is tens of KB; a whole program's with every launch a few
+ * MB; 1 GiB bounds what a wrong path makes smemlint allocate. Past it: an
+ * error naming the file. */
+#define SM_MAX_NCU_EXPORT_BYTES 1073741824ull
+
 /* Bytes of compile_commands.json read (-p). A large project's database is
  * tens of MB (a 30,000-file tree with long flag lists, about 60 MB); 1 GiB
  * bounds what a hostile checkout's file can make smemlint allocate. Past
