@@ -461,6 +461,30 @@ int sm_open_regular(const char *path, struct stat *st)
 	return fd;
 }
 
+int sm_read_regular(const char *path, size_t max, const char *max_text, char **out, size_t *len, char *err,
+		    size_t errlen)
+{
+	struct stat st;
+	int fd = sm_open_regular(path, &st);
+	*out = NULL;
+	*len = 0;
+	int rc = fd < 0 ? fd : sm_read_fd(fd, max, out, len);
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (rc == 0)
+		return 0;
+	if (fd == -2)
+		snprintf(err, errlen, "cannot read '%s': it is %s, not a regular file", path, sm_file_kind(st.st_mode));
+	else if (rc == -2)
+		snprintf(err, errlen, "cannot read '%s': larger than %s", path, max_text);
+	else
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(e));
+	free(*out);
+	*out = NULL;
+	return -1;
+}
+
 const char *sm_file_kind(unsigned mode)
 {
 	switch (mode & S_IFMT) {

@@ -65,6 +65,14 @@ const char *sm_file_kind(unsigned mode);
  * -1 with errno set, or -2 when the file holds more than max bytes. */
 int sm_read_fd(int fd, size_t max, char **out, size_t *len);
 
+/* A regular file's whole text (sm_open_regular, then sm_read_fd with max
+ * bytes, max_text naming the cap for people: "1 GiB"). Returns 0 with
+ * *out (malloc'd, NUL-terminated) and *len, or -1 with the reason in err:
+ * "cannot read 'path': it is a FIFO, not a regular file", "...: larger
+ * than 1 GiB", "...: <strerror>". */
+int sm_read_regular(const char *path, size_t max, const char *max_text, char **out, size_t *len, char *err,
+		    size_t errlen);
+
 /* A list of paths (malloc'd strings). */
 struct sm_paths {
 	char **v;

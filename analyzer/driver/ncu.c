@@ -188,23 +188,10 @@ static void on_row(int c, void *ctx)
 
 int sm_ncu_load(struct sm_ncu *m, const char *path, const char *base, char *err, size_t errlen)
 {
-	struct stat st;
-	int fd = sm_open_regular(path, &st);
-	char *text = NULL;
-	size_t len = 0;
-	int rc = fd < 0 ? fd : sm_read_fd(fd, SM_MAX_NCU_EXPORT_BYTES, &text, &len);
-	if (fd >= 0)
-		close(fd);
-	if (rc != 0) {
-		if (fd == -2)
-			snprintf(err, errlen, "cannot read '%s': it is %s, not a regular file", path, sm_file_kind(st.st_mode));
-		else if (rc == -2)
-			snprintf(err, errlen, "cannot read '%s': larger than 1 GiB", path);
-		else
-			snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
-		free(text);
+	char *text;
+	size_t len;
+	if (sm_read_regular(path, SM_MAX_NCU_EXPORT_BYTES, "1 GiB", &text, &len, err, errlen))
 		return -1;
-	}
 	struct csv_parser p;
 	struct reader R = { .m = m, .base = base, .cur_line = -1 };
 	bool header = false;

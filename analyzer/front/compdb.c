@@ -267,23 +267,21 @@ static int expand(struct expansion *x, const char *const *argv, int argc, int fr
 		}
 		/* a regular file only (a FIFO would block the run, or the
 		 * build under --launcher), at most SM_MAX_RSP_BYTES */
-		struct stat st;
-		int fd = sm_open_regular(path, &st);
-		char *text = NULL;
-		size_t len = 0;
-		int rc = fd < 0 ? fd : sm_read_fd(fd, SM_MAX_RSP_BYTES, &text, &len);
-		if (fd >= 0)
-			close(fd);
-		if (rc == 0 && memchr(text, 0, len))
-			rc = -3;
-		if (rc != 0) {
-			char why[64] = "";
-			if (fd == -2)
-				snprintf(why, sizeof(why), " (%s, not a regular file)", sm_file_kind(st.st_mode));
-			else if (rc == -2 || rc == -3)
-				snprintf(why, sizeof(why), " (%s)", rc == -2 ? "larger than 1 MiB" : "binary");
+		char *text, why[PATH_MAX * 2 + 128];
+		size_t len;
+		int rc = sm_read_regular(path, SM_MAX_RSP_BYTES, "1 MiB", &text, &len, why, sizeof(why));
+		if (rc == 0 && memchr(text, 0, len)) {
 			free(text);
-			note_problem(out, "cannot read response file '%s'%s; its flags are missing", path, why);
+			rc = -1;
+			snprintf(why, sizeof(why), "cannot read '%s': binary", path);
+		}
+		if (rc != 0) {
+			/* "cannot read 'x': it is a FIFO, ..." -> "... (it is a FIFO, ...)" */
+			const char *reason = strstr(why, "': ");
+			reason = reason ? reason + 3 : why;
+			if (!strncmp(reason, "it is ", 6))
+				reason += 6;
+			note_problem(out, "cannot read response file '%s' (%.200s); its flags are missing", path, reason);
 			continue;
 		}
 		text[len] = 0;
@@ -464,23 +462,10 @@ int sm_compdb_load(const char *dir, struct sm_compdb *db, char *err, size_t errl
 	memset(db, 0, sizeof(*db));
 	/* a regular file only (a FIFO would block), at most
 	 * SM_MAX_COMPDB_BYTES */
-	struct stat st;
-	int fd = sm_open_regular(path, &st);
-	char *text = NULL;
-	size_t len = 0;
-	int rc = fd < 0 ? fd : sm_read_fd(fd, SM_MAX_COMPDB_BYTES, &text, &len);
-	if (fd >= 0)
-		close(fd);
-	if (rc != 0) {
-		if (fd == -2)
-			snprintf(err, errlen, "cannot read '%s': it is %s, not a regular file", path, sm_file_kind(st.st_mode));
-		else if (rc == -2)
-			snprintf(err, errlen, "cannot read '%s': larger than 1 GiB", path);
-		else
-			snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
-		free(text);
+	char *text;
+	size_t len;
+	if (sm_read_regular(path, SM_MAX_COMPDB_BYTES, "1 GiB", &text, &len, err, errlen))
 		return -1;
-	}
 	json_error_t je;
 	json_t *root = json_loadb(text, len, 0, &je);
 	free(text);
