@@ -143,35 +143,49 @@ static void record_accesses(struct sm_kernel_facts *f, struct sm_result *r)
 	}
 }
 
-/* Run the rules over F's kernels within the work budget *work. */
-static void run_rules(const struct sm_file *F, const struct sm_analysis_options *opt, struct sm_arena *A,
+/* Run the rules over F's kernels within the work budget *work, one
+ * kernel at a time: its facts (resolved model, degrees, races) live in an
+ * arena of its own, released once every rule has seen the kernel, so a
+ * file's memory is its IR and one kernel's facts, not every kernel's (a
+ * flash-attention file instantiates 90 kernel templates). Findings are
+ * sorted afterwards (sm_result_sort), so their order does not depend on
+ * this. Returns true when a kernel's arena ran out (results partial). */
+static bool run_rules(const struct sm_file *F, const struct sm_analysis_options *opt, size_t limit,
 		      struct sm_work *work, struct sm_result *r)
 {
-	struct sm_kernel_facts *facts = sm_arena_alloc(A, (F->nkernels + 1) * sizeof(*facts));
-	if (!facts)
-		return;
-	for (unsigned i = 0; i < F->nkernels; i++) {
-		struct sm_kernel *K = F->kernels[i];
-		if (sm_kernel_facts_init(&facts[i], K, opt, A) != 0)
+	bool partial = false;
+	struct sm_sink sink = sm_result_sink(r);
+	for (unsigned k = 0; k < F->nkernels; k++) {
+		struct sm_kernel *K = F->kernels[k];
+		struct sm_arena KA;
+		sm_arena_init(&KA, limit);
+		struct sm_kernel_facts facts;
+		if (sm_kernel_facts_init(&facts, K, opt, &KA) != 0 && !sm_arena_failed(&KA))
 			sm_result_problem(r, SM_PROBLEM_KERNEL_TOO_LARGE, K->range.begin,
 				       "kernel '%s' is too large to analyze completely", K->name);
-		facts[i].work = work;
+		facts.work = work;
 		if (opt->all_accesses)
-			record_accesses(&facts[i], r);
+			record_accesses(&facts, r);
+		/* the file as the rules see it: this one kernel */
+		struct sm_file view = *F;
+		view.kernels = &F->kernels[k];
+		view.nkernels = 1;
+		struct sm_rule_ctx ctx = { &view, &facts, &KA, opt };
+		for (int i = 0; i < SM_RULE__COUNT; i++) {
+			if (opt->levels[i] == SM_LEVEL_NONE)
+				continue;
+			unsigned before = r->ndiags;
+			sm_rules[i].run(&ctx, &sink);
+			/* the rule's level, or below it where the rule said the
+			 * finding holds for an assumed block shape only */
+			for (unsigned j = before; j < r->ndiags; j++)
+				r->diags[j].level = r->diags[j].level == SM_LEVEL_ASSUMED && opt->levels[i] > SM_LEVEL_ASSUMED
+							    ? SM_LEVEL_ASSUMED : opt->levels[i];
+		}
+		partial = partial || sm_arena_failed(&KA);
+		sm_arena_release(&KA);
 	}
-	struct sm_rule_ctx ctx = { F, facts, A, opt };
-	struct sm_sink sink = sm_result_sink(r);
-	for (int i = 0; i < SM_RULE__COUNT; i++) {
-		if (opt->levels[i] == SM_LEVEL_NONE)
-			continue;
-		unsigned before = r->ndiags;
-		sm_rules[i].run(&ctx, &sink);
-		/* the rule's level, or below it where the rule said the
-		 * finding holds for an assumed block shape only */
-		for (unsigned j = before; j < r->ndiags; j++)
-			r->diags[j].level = r->diags[j].level == SM_LEVEL_ASSUMED && opt->levels[i] > SM_LEVEL_ASSUMED
-						    ? SM_LEVEL_ASSUMED : opt->levels[i];
-	}
+	return partial;
 }
 
 /* The problem of a front-end note: clang's errors (level 2) are
@@ -260,7 +274,7 @@ static int analyze_buffer(struct sm_frontend *fe, const char *path, const char *
 	}
 	struct sm_work work = { .limit = opt->analysis_budget ? opt->analysis_budget : SM_ANALYSIS_BUDGET };
 	phase(w, "analysis");
-	run_rules(F, opt, &A, &work, r);
+	bool partial = run_rules(F, opt, limit, &work, r);
 	phase(w, "reporting");
 	if (work.spent)
 		sm_result_problem(r, SM_PROBLEM_ANALYSIS_BUDGET_EXCEEDED, p0,
@@ -269,7 +283,7 @@ static int analyze_buffer(struct sm_frontend *fe, const char *path, const char *
 			       path, (unsigned long long)work.limit, work.spent_in ? work.spent_in : "?",
 			       (unsigned long long)work.used);
 	sm_result_keep_headers(r, F); /* findings in project headers: driver/headers.h */
-	if (sm_arena_failed(&A))
+	if (sm_arena_failed(&A) || partial)
 		sm_result_problem(r, SM_PROBLEM_PARTIAL_RESULTS, p0, "'%s' needed more than %zu %s to analyze; results are partial",
 			       path, limit >= (1u << 20) ? limit >> 20 : limit >> 10, limit >= (1u << 20) ? "MiB" : "KiB");
 	sm_arena_release(&A);
