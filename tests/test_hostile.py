@@ -15,7 +15,7 @@ runs, and the per-file limits (size, IR memory).
     SMEMLINT=build/smemlint python3 tests/test_hostile.py [-v]
 """
 import json, os, shutil, signal, stat, subprocess, sys, tempfile, time, unittest
-from tooling import cuda_toolkit, require
+from tooling import cuda_toolkit, nobody_or_skip, require
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMEMLINT = os.path.abspath(os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint")))
@@ -120,16 +120,8 @@ class Inputs(Base):
     def test_unreadable_file(self):
         p = self.write("secret.cu", KERNEL)
         os.chmod(p, 0)
-        preexec = None
-        if os.geteuid() == 0:
-            # root reads anything: drop to nobody for this run
-            def preexec():
-                os.setgroups([])
-                os.setgid(65534)
-                os.setuid(65534)
-            rc, _, _ = run([SMEMLINT, "--version"], self.dir, preexec=preexec)
-            if rc != 0:
-                self.skipTest("running as root and cannot drop privileges to nobody (uid 65534)")
+        # root reads anything: drop to nobody for this run
+        preexec = nobody_or_skip(self, SMEMLINT, self.normal) if os.geteuid() == 0 else None
         rc, doc, err = self.lint(p, rcs=(2,), preexec=preexec)
         self.assert_error(doc, err, p, "cannot-read", "Permission denied")
 
@@ -443,12 +435,6 @@ def as_root():
     return os.geteuid() == 0
 
 
-def drop_to_nobody():
-    os.setgroups([])
-    os.setgid(65534)
-    os.setuid(65534)
-
-
 class Targets(Base):
     """-o, --html and --write-baseline never replace what is not a regular
     file, write a link's target, keep owner and mode; stdout errors are
@@ -726,12 +712,7 @@ class Special(Base):
         ok = self.write("tree/ok.cu", KERNEL)
         self.write("tree/locked/hidden.cu", KERNEL)
         os.chmod(os.path.join(d, "locked"), 0)
-        preexec = None
-        if as_root():
-            rc, _, _ = run([SMEMLINT, "--version"], self.dir, preexec=drop_to_nobody)
-            if rc != 0:
-                self.skipTest("running as root and cannot drop privileges to nobody (uid 65534)")
-            preexec = drop_to_nobody
+        preexec = nobody_or_skip(self, SMEMLINT, self.normal, ok) if as_root() else None
         rc, doc, err = self.lint(d, rcs=(2,), preexec=preexec)
         self.assertIn(f"cannot read directory '{d}/locked': Permission denied", err)
         self.assertEqual({r["file"] for r in doc["results"]}, {ok, self.normal})

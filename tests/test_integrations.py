@@ -174,8 +174,9 @@ def on_terminal(argv, cwd, env):
 
 
 def readme_recording(command):
-    """The lines of the README's fenced block that starts with `$ command`."""
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+    """The lines of doc/usage.md's fenced block that starts with `$ command`
+    (the terminal recordings moved there from the README, issue 26)."""
+    with open(os.path.join(ROOT, "doc", "usage.md"), encoding="utf-8") as f:
         text = f.read()
     start = text.index("```\n$ " + command + "\n") + len("```\n$ " + command + "\n")
     return text[start:text.index("```", start)].rstrip("\n").split("\n")
@@ -183,7 +184,7 @@ def readme_recording(command):
 
 @needs(CMAKE and NVCC, "the example CMake project needs cmake and nvcc (a CUDA toolkit)")
 class TerminalRecording(unittest.TestCase):
-    """The README's terminal recordings (issue 15) are what a run on
+    """The terminal recordings of doc/usage.md (issue 15) are what a run on
     examples/cmake-project prints on a terminal, but for the time."""
 
     def test_readme_recordings(self):

@@ -52,3 +52,40 @@ def cuda_toolkit():
     """The CUDA toolkit's root, or None."""
     root = os.environ.get("CUDA_PATH") or "/usr/local/cuda"
     return root if os.path.exists(os.path.join(root, "include", "cuda_runtime.h")) else None
+
+
+NOBODY = 65534
+
+
+def _drop_to_nobody():
+    os.setgroups([])
+    os.setgid(NOBODY)
+    os.setuid(NOBODY)
+
+
+def nobody_or_skip(test, binary, *paths):
+    """Inside a test run as root that needs a user root is not (root reads
+    every file): the preexec function that drops to nobody (uid 65534), or
+    a skip with the reason when nobody cannot run `binary` or read `paths`.
+
+    Not a tool, so never a failure under SMEMLINT_REQUIRE_TOOLS: whether
+    nobody can reach the build depends on where the clone sits (one under
+    `mktemp -d`, mode 0700, is private to its owner), not on what is
+    installed."""
+    import subprocess
+    try:
+        p = subprocess.run([binary, "--version"], capture_output=True, preexec_fn=_drop_to_nobody, timeout=60)
+    except subprocess.SubprocessError as e:
+        test.skipTest(f"cannot drop privileges to nobody (uid {NOBODY}): {e}")
+    except OSError as e:
+        test.skipTest(f"nobody (uid {NOBODY}) cannot run {binary} ({e.strerror}): a directory above it "
+                      "is private to its owner, e.g. a clone under a 0700 directory as mktemp -d makes")
+    if p.returncode != 0:
+        test.skipTest(f"{binary} --version exits {p.returncode} as nobody (uid {NOBODY}): "
+                      + p.stderr.decode("utf-8", "replace").strip())
+    for path in paths:
+        q = subprocess.run(["test", "-r", path], preexec_fn=_drop_to_nobody)
+        if q.returncode != 0:
+            test.skipTest(f"nobody (uid {NOBODY}) cannot read {path}: a directory above it is private "
+                          "(TMPDIR under a 0700 directory?)")
+    return _drop_to_nobody

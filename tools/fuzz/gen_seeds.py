@@ -49,11 +49,11 @@ def deep_macros(scale):
 
 def labels(scale):
     out = {}
-    n = 250 * scale  # 1,000 labels take minutes: see the README Reliability list
+    n = 250 * scale  # 1,000 labels take minutes: see doc/reliability.md
     body = []
     for i in range(n):
         # an access at every tenth label only: hundreds of accesses in one
-        # kernel are slow on their own (see the README's Reliability list)
+        # kernel are slow on their own (see doc/reliability.md)
         body.append(f"L{i}:\n    n += {i % 5};\n" if i % 10 else f"L{i}:\n    s[(threadIdx.x * {i % 33 + 1}) & 1023] += {i};\n")
         if i % 7 == 3:
             body.append(f"    if (n == {i}) goto L{i // 2};\n")
