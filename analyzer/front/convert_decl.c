@@ -246,7 +246,11 @@ struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct s
 	CXCursor d = clang_getCursorReferenced(b);
 	struct sm_expr *bv = NULL;
 	struct sm_var *v = cv_cmap_get(&S->vars, d);
-	if (v && v->kind == SM_V_PARAM && !v->points_shared && !v->is_ref)
+	/* a parameter, or a local pointer (a copy of one, an offset into
+	 * one: `const int *KV = KV_max + s;`): the base's value is what the
+	 * resolver makes of it, so a load at a uniform base and index is
+	 * alike in every thread, and one at a thread's own base is not */
+	if (v && (v->kind == SM_V_PARAM || v->is_pointer) && !v->points_shared && !v->is_ref)
 		bv = cv_var_ref(S, b, v);
 	else if (!v && clang_getCursorKind(d) == CXCursor_VarDecl) {
 		enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));

@@ -234,7 +234,16 @@ void cv_conv_vardecl(struct fe *S, CXCursor d)
 	if (!clang_Cursor_isNull(init) && vt.kind == CXType_LValueReference) {
 		val = bind_ref(S, v, init); /* uint &x = s[i]; */
 	} else if (!clang_Cursor_isNull(init)) {
-		val = cv_conv_expr(S, init);
+		/* a const integer with a constant value (constexpr int n =
+		 * get_nbatch(DKQ, DV), where the call's value is known at
+		 * compile time): that value, alike in every thread, rather
+		 * than a call the analysis would take as per-thread */
+		int64_t k;
+		bool integral = (vt.kind >= CXType_Bool && vt.kind <= CXType_Int128) || vt.kind == CXType_Enum;
+		if (integral && clang_isConstQualifiedType(clang_getCursorType(d)) && cv_try_eval_int(init, &k))
+			val = cv_mk_const(S, k);
+		else
+			val = cv_conv_expr(S, init);
 		if (vt.kind == CXType_ConstantArray || vt.kind == CXType_Record)
 			val = NULL; /* local arrays and structs: not modelled */
 	}
@@ -270,6 +279,29 @@ static void conv_if(struct fe *S, CXCursor c)
 		else
 			cv_conv_stmt_into(S, ks.c[0]);
 		i = 1;
+	}
+	/* if constexpr: a constant condition, alike in every thread. In an
+	 * instantiation clang keeps only the branch taken (the other is not
+	 * instantiated), so with the value known that branch is the code;
+	 * else (a template's own body) the condition is a uniform unknown */
+	struct toks head = cv_tokens_until(S, c, "(");
+	if (head.n >= 2 && !strcmp(head.s[0], "if") && !strcmp(head.s[1], "constexpr")) {
+		int64_t v;
+		if (cv_try_eval_int(ks.c[i], &v)) {
+			for (int k = i + 1; k < ks.n; k++)
+				cv_conv_stmt_into(S, ks.c[k]);
+			return;
+		}
+		struct sm_stmt *s = cv_mk_stmt(S, SM_S_IF, c);
+		if (!s)
+			return;
+		s->cond = cv_opaque(S, ks.c[i], "if constexpr condition", 0);
+		struct sm_stmt *th = i + 1 < ks.n ? conv_stmt(S, ks.c[i + 1]) : NULL;
+		struct sm_stmt *el = i + 2 < ks.n ? conv_stmt(S, ks.c[i + 2]) : NULL;
+		s->kids = kids2(S, th, el, NULL);
+		s->nkids = 2;
+		cv_emit(S, s);
+		return;
 	}
 	struct sm_stmt *s = cv_mk_stmt(S, SM_S_IF, c);
 	if (!s)
