@@ -678,10 +678,10 @@ class Special(Base):
             json.dump([{"directory": self.dir, "file": p, "command": f"nvcc @flags.rsp -c {p}"}], fh)
         rc, out, err = run([SMEMLINT, *BASE, "-p", d, p], self.dir, timeout=60)
         self.assertIn(rc, (1, 2), err)
-        self.assertIn("flags.rsp' (a FIFO, not a regular file)", out.decode("utf-8", "replace") + err)
+        self.assertIn("flags.rsp': it is a FIFO, not a regular file", out.decode("utf-8", "replace") + err)
         rc, out, err = run([SMEMLINT, *BASE, "--launcher", "--", "true", "@flags.rsp", "-c", p], self.dir, timeout=60)
         self.assertEqual(rc, 0, err)  # the command's status: true
-        self.assertIn("flags.rsp' (a FIFO, not a regular file)", err)
+        self.assertIn("flags.rsp': it is a FIFO, not a regular file", err)
 
     def test_symlink_dag(self):
         # 18 levels of two links each: 262,144 paths to one file

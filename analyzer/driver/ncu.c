@@ -41,6 +41,7 @@ struct reader {
 	char **f;                 /* the current row's fields */
 	size_t nf, capf;
 	bool in_header;           /* a header row seen in this block */
+	bool saw_header;          /* one seen in the export at all */
 	bool mine;                /* this block is about the file */
 	int col_line, col_addr, col_space, col_wf, col_ideal;
 	long cur_line;            /* -1: none yet in this block */
@@ -123,7 +124,7 @@ static void row(struct reader *R)
 		return;
 	int wf = col(R, "L1 Wavefronts Shared"), ideal = col(R, "L1 Wavefronts Shared Ideal");
 	if (wf >= 0 && ideal >= 0) { /* a header row */
-		R->in_header = true;
+		R->in_header = R->saw_header = true;
 		R->col_wf = wf;
 		R->col_ideal = ideal;
 		R->col_line = col(R, "Line No") >= 0 ? col(R, "Line No") : 0;
@@ -194,7 +195,6 @@ int sm_ncu_load(struct sm_ncu *m, const char *path, const char *base, char *err,
 		return -1;
 	struct csv_parser p;
 	struct reader R = { .m = m, .base = base, .cur_line = -1 };
-	bool header = false;
 	if (csv_init(&p, CSV_APPEND_NULL) != 0) {
 		free(text);
 		snprintf(err, errlen, "out of memory reading '%s'", path);
@@ -210,7 +210,6 @@ int sm_ncu_load(struct sm_ncu *m, const char *path, const char *base, char *err,
 		free(R.f[i]);
 	free(R.f);
 	free(R.seen);
-	header = R.col_wf > 0 || R.in_header;
 	if (perr) {
 		snprintf(err, errlen, "'%s' is not CSV: %s", path, csv_strerror(perr));
 		return -1;
@@ -219,7 +218,7 @@ int sm_ncu_load(struct sm_ncu *m, const char *path, const char *base, char *err,
 		snprintf(err, errlen, "out of memory reading '%s'", path);
 		return -1;
 	}
-	if (!header) {
+	if (!R.saw_header) {
 		snprintf(err, errlen,
 			 "'%s' is not an Nsight Compute source export with shared wavefronts (ncu -i REP --page source "
 			 "--csv --print-source cuda,sass)",

@@ -273,15 +273,11 @@ static int expand(struct expansion *x, const char *const *argv, int argc, int fr
 		if (rc == 0 && memchr(text, 0, len)) {
 			free(text);
 			rc = -1;
-			snprintf(why, sizeof(why), "cannot read '%s': binary", path);
+			snprintf(why, sizeof(why), "cannot read response file '%s': it is binary", path);
 		}
 		if (rc != 0) {
-			/* "cannot read 'x': it is a FIFO, ..." -> "... (it is a FIFO, ...)" */
-			const char *reason = strstr(why, "': ");
-			reason = reason ? reason + 3 : why;
-			if (!strncmp(reason, "it is ", 6))
-				reason += 6;
-			note_problem(out, "cannot read response file '%s' (%.200s); its flags are missing", path, reason);
+			/* why names the file: "cannot read 'x': it is a FIFO, ..." */
+			note_problem(out, "%.1200s%s; its flags are missing", why, "");
 			continue;
 		}
 		text[len] = 0;
