@@ -479,13 +479,14 @@ static void record_access(struct rs *R, struct sm_access *a, env_t env, struct w
 	R->nout = R->nout > a->index + 1 ? R->nout : a->index + 1;
 }
 
-/* Variables assigned anywhere inside s (including nested statements). */
+/* Variables assigned anywhere inside s (including nested statements):
+ * set[id] has bit 1 for an assignment and bit 2 for a declaration. */
 static void assigned_vars(const struct sm_stmt *s, unsigned char *set, unsigned nvars, int depth)
 {
 	if (!s || depth > SM_RESOLVE_STMT_DEPTH)
 		return;
 	if ((s->kind == SM_S_ASSIGN || s->kind == SM_S_DECL) && s->var && s->var->id < nvars)
-		set[s->var->id] = 1;
+		set[s->var->id] |= s->kind == SM_S_DECL ? 2 : 1;
 	for (int i = 0; i < s->nkids; i++)
 		assigned_vars(s->kids[i], set, nvars, depth + 1);
 }
@@ -539,12 +540,12 @@ static enum sm_seen is_var_in(const struct sm_expr *e, void *arg)
 	return e->kind == SM_E_ADDR ? SM_SEEN_HIT : SM_SEEN_GO;
 }
 
-/* Does e refer to a variable of set (or to a pointer, which may)? Past
- * the depth cap it is taken to. */
+/* Does e refer to a variable of set, also in the index of a load it
+ * reads (or to a pointer, which may)? Past the depth cap it is taken to. */
 static bool refs_any(const struct sm_expr *e, const unsigned char *set, unsigned nvars)
 {
 	struct var_set vs = { set, nvars };
-	struct sm_expr_walk w = { is_var_in, &vs, 0, SM_RESOLVE_REFS_DEPTH, true };
+	struct sm_expr_walk w = { is_var_in, &vs, SM_WALK_LOAD_PLACE, SM_RESOLVE_REFS_DEPTH, true };
 	return sm_expr_any(e, &w);
 }
 
@@ -745,8 +746,11 @@ static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 		return;
 	for (unsigned i = 0; i < nv; i++) {
 		isiv[i] = mod[i] && lenv[i] && lenv[i]->kind == SM_E_LOOPVAR && lenv[i]->loop == L;
+		/* a variable declared in the loop gets its value there
+		 * in every iteration: what it held before does not count
+		 * (const int q = kbc / m; ... KV[q] is uniform) */
 		if (mod[i] && !isiv[i])
-			dep[i] = !env[i] || sm_expr_thread_dep(env[i]);
+			dep[i] = (mod[i] & 2) ? 0 : !env[i] || sm_expr_thread_dep(env[i]);
 	}
 	for (int round = 0; round < 4; round++) {
 		env_t tenv = env_copy(R, lenv);

@@ -9,8 +9,11 @@
  * that, the lines marked unless_followed apply (a class type's operator=
  * on a shared element is a store; clock, shuffles, ballots and the lane
  * id give a per-thread value; cooperative groups' ranks and sizes, and
- * the one value a tile's collective gives its threads, below), and what
- * is left is an OPAQUE_CALL whose arguments are evaluated.
+ * the one value a tile's collective gives its threads, below); a
+ * function of the toolkit's whose arguments are all values is a pure
+ * function of them (pure_call); a struct's copy and assignment carry its
+ * value (struct_value, convert_decl.c's struct values), and what is left
+ * is an OPAQUE_CALL whose arguments are evaluated.
  *
  * Shared memory reaches helpers through pointer and reference parameters,
  * through helpers that return a shared pointer (the SharedMemory<T>
@@ -195,10 +198,7 @@ static void bind_args(struct fe *S, struct inlining *in)
 				b->val = cv_conv_expr(S, a);
 			}
 		} else {
-			b->val = cv_conv_expr(S, a);
-			CXType at = clang_getCanonicalType(clang_getCursorType(p));
-			if (at.kind == CXType_Record)
-				b->val = NULL; /* a struct by value: not modelled */
+			b->val = cv_conv_expr(S, a); /* a struct by value: its value */
 		}
 	}
 }
@@ -432,6 +432,11 @@ static const struct device_call device_calls[] = {
 	UNLESS_FOLLOWED("shfl", conv_tile_collective),         /* tile.shfl(v, 0): the same, for a constant lane */
 	CALL("__builtin_assume", 1, conv_assume),              /* a fact: n == 2 from here on */
 	CALL("__ldg", 1, conv_ldg),                            /* a global load through the read-only cache */
+	CALL("__ldca", 1, conv_ldg),                           /* a global load, cached at every level */
+	CALL("__ldcg", 1, conv_ldg),                           /* a global load, cached in L2 */
+	CALL("__ldcs", 1, conv_ldg),                           /* a global load, streaming */
+	CALL("__ldlu", 1, conv_ldg),                           /* a global load, last use */
+	CALL("__ldcv", 1, conv_ldg),                           /* a global load, not cached */
 	UNLESS_FOLLOWED("operator*", conv_operator),           /* s[i] = v, s[i] += v of a class type */
 	UNLESS_FOLLOWED("clock", conv_per_thread),             /* a value that differs per thread */
 	UNLESS_FOLLOWED("clock64", conv_per_thread),           /* the same */
@@ -445,6 +450,7 @@ static const struct device_call device_calls[] = {
 	UNLESS_FOLLOWED("__ballot*", conv_per_thread),         /* a value that differs per thread */
 	UNLESS_FOLLOWED("__activemask", conv_per_thread),      /* the same */
 	UNLESS_FOLLOWED("__lane_id", conv_per_thread),         /* the same */
+	UNLESS_FOLLOWED("__match_*", conv_per_thread),         /* the lanes holding the same value: per warp */
 };
 
 #undef BARRIER
@@ -724,6 +730,16 @@ static struct sm_expr *opaque_call(struct fe *S, const struct call *k, int per_t
 	}
 	struct sm_stmt *s = cv_mk_stmt(S, SM_S_OPAQUE_CALL, k->c);
 	cv_emit(S, s);
+	/* a struct passed to a non-const reference may come back changed */
+	CXType ft = clang_getCursorType(clang_getCursorReferenced(k->c));
+	for (int i = 0; i < k->nargs && i < clang_getNumArgTypes(ft); i++) {
+		CXType pt = clang_getCanonicalType(clang_getArgType(ft, (unsigned)i));
+		bool whole;
+		struct sm_var *rec = pt.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(pt))
+			? cv_record_root(S, k->args[i], &whole) : NULL;
+		if (rec)
+			cv_record_clobber(S, rec, NULL, k->c);
+	}
 	return cv_opaque(S, k->c, k->name, dep);
 }
 
@@ -781,12 +797,122 @@ static struct sm_expr *conv_operator(struct fe *S, const struct call *k)
 	return cv_opaque(S, k->c, name, 1);
 }
 
+/* A function of the CUDA headers (or another system header) that the
+ * table does not name, whose arguments are all values (arithmetic, enum
+ * or a struct by value; no pointer or reference it could read through or
+ * write to, by the callee's signature): __umulhi, __popc, sqrtf,
+ * make_uint2. Its result is a
+ * function of its arguments, so it is alike in every thread that passes
+ * the same ones: a load from a table of the callee's own at the place the
+ * arguments make (uniform where they are). NULL for any other call. */
+static struct sm_expr *pure_call(struct fe *S, const struct call *k)
+{
+	CXCursor callee = clang_getCursorReferenced(k->c);
+	if (clang_Cursor_isNull(callee) || !clang_Location_isInSystemHeader(clang_getCursorLocation(callee)) ||
+	    k->nargs == 0 || k->nargs != clang_Cursor_getNumArguments(k->c))
+		return NULL;
+	CXType ft = clang_getCursorType(callee);
+	if (clang_getNumArgTypes(ft) != k->nargs)
+		return NULL;
+	for (int i = 0; i < k->nargs; i++) {
+		/* the parameter's type: an argument such as blockIdx.x (a
+		 * property) has no type of its own in libclang */
+		enum CXTypeKind tk = clang_getCanonicalType(clang_getArgType(ft, (unsigned)i)).kind;
+		bool value = (tk >= CXType_Bool && tk <= CXType_LongDouble) || tk == CXType_Enum || tk == CXType_Float16 ||
+			     tk == CXType_Half || (tk == CXType_Record && !cv_is_shared_lvalue(S, cv_strip(k->args[i])));
+		if (!value)
+			return NULL;
+	}
+	struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
+	struct sm_expr *e = cv_opaque(S, k->c, k->name, 1);
+	struct sm_expr *table = cv_opaque(S, k->c, k->name, 0);
+	if (!pl || !e || !table)
+		return NULL;
+	pl->kind = SM_ACC_LOAD;
+	pl->base = table;
+	for (int i = 0; i < k->nargs; i++) {
+		struct sm_expr *a = cv_conv_expr(S, k->args[i]);
+		int at = i < SM_MAX_DIMS ? i : SM_MAX_DIMS - 1;
+		pl->idx[at] = pl->idx[at] ? cv_mk_bin(S, SM_OP_ADD, pl->idx[at], a, k->args[i]) : a;
+		if (!pl->idx[at])
+			return NULL;
+	}
+	pl->nidx = k->nargs < SM_MAX_DIMS ? k->nargs : SM_MAX_DIMS;
+	e->place = pl;
+	return e;
+}
+
+/* A call on a struct variable that may change it: a non-const method
+ * (p.set(v), p += q: the object is the first argument of an operator,
+ * else the object of the member call). The variable, else NULL. */
+static struct sm_var *changed_object(struct fe *S, const struct call *k, CXCursor callee)
+{
+	if (clang_getCursorKind(callee) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(callee) ||
+	    clang_CXXMethod_isConst(callee))
+		return NULL;
+	bool whole;
+	if (!strncmp(k->name, "operator", 8))
+		return k->nargs >= 1 ? cv_record_root(S, k->args[0], &whole) : NULL;
+	struct kids ck = cv_kids_of(k->c);
+	if (ck.n < 1 || clang_getCursorKind(ck.c[0]) != CXCursor_MemberRefExpr)
+		return NULL;
+	struct kids mk = cv_kids_of(ck.c[0]);
+	return mk.n == 1 ? cv_record_root(S, mk.c[0], &whole) : NULL;
+}
+
+/* Calls that give or set a struct's whole value: a copy (a constructor
+ * from one value of its own type), and p = q on a struct variable (q's
+ * value; into a part of one, p.a = q, a write into p). NULL otherwise. */
+static struct sm_expr *struct_value(struct fe *S, const struct call *k, CXCursor callee)
+{
+	enum CXCursorKind ck = clang_getCursorKind(callee);
+	if (ck == CXCursor_Constructor && k->nargs == 1 &&
+	    clang_equalTypes(clang_getUnqualifiedType(clang_getCanonicalType(clang_getCursorType(k->c))),
+			     clang_getUnqualifiedType(clang_getCanonicalType(clang_getCursorType(cv_strip(k->args[0]))))))
+		return cv_conv_expr(S, k->args[0]);
+	bool whole;
+	struct sm_var *rec = ck == CXCursor_CXXMethod && k->nargs == 2 && !strcmp(k->name, "operator=")
+		? cv_record_root(S, k->args[0], &whole) : NULL;
+	if (!rec)
+		return NULL;
+	struct sm_expr *val = cv_conv_expr(S, k->args[1]);
+	if (!whole) {
+		cv_record_clobber(S, rec, val, k->c);
+		return val;
+	}
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ASSIGN, k->c);
+	if (s) {
+		s->var = rec;
+		s->op = SM_OP_ASSIGN;
+		s->value = val;
+		cv_emit(S, s);
+	}
+	return cv_var_ref(S, k->c, rec);
+}
+
+static struct sm_expr *conv_call_of(struct fe *S, struct call *k);
+
 struct sm_expr *cv_conv_call(struct fe *S, CXCursor c)
 {
 	struct call k = { .c = c, .name = cv_cx_str(S->A, clang_getCursorSpelling(c)) };
 	int nk = clang_Cursor_getNumArguments(c);
 	for (int i = 0; i < nk && i < SM_FE_CALL_ARGS; i++)
 		k.args[k.nargs++] = clang_Cursor_getArgument(c, (unsigned)i);
+	CXCursor callee = clang_getCursorReferenced(c);
+	struct sm_expr *v = struct_value(S, &k, callee);
+	if (v)
+		return v;
+	struct sm_var *changed = changed_object(S, &k, callee);
+	v = conv_call_of(S, &k);
+	if (changed)
+		cv_record_clobber(S, changed, NULL, c);
+	return v;
+}
+
+static struct sm_expr *conv_call_of(struct fe *S, struct call *k0)
+{
+	struct call k = *k0;
+	CXCursor c = k.c;
 	k.model = device_call_of(k.name);
 	if (k.model && k.model->nargs >= 0 && k.model->nargs != k.nargs)
 		k.model = NULL; /* min(a, b, c): not the modelled one */
@@ -801,5 +927,6 @@ struct sm_expr *cv_conv_call(struct fe *S, CXCursor c)
 	}
 	if (k.model)
 		return k.model->conv(S, &k);
-	return opaque_call(S, &k, 0);
+	struct sm_expr *pure = pure_call(S, &k);
+	return pure ? pure : opaque_call(S, &k, 0);
 }

@@ -232,6 +232,69 @@ CXCursor cv_inline_target(struct fe *S, CXCursor c)
 	return def;
 }
 
+/* ---- struct values ----
+ * A struct variable (a local, a kernel parameter, a callee's by-value
+ * parameter) holds its whole value as one expression: what initialised or
+ * was last assigned to it. A member read is a load from that value at the
+ * member's offset, so it is alike in every thread where the struct is. A
+ * write into a part of it (p.x = e, ++p.x, a non-const method, passing it
+ * to a non-const reference, taking its address) makes its value one that
+ * depends on what it was and on what was written (an unknown of its own
+ * per thread when that is not known). */
+
+/* A struct, or a reference to one (a callee's reference parameter bound
+ * to a caller's variable holds its value, copied back out) */
+static bool is_record(CXCursor d)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(d));
+	if (t.kind == CXType_LValueReference)
+		t = clang_getCanonicalType(clang_getPointeeType(t));
+	return t.kind == CXType_Record;
+}
+
+/* The struct variable an lvalue is part of: p, p.x, p.a.b (through '.'
+ * only: '->' goes through a pointer), else NULL. *whole: the lvalue is p
+ * itself. */
+struct sm_var *cv_record_root(struct fe *S, CXCursor lv, bool *whole)
+{
+	CXCursor c = cv_strip(lv);
+	*whole = true;
+	for (int d = 0; d < SM_FE_PLACE_CHAIN && clang_getCursorKind(c) == CXCursor_MemberRefExpr; d++) {
+		struct kids ks = cv_kids_of(c);
+		if (ks.n != 1)
+			return NULL;
+		c = cv_strip(ks.c[0]);
+		if (clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Pointer)
+			return NULL;
+		*whole = false;
+	}
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return NULL;
+	CXCursor d = clang_getCursorReferenced(c);
+	struct sm_var *v = is_record(d) ? cv_cmap_get(&S->vars, d) : NULL;
+	return v && !v->is_ref && !v->is_pointer ? v : NULL;
+}
+
+/* A write into part of struct variable v at c: v's value becomes one of
+ * what it was and `with` (NULL: an unknown per thread). */
+void cv_record_clobber(struct fe *S, struct sm_var *v, struct sm_expr *with, CXCursor c)
+{
+	struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
+	struct sm_expr *e = cv_opaque(S, c, v->name, 1);
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ASSIGN, c);
+	if (!pl || !e || !s)
+		return;
+	pl->kind = SM_ACC_LOAD;
+	pl->base = cv_var_ref(S, c, v);
+	pl->idx[0] = with ? with : cv_opaque(S, c, "written value", 1);
+	pl->nidx = 1;
+	e->place = pl;
+	s->var = v;
+	s->op = SM_OP_ASSIGN;
+	s->value = e;
+	cv_emit(S, s);
+}
+
 /* A load from global memory through a kernel parameter or a file-scope
  * variable (p[i], *p, args.n, p->n): every thread that computes the same
  * index and base reads the same value, so the load is per thread only if
@@ -247,10 +310,11 @@ struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct s
 	struct sm_expr *bv = NULL;
 	struct sm_var *v = cv_cmap_get(&S->vars, d);
 	/* a parameter, or a local pointer (a copy of one, an offset into
-	 * one: `const int *KV = KV_max + s;`): the base's value is what the
+	 * one: `const int *KV = KV_max + s;`), a struct variable (its value, see
+ * above): the base's value is what the
 	 * resolver makes of it, so a load at a uniform base and index is
 	 * alike in every thread, and one at a thread's own base is not */
-	if (v && (v->kind == SM_V_PARAM || v->is_pointer) && !v->points_shared && !v->is_ref)
+	if (v && (v->kind == SM_V_PARAM || v->is_pointer || is_record(d)) && !v->points_shared && !v->is_ref)
 		bv = cv_var_ref(S, b, v);
 	else if (!v && clang_getCursorKind(d) == CXCursor_VarDecl) {
 		enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));

@@ -652,7 +652,10 @@ static struct sm_expr *conv_member(struct fe *S, CXCursor c)
 	struct kids ks = cv_kids_of(c);
 	for (int i = 0; i < ks.n && i < 8; i++)
 		(void)cv_conv_expr(S, ks.c[i]);
-	struct sm_expr *g = ks.n == 1 ? cv_global_load(S, c, ks.c[0], NULL, "member") : NULL;
+	/* the member's byte offset tells args.n from args.m */
+	long long off = clang_Cursor_getOffsetOfField(clang_getCursorReferenced(c));
+	struct sm_expr *at = off > 0 ? cv_mk_const(S, off / 8) : NULL;
+	struct sm_expr *g = ks.n == 1 ? cv_global_load(S, c, ks.c[0], at, "member") : NULL;
 	return g ? g : cv_opaque(S, c, "member", 1);
 }
 
@@ -686,6 +689,11 @@ static struct sm_expr *conv_addr_of(struct fe *S, CXCursor c, CXCursor operand)
 		return e ? e : cv_opaque(S, c, "address", 0);
 	}
 	(void)cv_conv_expr(S, in);
+	/* &p, &p.x: what is written through it is not followed */
+	bool whole;
+	struct sm_var *rec = cv_record_root(S, in, &whole);
+	if (rec)
+		cv_record_clobber(S, rec, NULL, c);
 	return cv_opaque(S, c, "address", 0);
 }
 
@@ -708,6 +716,10 @@ static struct sm_expr *conv_incdec(struct fe *S, CXCursor c, CXCursor operand, i
 		return load_value(S, c, a);
 	}
 	(void)cv_conv_expr(S, tgt);
+	bool whole;
+	struct sm_var *rec = cv_record_root(S, tgt, &whole);
+	if (rec)
+		cv_record_clobber(S, rec, cv_mk_const(S, op == 'i' ? 1 : -1), c); /* ++p.x */
 	return cv_opaque(S, c, "increment", 1);
 }
 
@@ -773,6 +785,10 @@ static struct sm_expr *conv_assign(struct fe *S, CXCursor lhs, CXCursor rhs_c, e
 		return rhs;
 	}
 	(void)cv_conv_expr(S, lhs);
+	bool whole;
+	struct sm_var *rec = cv_record_root(S, lhs, &whole);
+	if (rec)
+		cv_record_clobber(S, rec, rhs, c); /* p.x = e */
 	return rhs;
 }
 

@@ -134,6 +134,76 @@ static void conv_for(struct fe *S, CXCursor c)
 	cv_emit(S, loop);
 }
 
+/* for (T x : range) body: a loop the model does not count, whose
+ * variable takes the range's elements in turn. Each element is "a load
+ * from the range": its place is the range (the sum of an initializer
+ * list's elements, or the range expression), so every thread reads the
+ * same element when the range is the same in every thread (for (int st :
+ * {32, 16, 8}) ... continue;). An initializer list has a fixed length,
+ * so its loop runs alike in every thread whatever its elements; another
+ * range ends where its place says. */
+static void conv_range_for(struct fe *S, CXCursor c)
+{
+	struct kids ks = cv_kids_of(c);
+	if (ks.n < 2 || ks.n > 8)
+		return;
+	CXCursor var = clang_getNullCursor(), range = clang_getNullCursor();
+	for (int i = 0; i < ks.n - 1; i++) {
+		enum CXCursorKind k = clang_getCursorKind(ks.c[i]);
+		if (k == CXCursor_VarDecl && clang_Cursor_isNull(var))
+			var = ks.c[i];
+		else if (clang_isExpression(k))
+			range = ks.c[i];
+	}
+	/* the range is evaluated once, before the first iteration */
+	struct sm_expr *of = NULL;
+	if (!clang_Cursor_isNull(range) && clang_getCursorKind(range) == CXCursor_InitListExpr) {
+		struct kids el = cv_kids_of(range);
+		for (int i = 0; i < el.n; i++) {
+			struct sm_expr *x = cv_conv_expr(S, el.c[i]);
+			of = of ? cv_mk_bin(S, SM_OP_ADD, of, x, el.c[i]) : x;
+		}
+	} else if (!clang_Cursor_isNull(range)) {
+		of = cv_conv_expr(S, range);
+	}
+	struct sm_stmt *loop = cv_mk_stmt(S, SM_S_LOOP, c);
+	struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
+	bool fixed = !clang_Cursor_isNull(range) && clang_getCursorKind(range) == CXCursor_InitListExpr;
+	struct sm_expr *more = cv_opaque(S, clang_Cursor_isNull(range) ? c : range, "the range's end", !fixed);
+	struct sm_expr *elem = cv_opaque(S, c, "range element", 1);
+	if (!loop || !pl || !more || !elem)
+		return;
+	pl->kind = SM_ACC_LOAD;
+	pl->base = cv_mk_const(S, 0);
+	pl->idx[0] = of ? of : cv_opaque(S, c, "range", 1);
+	pl->nidx = 1;
+	more->place = fixed ? NULL : pl;
+	elem->place = pl;
+	loop->cond = more;
+	struct vec body = { 0 };
+	struct vec *saved = S->block;
+	S->block = &body;
+	struct sm_var *v = clang_Cursor_isNull(var) ? NULL : cv_make_var(S, var, SM_V_LOCAL);
+	struct sm_stmt *d = v ? cv_mk_stmt(S, SM_S_DECL, var) : NULL;
+	if (d) {
+		enum CXTypeKind vk = clang_getCanonicalType(clang_getCursorType(var)).kind;
+		d->var = v;
+		/* a reference or a struct element: not modelled */
+		d->value = vk == CXType_LValueReference || vk == CXType_RValueReference || vk == CXType_Record ? NULL : elem;
+		cv_emit(S, d);
+	}
+	cv_conv_stmt_into(S, ks.c[ks.n - 1]);
+	S->block = saved;
+	struct sm_stmt *b = cv_mk_stmt(S, SM_S_BLOCK, c);
+	if (!b)
+		return;
+	b->kids = (struct sm_stmt **)body.v;
+	b->nkids = (int)body.n;
+	loop->kids = kids2(S, NULL, b, NULL);
+	loop->nkids = 3;
+	cv_emit(S, loop);
+}
+
 static void conv_while(struct fe *S, CXCursor c, int is_do)
 {
 	struct kids ks = cv_kids_of(c);
@@ -244,8 +314,8 @@ void cv_conv_vardecl(struct fe *S, CXCursor d)
 			val = cv_mk_const(S, k);
 		else
 			val = cv_conv_expr(S, init);
-		if (vt.kind == CXType_ConstantArray || vt.kind == CXType_Record)
-			val = NULL; /* local arrays and structs: not modelled */
+		if (vt.kind == CXType_ConstantArray)
+			val = NULL; /* local arrays: not modelled (a struct: see cv_record_root) */
 	}
 	if (v->is_pointer && val && val->is_ptr)
 		v->points_shared = 1;
@@ -375,6 +445,9 @@ static void conv_stmt_kind(struct fe *S, CXCursor c)
 		break;
 	case CXCursor_ForStmt:
 		conv_for(S, c);
+		break;
+	case CXCursor_CXXForRangeStmt:
+		conv_range_for(S, c);
 		break;
 	case CXCursor_WhileStmt:
 		conv_while(S, c, 0);
