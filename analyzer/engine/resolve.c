@@ -556,7 +556,10 @@ static void mark_dep(struct rs *R, const struct sm_stmt *s, env_t lenv, unsigned
 {
 	if (!s || depth > SM_RESOLVE_DEP_DEPTH)
 		return;
-	if ((s->kind == SM_S_ASSIGN || s->kind == SM_S_DECL) && s->var && s->var->id < R->K->nvars) {
+	/* a declaration without a value (int x; a call's result before its
+	 * return) assigns nothing: reading it before an assignment is
+	 * undefined, and the walk takes such a read as per thread */
+	if ((s->kind == SM_S_ASSIGN || (s->kind == SM_S_DECL && s->value)) && s->var && s->var->id < R->K->nvars) {
 		struct sm_expr *v = s->value ? subst(R, s->value, lenv, 0) : NULL;
 		if (under || !v || sm_expr_thread_dep(v))
 			dep[s->var->id] = 1;

@@ -235,6 +235,10 @@ static void enter_callee(struct fe *S, struct inlining *in, struct caller_state 
 	S->call = in->site;
 	S->in_header = saved->in_header || !in->site->callee_in_file;
 	S->ret_var = result_var(S, in->def, in->callee);
+	/* declared at the call: a loop around the call gives it its value in
+	 * each iteration, never the previous iteration's (engine/resolve.c) */
+	if (S->ret_var)
+		cv_emit(S, mk_decl(S, S->ret_var, NULL, in->c));
 	S->this_var = NULL;
 	if (in->this_val) {
 		/* held as a byte pointer: members add their byte offsets */

@@ -2,7 +2,8 @@
 // flash-attention kernels), each once as it is and once made per thread:
 // - a variable declared in a loop body takes its value there in every
 //   iteration (const int q = kbc / m; KV[q] is one load at a block-uniform
-//   index), also in a value carried from one iteration to the next;
+//   index), also in a value carried from one iteration to the next, and
+//   so does a call's result (kbc -= rem(kbc, fd));
 // - a range-for over an initializer list runs alike in every thread, and
 //   its variable is alike where the list's elements are;
 // - a toolkit function of values (__umulhi) is alike where its arguments
@@ -29,6 +30,19 @@ __global__ void loop_local(float *o, const int *KV, int n, int m)
         const int q = kbc / m;
         stop = min(stop, KV[q]);
         tile(s, stop);
+    }
+}
+
+static __device__ int rem(int n, const uint3 v) { return n - (int)__umulhi((unsigned)n, v.x) * (int)v.z; }
+
+__global__ void loop_call(float *o, const uint3 fd, int n, int m)
+{
+    __shared__ float s[256];
+    int kbc = blockIdx.x * n;
+    while (kbc < n) {
+        tile(s, kbc % 7);
+        kbc += m;
+        kbc -= rem(kbc, fd);
     }
 }
 
@@ -133,35 +147,35 @@ __global__ void method_per_thread(float *o, const range r)
 /*
  * check-args: --block-dim 256
  * check-output-start
- * tests/rules/divergent-barrier/uniform_values.cu:20:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'assigned_per_thread' at line 122 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:21:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'assigned_per_thread' at line 136 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:18:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:20:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:20:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'intrinsic_per_thread' at line 83 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:19:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:21:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:21:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'intrinsic_per_thread' at line 97 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:18:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:20:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:20:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'loop_local_per_thread' at line 42 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:19:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:21:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:21:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'loop_local_per_thread' at line 56 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:18:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:20:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:20:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'member_per_thread' at line 114 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:19:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:21:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:21:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'member_per_thread' at line 128 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:18:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:20:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:20:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'method_per_thread' at line 130 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:19:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:21:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:21:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'method_per_thread' at line 144 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:18:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:20:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:70:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition '{ 32, (int)threadIdx.x }') in kernel 'range_for_per_thread' at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:19:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:21:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:84:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition '{ 32, (int)threadIdx.x }') in kernel 'range_for_per_thread' at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:66:19: note: thread-dependent condition '{ 32, (int)threadIdx.x }'
- * tests/rules/divergent-barrier/uniform_values.cu:70:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:80:19: note: thread-dependent condition '{ 32, (int)threadIdx.x }'
+ * tests/rules/divergent-barrier/uniform_values.cu:84:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
  * check-output-end
  */
