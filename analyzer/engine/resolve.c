@@ -873,13 +873,23 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 		walk(R, th, e1, w1);
 		walk(R, el, e2, w2);
 		bool x1 = stmt_exits(th), x2 = stmt_exits(el);
+		unsigned char *decl = NULL; /* variables declared in a branch, when asked */
 		for (unsigned i = 0; i < R->K->nvars; i++) {
 			if (x1 && !x2)
 				env[i] = e2[i];
 			else if (x2 && !x1)
 				env[i] = e1[i];
 			else if (e1[i] != e2[i]) {
-				if (!e1[i] || !e2[i] || !c) {
+				if (!env[i] && (!e1[i] || !e2[i]) && !decl && (decl = rs_alloc(R, R->K->nvars + 1))) {
+					assigned_vars(th, decl, R->K->nvars, 0);
+					assigned_vars(el, decl, R->K->nvars, 0);
+				}
+				if (!env[i] && (!e1[i] || !e2[i]) && decl && (decl[i] & 2)) {
+					/* declared in the branch that gives it a value (the
+					 * result of a call in `a && f(x)`): on the other
+					 * path it does not exist, so it has that value */
+					env[i] = e1[i] ? e1[i] : e2[i];
+				} else if (!e1[i] || !e2[i] || !c) {
 					env[i] = opaque(R, R->K->vars[i]->name, true);
 				} else {
 					struct sm_expr *m = rs_alloc(R, sizeof(*m));

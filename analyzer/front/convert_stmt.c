@@ -376,7 +376,10 @@ static void conv_if(struct fe *S, CXCursor c)
 	struct sm_stmt *s = cv_mk_stmt(S, SM_S_IF, c);
 	if (!s)
 		return;
-	s->cond = cv_conv_expr(S, ks.c[i]);
+	/* a condition clang computes at compile time (a constexpr call's
+	 * result: if (get_config(T).type == NONE) return;) is that constant */
+	int64_t k;
+	s->cond = cv_try_eval_int(ks.c[i], &k) ? cv_mk_const(S, k != 0) : cv_conv_expr(S, ks.c[i]);
 	struct sm_stmt *th = i + 1 < ks.n ? conv_stmt(S, ks.c[i + 1]) : NULL;
 	struct sm_stmt *el = i + 2 < ks.n ? conv_stmt(S, ks.c[i + 2]) : NULL;
 	s->kids = kids2(S, th, el, NULL);

@@ -2,8 +2,8 @@
 // flash-attention kernels). A const integer initialized by a call clang
 // evaluates at compile time (constexpr int nb = get_config(D).nbatch) is that
 // constant, not a call's per-thread value; an `if constexpr` condition is
-// a constant, and in an instantiation only the branch taken is code. No
-// barrier here is divergent.
+// a constant, and in an instantiation only the branch taken is code; so is
+// a plain if whose condition clang computes. No barrier here is divergent.
 struct config {
     int nbatch;
     int nstages;
@@ -37,8 +37,23 @@ __global__ void kernel(float *o)
     tile<D, nstages>(s, o);
 }
 
+// a plain if on a constexpr call's result: the constant, in each
+// instantiation (ggml's mmq skips unused specializations this way)
+template <int D>
+__global__ void skipped(float *o)
+{
+    __shared__ float s[D];
+    if (get_config(D).nstages == 1)
+        return;
+    s[threadIdx.x] = o[threadIdx.x];
+    __syncthreads();
+    o[threadIdx.x] = s[D - 1 - threadIdx.x];
+}
+
 void run(float *o)
 {
+    skipped<64><<<1, 64>>>(o);
+    skipped<128><<<1, 128>>>(o);
     kernel<128, 1><<<1, 128>>>(o);
     kernel<128, 2><<<1, 128>>>(o);
 }

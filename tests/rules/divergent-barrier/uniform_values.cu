@@ -3,7 +3,8 @@
 // - a variable declared in a loop body takes its value there in every
 //   iteration (const int q = kbc / m; KV[q] is one load at a block-uniform
 //   index), also in a value carried from one iteration to the next, and
-//   so does a call's result (kbc -= rem(kbc, fd));
+//   so does a call's result (kbc -= rem(kbc, fd)), also one made only when
+//   another condition holds (a && rem(kbc, fd));
 // - a range-for over an initializer list runs alike in every thread, and
 //   its variable is alike where the list's elements are;
 // - a toolkit function of values (__umulhi) is alike where its arguments
@@ -11,7 +12,7 @@
 // - a struct (uint3 fastdiv constants) is its value: passed by value or by
 //   reference, copied, assigned whole; a write of a per-thread value into
 //   one of its members, or a non-const method, makes it per thread.
-// Expected: the six per-thread twins, nothing else.
+// Expected: the seven per-thread twins, nothing else.
 #include <cstdint>
 
 __device__ void tile(float *s, int n)
@@ -44,6 +45,24 @@ __global__ void loop_call(float *o, const uint3 fd, int n, int m)
         kbc += m;
         kbc -= rem(kbc, fd);
     }
+}
+
+__global__ void call_in_condition(float *o, const uint3 fd, int n)
+{
+    __shared__ float s[256];
+    int kbc = blockIdx.x * n;
+    if (kbc == 3 && rem(kbc, fd) != 0)
+        return;
+    tile(s, n);
+}
+
+__global__ void call_in_condition_per_thread(float *o, const uint3 fd, int n)
+{
+    __shared__ float s[256];
+    int kbc = blockIdx.x * n;
+    if (kbc == 3 && rem(threadIdx.x, fd) != 0)
+        return;
+    tile(s, n);
 }
 
 __global__ void loop_local_per_thread(float *o, const int *KV, int n, int m)
@@ -147,35 +166,41 @@ __global__ void method_per_thread(float *o, const range r)
 /*
  * check-args: --block-dim 256
  * check-output-start
- * tests/rules/divergent-barrier/uniform_values.cu:21:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'assigned_per_thread' at line 136 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:22:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'assigned_per_thread' at line 155 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:19:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:21:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:21:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'intrinsic_per_thread' at line 97 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:20:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:22:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:22:9: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'kbc == 3 && rem(threadIdx.x, fd) != 0') in 'tile' called from kernel 'call_in_condition_per_thread' at line 65 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:19:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:21:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:21:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'loop_local_per_thread' at line 56 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:63:9: note: thread-dependent condition 'kbc == 3 && rem(threadIdx.x, fd) != 0'
+ * tests/rules/divergent-barrier/uniform_values.cu:64:9: note: the 'return' that skips the barrier
+ * tests/rules/divergent-barrier/uniform_values.cu:22:9: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
+ * tests/rules/divergent-barrier/uniform_values.cu:22:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'intrinsic_per_thread' at line 116 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:19:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:21:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:21:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'member_per_thread' at line 128 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:20:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:22:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:22:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'loop_local_per_thread' at line 75 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:19:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:21:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:21:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'method_per_thread' at line 144 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:20:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:22:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:22:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'member_per_thread' at line 147 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:19:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:21:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:84:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition '{ 32, (int)threadIdx.x }') in kernel 'range_for_per_thread' at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:20:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:22:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:22:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'method_per_thread' at line 163 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:80:19: note: thread-dependent condition '{ 32, (int)threadIdx.x }'
- * tests/rules/divergent-barrier/uniform_values.cu:84:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:20:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:22:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:103:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition '{ 32, (int)threadIdx.x }') in kernel 'range_for_per_thread' at every launch [divergent-barrier]
+ *           __syncthreads();
+ *           ^~~~~~~~~~~~~~~
+ * tests/rules/divergent-barrier/uniform_values.cu:99:19: note: thread-dependent condition '{ 32, (int)threadIdx.x }'
+ * tests/rules/divergent-barrier/uniform_values.cu:103:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
  * check-output-end
  */
