@@ -197,7 +197,10 @@ static enum verdict launch_verdict(const struct sm_kernel_launches *K, const str
 		V.cond = L->cond;
 		V.loop = L;
 	}
-	if (!V.cond)
+	/* a condition that reads a loop's counter is not one value per
+	 * thread: evaluated at the first iteration only, it would agree
+	 * where a later one diverges */
+	if (!V.cond || (!loop && reads_other_loop(V.cond, NULL)))
 		return V_UNKNOWN;
 	enum verdict all = V_AGREE;
 	for (unsigned l = 0; l < nctx; l++) {

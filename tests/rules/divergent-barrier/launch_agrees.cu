@@ -2,7 +2,8 @@
 // divergent (issue 14, item 2): tid < 4 with 4-thread blocks; the same
 // kernel shape launched with 8 threads is, and the message names the launch.
 // blockIdx is enumerated over a known grid, and a loop's trip count is
-// compared between threads.
+// compared between threads. A condition that reads a loop's counter is
+// not judged from one iteration.
 
 __global__ void all_pass(float *o)
 {
@@ -88,6 +89,21 @@ __global__ void first_block(float *o)
     }
 }
 
+// a condition that reads the loop's counter: the threads agree in the
+// first iteration (st == 0: every v is 32), not in the second, where
+// thread 8 skips the barrier
+__global__ void counter_cond(float *o)
+{
+    __shared__ float c[64];
+    for (int st = 0; st < 4; st++) {
+        int v = st == 1 ? (int)threadIdx.x : 32;
+        if (v == 8)
+            continue;
+        c[threadIdx.x] = o[st];
+        __syncthreads();
+    }
+}
+
 void launch(float *o)
 {
     all_pass<<<1, 4>>>(o);
@@ -98,27 +114,34 @@ void launch(float *o)
     stride_even<<<1, 256>>>(o, 1024);
     stride_uneven<<<1, 256>>>(o, 1000);
     first_block<<<4, 256>>>(o);
+    counter_cond<<<1, 64>>>(o);
 }
 
 /*
  * check-args: --no-cuda
  * check-output-start
- * tests/rules/divergent-barrier/launch_agrees.cu:24:9: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'tid < 4' in kernel 'half_pass' at the launch on line 94 [divergent-barrier]
+ * tests/rules/divergent-barrier/launch_agrees.cu:25:9: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'tid < 4' in kernel 'half_pass' at the launch on line 110 [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/launch_agrees.cu:22:9: note: thread-dependent condition 'tid < 4'
- * tests/rules/divergent-barrier/launch_agrees.cu:24:9: note: threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it
- * tests/rules/divergent-barrier/launch_agrees.cu:51:5: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'id >= len') in kernel 'len_partial' at the launch on line 97 [divergent-barrier]
+ * tests/rules/divergent-barrier/launch_agrees.cu:23:9: note: thread-dependent condition 'tid < 4'
+ * tests/rules/divergent-barrier/launch_agrees.cu:25:9: note: threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it
+ * tests/rules/divergent-barrier/launch_agrees.cu:52:5: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'id >= len') in kernel 'len_partial' at the launch on line 113 [divergent-barrier]
  *       __syncthreads();
  *       ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/launch_agrees.cu:48:9: note: thread-dependent condition 'id >= len'
- * tests/rules/divergent-barrier/launch_agrees.cu:49:9: note: the 'return' that skips the barrier
- * tests/rules/divergent-barrier/launch_agrees.cu:51:5: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
- * tests/rules/divergent-barrier/launch_agrees.cu:74:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'i < n') in kernel 'stride_uneven' at the launch on line 99 (and 1 more barrier after it) [divergent-barrier]
+ * tests/rules/divergent-barrier/launch_agrees.cu:49:9: note: thread-dependent condition 'id >= len'
+ * tests/rules/divergent-barrier/launch_agrees.cu:50:9: note: the 'return' that skips the barrier
+ * tests/rules/divergent-barrier/launch_agrees.cu:52:5: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
+ * tests/rules/divergent-barrier/launch_agrees.cu:75:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'i < n') in kernel 'stride_uneven' at the launch on line 115 (and 1 more barrier after it) [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/launch_agrees.cu:72:31: note: thread-dependent condition 'i < n'
- * tests/rules/divergent-barrier/launch_agrees.cu:76:9: note: '__syncthreads()', made divergent by the same condition
- * tests/rules/divergent-barrier/launch_agrees.cu:74:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/launch_agrees.cu:73:31: note: thread-dependent condition 'i < n'
+ * tests/rules/divergent-barrier/launch_agrees.cu:77:9: note: '__syncthreads()', made divergent by the same condition
+ * tests/rules/divergent-barrier/launch_agrees.cu:75:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/launch_agrees.cu:103:9: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'continue' (under 'v == 8') in kernel 'counter_cond' at every launch [divergent-barrier]
+ *           __syncthreads();
+ *           ^~~~~~~~~~~~~~~
+ * tests/rules/divergent-barrier/launch_agrees.cu:100:13: note: thread-dependent condition 'v == 8'
+ * tests/rules/divergent-barrier/launch_agrees.cu:101:13: note: the 'continue' that skips the barrier
+ * tests/rules/divergent-barrier/launch_agrees.cu:103:9: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
  * check-output-end
  */
