@@ -295,6 +295,27 @@ static void merge_exits(struct dexits *into, const struct dexits *x)
 		into->cont = x->cont;
 }
 
+/* The return that ends every path through s (its last statement, or both
+ * branches of a last if), else NULL. A return in an inlined call leaves
+ * the call only. */
+static const struct sm_stmt *always_returns(const struct sm_stmt *s, int depth)
+{
+	if (!s || depth > SM_CFG_MAX_DEPTH)
+		return NULL;
+	switch (s->kind) {
+	case SM_S_RETURN:
+		return s;
+	case SM_S_BLOCK:
+		return s->nkids > 0 ? always_returns(s->kids[s->nkids - 1], depth + 1) : NULL;
+	case SM_S_IF:
+		return s->nkids >= 2 && always_returns(s->kids[1], depth + 1) ? always_returns(s->kids[0], depth + 1) : NULL;
+	case SM_S_GOTO: case SM_S_BREAK: case SM_S_CONTINUE: case SM_S_DECL: case SM_S_ASSIGN: case SM_S_LOOP:
+	case SM_S_SWITCH: case SM_S_BARRIER: case SM_S_ACCESS: case SM_S_OPAQUE_CALL: case SM_S_CALL:
+		break;
+	}
+	return NULL;
+}
+
 /* Walk s reached under cause `in` (NULL: all threads); collect divergent
  * jumps in ex. Returns the cause in force after s. */
 static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const struct dcause *in, struct dexits *ex,
@@ -319,6 +340,13 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 		for (int i = 0; i < s->nkids && i < 2; i++) {
 			struct dexits kx = { 0 };
 			dwalk(W, s->kids[i], inner, &kx, depth + 1);
+			/* a branch every thread leaves by a return: which return
+			 * a thread takes inside it does not matter after the
+			 * if, only who entered it (if (!ids) { if (i > n)
+			 * return; ...; return; } __syncthreads();) */
+			const struct sm_stmt *last = kx.ret ? always_returns(s->kids[i], 0) : NULL;
+			if (last)
+				kx.ret = inner ? mkcause(W, SM_DIV_EXIT, inner->cond, last, inner->outer, inner->launch) : NULL;
 			merge_exits(ex, &kx);
 		}
 		return in;
