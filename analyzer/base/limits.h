@@ -260,6 +260,17 @@
  * unknown, and what depends on it is not analyzed. */
 #define SM_LOOP_EXIT_MAX_ITER 4096
 
+/* Testing whether a condition at the end of a loop body holds exactly when
+ * the loop goes on (`if (j < n - 1) __syncthreads();`, engine/threads.c
+ * sm_cond_continues_loop): the values tried for the uniform unknowns (the
+ * evaluator's seeds: 1, 32, per-unknown, 2, 4, 3) and the iterations
+ * followed for each. Six seeds reject the conditions that agree with the
+ * loop for one size only; loops over a tile run far fewer than 256 times
+ * under those values. Past the iterations: not known, and the barrier
+ * under the condition is taken as skippable in any iteration. */
+#define SM_CONTINUES_SEEDS 6
+#define SM_CONTINUES_MAX_ITER 256
+
 /* Expression nodes the lane evaluator visits for one condition (a guard,
  * a loop condition) and for one access address. Enough for the 10,000-
  * node trees of generated code, small enough that a pathological tree

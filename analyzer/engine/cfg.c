@@ -167,6 +167,17 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
 		 * not where an arm holds a goto, which the graph sends to the
 		 * end although it may jump back */
 		int taken = has_goto(s, 0) ? -1 : sm_cond_block_value(G->m, s, G->block);
+		/* the last statement of a loop body whose empty arm is taken
+		 * exactly when the loop ends (if (j < n - 1) __syncthreads();
+		 * in for (j = 0; j < n; ++j)): that arm leaves the loop, it
+		 * never reaches the next iteration */
+		if (taken < 0 && G->lp && next == G->lp_latch && (e == next || t == next) && e != t && !has_goto(s, 0)) {
+			int cont = sm_cond_continues_loop(G->m, s, G->lp, G->block);
+			if (cont == 1 && e == next)
+				e = G->lp_exit;
+			else if (cont == 0 && t == next)
+				t = G->lp_exit;
+		}
 		if (taken != 0)
 			cedge(G, c, t);
 		if (e != t && taken != 1)
@@ -193,8 +204,16 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
 		if (pushed)
 			G->stack[G->depth] = li;
 		G->depth++;
+		const struct sm_stmt *olp = G->lp;
+		int olatch = G->lp_latch, oexit = G->lp_exit;
+		G->lp = s;
+		G->lp_latch = latch;
+		G->lp_exit = next;
 		int step = cbuild(G, s->nkids > 2 ? s->kids[2] : NULL, latch, brk, cont, depth + 1);
 		int body = cbuild(G, s->nkids > 1 ? s->kids[1] : NULL, step, next, step, depth + 1);
+		G->lp = olp;
+		G->lp_latch = olatch;
+		G->lp_exit = oexit;
 		G->depth--;
 		cedge(G, head, body);
 		if (s->cond)
@@ -373,6 +392,7 @@ int sm_cfg_build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_di
 	G->nthreads = G->block.x * G->block.y * G->block.z;
 	G->exit = cnew(G, CN_PLAIN);
 	G->ret = -1;
+	G->lp = NULL;
 	int entry = cbuild(G, m->kernel->body, G->exit, -1, -1, 0);
 	return G->failed ? -1 : entry;
 }

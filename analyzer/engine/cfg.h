@@ -52,6 +52,10 @@ struct sm_cfg {
 	const struct sm_kernel_model *m;
 	struct sm_dim3 block;
 	int64_t nthreads;
+	/* the innermost loop being built: its statement, its latch and its
+	 * exit (where the head's false edge goes); lp NULL outside loops */
+	const struct sm_stmt *lp;
+	int lp_latch, lp_exit;
 	/* the distinct scopes smaller than the block, each a barrier that
 	 * has it */
 	const struct sm_stmt *scopes[SM_MAX_BARRIER_SCOPES];

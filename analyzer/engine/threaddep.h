@@ -54,6 +54,15 @@ bool sm_expr_varies(const struct sm_expr *e);
  * tree, reading no memory): 1 or 0; -1 when threads differ or it is not
  * known (an unknown, blockIdx). */
 int sm_cond_block_value(const struct sm_kernel_model *m, const struct sm_stmt *s, struct sm_dim3 block);
+/* Does if statement s, at the end of loop lp's body, hold exactly when
+ * the loop runs another iteration (1: `if (j < n - 1) __syncthreads();`
+ * in `for (j = 0; j < n; ++j)`), exactly when it ends (0), or is that not
+ * known (-1)? Tested, not proved: for several values of the uniform
+ * unknowns, at every iteration of the loop in the block's first and last
+ * threads, s's condition is compared with the loop's one iteration
+ * later. */
+int sm_cond_continues_loop(const struct sm_kernel_model *m, const struct sm_stmt *s, const struct sm_stmt *lp,
+			   struct sm_dim3 block);
 
 /* Is the closed value e the same in every thread and at every iteration
  * of every loop (no thread index, no loop counter, also through a

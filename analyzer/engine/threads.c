@@ -100,6 +100,58 @@ int sm_cond_block_value(const struct sm_kernel_model *m, const struct sm_stmt *s
 	return first;
 }
 
+/* A condition's truth for one thread at one iteration (uniform unknowns
+ * as c's seed picks them): 1, 0, or -1 when unknown. */
+static int cond_at(const struct sm_expr *e, struct sm_eval_ctx *c)
+{
+	c->err = 0;
+	c->strict = 0;
+	c->budget = SM_EVAL_BUDGET_COND;
+	int64_t v = sm_eval(e, c);
+	return c->err ? -1 : v != 0;
+}
+
+int sm_cond_continues_loop(const struct sm_kernel_model *m, const struct sm_stmt *s, const struct sm_stmt *lp,
+			   struct sm_dim3 block)
+{
+	const struct sm_rstmt *r = sm_rstmt_find(m, s), *rl = sm_rstmt_find(m, lp);
+	if (!r || !r->cond || !rl || !rl->loop || !rl->loop->cond || rl->loop->depth >= SM_MAX_LOOPS)
+		return -1;
+	const struct sm_loop *L = rl->loop;
+	int64_t nt = block.x * block.y * block.z;
+	if (block.x < 1 || block.y < 1 || block.z < 1 || nt > SM_MAX_BLOCK_THREADS)
+		return -1;
+	bool same = true, opposite = true;
+	int tried = 0;
+	for (unsigned seed = 0; seed < SM_CONTINUES_SEEDS; seed++) {
+		for (int end = 0; end < 2; end++) {
+			struct sm_eval_ctx c;
+			sm_thread_ctx(&c, block, end ? nt - 1 : 0);
+			c.seed = seed;
+			int64_t k;
+			for (k = 0; k < SM_CONTINUES_MAX_ITER; k++) {
+				c.iter[L->depth] = k;
+				int runs = cond_at(L->cond, &c);
+				int v = runs == 1 ? cond_at(r->cond, &c) : 0;
+				c.iter[L->depth] = k + 1;
+				int again = runs == 1 ? cond_at(L->cond, &c) : 0;
+				if (runs < 0 || v < 0 || again < 0)
+					return -1;
+				if (!runs)
+					break;
+				same = same && v == again;
+				opposite = opposite && v != again;
+				tried++;
+				if (!same && !opposite)
+					return -1;
+			}
+			if (k == SM_CONTINUES_MAX_ITER)
+				return -1; /* its last iteration was not seen */
+		}
+	}
+	return !tried ? -1 : same ? 1 : opposite ? 0 : -1;
+}
+
 /* ---- thread ids that cancel ----
  * sm_expr_thread_dep says whether an expression reads a thread index; a
  * condition can read one and still be the same in every thread:
