@@ -116,14 +116,18 @@ static const char *assumed_text(struct sm_arena *A, const struct sm_launch_from 
 	case SM_HOLD_UNKNOWN:
 		return " (assumed; not tried with other block shapes: the analysis budget ran out)";
 	case SM_HOLD_ALL:
-		return sm_arena_printf(A, " (assumed: no launch site, __launch_bounds__ or --block-dim gives it; also %s "
-					  "for the %d other block shape%s tried, %lld to %lld threads)",
-				       what, (int)f->nother, f->nother == 1 ? "" : "s", (long long)f->min_threads,
-				       (long long)f->max_threads);
 	case SM_HOLD_UNCHECKED:
 		break;
 	}
-	return SM_BLOCK_ASSUMED_TEXT;
+	/* a bound that gives no shape still limits the one assumed */
+	const char *why = f->bound > 0 ? sm_arena_printf(A, " (assumed within __launch_bounds__(%lld): no launch site or "
+							   "--block-dim gives it", (long long)f->bound)
+				       : " (assumed: no launch site, __launch_bounds__ or --block-dim gives it";
+	if (f->hold == SM_HOLD_ALL)
+		return sm_arena_printf(A, "%s; also %s for the %d other block shape%s tried, %lld to %lld threads)", why, what,
+				       (int)f->nother, f->nother == 1 ? "" : "s", (long long)f->min_threads,
+				       (long long)f->max_threads);
+	return sm_arena_printf(A, "%s)", why);
 }
 
 const char *sm_launch_from_text(struct sm_arena *A, const struct sm_launch_from *from)

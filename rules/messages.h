@@ -28,16 +28,14 @@ const char *sm_thread_name(const int64_t tid[3], struct sm_dim3 b, struct sm_are
  * each call: "in 'b' called from 'a' at line 7, from kernel 'k' at line 40"). */
 const char *sm_where_text(struct sm_arena *A, const char *kernel, const struct sm_callsite *call);
 
-/* The assumption stated when no launch gave the block shape. */
-#define SM_BLOCK_ASSUMED_TEXT " (assumed: no launch site, __launch_bounds__ or --block-dim gives it)"
-
 /* Where a finding's block shape came from, as every message words it
  * (after "with blockDim (x,y,z)"): " from the launch on line 97" (" from
  * the launch at k.cu:97" for a launch in another file than the finding), " from __launch_bounds__(256)",
  * " from --block-dim", " from block-dim in .smemlint.yaml" (the config's
  * base name), or the stated
- * assumption, with what the other shapes showed when they were tried
- * (from->hold): " (assumed: no launch site, __launch_bounds__ or
+ * assumption (" (assumed within __launch_bounds__(128): no launch site or
+ * --block-dim gives it)" when a bound limited it), with what the other
+ * shapes showed when they were tried (from->hold): " (assumed: no launch site, __launch_bounds__ or
  * --block-dim gives it; also a race for the 5 other block shapes tried,
  * 32 to 1024 threads)", " (assumed; not a race for blockDim (32,1,1))",
  * " (assumed; not tried with other block shapes: the analysis budget ran

@@ -47,10 +47,13 @@ json_t *sm_emit_launch_json(const struct sm_result *r, const struct sm_diag_laun
 		if (l->from.config)
 			json_object_set_new(s, "file", json_string(l->from.config));
 		break;
+	case SM_LAUNCH_ASSUMED:
+		if (l->from.bound > 0) /* the bound the assumption was kept within */
+			json_object_set_new(s, "bound", json_integer(l->from.bound));
+		break;
 	case SM_LAUNCH_NONE:
 	case SM_LAUNCH_CLUSTER:
 	case SM_LAUNCH_OPTION:
-	case SM_LAUNCH_ASSUMED:
 	case SM_LAUNCH_ANY:
 		break;
 	}

@@ -226,8 +226,7 @@ static int64_t threads(struct sm_dim3 b)
 /* The assumption for k and the other shapes it admits, into L (shape[0]
  * and other[]): the list of the dimensions it reads, cut at
  * __launch_bounds__. When the list's first shape does not fit the bound,
- * the largest that does is the assumption; when none fits, the first is
- * kept alone (as before the bound was read). */
+ * it is halved until it does (below). */
 static void assume_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k, struct sm_arena *A)
 {
 	const struct sm_dim3 *list = shapes_1d;
@@ -240,23 +239,24 @@ static void assume_shapes(struct sm_kernel_launches *L, const struct sm_kernel *
 		n = (int)(sizeof(shapes_2d) / sizeof(shapes_2d[0]));
 	}
 	int64_t cap = k->launch_bounds > 0 && k->launch_bounds <= SM_MAX_BLOCK_THREADS ? k->launch_bounds : SM_MAX_BLOCK_THREADS;
-	int first = 0;
-	if (threads(list[0]) > cap) {
-		first = -1;
-		for (int i = 1; i < n; i++)
-			if (threads(list[i]) <= cap && (first < 0 || threads(list[i]) > threads(list[first])))
-				first = i;
-		if (first < 0) {
-			L->shape[0].block = list[0];
-			return;
-		}
+	/* over the bound: the first shape halved in its highest dimension
+	 * until it fits, so rows stay a warp wide (32x8 under a bound of 128
+	 * is 32x4: kernels bounded by warps * 32 index lanes by x) */
+	struct sm_dim3 b = list[0];
+	while (threads(b) > cap && threads(b) > 1) {
+		if (b.z > 1)
+			b.z = (b.z + 1) / 2;
+		else if (b.y > 1)
+			b.y = (b.y + 1) / 2;
+		else
+			b.x = (b.x + 1) / 2;
 	}
-	L->shape[0].block = list[first];
+	L->shape[0].block = b;
 	struct sm_dim3 *o = sm_arena_alloc(A, (size_t)n * sizeof(*o));
 	if (!o)
 		return; /* no other shape to check: findings keep their level */
 	for (int i = 0; i < n && L->nother < SM_MAX_ASSUMED_SHAPES; i++)
-		if (i != first && threads(list[i]) <= cap)
+		if (!same_dim(list[i], b) && threads(list[i]) <= cap)
 			o[L->nother++] = list[i];
 	L->other = o;
 }
@@ -305,6 +305,8 @@ static void find_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k,
 	}
 	L->assumed = true;
 	L->shape[0].block_from = from_kind(SM_LAUNCH_ASSUMED);
+	if (k->launch_bounds > 0 && k->launch_bounds <= SM_MAX_BLOCK_THREADS)
+		L->shape[0].block_from.bound = k->launch_bounds; /* it limits the assumption */
 	assume_shapes(L, k, A);
 }
 

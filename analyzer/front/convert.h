@@ -232,6 +232,8 @@ struct sm_expr *cv_opaque(struct fe *S, CXCursor c, const char *name, int thread
  * computes one index (the resolver decides); NULL when base is neither
  * (convert_decl.c). */
 struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct sm_expr *idx, const char *name);
+/* launch_bounds.c: a kernel's __launch_bounds__ maximum, or 0 */
+int64_t cv_launch_bounds(struct fe *S, CXCursor fn);
 struct sm_var *cv_record_root(struct fe *S, CXCursor lv, bool *whole);
 void cv_record_clobber(struct fe *S, struct sm_var *v, struct sm_expr *with, CXCursor c);
 /* The value c loads from global memory through pointer ptr (__ldg(&p[i]),

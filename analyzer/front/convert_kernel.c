@@ -25,38 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t launch_bounds_of(struct fe *S, CXCursor fn)
-{
-	struct toks t = cv_tokens_until(S, fn, "{");
-	for (unsigned i = 0; i + 2 < t.n; i++) {
-		if (!strcmp(t.s[i], "{"))
-			break;
-		if (!strcmp(t.s[i], "__launch_bounds__") && !strcmp(t.s[i + 1], "(")) {
-			const char *v = t.s[i + 2];
-			if (isdigit((unsigned char)v[0]))
-				return strtoll(v, NULL, 0);
-			/* a macro: find its #define in the file text */
-			const char *p = S->F->text;
-			size_t vl = strlen(v);
-			while (p && (p = strstr(p, "#define")) != NULL) {
-				const char *q = p + 7;
-				while (*q == ' ' || *q == '\t')
-					q++;
-				if (!strncmp(q, v, vl) && (q[vl] == ' ' || q[vl] == '\t')) {
-					q += vl;
-					while (*q == ' ' || *q == '\t' || *q == '(')
-						q++;
-					if (isdigit((unsigned char)*q))
-						return strtoll(q, NULL, 0);
-				}
-				p += 7;
-			}
-			return 0;
-		}
-	}
-	return 0;
-}
-
 /* __cluster_dims__(x[, y[, z]]) with integer literals (missing extents 1):
  * the kernel's cluster shape, or all 0 (none, or not constant). */
 static struct sm_dim3 cluster_dims_of(struct fe *S, CXCursor fn)
@@ -100,7 +68,7 @@ static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char 
 	K->template_args = tmpl_args;
 	K->kind = cv_has_attr(fn, CXCursor_CUDAGlobalAttr) ? SM_F_KERNEL : SM_F_DEVICE;
 	K->range = cv_range_of(S, fn);
-	K->launch_bounds = launch_bounds_of(S, fn);
+	K->launch_bounds = cv_launch_bounds(S, fn);
 	K->cluster_dims = cluster_dims_of(S, fn);
 	S->K = K;
 	memset(&S->kvars, 0, sizeof(S->kvars));

@@ -69,7 +69,8 @@ struct sm_launch_from {
 	struct sm_range site;        /* SITE: the launch expression */
 	const char *file;            /* SITE, in a finding: the launch's file when
 	                              * it is not the finding's, else NULL */
-	int64_t bound;               /* BOUNDS: the max threads per block */
+	int64_t bound;               /* BOUNDS: the max threads per block; ASSUMED: the
+	                              * bound that limited the assumption, or 0 */
 	const char *config;          /* CONFIG: the file that set it */
 	/* ASSUMED, in a barrier finding: whether it holds under the other
 	 * shapes (the message says so after the shape); small fields: every

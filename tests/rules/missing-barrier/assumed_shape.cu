@@ -47,8 +47,9 @@ __global__ void column_3d(float *o)
     o[threadIdx.x] = f;
 }
 
-// __launch_bounds__(128) caps the shapes: 32x8 does not fit, so 16x8 is
-// the assumption, and the 1-D shapes tried stop at 128.
+// __launch_bounds__(128) caps the shapes: 32x8 does not fit, so it is
+// halved to 32x4 (rows stay a warp wide), and the shapes tried stop at
+// 128. Under 32x4 this 16-wide layout races; under 32x1 it does not.
 __global__ void __launch_bounds__(128) bounded(float *o)
 {
     __shared__ float s[128];
@@ -103,17 +104,23 @@ void run(float *o)
  * tests/rules/missing-barrier/assumed_shape.cu:45:9: note: the racing write of 'f' by thread (0,4,0)
  * tests/rules/missing-barrier/assumed_shape.cu:43:5: note: 'f' declared here
  * tests/rules/missing-barrier/assumed_shape.cu:45:9: note: let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element
- * tests/rules/missing-barrier/assumed_shape.cu:56:22: assumed: missing barrier: read-after-write race on 's': thread (0,0) reads s[127], which thread (15,7) wrote at line 55, with no __syncthreads() in between (different warps) in kernel 'bounded' with blockDim (16,8,1) (assumed; not a race for blockDim (32,1,1)) [missing-barrier]
+ * tests/rules/missing-barrier/assumed_shape.cu:56:5: assumed: missing barrier: write-after-write race on 's': thread (16,0) writes s[16], which thread (0,1) also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'bounded' with blockDim (32,4,1) (assumed; not a race for blockDim (32,1,1)) [missing-barrier]
+ *       s[threadIdx.y * 16 + threadIdx.x] = o[threadIdx.x];
+ *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * tests/rules/missing-barrier/assumed_shape.cu:56:5: note: the racing write of 's' by thread (0,1)
+ * tests/rules/missing-barrier/assumed_shape.cu:55:5: note: 's' declared here
+ * tests/rules/missing-barrier/assumed_shape.cu:56:5: note: let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element
+ * tests/rules/missing-barrier/assumed_shape.cu:57:22: assumed: missing barrier: read-after-write race on 's': thread (16,2) reads s[79], which thread (31,3) wrote at line 56, with no __syncthreads() in between (different warps) in kernel 'bounded' with blockDim (32,4,1) (assumed; not a race for blockDim (32,1,1)) [missing-barrier]
  *       o[threadIdx.x] = s[127 - threadIdx.y * 16 - threadIdx.x];
  *                        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * tests/rules/missing-barrier/assumed_shape.cu:55:5: note: the racing write of 's' by thread (15,7)
- * tests/rules/missing-barrier/assumed_shape.cu:54:5: note: 's' declared here
- * tests/rules/missing-barrier/assumed_shape.cu:56:22: note: add __syncthreads() between the two accesses
- * tests/rules/missing-barrier/assumed_shape.cu:64:9: error: missing barrier: write-after-write race on 'f': thread (0,0) writes f, which thread (0,1) also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'launched' with blockDim (32,8,1) from the launch on line 71 [missing-barrier]
+ * tests/rules/missing-barrier/assumed_shape.cu:56:5: note: the racing write of 's' by thread (31,3)
+ * tests/rules/missing-barrier/assumed_shape.cu:55:5: note: 's' declared here
+ * tests/rules/missing-barrier/assumed_shape.cu:57:22: note: add __syncthreads() between the two accesses
+ * tests/rules/missing-barrier/assumed_shape.cu:65:9: error: missing barrier: write-after-write race on 'f': thread (0,0) writes f, which thread (0,1) also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'launched' with blockDim (32,8,1) from the launch on line 72 [missing-barrier]
  *           f = threadIdx.y;
  *           ^
- * tests/rules/missing-barrier/assumed_shape.cu:64:9: note: the racing write of 'f' by thread (0,1)
- * tests/rules/missing-barrier/assumed_shape.cu:62:5: note: 'f' declared here
- * tests/rules/missing-barrier/assumed_shape.cu:64:9: note: let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element
+ * tests/rules/missing-barrier/assumed_shape.cu:65:9: note: the racing write of 'f' by thread (0,1)
+ * tests/rules/missing-barrier/assumed_shape.cu:63:5: note: 'f' declared here
+ * tests/rules/missing-barrier/assumed_shape.cu:65:9: note: let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element
  * check-output-end
  */
