@@ -332,7 +332,7 @@ class CMakeIntegration(unittest.TestCase):
             self.assertEqual(a.read(), b.read())
         v = subprocess.run([binary, "--version"], capture_output=True, text=True)
         self.assertEqual(v.returncode, 0)
-        self.assertRegex(v.stdout, r"^smemlint \d+\.\d+\.\d+$")
+        self.assertRegex(v.stdout, r"^smemlint \d+\.\d+\.\d+( \(git [^)]+\))?$")
         man = subprocess.run(["man", "-l", "-P", "cat", os.path.join(self.prefix, "share/man/man1/smemlint.1")],
                              capture_output=True, text=True, env=dict(os.environ, MANWIDTH="80"))
         if man.returncode == 0:  # man-db is optional; the file check above is not
