@@ -151,6 +151,14 @@ class Action(unittest.TestCase):
             self.assertRegex(help_text, r"(^|[\s,])" + re.escape(opt) + r"[\s=]", f"{opt} is not in smemlint --help")
         setup = next(s for s in load()["runs"]["steps"] if s.get("id") == "setup")["run"]
         self.assertIn('"$bin" --version', setup)
+        # building smemlint: the build dependencies tools/bootstrap.sh installs
+        pkgs = set(re.search(r"pkgs=\(([^)]*)\)", setup).group(1).split())
+        with open(os.path.join(ROOT, "tools", "bootstrap.sh")) as f:
+            boot = set(re.search(r"PKGS=\(([^)]*)\)", f.read()).group(1).split())
+        build_deps = {"cmake", "make", "gcc", "pkg-config", "libclang-22-dev", "check", "libjansson-dev",
+                      "libyaml-dev", "libcsv-dev"}
+        self.assertEqual(sorted(build_deps - pkgs), [])
+        self.assertEqual(sorted(pkgs - boot), [], "the action installs only what bootstrap does")
 
     def test_every_input_reaches_smemlint(self):
         # a stand-in that records its argv, one argument a line
