@@ -9,7 +9,8 @@ instead of run.
 
 Checks that every input reaches smemlint (a recording stand-in shows its
 argv) or the step it is for, that every option the action passes exists in
-`smemlint --help`, and runs it on examples/ (the two planted bugs, failing
+`smemlint --help`, that with no smemlint at hand it builds one from its own
+checkout, and runs it on examples/ (the two planted bugs, failing
 on findings or not) and over corpus/ as a 3-job matrix: each shard its own
 report and category, the shards' files disjoint, and the union of their
 findings the unsharded run's.
@@ -187,6 +188,29 @@ class Action(unittest.TestCase):
                    env={"PATH": bindir + os.pathsep + os.environ["PATH"]}).run()
         self.assertEqual(r.outputs["setup"]["smemlint"], os.path.join(bindir, "smemlint"))
         self.assertEqual(r.result["report"], "", "the stand-in wrote no report")
+
+    def test_builds_smemlint_from_its_checkout(self):
+        # no smemlint input and none on PATH: the setup step builds one
+        # from the action's own tree (this checkout) in $RUNNER_TEMP; a
+        # dpkg-query that finds every package keeps apt out of the test
+        stubs = self.workdir("stubs")
+        with open(os.path.join(stubs, "dpkg-query"), "w") as f:
+            f.write("#!/bin/sh\nprintf 'install ok installed'\n")
+        os.chmod(os.path.join(stubs, "dpkg-query"), stat.S_IRWXU)
+        path = [stubs] + [d for d in os.environ["PATH"].split(os.pathsep)
+                          if d and not os.path.exists(os.path.join(d, "smemlint"))]
+        work = self.workdir("w")
+        r = Runner({"paths": os.path.join(ROOT, "corpus", "transpose.cu"), "fail-on": "never"}, work,
+                   dict(self.env, PATH=os.pathsep.join(path))).run()
+        self.assertFalse(r.failed, r.logs["setup"].stdout[-2000:] + r.logs["setup"].stderr[-2000:])
+        built = r.outputs["setup"]["smemlint"]
+        self.assertEqual(built, os.path.join(work, "smemlint-build", "smemlint"))
+        want = subprocess.run([SMEMLINT, "--version"], capture_output=True, text=True).stdout
+        self.assertEqual(subprocess.run([built, "--version"], capture_output=True, text=True).stdout.split()[:2],
+                         want.split()[:2])
+        self.assertEqual(r.result["exit-code"], "0")
+        got, _ = results(os.path.join(work, "smemlint.sarif"))
+        self.assertIn("bank-conflict", {g[0] for g in got})
 
     def test_examples(self):
         # the planted bugs of examples/cmake-project, with the flags its
