@@ -146,7 +146,11 @@ class Action(unittest.TestCase):
     def test_options_exist(self):
         help_text = subprocess.run([SMEMLINT, "--help"], capture_output=True, text=True).stdout
         lint = next(s for s in load()["runs"]["steps"] if s.get("id") == "lint")["run"]
-        used = set(re.findall(r"(?<![\w$-])(--[a-z][a-z-]*|-[a-z])\b", lint)) - {"-z", "-n", "-f", "-le", "-ra"}
+        # the options in what becomes smemlint's argv: the args array and
+        # the command line itself (the rest of the script is shell)
+        argv = re.findall(r"\bargs\+?=\((.*)\)", lint) + re.findall(r'^\s*"\$SMEMLINT"(.*)$', lint, re.M)
+        self.assertGreaterEqual(len(argv), 3)
+        used = set(re.findall(r"(?<![\w$-])(--[a-z][a-z-]*|-[a-z])\b", "\n".join(argv)))
         self.assertGreaterEqual(used, {"--format", "--fail-on", "--shard", "-o"})
         for opt in sorted(used):
             self.assertRegex(help_text, r"(^|[\s,])" + re.escape(opt) + r"[\s=]", f"{opt} is not in smemlint --help")
@@ -169,15 +173,18 @@ class Action(unittest.TestCase):
             f.write('#!/bin/bash\n[ "$1" = --version ] && { echo "smemlint 0.0.0"; exit 0; }\n'
                     f'printf "%s\\n" "$@" > {log}\nexit 0\n')
         os.chmod(fake, stat.S_IRWXU)
-        inputs = {"smemlint": fake, "paths": "src/a.cu  lib/", "format": "json", "fail-on": "error",
+        # (paths as a YAML block: one a line; a glob is not expanded)
+        inputs = {"smemlint": fake, "paths": "src/a.cu  lib/\n*.cu\n", "format": "json", "fail-on": "error",
                   "args": "-p build -j 3", "shard-index": "2", "shard-count": "5", "output": "out.json",
                   "category": "cuda"}
-        r = Runner(inputs, self.workdir("w")).run()
+        w = self.workdir("w")
+        open(os.path.join(w, "k.cu"), "w").close()   # what *.cu would match
+        r = Runner(inputs, w).run()
         self.assertFalse(r.failed, {k: p.stderr for k, p in r.logs.items()})
         with open(log) as f:
             argv = f.read().splitlines()
         self.assertEqual(argv, ["--format=json", "--fail-on", "error", "--shard", "2/5", "-o", "out.json",
-                                "src/a.cu", "lib/", "-p", "build", "-j", "3"])
+                                "src/a.cu", "lib/", "*.cu", "-p", "build", "-j", "3"])
         self.assertEqual(r.result["category"], "cuda-2-of-5")
         self.assertEqual(r.uses, [], "json is not uploaded")
         # the setup step: the input, else smemlint on PATH
