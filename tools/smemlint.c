@@ -285,7 +285,7 @@ static const struct sm_opt options[] = {
 	SM_OPT_CALL("--explain", "RULE", h_explain, "what a rule reports, an example, and the fix"),
 	{ .name = "--launcher", .fn = h_launcher, .spelled = "--launcher -- CC ARGS...",
 	  .help = "lint the .cu files of a compile command, then run it\n(for CMAKE_CUDA_COMPILER_LAUNCHER)" },
-	SM_OPT_CALL("--version", NULL, h_version, "print the version and exit"),
+	SM_OPT_CALL("--version", NULL, h_version, "print the version (and the build's git describe) and exit"),
 	{ .name = "-h", .alias = "--help", .fn = h_help, .help = "this help", .spelled = "-h, --help" },
 	SM_OPT_CALL("--", NULL, h_flags, NULL),
 };
