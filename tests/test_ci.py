@@ -149,7 +149,7 @@ class Sarif(unittest.TestCase):
         self.assertEqual(doc["version"], "2.1.0")
         self.assertEqual(run_["columnKind"], "utf16CodeUnits")
         drv = run_["tool"]["driver"]
-        ver = run("--version").stdout.split()[-1]
+        ver = run("--version").stdout.split()[1]
         self.assertEqual((drv["name"], drv["version"], drv["semanticVersion"]), ("smemlint", ver, ver))
         listed = [l.split()[0] for l in run("--list-rules").stdout.splitlines()]
         self.assertEqual([r["id"] for r in drv["rules"]], listed)
@@ -595,9 +595,43 @@ class SelfDescription(unittest.TestCase):
         p = run("--explain", "nosuch", check_rc=(2,))
         self.assertIn("unknown rule 'nosuch'", p.stderr)
 
+    @needs(shutil.which("cmake") and shutil.which("git"), "cmake and git")
+    def test_git_describe(self):
+        # cmake/git_describe.cmake: the tree's git describe in a checkout,
+        # "" in a copy outside git and in a folder of another repository
+        script = os.path.join(ROOT, "cmake", "git_describe.cmake")
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        def describe(src):
+            out = os.path.join(tmp, "git.h")
+            p = subprocess.run(["cmake", f"-DSOURCE_DIR={src}", f"-DOUTPUT={out}", "-P", script],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(out) as f:
+                return re.search(r'#define SMEMLINT_GIT_DESCRIBE "(.*)"', f.read()).group(1)
+        top = subprocess.run(["git", "-C", ROOT, "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+        if top.returncode == 0 and os.path.realpath(top.stdout.strip()) == os.path.realpath(ROOT):
+            want = subprocess.run(["git", "-C", ROOT, "describe", "--tags", "--match", "v[0-9]*", "--always",
+                                   "--dirty"], capture_output=True, text=True).stdout.strip()
+            self.assertTrue(want)
+            self.assertEqual(describe(ROOT), want)
+        plain = os.path.join(tmp, "tarball")
+        os.makedirs(plain, exist_ok=True)
+        self.assertEqual(describe(plain), "")
+        inner = os.path.join(tmp, "repo", "smemlint-0.1.0")
+        os.makedirs(inner, exist_ok=True)
+        subprocess.run(["git", "init", "-q", os.path.join(tmp, "repo")], check=True)
+        self.assertEqual(describe(inner), "", "another repository lends no history")
+
     def test_help_version_and_man_page(self):
         v = run("--version").stdout
-        self.assertRegex(v, r"^smemlint \d+\.\d+\.\d+\n$")
+        # the version project() sets, then the checkout's git describe
+        # when built from one (doc/install.md, Versions)
+        m = re.match(r"^smemlint (\d+\.\d+\.\d+)(?: \(git ([0-9A-Za-z.+-]+)\))?\n$", v)
+        self.assertTrue(m, v)
+        tag = re.match(r"^v(\d+\.\d+\.\d+)(-dirty)?$", m.group(2) or "")
+        if tag:
+            self.assertEqual(tag.group(1), m.group(1), "a release tag names the version project() sets")
         h = run("--help").stdout
         with open(os.path.join(ROOT, "doc", "smemlint.1"), encoding="utf-8") as f:
             man = f.read()

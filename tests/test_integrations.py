@@ -67,49 +67,56 @@ class Workflow(unittest.TestCase):
             wf = yaml.safe_load(f)
         self.assertFalse(os.path.exists(os.path.join(ROOT, ".github", "workflows", "smemlint.yml")))
         self.assertEqual(wf["permissions"]["security-events"], "write")
-        steps = wf["jobs"]["smemlint"]["steps"]
+        job = wf["jobs"]["smemlint"]
+        steps = job["steps"]
         uses = [s.get("uses", "") for s in steps]
         self.assertTrue(uses[0].startswith("actions/checkout@"))
-        up = [s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif@")]
-        self.assertEqual(len(up), 1)
-        self.assertEqual(up[0]["with"]["sarif_file"], "smemlint.sarif")
-        self.assertEqual(up[0].get("if"), "always()")
         names = [s.get("name", "") for s in steps]
-        self.assertLess(names.index("build and install smemlint"), names.index("run smemlint"))
-        self.assertLess(names.index("run smemlint"), steps.index(up[0]))
-        build = next(s["run"] for s in steps if s.get("name") == "build and install smemlint")
-        self.assertIn("cmake --install", build)
-        # the apt line installs what tools/bootstrap.sh lists as build dependencies
-        apt = next(s["run"] for s in steps if s.get("name") == "install build dependencies")
-        for pkg in ("libclang-22-dev", "libjansson-dev", "libyaml-dev", "cmake", "pkg-config"):
-            self.assertIn(pkg, apt)
         self.assertIn("cuda-nvcc", next(s["run"] for s in steps if s.get("name") == "install the CUDA toolkit"))
-        self.assertIn("vars.SMEMLINT_REPO", wf["env"]["SMEMLINT_REPO"], "the repository location is a setting")
+        # the lint is the repository's action, at a release tag of this version
+        lint = steps[names.index("run smemlint")]
+        m = re.match(r"^[\w.-]+/smemlint/tools/action@v(\d+\.\d+\.\d+)$", lint["uses"])
+        self.assertTrue(m, lint["uses"])
+        with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+            self.assertIn(f"project(smemlint VERSION {m.group(1)} ", f.read(), "the tag is the version")
+        with open(os.path.join(ROOT, "tools", "action", "action.yml")) as f:
+            inputs = yaml.safe_load(f)["inputs"]
+        self.assertEqual(sorted(set(lint["with"]) - set(inputs)), [], "inputs the action has")
+        self.assertIn("-p build", lint["with"]["args"])
+        # a matrix over the shards, each job one of them
+        shards = job["strategy"]["matrix"]["shard"]
+        self.assertEqual(shards, list(range(1, len(shards) + 1)))
+        self.assertEqual(lint["with"]["shard-index"], "${{ matrix.shard }}")
+        self.assertEqual(int(lint["with"]["shard-count"]), len(shards))
         self.assertLess(names.index("configure the project"), names.index("run smemlint"))
-        self.assertIn("-p build", next(s["run"] for s in steps if s.get("name") == "run smemlint"))
-        self.assertGreater(names.index("fail on findings"), steps.index(up[0]))
 
     def run_steps(self, project, generator, path):
         """The workflow's steps from "configure the project" on, as GitHub
-        runs them (bash -e, its env, $GITHUB_OUTPUT, the step output in
-        the last one), in project; returns the last step's exit status."""
+        runs them (bash -e, its env), the action's steps included
+        (tests/test_action.py's runner), once per job of the matrix, one
+        after another in project (a job's second configure is quick, and
+        each shard writes its own report); returns the jobs' action runs."""
+        from test_action import Runner
         wf = yaml.safe_load(open(os.path.join(ROOT, "examples", "github", "smemlint.yml")))
-        steps = wf["jobs"]["smemlint"]["steps"]
+        job = wf["jobs"]["smemlint"]
+        steps = job["steps"]
         names = [s.get("name", "") for s in steps]
-        out = os.path.join(project, "github_output")
-        env = dict(os.environ, PATH=path, GITHUB_OUTPUT=out, CMAKE_GENERATOR=generator,
-                   **{k: str(v) for k, v in wf["env"].items() if not str(v).startswith("${{")})
-        for s in steps[names.index("configure the project"):]:
-            if "run" not in s:
-                continue
-            cmd = s["run"]
-            if "steps.lint.outputs.status" in cmd:
-                status = dict(l.split("=", 1) for l in open(out).read().split())["status"]
-                cmd = cmd.replace("${{ steps.lint.outputs.status }}", status)
-            p = subprocess.run(["bash", "-e", "-c", cmd], cwd=project, env=env, capture_output=True, text=True)
-            if s.get("name") == "run smemlint":
-                self.assertEqual(p.returncode, 0, "findings go on to the upload: " + p.stderr)
-        return p.returncode
+        env = dict(os.environ, PATH=path, CMAKE_GENERATOR=generator, **{k: str(v) for k, v in wf["env"].items()})
+        runs = []
+        for shard in job["strategy"]["matrix"]["shard"]:
+            work = project
+            ctx = {"env": env, "matrix": {"shard": shard}}
+            def subst(v):
+                return re.sub(r"\$\{\{\s*(env|matrix)\.(\w+)\s*\}\}", lambda m: str(ctx[m.group(1)][m.group(2)]), str(v))
+            for s in steps[names.index("configure the project"):]:
+                if "uses" in s:
+                    self.assertIn("/smemlint/tools/action@", s["uses"])
+                    r = Runner({k: subst(v) for k, v in s["with"].items()}, work, env).run()
+                    runs.append(r)
+                    continue
+                p = subprocess.run(["bash", "-e", "-c", s["run"]], cwd=work, env=env, capture_output=True, text=True)
+                self.assertEqual(p.returncode, 0, s["name"] + ": " + p.stdout + p.stderr)
+        return runs
 
     @needs(CMAKE and NVCC, "the example CMake project needs cmake and nvcc (a CUDA toolkit)")
     def test_workflow_steps_on_a_cmake_project(self):
@@ -123,15 +130,23 @@ class Workflow(unittest.TestCase):
             with tempfile.TemporaryDirectory() as d:
                 project = os.path.join(d, "project")
                 shutil.copytree(os.path.join(ROOT, "examples", "cmake-project"), project)
-                self.assertEqual(self.run_steps(project, gen, path), 1, "the last step fails on findings: " + gen)
-                doc = json.load(open(os.path.join(project, "smemlint.sarif")))
-                run_ = doc["runs"][0]
-                got = sorted((r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
-                              r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in run_["results"])
-                self.assertEqual(got, [("bank-conflict", "src/transpose.cu", 16),
-                                       ("divergent-barrier", "src/reduce.cu", 16)], gen)
-                self.assertEqual(run_["invocations"][0].get("toolExecutionNotifications", []), [], gen)
-                self.assertTrue(run_["invocations"][0]["executionSuccessful"], gen)
+                runs = self.run_steps(project, gen, path)
+                got = []
+                for k, r in enumerate(runs, 1):
+                    self.assertEqual(r.ran[0], "find or build smemlint")
+                    self.assertEqual(r.result["exit-code"], "1", gen + ": " + r.logs["lint"].stderr)
+                    self.assertTrue(r.failed, "the last step fails on findings: " + gen)
+                    self.assertEqual(r.uses[0][1], {"sarif_file": f"smemlint-{k}-of-{len(runs)}.sarif",
+                                                    "category": f"smemlint-{k}-of-{len(runs)}"})
+                    with open(os.path.join(r.cwd, r.result["report"])) as f:
+                        doc = json.load(f)
+                    run_ = doc["runs"][0]
+                    got += [(r_["ruleId"], r_["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                             r_["locations"][0]["physicalLocation"]["region"]["startLine"]) for r_ in run_["results"]]
+                    self.assertEqual(run_["invocations"][0].get("toolExecutionNotifications", []), [], gen)
+                    self.assertTrue(run_["invocations"][0]["executionSuccessful"], gen)
+                self.assertEqual(sorted(got), [("bank-conflict", "src/transpose.cu", 16),
+                                               ("divergent-barrier", "src/reduce.cu", 16)], gen)
                 if gen != "Unix Makefiles":
                     continue
                 # the same findings from the launcher in the build
@@ -332,7 +347,7 @@ class CMakeIntegration(unittest.TestCase):
             self.assertEqual(a.read(), b.read())
         v = subprocess.run([binary, "--version"], capture_output=True, text=True)
         self.assertEqual(v.returncode, 0)
-        self.assertRegex(v.stdout, r"^smemlint \d+\.\d+\.\d+$")
+        self.assertRegex(v.stdout, r"^smemlint \d+\.\d+\.\d+( \(git [^)]+\))?$")
         man = subprocess.run(["man", "-l", "-P", "cat", os.path.join(self.prefix, "share/man/man1/smemlint.1")],
                              capture_output=True, text=True, env=dict(os.environ, MANWIDTH="80"))
         if man.returncode == 0:  # man-db is optional; the file check above is not

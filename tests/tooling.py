@@ -3,7 +3,8 @@
 Models the rule of issue 15 item 8. On a fresh clone (cmake + ctest), a test
 whose tool is missing is skipped and says why. tools/bootstrap.sh installs
 every such tool and then runs the tests with SMEMLINT_REQUIRE_TOOLS=1: a
-missing tool is then a failure, so a bootstrap run that passes ran every test.
+missing tool is then a failure, so a bootstrap run that passes ran every test
+it selected (`test`: all but the long ones; `long`: those).
 
 Not tools, and so still plain skips: privileges (a test that needs root, or
 a user to drop to) and the official SARIF schema file, which only a checkout
@@ -17,7 +18,7 @@ REQUIRED = os.environ.get("SMEMLINT_REQUIRE_TOOLS") == "1"
 
 
 def _missing(reason):
-    return "missing, and tools/bootstrap.sh test runs every test: " + reason
+    return "missing, and tools/bootstrap.sh test/long run every test: " + reason
 
 
 def needs(available, reason):

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # bootstrap.sh - set up a fresh Debian machine, build, and lint or test.
 #   tools/bootstrap.sh lint   install what is missing, build, run smemlint on corpus/
-#   tools/bootstrap.sh test   install what is missing, build, run every test, then the
-#                             sanitizer, valgrind and fuzz stages (tools/reliability.sh)
+#   tools/bootstrap.sh test   install what is missing, build, run the unit, golden and
+#                             integration tests (ctest -LE long; minutes)
+#   tools/bootstrap.sh long   install what is missing, build, run the long tests
+#                             (ctest -L long), then the sanitizer, valgrind and fuzz
+#                             stages (tools/reliability.sh; about 20 minutes)
+# CI (.ci/run) runs test, then long.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,7 +35,7 @@ cmake --build "$BUILD" -j "$(nproc)"
 # refuse the package's postinstall chmod, so it is done here.
 MT_VERSION=5.7.0
 MT="$BUILD/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
-if [ "${1:-test}" = test ] && [ ! -x "$MT" ]; then
+if [ "${1:-test}" != lint ] && [ ! -x "$MT" ]; then
   echo "bootstrap: installing the SARIF Multitool $MT_VERSION from npm"
   npm install --silent --no-audit --no-fund --prefix "$BUILD/sarif-multitool" \
     "@microsoft/sarif-multitool-linux@$MT_VERSION"
@@ -43,14 +47,17 @@ case "${1:-test}" in
     rc=0; "$BUILD/smemlint" corpus/ || rc=$?
     # 1 means findings (the corpus has them on purpose); 2 is an error
     [ "$rc" -le 1 ] ;;
-  test)
+  test|long)
     # every optional tool is installed now: a test that would skip for a
     # missing one fails instead (tests/tooling.py), so a pass ran them all
     [ -e "${CUDA_PATH:-/usr/local/cuda}/include/cuda_runtime.h" ] ||
       echo "bootstrap: no CUDA toolkit at ${CUDA_PATH:-/usr/local/cuda} (set CUDA_PATH): the tests that need one will fail" >&2
-    SMEMLINT_REQUIRE_TOOLS=1 ctest --test-dir "$BUILD" --output-on-failure
-    # then the same suite under ASan+UBSan, valgrind, a bounded fuzz session
-    BUILD_DIR="$BUILD" tools/reliability.sh all ;;
+    # test: everything but the tests labelled long (tests/CMakeLists.txt);
+    # long: those, then the whole suite under ASan+UBSan, valgrind and a
+    # bounded fuzz session
+    if [ "${1:-test}" = test ]; then sel=(-LE long); else sel=(-L long); fi
+    SMEMLINT_REQUIRE_TOOLS=1 ctest --test-dir "$BUILD" --output-on-failure -j "$(nproc)" "${sel[@]}"
+    if [ "${1:-test}" = long ]; then BUILD_DIR="$BUILD" tools/reliability.sh all; fi ;;
   *)
-    echo "usage: tools/bootstrap.sh lint|test" >&2; exit 2 ;;
+    echo "usage: tools/bootstrap.sh lint|test|long" >&2; exit 2 ;;
 esac

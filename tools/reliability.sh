@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # reliability.sh - the "never crash, never lose a line" stages of
-# `tools/bootstrap.sh test` (issue 8); each fails on any report.
+# `tools/bootstrap.sh long` (issue 8); each fails on any report.
 #
 #   tools/reliability.sh [asan|valgrind|fuzz|all]     (default: all)
 #

@@ -37,6 +37,12 @@
 #ifndef SMEMLINT_VERSION
 #define SMEMLINT_VERSION "0.1.0"
 #endif
+/* the source tree's git describe, "" outside a checkout (cmake/git_describe.cmake) */
+#if __has_include("smemlint_git.h")
+#include "smemlint_git.h"
+#else
+#define SMEMLINT_GIT_DESCRIBE ""
+#endif
 
 #define SESSION_STR(n, v, f, h) SM_OPT_STR(1, struct sm_session_options, n, v, f, h)
 #define SESSION_BOOL(n, f, h) SM_OPT_BOOL(1, struct sm_session_options, n, f, h)
@@ -56,7 +62,15 @@ static void print_help(FILE *f);
 /* ---- handlers ---- */
 
 static int h_help(void *ctx, const char *v) { struct cli *c = ctx; print_help(stdout); return exit_with(c, 0); }
-static int h_version(void *ctx, const char *v) { struct cli *c = ctx; printf("smemlint %s\n", SMEMLINT_VERSION); return exit_with(c, 0); }
+static int h_version(void *ctx, const char *v)
+{
+	struct cli *c = ctx;
+	if (SMEMLINT_GIT_DESCRIBE[0])
+		printf("smemlint %s (git %s)\n", SMEMLINT_VERSION, SMEMLINT_GIT_DESCRIBE);
+	else
+		printf("smemlint %s\n", SMEMLINT_VERSION);
+	return exit_with(c, 0);
+}
 
 static int h_list_rules(void *ctx, const char *v)
 {
@@ -271,7 +285,7 @@ static const struct sm_opt options[] = {
 	SM_OPT_CALL("--explain", "RULE", h_explain, "what a rule reports, an example, and the fix"),
 	{ .name = "--launcher", .fn = h_launcher, .spelled = "--launcher -- CC ARGS...",
 	  .help = "lint the .cu files of a compile command, then run it\n(for CMAKE_CUDA_COMPILER_LAUNCHER)" },
-	SM_OPT_CALL("--version", NULL, h_version, "print the version and exit"),
+	SM_OPT_CALL("--version", NULL, h_version, "print the version (and the build's git describe) and exit"),
 	{ .name = "-h", .alias = "--help", .fn = h_help, .help = "this help", .spelled = "-h, --help" },
 	SM_OPT_CALL("--", NULL, h_flags, NULL),
 };
