@@ -197,11 +197,12 @@ static enum verdict launch_verdict(const struct sm_kernel_launches *K, const str
 		V.cond = L->cond;
 		V.loop = L;
 	}
-	/* a condition that reads a loop's counter is not one value per
-	 * thread: evaluated at the first iteration only, it would agree
-	 * where a later one diverges */
-	if (!V.cond || (!loop && reads_other_loop(V.cond, NULL)))
+	if (!V.cond)
 		return V_UNKNOWN;
+	/* a condition that reads a loop's counter is evaluated at the first
+	 * iteration only: threads that disagree there diverge, but agreeing
+	 * there says nothing of a later iteration */
+	bool first_only = !loop && reads_other_loop(V.cond, NULL);
 	enum verdict all = V_AGREE;
 	for (unsigned l = 0; l < nctx; l++) {
 		V.L = &ctx[l];
@@ -213,7 +214,7 @@ static enum verdict launch_verdict(const struct sm_kernel_launches *K, const str
 		if (v == V_UNKNOWN)
 			all = V_UNKNOWN;
 	}
-	return all;
+	return first_only && all == V_AGREE ? V_UNKNOWN : all;
 }
 
 /* The cause a statement's own condition adds to in: none when the
