@@ -8,8 +8,10 @@
  * (init, body, step): the parts of a for header are told apart by where
  * its two ';' are, and the accesses in a loop condition, which run on
  * every iteration, are put at the top of the body (at the end of it for
- * do-while). Inline asm that names bar.sync / barrier.* is a barrier.
- * Expression statements are converted for their effects (convert_expr.c);
+ * do-while); a range-for is a LOOP too (conv_range_for). Inline asm that
+ * names bar.sync / barrier.* is a barrier; other inline asm assigns its
+ * outputs (asm_outputs). An if whose condition clang computes at compile
+ * time keeps that constant as its condition. Expression statements are converted for their effects (convert_expr.c);
  * any other statement wrapper (#pragma unroll's AttributedStmt) is walked
  * in order.
  */
@@ -420,10 +422,91 @@ static void conv_return(struct fe *S, CXCursor c)
 	cv_emit(S, cv_mk_stmt(S, SM_S_RETURN, c));
 }
 
+/* What an inline asm statement (not a barrier) gives its outputs. With a
+ * template that only computes on registers (bfind, prmt, cvt, ...), each
+ * output is a function of the inputs (and of the outputs' own values, for
+ * "+r"): alike in the threads whose inputs are, like a toolkit function
+ * of values (convert_call.c pure_call). A template that reads a special
+ * register (%%laneid, %%clock) or memory, or exchanges between lanes,
+ * gives a per-thread unknown. Operands: clang lists the outputs first,
+ * then the inputs; the outputs are counted between the first two ':'. */
+static const char *const asm_per_thread[] = { "%%", "ld.", "st.", "shfl", "vote", "atom", "red.", "match",
+					      "activemask", "tex", "suld", "sust", "cp.", "mbarrier", "ldmatrix", "ldu" };
+
+static void asm_outputs(struct fe *S, CXCursor c)
+{
+	struct toks t = cv_tokens_of(S, c);
+	unsigned i = 0, nout = 0;
+	int depth = 0, colons = 0, items = 0;
+	bool pure = true;
+	unsigned long long readwrite = 0; /* outputs marked "+": read as well */
+	for (; i < t.n && colons < 2; i++) {
+		const char *x = t.s[i];
+		if (!strcmp(x, "("))
+			depth++;
+		else if (!strcmp(x, ")"))
+			depth--;
+		else if (depth == 1 && !strcmp(x, ":"))
+			colons++;
+		else if (depth == 1 && colons == 1 && !strcmp(x, ","))
+			items++;
+		else if (x[0] == '"' && colons == 0)
+			for (size_t k = 0; k < sizeof(asm_per_thread) / sizeof(asm_per_thread[0]); k++)
+				pure = pure && !strstr(x, asm_per_thread[k]);
+		else if (depth == 1 && colons == 1 && x[0] == '"') {
+			nout = (unsigned)items + 1;
+			if (strchr(x, '+') && items < 64)
+				readwrite |= 1ull << items;
+		}
+	}
+	struct kids ks = cv_kids_of(c);
+	if (nout == 0 || nout > (unsigned)ks.n)
+		return;
+	struct sm_expr *in = NULL;
+	for (int k = 0; k < ks.n; k++) {
+		if ((unsigned)k < nout && !(k < 64 && (readwrite >> k & 1)))
+			continue; /* a plain output is only written */
+		struct sm_expr *v = cv_conv_expr(S, ks.c[k]);
+		in = in ? cv_mk_bin(S, SM_OP_ADD, in, v, ks.c[k]) : v;
+	}
+	for (unsigned k = 0; k < nout; k++) {
+		struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
+		struct sm_expr *e = cv_opaque(S, c, "asm", 1);
+		struct sm_expr *table = cv_opaque(S, c, "asm", 0);
+		if (!pl || !e || !table)
+			return;
+		if (pure) {
+			pl->kind = SM_ACC_LOAD;
+			pl->base = table;
+			pl->idx[0] = in ? in : cv_mk_const(S, 0);
+			pl->nidx = 1;
+			e->place = pl;
+		}
+		CXCursor o = cv_strip(ks.c[k]);
+		bool whole;
+		struct sm_var *rec = cv_record_root(S, o, &whole);
+		struct sm_var *v = clang_getCursorKind(o) == CXCursor_DeclRefExpr
+			? cv_cmap_get(&S->vars, clang_getCursorReferenced(o)) : NULL;
+		if (rec && !whole) {
+			cv_record_clobber(S, rec, e, c);
+		} else if (v && !v->is_ref) {
+			struct sm_stmt *a = cv_mk_stmt(S, SM_S_ASSIGN, c);
+			if (a) {
+				a->var = v;
+				a->op = SM_OP_ASSIGN;
+				a->value = e;
+				cv_emit(S, a);
+			}
+		}
+	}
+}
+
 static void conv_asm(struct fe *S, CXCursor c)
 {
-	if (!asm_is_barrier(S, c))
+	if (!asm_is_barrier(S, c)) {
+		asm_outputs(S, c);
 		return;
+	}
 	struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, c);
 	if (s) {
 		s->barrier = SM_BAR_ASM;

@@ -7,12 +7,13 @@
 //   another condition holds (a && rem(kbc, fd));
 // - a range-for over an initializer list runs alike in every thread, and
 //   its variable is alike where the list's elements are;
-// - a toolkit function of values (__umulhi) is alike where its arguments
-//   are;
+// - a toolkit function of values (__umulhi), and inline asm that computes
+//   on registers (bfind), are alike where their inputs are; asm reading a
+//   special register (%%laneid) is per thread;
 // - a struct (uint3 fastdiv constants) is its value: passed by value or by
 //   reference, copied, assigned whole; a write of a per-thread value into
 //   one of its members, or a non-const method, makes it per thread.
-// Expected: the seven per-thread twins, nothing else.
+// Expected: the eight per-thread twins, nothing else.
 #include <cstdint>
 
 __device__ void tile(float *s, int n)
@@ -116,6 +117,40 @@ __global__ void intrinsic_per_thread(float *o, unsigned m)
     tile(s, __umulhi(threadIdx.x, m));
 }
 
+static __device__ __forceinline__ unsigned find_msb(unsigned word)
+{
+    unsigned ret;
+    asm volatile("bfind.u32 %0, %1;" : "=r"(ret) : "r"(word));
+    return ret;
+}
+
+static __device__ __forceinline__ unsigned lane_id()
+{
+    unsigned ret = 0;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(ret));
+    return ret;
+}
+
+__global__ void inline_asm(float *o, unsigned len)
+{
+    __shared__ float s[256];
+    unsigned len2 = 1u << (find_msb(len - 1u) + 1);
+    for (unsigned k = 2; k <= len2; k *= 2) {
+        s[threadIdx.x] = k;
+        __syncthreads();
+    }
+}
+
+__global__ void inline_asm_per_thread(float *o, unsigned len)
+{
+    __shared__ float s[256];
+    unsigned n = lane_id();
+    for (unsigned k = 2; k <= n; k *= 2) {
+        s[threadIdx.x] = k;
+        __syncthreads();
+    }
+}
+
 static __device__ unsigned fastdiv(unsigned n, const uint3 v)
 {
     const unsigned hi = __umulhi(n, v.x);
@@ -166,41 +201,46 @@ __global__ void method_per_thread(float *o, const range r)
 /*
  * check-args: --block-dim 256
  * check-output-start
- * tests/rules/divergent-barrier/uniform_values.cu:22:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'assigned_per_thread' at line 155 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:23:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'assigned_per_thread' at line 190 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:20:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:22:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:22:9: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'kbc == 3 && rem(threadIdx.x, fd) != 0') in 'tile' called from kernel 'call_in_condition_per_thread' at line 65 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:21:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:23:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:23:9: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'kbc == 3 && rem(threadIdx.x, fd) != 0') in 'tile' called from kernel 'call_in_condition_per_thread' at line 66 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:63:9: note: thread-dependent condition 'kbc == 3 && rem(threadIdx.x, fd) != 0'
- * tests/rules/divergent-barrier/uniform_values.cu:64:9: note: the 'return' that skips the barrier
- * tests/rules/divergent-barrier/uniform_values.cu:22:9: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
- * tests/rules/divergent-barrier/uniform_values.cu:22:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'intrinsic_per_thread' at line 116 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:64:9: note: thread-dependent condition 'kbc == 3 && rem(threadIdx.x, fd) != 0'
+ * tests/rules/divergent-barrier/uniform_values.cu:65:9: note: the 'return' that skips the barrier
+ * tests/rules/divergent-barrier/uniform_values.cu:23:9: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
+ * tests/rules/divergent-barrier/uniform_values.cu:23:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'intrinsic_per_thread' at line 117 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:20:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:22:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:22:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'loop_local_per_thread' at line 75 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:21:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:23:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:23:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'loop_local_per_thread' at line 76 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:20:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:22:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:22:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'member_per_thread' at line 147 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:21:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:23:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:23:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'member_per_thread' at line 182 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:20:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:22:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:22:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'method_per_thread' at line 163 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:21:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:23:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:23:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'method_per_thread' at line 198 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:20:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:22:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:103:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition '{ 32, (int)threadIdx.x }') in kernel 'range_for_per_thread' at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:21:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:23:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:104:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition '{ 32, (int)threadIdx.x }') in kernel 'range_for_per_thread' at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:99:19: note: thread-dependent condition '{ 32, (int)threadIdx.x }'
- * tests/rules/divergent-barrier/uniform_values.cu:103:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:100:19: note: thread-dependent condition '{ 32, (int)threadIdx.x }'
+ * tests/rules/divergent-barrier/uniform_values.cu:104:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:150:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k <= n') in kernel 'inline_asm_per_thread' at every launch [divergent-barrier]
+ *           __syncthreads();
+ *           ^~~~~~~~~~~~~~~
+ * tests/rules/divergent-barrier/uniform_values.cu:148:26: note: thread-dependent condition 'k <= n'
+ * tests/rules/divergent-barrier/uniform_values.cu:150:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
  * check-output-end
  */
