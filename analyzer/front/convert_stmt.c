@@ -466,8 +466,18 @@ static void asm_outputs(struct fe *S, CXCursor c)
 	for (int k = 0; k < ks.n; k++) {
 		if ((unsigned)k < nout && !(k < 64 && (readwrite >> k & 1)))
 			continue; /* a plain output is only written */
-		struct sm_expr *v = cv_conv_expr(S, ks.c[k]);
-		in = in ? cv_mk_bin(S, SM_OP_ADD, in, v, ks.c[k]) : v;
+		/* a variable's value; any other operand an unknown per thread
+		 * (operands are not converted: in a template's own body they
+		 * may be dependent, which clang cannot evaluate) */
+		/* (libclang 22 lists some operands of a long operand list as
+		 * declarations or null cursors: those are taken as unknown, and
+		 * no question is asked of them) */
+		bool expr = clang_isExpression(clang_getCursorKind(ks.c[k]));
+		CXCursor x = expr ? cv_strip(ks.c[k]) : c;
+		struct sm_var *xv = expr && clang_getCursorKind(x) == CXCursor_DeclRefExpr
+			? cv_cmap_get(&S->vars, clang_getCursorReferenced(x)) : NULL;
+		struct sm_expr *v = xv && !xv->is_ref ? cv_var_ref(S, x, xv) : cv_opaque(S, x, "asm operand", 1);
+		in = in ? cv_mk_bin(S, SM_OP_ADD, in, v, x) : v;
 	}
 	for (unsigned k = 0; k < nout; k++) {
 		struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
@@ -482,6 +492,8 @@ static void asm_outputs(struct fe *S, CXCursor c)
 			pl->nidx = 1;
 			e->place = pl;
 		}
+		if (!clang_isExpression(clang_getCursorKind(ks.c[k])))
+			continue;
 		CXCursor o = cv_strip(ks.c[k]);
 		bool whole;
 		struct sm_var *rec = cv_record_root(S, o, &whole);
