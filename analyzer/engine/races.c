@@ -511,7 +511,8 @@ static bool const_value(const struct sm_expr *e, int depth)
 static int same_value(const struct sm_raccess *rx, const struct sm_raccess *ry, bool cross_iter)
 {
 	const struct sm_access *x = rx->src, *y = ry->src;
-	if (!x || !y || x->kind != SM_ACC_STORE || y->kind != SM_ACC_STORE || !x->value || !y->value)
+	/* a store, or an atomic that stores its value (atomicExch) */
+	if (!x || !y || x->kind == SM_ACC_LOAD || y->kind == SM_ACC_LOAD || !x->value || !y->value)
 		return 0;
 	if (x == y) {
 		if (const_value(x->value, 0))
@@ -526,8 +527,17 @@ static int same_value(const struct sm_raccess *rx, const struct sm_raccess *ry, 
 	 * one value alike everywhere (a parameter, a shared array's address) */
 	if (rx->array != ry->array || x->width != y->width)
 		return 0;
-	if (const_value(x->value, 0) && const_value(y->value, 0) && sm_expr_same(x->value, y->value))
-		return 1;
+	if (const_value(x->value, 0) && const_value(y->value, 0)) {
+		if (sm_expr_same(x->value, y->value))
+			return 1;
+		/* 1 and (unsigned)1: the same integer once converted */
+		struct sm_eval_ctx c = { 0 };
+		c.strict = 1;
+		c.budget = SM_EVAL_BUDGET_COND;
+		int64_t vx = sm_eval(x->value, &c), vy = c.err ? 0 : sm_eval(y->value, &c);
+		if (!c.err && vx == vy)
+			return 1;
+	}
 	return !cross_iter && sm_value_invariant(rx->value) && sm_expr_same(rx->value, ry->value) ? 2 : 0;
 }
 

@@ -508,15 +508,19 @@ static struct sm_expr *conv_barrier(struct fe *S, const struct call *k)
  * atomic access, after the other arguments are evaluated. */
 static struct sm_expr *conv_atomic(struct fe *S, const struct call *k)
 {
+	struct sm_expr *last = NULL;
 	for (int i = 1; i < k->nargs; i++)
-		(void)cv_conv_expr(S, k->args[i]);
+		last = cv_conv_expr(S, k->args[i]);
 	if (k->nargs >= 1) {
 		CXCursor p = cv_strip(k->args[0]);
 		if (clang_getCursorKind(p) == CXCursor_UnaryOperator &&
 		    clang_getCursorUnaryOperatorKind(p) == CXUnaryOperator_AddrOf) {
 			struct kids k2 = cv_kids_of(p);
-			if (k2.n == 1)
-				(void)cv_emit_access(S, k2.c[0], SM_ACC_ATOMIC);
+			struct sm_access *a = k2.n == 1 ? cv_emit_access(S, k2.c[0], SM_ACC_ATOMIC) : NULL;
+			/* atomicExch(&x, v) stores v: the race search tells one
+			 * value stored twice from a race (races.c same_value) */
+			if (a && k->nargs == 2 && !strcmp(k->name, "atomicExch"))
+				a->value = last;
 		} else if (cv_is_shared_ptr(S, p)) {
 			struct sm_access *a = sm_arena_alloc(S->A, sizeof(*a));
 			struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, k->c);

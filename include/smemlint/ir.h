@@ -196,7 +196,7 @@ struct sm_access {
 	const char *member;       /* p[i].x: the field name, or NULL */
 	bool is_volatile;
 	bool data_dep;            /* an index was loaded from memory (s[data[i]]) */
-	const struct sm_expr *value; /* a plain '=' store: the value stored, as
+	const struct sm_expr *value; /* a plain '=' store, or atomicExch: the value stored, as
 	                           * written (not resolved), or NULL when the
 	                           * front end did not record it; the race
 	                           * search tells a write of one constant by

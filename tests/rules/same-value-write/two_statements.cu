@@ -1,7 +1,7 @@
 // Values every thread writes alike (issue 23): a constant from two
 // statements, the address of a __shared__ array, a load from one global
-// address through __ldg. Each is the benign same-value note, never an
-// error; the controls race.
+// address through __ldg, one constant stored plainly and by atomicExch.
+// Each is the benign same-value note, never an error; the controls race.
 
 // one constant (a floating literal) from two statements
 __global__ void float_twice(float *o, int n)
@@ -63,6 +63,38 @@ __global__ void ldg_per_thread(float *o, const float *__restrict__ g)
     o[threadIdx.x] = s[threadIdx.x & 3];
 }
 
+// one flag set by an atomic exchange in some threads and by a plain store
+// in others, both of 1 (cuda-samples' bisection kernel; 1u converted to
+// int is the exchange's 1): one value
+__global__ void exchange_and_store(int *o)
+{
+    __shared__ int done;
+    if (threadIdx.x == 0)
+        done = 0;
+    __syncthreads();
+    if (o[threadIdx.x] > 0)
+        atomicExch(&done, 1);
+    if (o[threadIdx.x] < -5)
+        done = 1u;
+    __syncthreads();
+    o[threadIdx.x] = done;
+}
+
+// control: the exchange stores another value
+__global__ void exchange_other(int *o)
+{
+    __shared__ int done2;
+    if (threadIdx.x == 0)
+        done2 = 0;
+    __syncthreads();
+    if (o[threadIdx.x] > 0)
+        atomicExch(&done2, 2);
+    if (o[threadIdx.x] < -5)
+        done2 = 1;
+    __syncthreads();
+    o[threadIdx.x] = done2;
+}
+
 /*
  * check-args: --block-dim 256 --no-cuda
  * check-output-start
@@ -120,5 +152,17 @@ __global__ void ldg_per_thread(float *o, const float *__restrict__ g)
  * tests/rules/same-value-write/two_statements.cu:61:5: note: the racing write of 's' by thread 32
  * tests/rules/same-value-write/two_statements.cu:60:5: note: 's' declared here
  * tests/rules/same-value-write/two_statements.cu:61:5: note: let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element
+ * tests/rules/same-value-write/two_statements.cu:78:9: note: benign race: threads write the same constant to 'done': thread 0 writes done, which thread 32 wrote at line 76, threads of different warps (the value is the same whichever write lands) in kernel 'exchange_and_store' with blockDim (256,1,1) from --block-dim [same-value-write]
+ *           done = 1u;
+ *           ^~~~
+ * tests/rules/same-value-write/two_statements.cu:76:21: note: the same constant written by thread 32
+ * tests/rules/same-value-write/two_statements.cu:71:5: note: 'done' declared here
+ * tests/rules/same-value-write/two_statements.cu:78:9: note: harmless as written; let one thread write it (if (threadIdx.x == 0)) to make the intent plain, or disable same-value-write
+ * tests/rules/same-value-write/two_statements.cu:93:9: error: missing barrier: write-after-write race on 'done2': thread 0 writes done2, which thread 32 wrote at line 91, with no __syncthreads() in between (different warps) in kernel 'exchange_other' with blockDim (256,1,1) from --block-dim [missing-barrier]
+ *           done2 = 1;
+ *           ^~~~~
+ * tests/rules/same-value-write/two_statements.cu:91:21: note: the racing atomic of 'done2' by thread 32
+ * tests/rules/same-value-write/two_statements.cu:86:5: note: 'done2' declared here
+ * tests/rules/same-value-write/two_statements.cu:93:9: note: add __syncthreads() between the two accesses
  * check-output-end
  */
