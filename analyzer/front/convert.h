@@ -115,6 +115,9 @@ struct fe {
 	const struct sm_callsite *call; /* the inlined call being converted, or NULL */
 	struct sm_var *ret_var;  /* where `return v;` of that callee puts v */
 	struct sm_var *this_var; /* a method called on a shared object: `this` */
+	struct sm_var *this_obj; /* a method called on an object elsewhere (a local,
+	                          * a parameter, global memory): its value, whose
+	                          * members are loads at their offsets */
 	CXCursor callee_stack[SM_MAX_CALL_DEPTH]; /* callees being inlined, outer first */
 	bool in_header;          /* converting a callee defined outside the file:
 	                          * positions go to the call site in the file */
@@ -235,6 +238,7 @@ struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct s
 /* launch_bounds.c: a kernel's __launch_bounds__ maximum, or 0 */
 int64_t cv_launch_bounds(struct fe *S, CXCursor fn);
 struct sm_var *cv_record_root(struct fe *S, CXCursor lv, bool *whole);
+struct sm_expr *cv_load_at(struct fe *S, CXCursor c, struct sm_expr *base, struct sm_expr *idx, const char *name);
 void cv_record_clobber(struct fe *S, struct sm_var *v, struct sm_expr *with, CXCursor c);
 /* The value c loads from global memory through pointer ptr (__ldg(&p[i]),
  * __ldg(p)): alike in every thread that computes one index of one

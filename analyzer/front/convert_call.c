@@ -129,7 +129,7 @@ struct binding {
 struct caller_state {
 	struct cmap vars, groups;
 	const struct sm_callsite *call;
-	struct sm_var *ret_var, *this_var;
+	struct sm_var *ret_var, *this_var, *this_obj;
 	bool in_header;
 	struct vec *block;
 };
@@ -144,6 +144,7 @@ struct inlining {
 	struct sm_callsite *site;   /* what the callee's statements and accesses point at */
 	struct binding *bind;       /* nparams + 1 bindings, worked out in the caller */
 	struct sm_expr *this_val;   /* the shared object a method is called on, or NULL */
+	struct sm_expr *this_obj;   /* the value of another object it is called on, or NULL */
 	struct sm_var **params;     /* the callee's parameters as variables of the kernel */
 	struct vec body;            /* the callee's statements */
 };
@@ -220,11 +221,36 @@ static struct sm_expr *this_object(struct fe *S, CXCursor c, CXCursor def)
 	return NULL;
 }
 
+/* A method called on an object not in shared memory (node.count() with
+ * node a local, a parameter, a reference into global memory; this->f()
+ * or f() inside such a method): the object's value, else NULL (its
+ * members are then per-thread unknowns). Converted in the caller. */
+static struct sm_expr *object_value(struct fe *S, CXCursor c, CXCursor def)
+{
+	if (clang_getCursorKind(def) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(def))
+		return NULL;
+	struct kids ck = cv_kids_of(c);
+	if (ck.n < 1 || clang_getCursorKind(ck.c[0]) != CXCursor_MemberRefExpr)
+		return NULL;
+	struct kids mk = cv_kids_of(ck.c[0]);
+	if (mk.n == 0 || (mk.n == 1 && clang_getCursorKind(cv_strip(mk.c[0])) == CXCursor_CXXThisExpr))
+		return S->this_obj ? cv_var_ref(S, c, S->this_obj) : NULL;
+	if (mk.n != 1 || cv_is_shared_lvalue(S, mk.c[0]))
+		return NULL;
+	CXCursor o = cv_strip(mk.c[0]);
+	enum CXCursorKind k = clang_getCursorKind(o);
+	if (clang_getCanonicalType(clang_getCursorType(o)).kind != CXType_Record ||
+	    (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr))
+		return NULL;
+	return cv_conv_expr(S, o);
+}
+
 /* Enter the callee's scope: its own variables and groups, its return
  * variable, its `this`, its statements going to in->body. */
 static void enter_callee(struct fe *S, struct inlining *in, struct caller_state *saved)
 {
-	*saved = (struct caller_state){ S->vars, S->groups, S->call, S->ret_var, S->this_var, S->in_header, S->block };
+	*saved = (struct caller_state){ S->vars, S->groups, S->call, S->ret_var, S->this_var, S->this_obj, S->in_header,
+					S->block };
 	memset(&S->vars, 0, sizeof(S->vars));
 	memset(&S->groups, 0, sizeof(S->groups));
 	for (int i = 0; i < in->nparams && i < in->nargs; i++)
@@ -240,6 +266,15 @@ static void enter_callee(struct fe *S, struct inlining *in, struct caller_state 
 	if (S->ret_var)
 		cv_emit(S, mk_decl(S, S->ret_var, NULL, in->c));
 	S->this_var = NULL;
+	S->this_obj = NULL;
+	if (in->this_obj) {
+		CXType none = { .kind = CXType_Invalid };
+		struct sm_var *ov = synthetic_var(S, "*this", none);
+		if (ov) {
+			cv_emit(S, mk_decl(S, ov, in->this_obj, in->c));
+			S->this_obj = ov;
+		}
+	}
 	if (in->this_val) {
 		/* held as a byte pointer: members add their byte offsets */
 		CXType none = { .kind = CXType_Invalid };
@@ -262,6 +297,7 @@ static void leave_callee(struct fe *S, const struct caller_state *saved)
 	S->call = saved->call;
 	S->ret_var = saved->ret_var;
 	S->this_var = saved->this_var;
+	S->this_obj = saved->this_obj;
 	S->in_header = saved->in_header;
 	S->block = saved->block;
 }
@@ -341,6 +377,7 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 		return NULL;
 	bind_args(S, &in);
 	in.this_val = this_object(S, c, def);
+	in.this_obj = in.this_val ? NULL : object_value(S, c, def);
 
 	struct caller_state saved;
 	enter_callee(S, &in, &saved);
@@ -865,6 +902,8 @@ static struct sm_var *changed_object(struct fe *S, const struct call *k, CXCurso
 	if (ck.n < 1 || clang_getCursorKind(ck.c[0]) != CXCursor_MemberRefExpr)
 		return NULL;
 	struct kids mk = cv_kids_of(ck.c[0]);
+	if (mk.n == 0)
+		return S->this_obj; /* f() inside a method: this->f() */
 	return mk.n == 1 ? cv_record_root(S, mk.c[0], &whole) : NULL;
 }
 

@@ -261,9 +261,17 @@ struct sm_var *cv_record_root(struct fe *S, CXCursor lv, bool *whole)
 	*whole = true;
 	for (int d = 0; d < SM_FE_PLACE_CHAIN && clang_getCursorKind(c) == CXCursor_MemberRefExpr; d++) {
 		struct kids ks = cv_kids_of(c);
+		if (ks.n == 0 && S->this_obj) {
+			*whole = false; /* m inside a method: this->m */
+			return S->this_obj;
+		}
 		if (ks.n != 1)
 			return NULL;
 		c = cv_strip(ks.c[0]);
+		if (clang_getCursorKind(c) == CXCursor_CXXThisExpr) {
+			*whole = false;
+			return S->this_obj;
+		}
 		if (clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Pointer)
 			return NULL;
 		*whole = false;
@@ -321,14 +329,19 @@ struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct s
 		if (pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace)
 			bv = cv_opaque(S, b, "global", 0);
 	}
-	if (!bv)
-		return NULL;
+	return bv ? cv_load_at(S, c, bv, idx, name) : NULL;
+}
+
+/* A load at c from base (an address, or a struct's value) at index idx
+ * (NULL: 0): alike in the threads where base and idx are. */
+struct sm_expr *cv_load_at(struct fe *S, CXCursor c, struct sm_expr *base, struct sm_expr *idx, const char *name)
+{
 	struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
 	struct sm_expr *e = cv_opaque(S, c, name, 1);
 	if (!pl || !e)
 		return NULL;
 	pl->kind = SM_ACC_LOAD;
-	pl->base = bv;
+	pl->base = base;
 	pl->idx[0] = idx ? idx : cv_mk_const(S, 0);
 	pl->nidx = 1;
 	e->place = pl;

@@ -655,6 +655,11 @@ static struct sm_expr *conv_member(struct fe *S, CXCursor c)
 	/* the member's byte offset tells args.n from args.m */
 	long long off = clang_Cursor_getOffsetOfField(clang_getCursorReferenced(c));
 	struct sm_expr *at = off > 0 ? cv_mk_const(S, off / 8) : NULL;
+	if (S->this_obj && (ks.n == 0 || clang_getCursorKind(cv_strip(ks.c[0])) == CXCursor_CXXThisExpr)) {
+		/* m or this->m in a method called on an object */
+		struct sm_expr *m = cv_load_at(S, c, cv_var_ref(S, c, S->this_obj), at, "member");
+		return m ? m : cv_opaque(S, c, "member", 1);
+	}
 	struct sm_expr *g = ks.n == 1 ? cv_global_load(S, c, ks.c[0], at, "member") : NULL;
 	return g ? g : cv_opaque(S, c, "member", 1);
 }

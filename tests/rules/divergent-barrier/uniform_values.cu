@@ -12,8 +12,9 @@
 //   special register (%%laneid) is per thread;
 // - a struct (uint3 fastdiv constants) is its value: passed by value or by
 //   reference, copied, assigned whole; a write of a per-thread value into
-//   one of its members, or a non-const method, makes it per thread.
-// Expected: the eight per-thread twins, nothing else.
+//   one of its members, or a non-const method, makes it per thread; a
+//   method reads the members of the object it is called on.
+// Expected: the nine per-thread twins, nothing else.
 #include <cstdint>
 
 __device__ void tile(float *s, int n)
@@ -190,6 +191,31 @@ __global__ void assigned_per_thread(float *o, const uint3 fd)
     tile(s, t.x);
 }
 
+struct node {
+    int begin, end;
+    __device__ int count() const { return end - begin; }
+};
+
+// a method of an object in global memory (cuda-samples' quadtree:
+// nodes[blockIdx.x].num_points()): its members are loads at one address
+__global__ void method_of_global(float *o, node *nodes, int min_pts)
+{
+    __shared__ float s[256];
+    node &nd = nodes[blockIdx.x];
+    if (nd.count() <= min_pts)
+        return;
+    tile(s, 4);
+}
+
+__global__ void method_of_global_per_thread(float *o, node *nodes, int min_pts)
+{
+    __shared__ float s[256];
+    node &nd = nodes[threadIdx.x];
+    if (nd.count() <= min_pts)
+        return;
+    tile(s, 4);
+}
+
 __global__ void method_per_thread(float *o, const range r)
 {
     __shared__ float s[256];
@@ -201,46 +227,52 @@ __global__ void method_per_thread(float *o, const range r)
 /*
  * check-args: --block-dim 256
  * check-output-start
- * tests/rules/divergent-barrier/uniform_values.cu:23:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'assigned_per_thread' at line 190 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'assigned_per_thread' at line 191 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:21:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:23:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:23:9: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'kbc == 3 && rem(threadIdx.x, fd) != 0') in 'tile' called from kernel 'call_in_condition_per_thread' at line 66 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:22:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'kbc == 3 && rem(threadIdx.x, fd) != 0') in 'tile' called from kernel 'call_in_condition_per_thread' at line 67 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:64:9: note: thread-dependent condition 'kbc == 3 && rem(threadIdx.x, fd) != 0'
- * tests/rules/divergent-barrier/uniform_values.cu:65:9: note: the 'return' that skips the barrier
- * tests/rules/divergent-barrier/uniform_values.cu:23:9: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
- * tests/rules/divergent-barrier/uniform_values.cu:23:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'intrinsic_per_thread' at line 117 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:65:9: note: thread-dependent condition 'kbc == 3 && rem(threadIdx.x, fd) != 0'
+ * tests/rules/divergent-barrier/uniform_values.cu:66:9: note: the 'return' that skips the barrier
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'intrinsic_per_thread' at line 118 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:21:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:23:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:23:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'loop_local_per_thread' at line 76 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:22:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'loop_local_per_thread' at line 77 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:21:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:23:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:23:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'member_per_thread' at line 182 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:22:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'member_per_thread' at line 183 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:21:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:23:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:23:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'method_per_thread' at line 198 at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:22:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'nd.count() <= min_pts') in 'tile' called from kernel 'method_of_global_per_thread' at line 216 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:21:21: note: thread-dependent condition 'k < n'
- * tests/rules/divergent-barrier/uniform_values.cu:23:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:104:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition '{ 32, (int)threadIdx.x }') in kernel 'range_for_per_thread' at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:214:9: note: thread-dependent condition 'nd.count() <= min_pts'
+ * tests/rules/divergent-barrier/uniform_values.cu:215:9: note: the 'return' that skips the barrier
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k < n') in 'tile' called from kernel 'method_per_thread' at line 224 at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:100:19: note: thread-dependent condition '{ 32, (int)threadIdx.x }'
- * tests/rules/divergent-barrier/uniform_values.cu:104:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
- * tests/rules/divergent-barrier/uniform_values.cu:150:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k <= n') in kernel 'inline_asm_per_thread' at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_values.cu:22:21: note: thread-dependent condition 'k < n'
+ * tests/rules/divergent-barrier/uniform_values.cu:24:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:105:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition '{ 32, (int)threadIdx.x }') in kernel 'range_for_per_thread' at every launch [divergent-barrier]
  *           __syncthreads();
  *           ^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_values.cu:148:26: note: thread-dependent condition 'k <= n'
- * tests/rules/divergent-barrier/uniform_values.cu:150:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:101:19: note: thread-dependent condition '{ 32, (int)threadIdx.x }'
+ * tests/rules/divergent-barrier/uniform_values.cu:105:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_values.cu:151:9: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'k <= n') in kernel 'inline_asm_per_thread' at every launch [divergent-barrier]
+ *           __syncthreads();
+ *           ^~~~~~~~~~~~~~~
+ * tests/rules/divergent-barrier/uniform_values.cu:149:26: note: thread-dependent condition 'k <= n'
+ * tests/rules/divergent-barrier/uniform_values.cu:151:9: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
  * check-output-end
  */
