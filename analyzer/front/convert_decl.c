@@ -332,6 +332,20 @@ struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct s
 	return bv ? cv_load_at(S, c, bv, idx, name) : NULL;
 }
 
+/* The member access c (x.m, p->m, m in a method) not in shared memory:
+ * a load at the member's byte offset (which tells args.n from args.m)
+ * from a parameter, a global, a struct variable or the object a method
+ * was called on; else NULL. */
+struct sm_expr *cv_member_load(struct fe *S, CXCursor c)
+{
+	struct kids ks = cv_kids_of(c);
+	long long off = clang_Cursor_getOffsetOfField(clang_getCursorReferenced(c));
+	struct sm_expr *at = off > 0 ? cv_mk_const(S, off / 8) : NULL;
+	if (S->this_obj && (ks.n == 0 || clang_getCursorKind(cv_strip(ks.c[0])) == CXCursor_CXXThisExpr))
+		return cv_load_at(S, c, cv_var_ref(S, c, S->this_obj), at, "member");
+	return ks.n == 1 ? cv_global_load(S, c, ks.c[0], at, "member") : NULL;
+}
+
 /* A load at c from base (an address, or a struct's value) at index idx
  * (NULL: 0): alike in the threads where base and idx are. */
 struct sm_expr *cv_load_at(struct fe *S, CXCursor c, struct sm_expr *base, struct sm_expr *idx, const char *name)

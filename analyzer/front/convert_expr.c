@@ -652,15 +652,7 @@ static struct sm_expr *conv_member(struct fe *S, CXCursor c)
 	struct kids ks = cv_kids_of(c);
 	for (int i = 0; i < ks.n && i < 8; i++)
 		(void)cv_conv_expr(S, ks.c[i]);
-	/* the member's byte offset tells args.n from args.m */
-	long long off = clang_Cursor_getOffsetOfField(clang_getCursorReferenced(c));
-	struct sm_expr *at = off > 0 ? cv_mk_const(S, off / 8) : NULL;
-	if (S->this_obj && (ks.n == 0 || clang_getCursorKind(cv_strip(ks.c[0])) == CXCursor_CXXThisExpr)) {
-		/* m or this->m in a method called on an object */
-		struct sm_expr *m = cv_load_at(S, c, cv_var_ref(S, c, S->this_obj), at, "member");
-		return m ? m : cv_opaque(S, c, "member", 1);
-	}
-	struct sm_expr *g = ks.n == 1 ? cv_global_load(S, c, ks.c[0], at, "member") : NULL;
+	struct sm_expr *g = cv_member_load(S, c);
 	return g ? g : cv_opaque(S, c, "member", 1);
 }
 
