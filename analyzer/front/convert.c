@@ -212,6 +212,32 @@ static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor p, CXClientData d
 	return CXChildVisit_Continue;
 }
 
+/* every child: an arena array, however many (struct kids keeps 8) */
+struct kids_all {
+	struct fe *S;
+	struct vec v;
+};
+
+static enum CXChildVisitResult kids_all_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct kids_all *k = d;
+	CXCursor *x = sm_arena_alloc(k->S->A, sizeof(*x));
+	if (x) {
+		*x = c;
+		cv_vec_push(k->S->A, &k->v, x);
+	}
+	return CXChildVisit_Continue;
+}
+
+CXCursor **cv_kids_all(struct fe *S, CXCursor c, unsigned *n)
+{
+	struct kids_all k = { S, { 0 } };
+	clang_visitChildren(c, kids_all_visit, &k);
+	*n = k.v.n;
+	return (CXCursor **)k.v.v;
+}
+
 struct kids cv_kids_of(CXCursor c)
 {
 	struct kids k;

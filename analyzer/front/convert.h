@@ -172,6 +172,8 @@ int cv_file_index(struct fe *S, CXFile f);
 char *cv_cx_str(struct sm_arena *A, CXString s);
 /* The first 8 children of c, and how many there are in all. */
 struct kids cv_kids_of(CXCursor c);
+/* Every child of c, however many: *n of them (arena memory). */
+CXCursor **cv_kids_all(struct fe *S, CXCursor c, unsigned *n);
 /* Skip implicit casts, parens and other single-child wrappers. */
 /* The one expression among c's first 8 children (a cast's operand after
  * its TypeRef), or a null cursor when there is none or several. */

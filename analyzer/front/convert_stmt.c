@@ -160,10 +160,11 @@ static void conv_range_for(struct fe *S, CXCursor c)
 	/* the range is evaluated once, before the first iteration */
 	struct sm_expr *of = NULL;
 	if (!clang_Cursor_isNull(range) && clang_getCursorKind(range) == CXCursor_InitListExpr) {
-		struct kids el = cv_kids_of(range);
-		for (int i = 0; i < el.n; i++) {
-			struct sm_expr *x = cv_conv_expr(S, el.c[i]);
-			of = of ? cv_mk_bin(S, SM_OP_ADD, of, x, el.c[i]) : x;
+		unsigned ne;
+		CXCursor **el = cv_kids_all(S, range, &ne);
+		for (unsigned i = 0; el && i < ne; i++) {
+			struct sm_expr *x = cv_conv_expr(S, *el[i]);
+			of = of ? cv_mk_bin(S, SM_OP_ADD, of, x, *el[i]) : x;
 		}
 	} else if (!clang_Cursor_isNull(range)) {
 		of = cv_conv_expr(S, range);
@@ -459,21 +460,19 @@ static void asm_outputs(struct fe *S, CXCursor c)
 				readwrite |= 1ull << items;
 		}
 	}
-	struct kids ks = cv_kids_of(c);
-	if (nout == 0 || nout > (unsigned)ks.n)
+	unsigned nk;
+	CXCursor **ks = cv_kids_all(S, c, &nk);
+	if (!ks || nout == 0 || nout > nk)
 		return;
 	struct sm_expr *in = NULL;
-	for (int k = 0; k < ks.n; k++) {
-		if ((unsigned)k < nout && !(k < 64 && (readwrite >> k & 1)))
+	for (unsigned k = 0; k < nk; k++) {
+		if (k < nout && !(k < 64 && (readwrite >> k & 1)))
 			continue; /* a plain output is only written */
 		/* a variable's value; any other operand an unknown per thread
 		 * (operands are not converted: in a template's own body they
 		 * may be dependent, which clang cannot evaluate) */
-		/* (libclang 22 lists some operands of a long operand list as
-		 * declarations or null cursors: those are taken as unknown, and
-		 * no question is asked of them) */
-		bool expr = clang_isExpression(clang_getCursorKind(ks.c[k]));
-		CXCursor x = expr ? cv_strip(ks.c[k]) : c;
+		bool expr = clang_isExpression(clang_getCursorKind(*ks[k]));
+		CXCursor x = expr ? cv_strip(*ks[k]) : c;
 		struct sm_var *xv = expr && clang_getCursorKind(x) == CXCursor_DeclRefExpr
 			? cv_cmap_get(&S->vars, clang_getCursorReferenced(x)) : NULL;
 		struct sm_expr *v = xv && !xv->is_ref ? cv_var_ref(S, x, xv) : cv_opaque(S, x, "asm operand", 1);
@@ -492,9 +491,9 @@ static void asm_outputs(struct fe *S, CXCursor c)
 			pl->nidx = 1;
 			e->place = pl;
 		}
-		if (!clang_isExpression(clang_getCursorKind(ks.c[k])))
+		if (!clang_isExpression(clang_getCursorKind(*ks[k])))
 			continue;
-		CXCursor o = cv_strip(ks.c[k]);
+		CXCursor o = cv_strip(*ks[k]);
 		bool whole;
 		struct sm_var *rec = cv_record_root(S, o, &whole);
 		struct sm_var *v = clang_getCursorKind(o) == CXCursor_DeclRefExpr

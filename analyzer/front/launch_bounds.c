@@ -49,19 +49,20 @@ static enum CXChildVisitResult find_call(CXCursor c, CXCursor p, CXClientData d)
 }
 
 /* The value of template parameter `name` in this instantiation. */
-static int template_param(CXCursor fn, const char *name, int64_t *v)
+static int template_param(struct fe *S, CXCursor fn, const char *name, int64_t *v)
 {
 	CXCursor tmpl = clang_getSpecializedCursorTemplate(fn);
 	if (clang_Cursor_isNull(tmpl))
 		return 0;
-	struct kids ks = cv_kids_of(tmpl);
+	unsigned nk;
+	CXCursor **ks = cv_kids_all(S, tmpl, &nk);
 	int idx = 0;
-	for (int i = 0; i < ks.n; i++) {
-		enum CXCursorKind k = clang_getCursorKind(ks.c[i]);
+	for (unsigned i = 0; ks && i < nk; i++) {
+		enum CXCursorKind k = clang_getCursorKind(*ks[i]);
 		if (k != CXCursor_TemplateTypeParameter && k != CXCursor_NonTypeTemplateParameter &&
 		    k != CXCursor_TemplateTemplateParameter)
 			continue;
-		CXString s = clang_getCursorSpelling(ks.c[i]);
+		CXString s = clang_getCursorSpelling(*ks[i]);
 		int same = !strcmp(clang_getCString(s), name);
 		clang_disposeString(s);
 		if (same) {
@@ -120,7 +121,7 @@ static int64_t primary(struct lb *L, int depth)
 			L->err = 1;
 		return cf.v;
 	}
-	if (!template_param(L->fn, s, &v))
+	if (!template_param(L->S, L->fn, s, &v))
 		L->err = 1;
 	return v;
 }
@@ -198,7 +199,7 @@ int64_t cv_launch_bounds(struct fe *S, CXCursor fn)
 			else if (!strcmp(t.s[end], ",") && depth == 0)
 				break;
 		}
-		if (end == i + 3 && !isdigit((unsigned char)t.s[i + 2][0]) && !template_param(fn, t.s[i + 2], &(int64_t){ 0 }))
+		if (end == i + 3 && !isdigit((unsigned char)t.s[i + 2][0]) && !template_param(S, fn, t.s[i + 2], &(int64_t){ 0 }))
 			return macro_value(S, t.s[i + 2]);
 		struct lb L = { S, fn, t, i + 2, end, 0 };
 		int64_t v = sum(&L, 0);

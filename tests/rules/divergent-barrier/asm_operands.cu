@@ -1,8 +1,9 @@
-// Inline asm with a long operand list inside a template (ggml's mma.cuh):
-// libclang 22 lists some of its operands as declarations or null cursors,
-// which must not be asked anything (asking crashed the analysis of a whole
-// file). The outputs of an asm that multiplies registers are alike where
-// its inputs are; here they feed no barrier's condition. No finding.
+// Inline asm with a long operand list inside a template (ggml's mma.cuh,
+// ten operands): every operand is read, past the eight children the front
+// end's small child list keeps (reading past it crashed the analysis of
+// a whole file, and AddressSanitizer reports it). The outputs of an asm
+// that multiplies registers are alike where its inputs are; here they
+// feed no barrier's condition. No finding.
 template <typename T>
 struct frag {
     int x[4];
