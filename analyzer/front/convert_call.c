@@ -204,19 +204,34 @@ static void bind_args(struct fe *S, struct inlining *in)
 	}
 }
 
+/* The object a call of a non-static method is made on: 1 with *obj the
+ * object expression (o.f(), this->f()), 0 for f() inside a method (on
+ * `this`), -1 when c is no such call. */
+static int method_object(CXCursor c, CXCursor def, CXCursor *obj)
+{
+	if (clang_getCursorKind(def) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(def))
+		return -1;
+	struct kids ck = cv_kids_of(c);
+	if (ck.n < 1 || clang_getCursorKind(ck.c[0]) != CXCursor_MemberRefExpr)
+		return -1;
+	struct kids mk = cv_kids_of(ck.c[0]);
+	if (mk.n > 1)
+		return -1;
+	if (mk.n == 1)
+		*obj = mk.c[0];
+	return mk.n;
+}
+
 /* A method called on a shared object (t.put(i, j, x) with __shared__
  * Tile t): the address `this` takes, else NULL. */
 static struct sm_expr *this_object(struct fe *S, CXCursor c, CXCursor def)
 {
-	if (clang_getCursorKind(def) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(def))
+	CXCursor o;
+	if (method_object(c, def, &o) != 1)
 		return NULL;
-	struct kids ck = cv_kids_of(c);
-	if (ck.n < 1 || clang_getCursorKind(ck.c[0]) != CXCursor_MemberRefExpr)
-		return NULL;
-	struct kids mk = cv_kids_of(ck.c[0]);
-	if (mk.n == 1 && cv_is_shared_lvalue(S, mk.c[0]))
-		return cv_address_of(S, mk.c[0]);
-	if (mk.n == 1 && clang_getCursorKind(cv_strip(mk.c[0])) == CXCursor_CXXThisExpr && S->this_var)
+	if (cv_is_shared_lvalue(S, o))
+		return cv_address_of(S, o);
+	if (clang_getCursorKind(cv_strip(o)) == CXCursor_CXXThisExpr && S->this_var)
 		return cv_var_ref(S, c, S->this_var); /* this->other() */
 	return NULL;
 }
@@ -227,17 +242,15 @@ static struct sm_expr *this_object(struct fe *S, CXCursor c, CXCursor def)
  * members are then per-thread unknowns). Converted in the caller. */
 static struct sm_expr *object_value(struct fe *S, CXCursor c, CXCursor def)
 {
-	if (clang_getCursorKind(def) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(def))
+	CXCursor o;
+	int on = method_object(c, def, &o);
+	if (on < 0)
 		return NULL;
-	struct kids ck = cv_kids_of(c);
-	if (ck.n < 1 || clang_getCursorKind(ck.c[0]) != CXCursor_MemberRefExpr)
-		return NULL;
-	struct kids mk = cv_kids_of(ck.c[0]);
-	if (mk.n == 0 || (mk.n == 1 && clang_getCursorKind(cv_strip(mk.c[0])) == CXCursor_CXXThisExpr))
+	if (on == 0 || clang_getCursorKind(cv_strip(o)) == CXCursor_CXXThisExpr)
 		return S->this_obj ? cv_var_ref(S, c, S->this_obj) : NULL;
-	if (mk.n != 1 || cv_is_shared_lvalue(S, mk.c[0]))
+	if (cv_is_shared_lvalue(S, o))
 		return NULL;
-	CXCursor o = cv_strip(mk.c[0]);
+	o = cv_strip(o);
 	enum CXCursorKind k = clang_getCursorKind(o);
 	if (clang_getCanonicalType(clang_getCursorType(o)).kind != CXType_Record ||
 	    (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr))
@@ -898,13 +911,11 @@ static struct sm_var *changed_object(struct fe *S, const struct call *k, CXCurso
 	bool whole;
 	if (!strncmp(k->name, "operator", 8))
 		return k->nargs >= 1 ? cv_record_root(S, k->args[0], &whole) : NULL;
-	struct kids ck = cv_kids_of(k->c);
-	if (ck.n < 1 || clang_getCursorKind(ck.c[0]) != CXCursor_MemberRefExpr)
-		return NULL;
-	struct kids mk = cv_kids_of(ck.c[0]);
-	if (mk.n == 0)
+	CXCursor o;
+	int on = method_object(k->c, callee, &o);
+	if (on == 0)
 		return S->this_obj; /* f() inside a method: this->f() */
-	return mk.n == 1 ? cv_record_root(S, mk.c[0], &whole) : NULL;
+	return on == 1 ? cv_record_root(S, o, &whole) : NULL;
 }
 
 /* Calls that give or set a struct's whole value: a copy (a constructor
