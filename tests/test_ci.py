@@ -579,6 +579,48 @@ class Baseline(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(d)), ["b.cu", "bad.json"])
 
 
+class Folding(unittest.TestCase):
+    """Past SM_MAX_CAUSE_FINDINGS (50) findings of one cause in one file, the
+    rest are folded into the last one shown; counts, exit status and a
+    written baseline keep them all."""
+
+    def test_fold_one_cause(self):
+        # 60 fall-through cases, each store racing with the next: 59 findings
+        # of one cause (missing-barrier, kernel k, array s, store); a bank
+        # conflict on another array is another cause and stays whole
+        cases = "".join("    case %d: s[t + %d] = %d.0f;\n" % (i, i, i) for i in range(60))
+        src = ("__global__ void k(float *out, int m)\n{\n    __shared__ float s[256];\n"
+               "    __shared__ float b[32 * 32];\n    int t = threadIdx.x;\n"
+               "    switch (m) {\n" + cases + "    }\n"
+               "    b[t * 32] = 1.0f;\n    __syncthreads();\n    out[t] = s[t] + b[t * 32];\n}\n"
+               "void go(float *o) { k<<<1, 64>>>(o, 0); }\n")
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, "f.cu"), src)
+            whole = json.loads(run("--format=json", "--all-findings", "f.cu", cwd=d).stdout)["results"]
+            races = [x for x in whole if x["rule"] == "missing-barrier"]
+            self.assertEqual(len(races), 59)
+            self.assertTrue(any(x["rule"] == "bank-conflict" for x in whole))
+            p = run("--format=json", "f.cu", cwd=d)
+            self.assertEqual(p.returncode, 1)
+            folded = json.loads(p.stdout)["results"]
+            kept = [x for x in folded if x["rule"] == "missing-barrier"]
+            self.assertEqual(len(kept), 50)
+            self.assertEqual([x["line"] for x in kept], [x["line"] for x in races[:50]], "the first 50, in order")
+            lines = [x["line"] for x in races[50:]]
+            self.assertIn("(and 9 more like it in kernel 'k' on 's', lines %d-%d; --all-findings lists them)"
+                          % (min(lines), max(lines)), kept[-1]["message"])
+            self.assertEqual([x for x in folded if x["rule"] != "missing-barrier"],
+                             [x for x in whole if x["rule"] != "missing-barrier"])
+            # the closing count is every finding
+            self.assertIn("%d findings" % len(whole), run("f.cu", cwd=d).stderr)
+            # a written baseline holds all 59, and then suppresses them all
+            bl = os.path.join(d, "bl.json")
+            run("--write-baseline", bl, "f.cu", cwd=d, check_rc=(0,))
+            with open(bl) as f:
+                self.assertEqual(len(json.load(f)["findings"]), len(whole))
+            self.assertEqual(run("--baseline", bl, "f.cu", cwd=d).returncode, 0)
+
+
 class SelfDescription(unittest.TestCase):
     def test_explain_every_rule(self):
         rules = [l.split()[0] for l in run("--list-rules").stdout.splitlines()]

@@ -269,6 +269,7 @@ static const struct sm_opt options[] = {
 	SESSION_BOOL("--no-cache", no_cache, "do not use or write the precompiled CUDA header cache"),
 	SESSION_BOOL("--no-gitignore", no_gitignore, "walk directories without skipping what git ignores"),
 	OWN_BOOL("--show-banks", eo.show_banks, "text: print a lanes x banks map under each conflict"),
+	SESSION_BOOL("--all-findings", all_findings, "report every finding (past 50 of one cause they are\nfolded into the last one shown, which says how many)"),
 	SESSION_BOOL("--fix", fix, "apply padding fixes to the files in place"),
 	SM_OPT_CALL("--fail-on", "LEVEL", h_fail_on,
 		 "exit 1 only for findings at LEVEL or above: error,\nwarning, note (the default: any finding but an assumed\none), assumed or never"),

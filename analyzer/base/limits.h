@@ -204,6 +204,16 @@
  * too-many-results (a warning). */
 #define SM_MAX_FILE_FINDINGS 10000
 
+/* Findings reported for one cause (one rule, level, kernel, array and
+ * access kind) in one file; the rest are folded into the last one shown,
+ * which says how many more and on which lines (--all-findings shows them).
+ * A hand-written kernel gives a few per cause; a generated one (2,000
+ * fall-through switch cases, each racing with the next) gives thousands of
+ * one mistake, a report 25x its input. The counts and the exit code still
+ * count every finding; a baseline written with --write-baseline holds them
+ * all. */
+#define SM_MAX_CAUSE_FINDINGS 50
+
 /* Access records kept for one file (--all-accesses), about 100 bytes
  * each: 100,000 is ~10 MiB. Past it: the rest are left out and the file
  * gets input problem too-many-results (a warning). */

@@ -273,6 +273,64 @@ unsigned sm_result_merge_instantiations(struct sm_result *r)
 	return merged;
 }
 
+/* The same cause, as far as folding goes (sm_result_fold_causes). */
+static bool same_cause(const struct sm_diag *a, const struct sm_diag *b)
+{
+	return a->rule == b->rule && a->level == b->level && a->access == b->access && !cmp_str(a->kernel, b->kernel) &&
+	       !cmp_str(a->array, b->array);
+}
+
+unsigned sm_result_fold_causes(struct sm_result *r, unsigned keep)
+{
+	unsigned n = r->ndiags;
+	if (!keep || n <= keep)
+		return 0;
+	/* per finding i: cause[] lists each cause's first finding; first[i] is
+	 * i's; at a first finding f: seen[f] its cause's count so far, last[f]
+	 * where its last kept finding went, lo[f]..hi[f] the folded lines */
+	unsigned *mem = calloc((size_t)n * 6, sizeof(unsigned));
+	if (!mem)
+		return 0; /* out of memory: reported as they are */
+	unsigned *cause = mem, *first = mem + n, *seen = mem + 2 * n, *last = mem + 3 * n, *lo = mem + 4 * n,
+		 *hi = mem + 5 * n;
+	unsigned ncause = 0, out = 0, folded = 0;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned c = 0;
+		while (c < ncause && !same_cause(&r->diags[cause[c]], &r->diags[i]))
+			c++;
+		if (c == ncause)
+			cause[ncause++] = i;
+		first[i] = cause[c];
+	}
+	for (unsigned i = 0; i < n; i++) {
+		unsigned f = first[i], line = r->diags[i].range.begin.line;
+		if (++seen[f] <= keep) {
+			last[f] = out;
+			r->diags[out++] = r->diags[i];
+			continue;
+		}
+		lo[f] = lo[f] && lo[f] < line ? lo[f] : line;
+		hi[f] = hi[f] > line ? hi[f] : line;
+		folded++;
+	}
+	for (unsigned c = 0; c < ncause; c++) {
+		unsigned f = cause[c];
+		if (seen[f] <= keep)
+			continue;
+		struct sm_diag *d = &r->diags[last[f]];
+		const char *where = sm_arena_printf(&r->arena, "%s%s%s%s%s%s", d->kernel ? " in kernel '" : "",
+						    d->kernel ? d->kernel : "", d->kernel ? "'" : "", d->array ? " on '" : "",
+						    d->array ? d->array : "", d->array ? "'" : "");
+		const char *m = sm_arena_printf(&r->arena, "%s (and %u more like it%s, lines %u-%u; --all-findings lists them)",
+						d->message ? d->message : "", seen[f] - keep, where ? where : "", lo[f], hi[f]);
+		if (m)
+			d->message = m;
+	}
+	r->ndiags = out;
+	free(mem);
+	return folded;
+}
+
 /* Equal messages, or equal but for their launch's provenance (see
  * driver/headers.h). */
 bool sm_diag_same_message(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b)

@@ -214,6 +214,9 @@ static void finish_result(struct sm_session *s, struct sm_result *r, bool is_fil
 	}
 	t->files_with_problems += r->nnotes > 0;
 	s->input_errors += r->input_error;
+	/* counted whole above; a baseline being written keeps every finding */
+	if (!s->o.all_findings && !s->o.write_baseline)
+		sm_result_fold_causes(r, SM_MAX_CAUSE_FINDINGS);
 	if (hand_over && s->o.on_result) {
 		s->o.on_result(s->o.on_result_ctx, r);
 		sm_result_free(r); /* zeroed: an empty result stays in its place */

@@ -92,6 +92,12 @@ void sm_result_add_note(struct sm_result *r, const struct sm_notification *n);
  * alert. Findings that differ (another degree, element type) stay apart.
  * Returns how many were merged away. */
 unsigned sm_result_merge_instantiations(struct sm_result *r);
+/* Fold findings of one cause: past the first `keep` findings of one rule,
+ * level, kernel, array and access kind, the rest leave the result and the
+ * last one kept says how many more there were and on which lines ("... (and
+ * 1950 more like it in kernel 'k' on 's', lines 59-2008; --all-findings
+ * lists them)"). Order is kept. Returns how many were folded away. */
+unsigned sm_result_fold_causes(struct sm_result *r, unsigned keep);
 /* Note that findings or access records past SM_MAX_FILE_FINDINGS or
  * SM_MAX_FILE_ACCESSES were left out (once per file). */
 void sm_result_capped(struct sm_result *r, const char *what, unsigned limit);

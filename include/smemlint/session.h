@@ -72,6 +72,8 @@ struct sm_session_options {
 	const char *baseline;      /* --baseline FILE: drop the findings it lists */
 	const char *write_baseline;/* --write-baseline FILE */
 	bool fix;                  /* --fix: apply padding fixes in place */
+	bool all_findings;         /* --all-findings: no folding past
+	                            * SM_MAX_CAUSE_FINDINGS of one cause */
 	enum sm_level fail_on;     /* the least level of a finding that makes the exit
 	                            * status 1: SM_LEVEL_NOTE (the default: any
 	                            * finding but an assumed one), ASSUMED (any),
