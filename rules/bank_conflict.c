@@ -132,7 +132,8 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			if (i == skip || !ra->src || !d->analyzed || d->worst < 2.0 - 1e-9)
 				continue;
 			int ways = (int)(d->worst + 0.5);
-			const char *what = kind_name(ra->src->kind);
+			const char *what = ra->src->op ? sm_arena_printf(A, "%s %s", ra->src->op, kind_name(ra->src->kind))
+						       : kind_name(ra->src->kind);
 			if (store_of_same(m, degrees, i, ways)) {
 				/* s[i] += v, ++s[i]: one expression, one finding */
 				what = "load and store";
@@ -145,7 +146,8 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			g.rule = SM_RULE_BANK_CONFLICT;
 			g.range = ra->src->range;
 			g.kernel = m->kernel->name;
-			g.array = ra->name ? ra->name : ra->array->name;
+			/* an instruction's operand is an address: name the array */
+			g.array = ra->name && !(ra->src->op && ra->array) ? ra->name : ra->array->name;
 			g.access = ra->src->kind;
 			g.ways = ways;
 			g.degree = d->worst;

@@ -52,6 +52,8 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 	const char *name = sm_race_array_name(v);
 	bool same = r->a == r->b && !r->cross_iter;
 	const char *unord = sm_race_unordered_text(ctx, v, "threads", "different warps");
+	/* a copy in flight past a barrier: the wait is what is missing */
+	bool flight = ra->src->in_flight || v->m->acc[r->b].src->in_flight;
 	struct sm_race_words w = {
 		.rule = SM_RULE_MISSING_BARRIER,
 		.later = sm_thread_name(r->tid_b, bl, A),
@@ -59,11 +61,14 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 		.headline = sm_arena_printf(A, "missing barrier: %s race on '%s'", race_name(r->kind), name),
 		.tail = sm_arena_printf(A, "%s %s %s%s",
 					same ? ", threads of different warps at once (no barrier orders one statement's executions)"
+					: flight ? ", while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, "
+						   "cp.async.wait_group) completes it before the __syncthreads() between (different warps)"
 					: unord ? sm_arena_printf(A, ", %s", unord)
 					     : ", with no __syncthreads() in between (different warps)",
 					sm_where_text(A, v->m->kernel->name, v->m->acc[r->b].src->call), sm_race_launch_text(ctx, v),
 					r->truncated ? " (search capped)" : ""),
-		.note = same ? "let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element"
+		.note = flight ? "wait for the copy (__pipeline_wait_prior(0) or cp.async.wait_group 0) before the __syncthreads() that publishes it"
+		      : same ? "let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element"
 		      : unord ? "order the two threads with a barrier whose scope holds both (__syncthreads() for threads of different tiles or warps)"
 		      : r->cross_iter ? "add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads"
 				      : "add __syncthreads() between the two accesses",

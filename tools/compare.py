@@ -300,17 +300,26 @@ def compare(data, measured, races, checked, oob=None, mchecked=None, launches=No
     rc_pairs = {}
     for f, la, lb, sev in races:
         rc_pairs.setdefault((f, frozenset((la, lb))), set()).add(sev)
+
+    def same_race(rc, lint):
+        # line 0: racecheck saw that side inside a toolkit header's inline
+        # function (import.py), called from some line of the kernel
+        return rc == lint or (0 in rc and len(rc) == 2 and (rc - {0}) <= lint)
+
+    def lint_has(f, pair):
+        return (f, pair) in lint_pairs or any(g == f and same_race(pair, lp) for g, lp in lint_pairs)
+
     for (f, pair), sevs in sorted(rc_pairs.items(), key=lambda x: (x[0][0], sorted(x[0][1]))):
         st = stats[f]
         st['race_pairs'] += 1
-        if (f, pair) in lint_pairs:
+        if lint_has(f, pair):
             st['race_found'] += 1
         else:
             st['race_missed'] += 1
             details.append((f, pair, 'race-missed', 'racecheck %s lines %s' % (
                 '/'.join(sorted(sevs)), ','.join(map(str, sorted(pair))))))
     for (f, pair), rules in sorted(lint_pairs.items(), key=lambda x: (x[0][0], sorted(x[0][1]))):
-        if (f, pair) in rc_pairs:
+        if (f, pair) in rc_pairs or any(g == f and same_race(rp, pair) for g, rp in rc_pairs):
             continue
         if checked is not None and f not in checked:
             continue

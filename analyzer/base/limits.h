@@ -375,6 +375,12 @@
  * (their shared accesses are not analyzed). */
 #define SM_FE_CALL_ARGS 8
 
+/* Asynchronous copies (cp.async) the front end keeps in flight at once in
+ * one kernel, to repeat after each barrier until their wait: a pipeline
+ * issues a few per stage and waits each iteration. Past it a copy is taken
+ * as complete at once (a race on it may be missed; no false one). */
+#define SM_FE_ASYNC_PENDING 64
+
 /* Front end, inlining __device__ calls (analyzer/front/convert_call.c):
  * calls followed inside one another. Helper chains in real kernels are 2
  * to 4 deep; 16 leaves room for template layers (CUB-style) and stops

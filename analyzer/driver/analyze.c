@@ -125,7 +125,7 @@ static void record_accesses(struct sm_kernel_facts *f, struct sm_result *r)
 			sm_result_capped(r, "access records", cap);
 			return;
 		}
-		if (!ra->src || SM_ALLOC_GROW(r->acc, r->nacc + 1, r->cap_acc))
+		if (!ra->src || ra->src->in_flight || SM_ALLOC_GROW(r->acc, r->nacc + 1, r->cap_acc))
 			continue;
 		struct sm_access_record *rec = &r->acc[r->nacc++];
 		memset(rec, 0, sizeof(*rec));

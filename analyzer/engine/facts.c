@@ -114,6 +114,8 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 	struct sm_guard_memo *gm = sm_guard_memo_new();
 	for (unsigned a = 0; a < m->nacc; a++) {
 		struct sm_access_result *ar = &res[a];
+		if (m->acc[a].src && m->acc[a].src->in_flight)
+			continue; /* a copy in flight: no instruction (not analyzed) */
 		if (f->nvalue_models) {
 			context_degree(f, a, gm, ar);
 			continue;

@@ -197,7 +197,7 @@ void sm_find_merges(const struct sm_kernel_model *m, const struct sm_dim3 *block
 	seg_walk(&S, m->kernel->body, 0);
 	for (unsigned i = 0; i < m->nacc; i++) {
 		const struct sm_raccess *ri = &m->acc[i];
-		if (out[i].n != 1 || out[i].leader != i || !ri->ok || !ri->array || !ri->src || !S.seg[i] ||
+		if (out[i].n != 1 || out[i].leader != i || !ri->ok || !ri->array || !ri->src || ri->src->in_flight || !S.seg[i] ||
 		    ri->src->kind == SM_ACC_ATOMIC || (ri->width != 4 && ri->width != 8))
 			continue;
 		unsigned w = ri->width;

@@ -110,7 +110,7 @@ static double layout_worst(const struct eval *E, const double *before, const str
 	int f = 0;
 	for (unsigned i = 0; i < E->m->nacc; i++) {
 		const struct sm_raccess *ra = &E->m->acc[i];
-		if (!ra->src || !ra->ok || ra->array != E->arr || before[i] < 0)
+		if (!ra->src || ra->src->in_flight || !ra->ok || ra->array != E->arr || before[i] < 0)
 			continue;
 		double w = access_worst(E, ra, lay);
 		if (w < 0 || w > before[i] + 1e-9)
@@ -209,7 +209,7 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 	for (unsigned i = 0; i < m->nacc; i++) {
 		const struct sm_raccess *ra = &m->acc[i];
 		before[i] = -1;
-		if (!ra->src || !ra->ok || ra->array != arr)
+		if (!ra->src || ra->src->in_flight || !ra->ok || ra->array != arr)
 			continue;
 		before[i] = access_worst(&E, ra, NULL);
 		if (before[i] > out->worst_before)

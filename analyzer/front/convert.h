@@ -136,6 +136,13 @@ struct fe {
 	/* converts a call expression (cv_conv_call): the expression converter
 	 * reaches the call converter, above it, only through this */
 	struct sm_expr *(*conv_call)(struct fe *S, CXCursor c);
+	/* asynchronous copies in flight, in issue order (convert_async.c) */
+	struct {
+		struct sm_access *acc[SM_FE_ASYNC_PENDING];
+		unsigned group[SM_FE_ASYNC_PENDING]; /* commit group; 0: open */
+		unsigned n;
+		unsigned commits; /* groups committed so far */
+	} async;
 };
 
 /* Parse result to IR: fills F (kernels, arrays, notes) from tu, whose main
@@ -301,6 +308,9 @@ int cv_has_attr(CXCursor c, enum CXCursorKind attr);
 struct sm_array *cv_make_array(struct fe *S, CXCursor decl, int file_scope);
 struct sm_var *cv_make_var(struct fe *S, CXCursor decl, enum sm_var_kind kind);
 /* The shared array a declaration cursor declares, or NULL. */
+/* v is given val: a pointer given a shared address points into shared
+ * memory; so does an integer given one (as a byte address). */
+void cv_var_takes(struct sm_var *v, const struct sm_expr *val);
 struct sm_array *cv_array_of_decl(struct fe *S, CXCursor decl);
 /* The definition of the __device__ function that call c invokes, when the
  * analysis follows it into the caller's context; else a null cursor. */
@@ -331,6 +341,30 @@ void cv_conv_stmt_into(struct fe *S, CXCursor c);
 void cv_conv_vardecl(struct fe *S, CXCursor d);
 
 /* ---------- calls (convert_call.c) ---------- */
+
+/* A call being converted: the callee's spelling and its first SM_FE_CALL_ARGS
+ * arguments. */
+struct cv_call {
+	CXCursor c;                       /* the CallExpr */
+	const char *name;                 /* the callee as spelled (clang's spelling) */
+	CXCursor args[SM_FE_CALL_ARGS];   /* its first arguments */
+	int nargs;                        /* how many of them args holds */
+	const struct device_call *model;  /* its line of device_calls[], or NULL */
+};
+
+/* convert_async.c: asynchronous copies and tensor-core tile accesses (its
+ * design note). The calls, converted as lines of convert_call.c's table: */
+struct sm_expr *cv_conv_cvta_shared(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_pipeline_memcpy(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_pipeline_commit(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_pipeline_wait(struct fe *S, const struct cv_call *k);
+/* An asm statement holding ldmatrix, stmatrix or cp.async instructions:
+ * their accesses and commit groups; false when it holds none. */
+bool cv_asm_async(struct fe *S, CXCursor c);
+/* After a block barrier: the copies still in flight, again (in_flight). */
+void cv_async_after_barrier(struct fe *S, CXCursor c);
+/* A kernel's conversion starts with no copy in flight. */
+void cv_async_reset(struct fe *S);
 
 /* Inline the call c of def: bind its parameters (by value, by pointer,
  * by reference), convert def's body into an SM_S_CALL statement in the

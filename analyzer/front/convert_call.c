@@ -409,17 +409,7 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 
 /* ---------- the device calls smemlint models ---------- */
 
-/* A call being converted: the callee's spelling and its first SM_FE_CALL_ARGS
- * arguments. */
-struct call {
-	CXCursor c;                       /* the CallExpr */
-	const char *name;                 /* the callee as spelled (clang's spelling) */
-	CXCursor args[SM_FE_CALL_ARGS];   /* its first arguments */
-	int nargs;                        /* how many of them args holds */
-	const struct device_call *model;  /* its line of device_calls[], or NULL */
-};
-
-typedef struct sm_expr *call_conv(struct fe *S, const struct call *k);
+typedef struct sm_expr *call_conv(struct fe *S, const struct cv_call *k);
 
 /* A modelled device call or intrinsic: one line of device_calls[]. */
 struct device_call {
@@ -432,22 +422,22 @@ struct device_call {
 	enum sm_op op;                 /* conv_binary: the operator */
 };
 
-static struct sm_expr *conv_barrier(struct fe *S, const struct call *k);
-static struct sm_expr *conv_atomic(struct fe *S, const struct call *k);
-static struct sm_expr *conv_binary(struct fe *S, const struct call *k);
-static struct sm_expr *conv_brev(struct fe *S, const struct call *k);
-static struct sm_expr *conv_thread_rank(struct fe *S, const struct call *k);
-static struct sm_expr *conv_assume(struct fe *S, const struct call *k);
-static struct sm_expr *conv_operator(struct fe *S, const struct call *k);
-static struct sm_expr *conv_per_thread(struct fe *S, const struct call *k);
-static struct sm_expr *opaque_call(struct fe *S, const struct call *k, int per_thread);
-static struct sm_expr *conv_meta_group_rank(struct fe *S, const struct call *k);
-static struct sm_expr *conv_meta_group_size(struct fe *S, const struct call *k);
-static struct sm_expr *conv_group_size(struct fe *S, const struct call *k);
-static struct sm_expr *conv_tile_collective(struct fe *S, const struct call *k);
-static struct sm_expr *conv_shfl_sync(struct fe *S, const struct call *k);
-static struct sm_expr *conv_warp_collective(struct fe *S, const struct call *k);
-static struct sm_expr *conv_ldg(struct fe *S, const struct call *k);
+static struct sm_expr *conv_barrier(struct fe *S, const struct cv_call *k);
+static struct sm_expr *conv_atomic(struct fe *S, const struct cv_call *k);
+static struct sm_expr *conv_binary(struct fe *S, const struct cv_call *k);
+static struct sm_expr *conv_brev(struct fe *S, const struct cv_call *k);
+static struct sm_expr *conv_thread_rank(struct fe *S, const struct cv_call *k);
+static struct sm_expr *conv_assume(struct fe *S, const struct cv_call *k);
+static struct sm_expr *conv_operator(struct fe *S, const struct cv_call *k);
+static struct sm_expr *conv_per_thread(struct fe *S, const struct cv_call *k);
+static struct sm_expr *opaque_call(struct fe *S, const struct cv_call *k, int per_thread);
+static struct sm_expr *conv_meta_group_rank(struct fe *S, const struct cv_call *k);
+static struct sm_expr *conv_meta_group_size(struct fe *S, const struct cv_call *k);
+static struct sm_expr *conv_group_size(struct fe *S, const struct cv_call *k);
+static struct sm_expr *conv_tile_collective(struct fe *S, const struct cv_call *k);
+static struct sm_expr *conv_shfl_sync(struct fe *S, const struct cv_call *k);
+static struct sm_expr *conv_warp_collective(struct fe *S, const struct cv_call *k);
+static struct sm_expr *conv_ldg(struct fe *S, const struct cv_call *k);
 
 #define BARRIER(n, kind) { n, -1, conv_barrier, false, kind, SM_OP_ADD }
 #define BINARY(n, op) { n, 2, conv_binary, false, SM_BAR_SYNCTHREADS, op }
@@ -505,6 +495,10 @@ static const struct device_call device_calls[] = {
 	UNLESS_FOLLOWED("__activemask", conv_per_thread),      /* the same */
 	UNLESS_FOLLOWED("__lane_id", conv_per_thread),         /* the same */
 	UNLESS_FOLLOWED("__match_*", conv_per_thread),         /* the lanes holding the same value: per warp */
+	CALL("__cvta_generic_to_shared", 1, cv_conv_cvta_shared), /* p as a byte address in the shared window */
+	CALL("__pipeline_memcpy_async", -1, cv_conv_pipeline_memcpy), /* cp.async: an asynchronous store of 4/8/16 bytes */
+	CALL("__pipeline_commit", 0, cv_conv_pipeline_commit), /* closes a commit group of copies */
+	CALL("__pipeline_wait_prior", 1, cv_conv_pipeline_wait), /* completes all but the n newest groups */
 };
 
 #undef BARRIER
@@ -526,12 +520,12 @@ static const struct device_call *device_call_of(const char *name)
 
 /* The cooperative group a call is about: the object of g.f(), or the
  * first argument of cg::f(g). 1 and its scope, else 0. */
-static int call_group(struct fe *S, const struct call *k, struct cv_group *g)
+static int call_group(struct fe *S, const struct cv_call *k, struct cv_group *g)
 {
 	return cv_call_group(S, k->c, g);
 }
 
-static struct sm_expr *conv_barrier(struct fe *S, const struct call *k)
+static struct sm_expr *conv_barrier(struct fe *S, const struct cv_call *k)
 {
 	enum sm_barrier_kind bk = k->model->barrier;
 	struct cv_group g = { SM_SCOPE_BLOCK, 0, -1, false };
@@ -556,7 +550,7 @@ static struct sm_expr *conv_barrier(struct fe *S, const struct call *k)
 
 /* atomicAdd(&s[i], v) or atomicAdd(p, v) with p a shared pointer: an
  * atomic access, after the other arguments are evaluated. */
-static struct sm_expr *conv_atomic(struct fe *S, const struct call *k)
+static struct sm_expr *conv_atomic(struct fe *S, const struct cv_call *k)
 {
 	struct sm_expr *last = NULL;
 	for (int i = 1; i < k->nargs; i++)
@@ -593,14 +587,14 @@ static struct sm_expr *conv_atomic(struct fe *S, const struct call *k)
 	return cv_opaque(S, k->c, k->name, 1);
 }
 
-static struct sm_expr *conv_binary(struct fe *S, const struct call *k)
+static struct sm_expr *conv_binary(struct fe *S, const struct cv_call *k)
 {
 	struct sm_expr *a = cv_conv_expr(S, k->args[0]);
 	struct sm_expr *b = cv_conv_expr(S, k->args[1]);
 	return cv_mk_bin(S, k->model->op, a, b, k->c);
 }
 
-static struct sm_expr *conv_brev(struct fe *S, const struct call *k)
+static struct sm_expr *conv_brev(struct fe *S, const struct cv_call *k)
 {
 	struct sm_expr *e = cv_mk_expr(S, SM_E_UNARY, k->c);
 	if (e) {
@@ -656,7 +650,7 @@ static struct sm_expr *block_threads(struct fe *S, CXCursor c)
 
 /* The group of a call whose ranks are modelled: the block itself, or a
  * tile of known size; else 0 (the call is left to its default). */
-static int ranked_group(struct fe *S, const struct call *k, struct cv_group *g)
+static int ranked_group(struct fe *S, const struct cv_call *k, struct cv_group *g)
 {
 	if (!call_group(S, k, g) || g->cluster)
 		return 0;
@@ -665,7 +659,7 @@ static int ranked_group(struct fe *S, const struct call *k, struct cv_group *g)
 
 /* block.thread_rank() is the linear thread id; a tile's is that modulo
  * the tile size; a grid's or a coalesced group's is per thread, unknown. */
-static struct sm_expr *conv_thread_rank(struct fe *S, const struct call *k)
+static struct sm_expr *conv_thread_rank(struct fe *S, const struct cv_call *k)
 {
 	struct cv_group g = { SM_SCOPE_BLOCK, 0, -1, false };
 	if (call_group(S, k, &g) && !ranked_group(S, k, &g))
@@ -678,7 +672,7 @@ static struct sm_expr *conv_thread_rank(struct fe *S, const struct call *k)
 
 /* An unknown value alike in each run of span threads (ir.h), after the
  * call's arguments are evaluated. */
-static struct sm_expr *tile_value(struct fe *S, const struct call *k, int64_t span)
+static struct sm_expr *tile_value(struct fe *S, const struct cv_call *k, int64_t span)
 {
 	struct sm_expr *e = opaque_call(S, k, 1);
 	if (e && span > 1 && span <= SM_MAX_BLOCK_THREADS)
@@ -687,7 +681,7 @@ static struct sm_expr *tile_value(struct fe *S, const struct call *k, int64_t sp
 }
 
 /* tile.meta_group_rank(): which tile of its parent the thread is in. */
-static struct sm_expr *conv_meta_group_rank(struct fe *S, const struct call *k)
+static struct sm_expr *conv_meta_group_rank(struct fe *S, const struct cv_call *k)
 {
 	struct cv_group g;
 	if (!ranked_group(S, k, &g) || g.sc != SM_SCOPE_TILE)
@@ -701,7 +695,7 @@ static struct sm_expr *conv_meta_group_rank(struct fe *S, const struct call *k)
 }
 
 /* tile.meta_group_size(): how many tiles its parent holds. */
-static struct sm_expr *conv_meta_group_size(struct fe *S, const struct call *k)
+static struct sm_expr *conv_meta_group_size(struct fe *S, const struct cv_call *k)
 {
 	struct cv_group g;
 	if (!ranked_group(S, k, &g) || g.sc != SM_SCOPE_TILE)
@@ -716,7 +710,7 @@ static struct sm_expr *conv_meta_group_size(struct fe *S, const struct call *k)
 }
 
 /* g.size(), g.num_threads(): the block's thread count, a tile's size. */
-static struct sm_expr *conv_group_size(struct fe *S, const struct call *k)
+static struct sm_expr *conv_group_size(struct fe *S, const struct cv_call *k)
 {
 	struct cv_group g;
 	if (!ranked_group(S, k, &g))
@@ -726,7 +720,7 @@ static struct sm_expr *conv_group_size(struct fe *S, const struct call *k)
 
 /* cg::reduce(tile, v, op), tile.any(p), tile.all(p), tile.ballot(p), and
  * tile.shfl(v, lane) with a constant lane: one value in the tile. */
-static struct sm_expr *conv_tile_collective(struct fe *S, const struct call *k)
+static struct sm_expr *conv_tile_collective(struct fe *S, const struct cv_call *k)
 {
 	struct cv_group g;
 	int64_t lane;
@@ -738,7 +732,7 @@ static struct sm_expr *conv_tile_collective(struct fe *S, const struct call *k)
 }
 
 /* Is a warp intrinsic's mask argument 0xffffffff (every lane)? */
-static bool full_mask(const struct call *k)
+static bool full_mask(const struct cv_call *k)
 {
 	int64_t m;
 	return k->nargs >= 1 && cv_try_eval_int(k->args[0], &m) && ((uint64_t)m & 0xffffffffu) == 0xffffffffu;
@@ -746,7 +740,7 @@ static bool full_mask(const struct call *k)
 
 /* __shfl_sync(0xffffffff, v, lane[, width]) with a constant lane: one
  * value in each width lanes (32 by default). */
-static struct sm_expr *conv_shfl_sync(struct fe *S, const struct call *k)
+static struct sm_expr *conv_shfl_sync(struct fe *S, const struct cv_call *k)
 {
 	int64_t lane, width = SM_WARP;
 	if (!full_mask(k) || k->nargs < 3 || !cv_try_eval_int(k->args[2], &lane) ||
@@ -758,13 +752,13 @@ static struct sm_expr *conv_shfl_sync(struct fe *S, const struct call *k)
 
 /* __reduce_add_sync, __all_sync, __any_sync, __ballot_sync, __uni_sync
  * with a full mask: one value in the warp. */
-static struct sm_expr *conv_warp_collective(struct fe *S, const struct call *k)
+static struct sm_expr *conv_warp_collective(struct fe *S, const struct cv_call *k)
 {
 	return tile_value(S, k, full_mask(k) ? SM_WARP : 1);
 }
 
 /* __builtin_assume(n == 2), __builtin_assume(2 == n): n is 2 from here */
-static struct sm_expr *conv_assume(struct fe *S, const struct call *k)
+static struct sm_expr *conv_assume(struct fe *S, const struct cv_call *k)
 {
 	cv_assume(S, k->args[0], k->c);
 	return cv_opaque(S, k->c, k->name, 0);
@@ -774,7 +768,7 @@ static struct sm_expr *conv_assume(struct fe *S, const struct call *k)
  * memory), the result is unknown, per thread when it has arguments or
  * per_thread says so. A class-type shared element passed by value or
  * reference (a copy constructor, an operator) is read. */
-static struct sm_expr *opaque_call(struct fe *S, const struct call *k, int per_thread)
+static struct sm_expr *opaque_call(struct fe *S, const struct cv_call *k, int per_thread)
 {
 	int dep = per_thread;
 	for (int i = 0; i < k->nargs; i++) {
@@ -824,19 +818,19 @@ struct sm_expr *cv_load_through(struct fe *S, CXCursor c, CXCursor ptr)
 
 /* __ldg(&p[i]): the load p[i] (uniform where every thread reads one
  * address) */
-static struct sm_expr *conv_ldg(struct fe *S, const struct call *k)
+static struct sm_expr *conv_ldg(struct fe *S, const struct cv_call *k)
 {
 	return cv_load_through(S, k->c, k->args[0]);
 }
 
-static struct sm_expr *conv_per_thread(struct fe *S, const struct call *k)
+static struct sm_expr *conv_per_thread(struct fe *S, const struct cv_call *k)
 {
 	return opaque_call(S, k, 1);
 }
 
 /* A class-type assignment s[i] = v or s[i] += v is operator= / +=: a
  * store (after a load for +=) of the shared element. */
-static struct sm_expr *conv_operator(struct fe *S, const struct call *k)
+static struct sm_expr *conv_operator(struct fe *S, const struct cv_call *k)
 {
 	const char *name = k->name;
 	if (k->nargs < 1 || !cv_is_shared_lvalue(S, k->args[0]))
@@ -863,7 +857,7 @@ static struct sm_expr *conv_operator(struct fe *S, const struct call *k)
  * function of its arguments, so it is alike in every thread that passes
  * the same ones: a load from a table of the callee's own at the place the
  * arguments make (uniform where they are). NULL for any other call. */
-static struct sm_expr *pure_call(struct fe *S, const struct call *k)
+static struct sm_expr *pure_call(struct fe *S, const struct cv_call *k)
 {
 	CXCursor callee = clang_getCursorReferenced(k->c);
 	if (clang_Cursor_isNull(callee) || !clang_Location_isInSystemHeader(clang_getCursorLocation(callee)) ||
@@ -903,7 +897,7 @@ static struct sm_expr *pure_call(struct fe *S, const struct call *k)
 /* A call on a struct variable that may change it: a non-const method
  * (p.set(v), p += q: the object is the first argument of an operator,
  * else the object of the member call). The variable, else NULL. */
-static struct sm_var *changed_object(struct fe *S, const struct call *k, CXCursor callee)
+static struct sm_var *changed_object(struct fe *S, const struct cv_call *k, CXCursor callee)
 {
 	if (clang_getCursorKind(callee) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(callee) ||
 	    clang_CXXMethod_isConst(callee))
@@ -921,7 +915,7 @@ static struct sm_var *changed_object(struct fe *S, const struct call *k, CXCurso
 /* Calls that give or set a struct's whole value: a copy (a constructor
  * from one value of its own type), and p = q on a struct variable (q's
  * value; into a part of one, p.a = q, a write into p). NULL otherwise. */
-static struct sm_expr *struct_value(struct fe *S, const struct call *k, CXCursor callee)
+static struct sm_expr *struct_value(struct fe *S, const struct cv_call *k, CXCursor callee)
 {
 	enum CXCursorKind ck = clang_getCursorKind(callee);
 	if (ck == CXCursor_Constructor && k->nargs == 1 &&
@@ -948,11 +942,11 @@ static struct sm_expr *struct_value(struct fe *S, const struct call *k, CXCursor
 	return cv_var_ref(S, k->c, rec);
 }
 
-static struct sm_expr *conv_call_of(struct fe *S, struct call *k);
+static struct sm_expr *conv_call_of(struct fe *S, struct cv_call *k);
 
 struct sm_expr *cv_conv_call(struct fe *S, CXCursor c)
 {
-	struct call k = { .c = c, .name = cv_cx_str(S->A, clang_getCursorSpelling(c)) };
+	struct cv_call k = { .c = c, .name = cv_cx_str(S->A, clang_getCursorSpelling(c)) };
 	int nk = clang_Cursor_getNumArguments(c);
 	for (int i = 0; i < nk && i < SM_FE_CALL_ARGS; i++)
 		k.args[k.nargs++] = clang_Cursor_getArgument(c, (unsigned)i);
@@ -967,9 +961,9 @@ struct sm_expr *cv_conv_call(struct fe *S, CXCursor c)
 	return v;
 }
 
-static struct sm_expr *conv_call_of(struct fe *S, struct call *k0)
+static struct sm_expr *conv_call_of(struct fe *S, struct cv_call *k0)
 {
-	struct call k = *k0;
+	struct cv_call k = *k0;
 	CXCursor c = k.c;
 	k.model = device_call_of(k.name);
 	if (k.model && k.model->nargs >= 0 && k.model->nargs != k.nargs)

@@ -198,6 +198,20 @@ struct sm_var *cv_make_var(struct fe *S, CXCursor decl, enum sm_var_kind kind)
 	return v;
 }
 
+void cv_var_takes(struct sm_var *v, const struct sm_expr *val)
+{
+	if (!val || !val->is_ptr)
+		return;
+	if (!v->is_pointer && !v->is_ref) {
+		/* an integer given a shared address (__cvta_generic_to_shared):
+		 * a pointer with byte units from here on */
+		v->is_pointer = true;
+		v->pointee_size = 1;
+	}
+	if (v->is_pointer)
+		v->points_shared = true;
+}
+
 struct sm_array *cv_array_of_decl(struct fe *S, CXCursor decl)
 {
 	return cv_cmap_get(&S->arrays, clang_getCanonicalCursor(decl));

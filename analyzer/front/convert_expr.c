@@ -416,8 +416,7 @@ static void emit_assign(struct fe *S, struct sm_var *v, enum sm_op op, struct sm
 	s->op = op;
 	s->value = val;
 	cv_emit(S, s);
-	if (v->is_pointer && val && val->is_ptr)
-		v->points_shared = 1;
+	cv_var_takes(v, val);
 }
 
 /* A fact the code states (__builtin_assume(n == 2), assert(n == 2)): a

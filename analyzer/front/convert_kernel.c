@@ -75,6 +75,7 @@ static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char 
 	memset(&S->karrays, 0, sizeof(S->karrays));
 	cv_cmap_free(&S->vars);
 	S->naccess = 0;
+	cv_async_reset(S);
 	int n = clang_Cursor_getNumArguments(fn);
 	for (int i = 0; i < n; i++)
 		(void)cv_make_var(S, clang_Cursor_getArgument(fn, (unsigned)i), SM_V_PARAM);

@@ -320,8 +320,7 @@ void cv_conv_vardecl(struct fe *S, CXCursor d)
 		if (vt.kind == CXType_ConstantArray)
 			val = NULL; /* local arrays: not modelled (a struct: see cv_record_root) */
 	}
-	if (v->is_pointer && val && val->is_ptr)
-		v->points_shared = 1;
+	cv_var_takes(v, val);
 	struct sm_stmt *s = cv_mk_stmt(S, SM_S_DECL, d);
 	if (s) {
 		s->var = v;
@@ -515,6 +514,7 @@ static void asm_outputs(struct fe *S, CXCursor c)
 static void conv_asm(struct fe *S, CXCursor c)
 {
 	if (!asm_is_barrier(S, c)) {
+		cv_asm_async(S, c);
 		asm_outputs(S, c);
 		return;
 	}

@@ -137,6 +137,11 @@ __host__ __device__ static inline int max(int a, int b) { return a > b ? a : b; 
 __host__ __device__ static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
 __host__ __device__ static inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
 template <class T> __device__ T __ldg(const T *);
+/* asynchronous copies (cuda_pipeline.h) and the shared window */
+__device__ size_t __cvta_generic_to_shared(const void *);
+__device__ void __pipeline_memcpy_async(void *, const void *, size_t, size_t = 0);
+__device__ void __pipeline_commit();
+__device__ void __pipeline_wait_prior(size_t);
 template <class T> __device__ T __ldcs(const T *);
 template <class T> __device__ T __ldcg(const T *);
 template <class T> __device__ T __ldlu(const T *);

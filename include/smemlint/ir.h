@@ -201,6 +201,19 @@ struct sm_access {
 	                           * front end did not record it; the race
 	                           * search tells a write of one constant by
 	                           * every thread (benign) from a real race */
+	const char *op;           /* the instruction when not a plain load or
+	                           * store ("ldmatrix.x4", "stmatrix.x2",
+	                           * "cp.async"), or NULL */
+	bool async_copy;          /* a store by an asynchronous copy (cp.async,
+	                           * __pipeline_memcpy_async): it lands at any
+	                           * time up to the wait that completes its
+	                           * commit group */
+	const struct sm_access *in_flight; /* not an instruction: the async_copy
+	                           * this access stands for while it is still in
+	                           * flight after a block barrier (the front end
+	                           * repeats it after each barrier until its
+	                           * wait), or NULL. Races only: never a bank
+	                           * degree, a bound or an access record */
 	const struct sm_callsite *call; /* inside an inlined callee, or NULL */
 	struct sm_range range;    /* the access expression (for an access in a
 	                           * callee in a header not converted: the call

@@ -450,6 +450,18 @@ def import_raw(path, out, log=print):
                 if 'unparsed' in r:
                     log('import: %s: unparsed racecheck line: %s' % (cu, r['unparsed']))
                     continue
+                if r['file_a'] != r['file_b'] and cu in (r['file_a'], r['file_b']):
+                    # one side inside a toolkit header's inline function (the
+                    # cp.async of __pipeline_memcpy_async): racecheck names
+                    # the header's line, not the call's, so that side is
+                    # recorded as line 0, "a call in the other side's kernel"
+                    a_here = r['file_a'] == cu
+                    log('import: %s: race with %s:%d recorded as line 0 (a call in kernel %s)'
+                        % (cu, r['file_b'] if a_here else r['file_a'], r['line_b'] if a_here else r['line_a'],
+                           r['kernel'] if a_here else r['kernel_b']))
+                    r = dict(r, file_a=cu, file_b=cu, line_a=r['line_a'] if a_here else 0,
+                             line_b=r['line_b'] if not a_here else 0,
+                             kernel=r['kernel'] if a_here else r['kernel_b'])
                 if r['file_a'] != r['file_b']:
                     log('import: %s: race across files %s/%s ignored' % (cu, r['file_a'], r['file_b']))
                     continue

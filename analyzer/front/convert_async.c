@@ -1,0 +1,308 @@
+/* convert_async.c - the shared-memory operations the hardware runs outside
+ * a thread's plain loads and stores: asynchronous copies and tensor-core
+ * tile accesses.
+ *
+ * Models:
+ * - ldmatrix / stmatrix (inline PTX, sm_75+ / sm_90+): every lane of the
+ *   first 8, 16 or 32 (.x1, .x2, .x4) gives the address of one 16-byte
+ *   row of an 8x8 matrix; the rows of each matrix are served together. For
+ *   the bank model that is a 16-byte access by those lanes (8-lane phases,
+ *   ideal one wavefront per matrix), written as a load (ldmatrix) or a
+ *   store (stmatrix) under `lane < 8 * n`. .trans moves no other bytes.
+ * - cp.async (__pipeline_memcpy_async(dst, src, 4|8|16), inline PTX
+ *   `cp.async.ca|cg.shared.global [dst], [src], N`): a store of N bytes
+ *   a lane into shared memory that lands at any time until the wait
+ *   completing its commit group: __pipeline_commit() / cp.async.commit_group
+ *   closes a group; __pipeline_wait_prior(n) / cp.async.wait_group n
+ *   completes all but the n most recent groups; cp.async.wait_all every
+ *   copy. A copy still in flight at a block barrier is not ordered by it:
+ *   the front end repeats the copy's store after each such barrier (marked
+ *   in_flight, races only) until a wait completes it, so a read of another
+ *   thread's element after the barrier but before the wait is a race, as
+ *   the GPU's racecheck says.
+ * - __cvta_generic_to_shared(p): p itself (a byte address in the shared
+ *   window); an integer variable given such an address holds a pointer into
+ *   shared memory (with byte units), as ldmatrix and cp.async operands are
+ *   written.
+ * Limits: the group bookkeeping follows the statements in order once: a
+ * copy left in flight at the end of a loop body is not carried into the
+ * next iteration (a pipeline's later wait_prior completes it there), and a
+ * copy issued under a branch is repeated after a later barrier unguarded.
+ * A read of the copying thread's own element before its wait is not
+ * reported (the race search pairs distinct threads). */
+#include "front/convert.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the statements and accesses made here ---- */
+
+/* A store or load of `width` bytes a lane at pointer value ptr (a byte
+ * address into shared memory), emitted as a statement; NULL when ptr does
+ * not point into shared memory. */
+static struct sm_access *access_at(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind,
+				   unsigned width, const char *op)
+{
+	if (!ptr || !ptr->is_ptr)
+		return NULL;
+	struct sm_access *a = sm_arena_alloc(S->A, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->kind = kind;
+	a->op = op;
+	a->base = ptr;
+	a->idx[0] = cv_mk_const(S, 0);
+	a->nidx = 1;
+	a->base_elem_size = width;
+	a->width = width;
+	a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
+	if (clang_getCursorKind(c) == CXCursor_AsmStmt && !(S->in_header && S->call)) {
+		/* nvcc's line table puts an asm statement's instructions on its
+		 * last line (measured on the H100: a two-line ldmatrix is on
+		 * the line of its operands) */
+		a->range.begin.line = a->range.end.line;
+		a->range.begin.col = 1;
+	}
+	a->call = S->call;
+	a->index = S->naccess++;
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);
+	if (s) {
+		s->access = a;
+		cv_emit(S, s);
+	}
+	return a;
+}
+
+/* The same, done only by the first `lanes` lanes of each warp (ldmatrix
+ * .x1 and .x2 read the addresses of lanes 0-7 and 0-15 only). */
+static void access_by_lanes(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, unsigned width,
+			    int lanes, const char *op)
+{
+	if (lanes >= SM_WARP) {
+		access_at(S, c, ptr, kind, width, op);
+		return;
+	}
+	struct vec body = { 0 };
+	struct vec *saved = S->block;
+	S->block = &body;
+	struct sm_access *a = access_at(S, c, ptr, kind, width, op);
+	S->block = saved;
+	struct sm_expr *lane = cv_mk_expr(S, SM_E_BUILTIN, c);
+	struct sm_stmt *blk = cv_mk_stmt(S, SM_S_BLOCK, c), *s = cv_mk_stmt(S, SM_S_IF, c);
+	struct sm_stmt **kids = sm_arena_alloc(S->A, 2 * sizeof(*kids));
+	if (!a || !lane || !blk || !s || !kids)
+		return;
+	lane->builtin = SM_B_LANE;
+	blk->kids = (struct sm_stmt **)body.v;
+	blk->nkids = (int)body.n;
+	kids[0] = blk;
+	kids[1] = NULL;
+	s->cond = cv_mk_bin(S, SM_OP_LT, lane, cv_mk_const(S, lanes), c);
+	s->kids = kids;
+	s->nkids = 2;
+	cv_emit(S, s);
+}
+
+/* ---- commit groups ---- */
+
+static void issue(struct fe *S, struct sm_access *a)
+{
+	if (!a)
+		return;
+	a->async_copy = true;
+	if (S->async.n < SM_FE_ASYNC_PENDING) {
+		S->async.acc[S->async.n] = a;
+		S->async.group[S->async.n++] = 0; /* in the open group */
+	}
+}
+
+static void commit(struct fe *S)
+{
+	S->async.commits++;
+	for (unsigned i = 0; i < S->async.n; i++)
+		if (!S->async.group[i])
+			S->async.group[i] = S->async.commits;
+}
+
+/* Complete every committed group but the n most recent (n < 0: every
+ * copy, committed or not). */
+static void wait_prior(struct fe *S, int64_t n)
+{
+	unsigned out = 0;
+	for (unsigned i = 0; i < S->async.n; i++) {
+		unsigned g = S->async.group[i];
+		bool done = n < 0 || (g && (int64_t)g <= (int64_t)S->async.commits - n);
+		if (!done) {
+			S->async.acc[out] = S->async.acc[i];
+			S->async.group[out++] = g;
+		}
+	}
+	S->async.n = out;
+}
+
+void cv_async_after_barrier(struct fe *S, CXCursor c)
+{
+	for (unsigned i = 0; i < S->async.n; i++) {
+		const struct sm_access *a = S->async.acc[i];
+		struct sm_access *copy = sm_arena_alloc(S->A, sizeof(*copy));
+		struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);
+		if (!copy || !s)
+			return;
+		*copy = *a;
+		copy->in_flight = a;
+		copy->index = S->naccess++;
+		s->access = copy;
+		s->range = a->range;
+		cv_emit(S, s);
+	}
+}
+
+void cv_async_reset(struct fe *S)
+{
+	memset(&S->async, 0, sizeof(S->async));
+}
+
+/* ---- the calls ---- */
+
+struct sm_expr *cv_conv_cvta_shared(struct fe *S, const struct cv_call *k)
+{
+	return cv_conv_expr(S, k->args[0]);
+}
+
+struct sm_expr *cv_conv_pipeline_memcpy(struct fe *S, const struct cv_call *k)
+{
+	int64_t size = 0;
+	if (k->nargs < 3 || !cv_try_eval_int(k->args[2], &size) || (size != 4 && size != 8 && size != 16))
+		return cv_opaque(S, k->c, "async copy", 1);
+	issue(S, access_at(S, k->args[0], cv_conv_expr(S, k->args[0]), SM_ACC_STORE, (unsigned)size, "cp.async"));
+	return NULL;
+}
+
+struct sm_expr *cv_conv_pipeline_commit(struct fe *S, const struct cv_call *k)
+{
+	(void)k;
+	commit(S);
+	return NULL;
+}
+
+struct sm_expr *cv_conv_pipeline_wait(struct fe *S, const struct cv_call *k)
+{
+	int64_t n = 0;
+	/* an unknown count: every copy, so that no race is made up */
+	wait_prior(S, k->nargs == 1 && cv_try_eval_int(k->args[0], &n) && n >= 0 ? n : -1);
+	return NULL;
+}
+
+/* ---- inline PTX ---- */
+
+/* The instruction text of an asm statement: its string literals before
+ * the first ':' joined (quotes dropped), in the arena; NULL if none. */
+static char *asm_text(struct fe *S, const struct toks *t)
+{
+	size_t len = 0;
+	unsigned i = 0;
+	for (; i < t->n && strcmp(t->s[i], ":"); i++)
+		if (t->s[i][0] == '"')
+			len += strlen(t->s[i]);
+	char *out = len ? sm_arena_alloc(S->A, len + 1) : NULL;
+	if (!out)
+		return NULL;
+	size_t o = 0;
+	for (unsigned j = 0; j < i; j++) {
+		const char *x = t->s[j];
+		size_t n = strlen(x);
+		if (x[0] != '"' || n < 2)
+			continue;
+		memcpy(out + o, x + 1, n - 2);
+		o += n - 2;
+	}
+	out[o] = 0;
+	return out;
+}
+
+/* The operand number of the first "[%N]" at or after p, or -1. */
+static int mem_operand(const char *p)
+{
+	const char *b = p ? strstr(p, "[%") : NULL;
+	if (!b)
+		return -1;
+	char *end;
+	long n = strtol(b + 2, &end, 10);
+	return end != b + 2 && *end == ']' && n >= 0 && n < 64 ? (int)n : -1;
+}
+
+/* The integer after `what` in text ("wait_group 1"), or a "%N" operand
+ * clang can evaluate; -1 when neither. */
+static int64_t asm_count(struct fe *S, CXCursor c, const char *text, const char *what)
+{
+	const char *p = strstr(text, what);
+	if (!p)
+		return -1;
+	p += strlen(what);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	char *end;
+	if (*p == '%') {
+		long n = strtol(p + 1, &end, 10);
+		unsigned nk;
+		CXCursor **ks = cv_kids_all(S, c, &nk);
+		int64_t v;
+		return end != p + 1 && ks && n >= 0 && (unsigned)n < nk && cv_try_eval_int(*ks[n], &v) ? v : -1;
+	}
+	long long v = strtoll(p, &end, 10);
+	return end != p ? v : -1;
+}
+
+/* The pointer value of operand n of asm statement c, or NULL. */
+static struct sm_expr *operand_ptr(struct fe *S, CXCursor c, int n)
+{
+	unsigned nk;
+	CXCursor **ks = cv_kids_all(S, c, &nk);
+	if (!ks || n < 0 || (unsigned)n >= nk)
+		return NULL;
+	return cv_conv_expr(S, *ks[n]);
+}
+
+bool cv_asm_async(struct fe *S, CXCursor c)
+{
+	struct toks t = cv_tokens_of(S, c);
+	char *text = asm_text(S, &t);
+	if (!text)
+		return false;
+	bool any = false;
+	/* one instruction a statement is the usual form; each is looked at */
+	for (char *ins = text; ins && *ins; ins = strchr(ins, ';') ? strchr(ins, ';') + 1 : NULL) {
+		while (*ins == ' ' || *ins == '\t' || *ins == '\n' || (ins[0] == '\\' && ins[1] == 'n'))
+			ins += ins[0] == '\\' ? 2 : 1;
+		bool ld = !strncmp(ins, "ldmatrix", 8), st = !strncmp(ins, "stmatrix", 8);
+		if ((ld || st) && strstr(ins, ".shared")) {
+			const char *x = strstr(ins, ".x");
+			int lanes = x && x[2] == '1' ? 8 : x && x[2] == '2' ? 16 : SM_WARP;
+			const char *op = lanes == 8 ? (ld ? "ldmatrix.x1" : "stmatrix.x1")
+					 : lanes == 16 ? (ld ? "ldmatrix.x2" : "stmatrix.x2")
+					 : ld ? "ldmatrix.x4" : "stmatrix.x4";
+			access_by_lanes(S, c, operand_ptr(S, c, mem_operand(ins)), ld ? SM_ACC_LOAD : SM_ACC_STORE, 16, lanes, op);
+			any = true;
+		} else if (!strncmp(ins, "cp.async.commit_group", 21)) {
+			commit(S);
+			any = true;
+		} else if (!strncmp(ins, "cp.async.wait_group", 19)) {
+			int64_t n = asm_count(S, c, ins, "cp.async.wait_group");
+			wait_prior(S, n);
+			any = true;
+		} else if (!strncmp(ins, "cp.async.wait_all", 17)) {
+			wait_prior(S, -1);
+			any = true;
+		} else if (!strncmp(ins, "cp.async.c", 10) && strstr(ins, ".shared")) {
+			/* cp.async.ca|cg.shared.global [dst], [src], N[, src-size] */
+			const char *sz = strchr(ins, ']');
+			sz = sz ? strchr(sz + 1, ']') : NULL;
+			sz = sz ? strchr(sz, ',') : NULL;
+			int64_t n = sz ? asm_count(S, c, sz + 1, "") : -1;
+			if (n == 4 || n == 8 || n == 16)
+				issue(S, access_at(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE, (unsigned)n, "cp.async"));
+			any = true;
+		}
+	}
+	return any;
+}
