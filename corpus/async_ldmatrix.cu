@@ -275,7 +275,7 @@ int main()
  *                                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:83:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:91:42: note: declare 'tile' as `unsigned short tile[16][72]`: +256 bytes per block (2048 -> 2304 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_ldmatrix.cu:100:29: warning: 8-way bank conflict on cp.async store of 'tile' (float[32][32]) in kernel 'cpasync_rows128' with blockDim (32,1,1) from the launch on line 218; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/async_ldmatrix.cu:100:29: warning: 8-way bank conflict on cp.async (__pipeline_memcpy_async) store of 'tile' (float[32][32]) in kernel 'cpasync_rows128' with blockDim (32,1,1) from the launch on line 218; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       __pipeline_memcpy_async(&tile[t][0], &in[t], 16);
  *                               ^~~~~~~~~~~
  * corpus/async_ldmatrix.cu:96:5: note: 'tile' declared here

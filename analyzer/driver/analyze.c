@@ -134,6 +134,8 @@ static void record_accesses(struct sm_kernel_facts *f, struct sm_result *r)
 		rec->array = sm_arena_strdup(&r->arena, ra->name ? ra->name : ra->array ? ra->array->name : "?");
 		rec->kind = ra->src->kind;
 		rec->width = ra->width;
+		if (ra->src->op)
+			snprintf(rec->op, sizeof(rec->op), "%s", ra->src->op);
 		rec->analyzed = deg[a].deg.analyzed;
 		rec->why = sm_arena_strdup(&r->arena, deg[a].deg.why);
 		rec->worst = deg[a].deg.worst;

@@ -372,7 +372,10 @@ int sm_ncu_compare(const struct sm_ncu *m, struct sm_result *r, struct sm_ncu_ro
 		bool has = false;
 		predict(r, w->line, w, &why_not, &has);
 		w->verdict = SM_NCU_UNMEASURED;
-		w->why = "no shared wavefronts measured (code nvcc removed, or a kernel the export does not hold)";
+		w->why = strstr(a->op, "__pipeline_memcpy_async") != NULL
+			? "a cp.async of __pipeline_memcpy_async: its instruction is in the toolkit's header, and ncu "
+			  "counts its wavefronts at that header's line, not here"
+			: "no shared wavefronts measured (code nvcc removed, or a kernel the export does not hold)";
 	}
 	qsort(rows, (size_t)n, sizeof(*rows), cmp_row);
 	*out = rows;

@@ -134,6 +134,8 @@ static json_t *access_json(const struct sm_result *r, const struct sm_access_rec
 	json_object_set_new(j, "array", jstr(a->array));
 	json_object_set_new(j, "access", json_string(kind_name(a->kind)));
 	json_object_set_new(j, "width", json_integer(a->width));
+	if (a->op[0])
+		json_object_set_new(j, "op", json_string(a->op));
 	json_object_set_new(j, "analyzed", json_boolean(a->analyzed));
 	if (a->analyzed) {
 		json_object_set_new(j, "ways", json_integer((json_int_t)(a->worst + 0.5)));

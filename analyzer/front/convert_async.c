@@ -174,7 +174,7 @@ struct sm_expr *cv_conv_pipeline_memcpy(struct fe *S, const struct cv_call *k)
 	int64_t size = 0;
 	if (k->nargs < 3 || !cv_try_eval_int(k->args[2], &size) || (size != 4 && size != 8 && size != 16))
 		return cv_opaque(S, k->c, "async copy", 1);
-	issue(S, access_at(S, k->args[0], cv_conv_expr(S, k->args[0]), SM_ACC_STORE, (unsigned)size, "cp.async"));
+	issue(S, access_at(S, k->args[0], cv_conv_expr(S, k->args[0]), SM_ACC_STORE, (unsigned)size, "cp.async (__pipeline_memcpy_async)"));
 	return NULL;
 }
 

@@ -416,8 +416,7 @@ static void conv_return(struct fe *S, CXCursor c)
 			a->value = v;
 			cv_emit(S, a);
 		}
-		if (S->ret_var->is_pointer && v->is_ptr)
-			S->ret_var->points_shared = true;
+		cv_var_takes(S->ret_var, v);
 	}
 	cv_emit(S, cv_mk_stmt(S, SM_S_RETURN, c));
 }

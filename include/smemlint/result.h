@@ -28,6 +28,9 @@ struct sm_access_record {
 	const char *array;
 	int kind;                        /* enum sm_access_kind */
 	unsigned width;
+	char op[40];                     /* the instruction when not a plain load
+	                                  * or store ("ldmatrix.x4", "cp.async"),
+	                                  * or "" (inline: copied with the record) */
 	bool analyzed;
 	const char *why;
 	double worst, mean;
