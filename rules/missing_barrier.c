@@ -95,7 +95,10 @@ const struct sm_rule_doc sm_doc_missing_barrier = {
 	"transitive-closure step, where only the owner writes its element and never while others read it. "
 	"When no launch, __launch_bounds__ or --block-dim gives the block shape, a race found under the assumed "
 	"shape that does not hold for every shape the kernel admits is reported at the level 'assumed' "
-	"(not counted by the default --fail-on).",
+	"(not counted by the default --fail-on). An asynchronous copy (cp.async, __pipeline_memcpy_async) "
+	"lands at any time up to the wait that completes its commit group (__pipeline_wait_prior, "
+	"cp.async.wait_group, cp.async.wait_all): a __syncthreads() before that wait does not publish it, "
+	"and a read of the copied element by another warp after such a barrier is reported as this race.",
 	"buf[threadIdx.x] = in[i];\n"
 	"// missing __syncthreads()\n"
 	"out[i] = buf[blockDim.x - 1 - threadIdx.x];  // reads another warp's write\n",
