@@ -254,12 +254,12 @@ int main()
  *                    : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(a));
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:20:5: note: 'tile' declared here
- * corpus/async_ldmatrix.cu:29:1: note: declare 'tile' as `unsigned short tile[16][72]`: +256 bytes per block (2048 -> 2304 bytes of static shared memory); 1 of 1 conflicting accesses become conflict-free; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
+ * corpus/async_ldmatrix.cu:29:1: note: declare 'tile' as `unsigned short tile[16][72]`: +256 bytes per block (2048 -> 2304 bytes of static shared memory); 1 of 1 conflicting accesses become conflict-free; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size; or, with no extra memory, swizzle 'tile' by 16-byte chunks: write every access `tile[r][c]` as `tile[r][c ^ ((r & 7) << 3)]` (CuTe Swizzle<3,3,3> of its element offset) (verified)
  * corpus/async_ldmatrix.cu:76:1: warning: 8-way bank conflict on ldmatrix.x2 load of 'tile' (unsigned short[16][64]) in kernel 'ldsm_x1_x2' with blockDim (32,1,1) from the launch on line 210; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n" : "=r"(r0), "=r"(r1) : "r"(a));
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:65:5: note: 'tile' declared here
- * corpus/async_ldmatrix.cu:76:1: note: declare 'tile' as `unsigned short tile[16][72]`: +256 bytes per block (4352 -> 4608 bytes of static shared memory); 1 of 1 conflicting accesses become conflict-free; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
+ * corpus/async_ldmatrix.cu:76:1: note: declare 'tile' as `unsigned short tile[16][72]`: +256 bytes per block (4352 -> 4608 bytes of static shared memory); 1 of 1 conflicting accesses become conflict-free; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size; or, with no extra memory, swizzle 'tile' by 16-byte chunks: write every access `tile[r][c]` as `tile[r][c ^ ((r & 7) << 3)]` (CuTe Swizzle<3,3,3> of its element offset) (verified)
  * corpus/async_ldmatrix.cu:89:1: warning: 8-way bank conflict on stmatrix.x4 store of 'tile' (unsigned short[16][64]) in kernel 'stsm_x4_rows128' with blockDim (32,1,1) from the launch on line 214; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *                    :: "r"(a), "r"(v0), "r"(v1), "r"(v2), "r"(v3) : "memory");
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

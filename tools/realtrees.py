@@ -92,7 +92,7 @@ def checkout_commit(path):
     return p.stdout.strip() if p.returncode == 0 else None
 
 
-def lint_tree(smemlint, root, tree, jobs=2, timeout=300, options=()):
+def lint_tree(smemlint, root, tree, jobs=2, timeout=300, options=(), keep=None):
     """Lint one tree; returns exit code, seconds, barrier findings
     {(file, line, rule): first message}, and input problems by id."""
     top = os.path.join(root, tree["checkout"])
@@ -102,6 +102,11 @@ def lint_tree(smemlint, root, tree, jobs=2, timeout=300, options=()):
     t0 = time.monotonic()
     p = subprocess.run(cmd, cwd=top, capture_output=True, text=True)
     secs = time.monotonic() - t0
+    if keep:
+        # every finding of every rule, to read (--keep)
+        os.makedirs(keep, exist_ok=True)
+        with open(os.path.join(keep, tree["name"] + ".jsonl"), "w") as fh:
+            fh.write(p.stdout)
     found, problems = {}, collections.Counter()
     for line in p.stdout.splitlines():
         try:
@@ -115,7 +120,7 @@ def lint_tree(smemlint, root, tree, jobs=2, timeout=300, options=()):
     return p.returncode, secs, found, problems
 
 
-def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, options=()):
+def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, options=(), keep=None):
     """Lint every fetched tree and print its figures; returns one row per
     tree linted: (name, commit, exit, seconds, findings, real, false, not
     labelled, precision, input problems, crashes)."""
@@ -133,7 +138,7 @@ def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, option
         if head != tree["commit"]:
             print(f"{name}: checkout is at {head}, the labels are for {tree['commit']}; skipped", file=out)
             continue
-        rc, secs, found, problems = lint_tree(smemlint, root, tree, jobs, options=options)
+        rc, secs, found, problems = lint_tree(smemlint, root, tree, jobs, options=options, keep=keep)
         real = false = assumed = 0
         unlabelled = []
         by_level = collections.Counter()
@@ -182,6 +187,7 @@ def main():
     ap.add_argument("--tree-names", help="only these trees, comma separated")
     ap.add_argument("--smemlint", default=os.path.join(ROOT, "build", "smemlint"))
     ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--keep", metavar="DIR", help="also write each tree's whole report (JSON lines) to DIR/NAME.jsonl")
     a = ap.parse_args()
     if a.check:
         trees = load_trees()
@@ -190,7 +196,7 @@ def main():
         return 0
     if not a.trees:
         ap.error("--trees DIR or --check")
-    report(a.smemlint, a.trees, a.tree_names.split(",") if a.tree_names else None, a.j)
+    report(a.smemlint, a.trees, a.tree_names.split(",") if a.tree_names else None, a.j, keep=a.keep)
     return 0
 
 

@@ -291,7 +291,8 @@ int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_e
 struct sm_layout {
 	const int64_t *dims;      /* extents overriding the declared ones, or NULL */
 	int offset_shift;         /* > 0: element e is stored at e + (e >> shift) */
-	int64_t swizzle_mask;     /* > 0: last index ^= (previous index & mask) */
+	int64_t swizzle_mask;     /* > 0: last index ^= (previous index & mask) << swizzle_shift */
+	int swizzle_shift;        /* with swizzle_mask: whole chunks of 2^shift elements */
 	int64_t dyn_bytes;        /* > 0: an extern (dynamic) array's extent, the
 	                           * launch's dynamic shared size; else unknown */
 };

@@ -204,7 +204,7 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		for (int k = 0; k < J->ra->nidx; k++) {
 			int64_t v = sm_eval(J->ra->idx[k], &c);
 			if (J->lay && J->lay->swizzle_mask > 0 && k == J->ra->array->ndims - 1 && k > 0)
-				v ^= prev & J->lay->swizzle_mask;
+				v ^= (prev & J->lay->swizzle_mask) << J->lay->swizzle_shift;
 			prev = v;
 			elem += v * J->strides[k];
 		}
@@ -512,7 +512,7 @@ void sm_access_degree(const struct sm_raccess *ra, struct sm_dim3 block, const i
 void sm_access_degree_in(const struct sm_raccess *ra, struct sm_dim3 block, const int64_t *dims,
 			 struct sm_arena *A, struct sm_guard_memo *gm, struct sm_work *work, struct sm_degree *out)
 {
-	struct sm_layout lay = { dims, 0, 0, 0 };
+	struct sm_layout lay = { .dims = dims };
 	degree_layout(ra, block, &lay, gm, work, out);
 	data_dependent(ra, dims, A, work, out);
 }
@@ -520,7 +520,7 @@ void sm_access_degree_in(const struct sm_raccess *ra, struct sm_dim3 block, cons
 void sm_access_degree_at(const struct sm_raccess *ra, struct sm_dim3 block, int64_t dyn_bytes, struct sm_arena *A,
 			 struct sm_guard_memo *gm, struct sm_work *work, struct sm_degree *out)
 {
-	struct sm_layout lay = { NULL, 0, 0, dyn_bytes };
+	struct sm_layout lay = { .dyn_bytes = dyn_bytes };
 	degree_layout(ra, block, &lay, gm, work, out);
 	data_dependent(ra, NULL, A, work, out);
 }

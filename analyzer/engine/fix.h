@@ -16,7 +16,10 @@ struct sm_fix_plan {
 	enum sm_fix_kind kind;
 	int64_t pad;                      /* PAD: elements added to the last dimension */
 	int64_t new_dims[SM_MAX_DIMS];    /* PAD: the new extents */
-	int64_t swizzle_mask;             /* SWIZZLE: last ^= (previous & mask) */
+	int64_t swizzle_mask;             /* SWIZZLE: last ^= (previous & mask) << shift */
+	int swizzle_shift;                /* SWIZZLE: 0, or log2 of the elements of one
+	                                   * vector chunk (16-byte ldmatrix rows, cp.async
+	                                   * and float4 tiles swizzle whole chunks) */
 	double worst_before, worst_after; /* max degree over the array's accesses */
 	int conflicting;                  /* accesses with degree >= 2 before */
 	int fixed;                        /* of those, conflict-free after */

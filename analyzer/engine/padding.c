@@ -138,6 +138,62 @@ static bool try_layout(const struct eval *E, const double *before, const struct 
 	return true;
 }
 
+/* The chunk swizzle of a vector tile: chunks of width bytes (2^shift
+ * elements) in a row, the chunk index XORed with the row's low bits over
+ * at most 128 bytes' worth of chunks (the banks' width); mask 0 when
+ * none applies or it makes some access worse. */
+struct chunk_swizzle {
+	int64_t mask;
+	int shift;
+	double worst;
+	int fixed;
+};
+
+static struct chunk_swizzle chunk_swizzle(const struct eval *E, const double *before, const struct sm_array *arr,
+					  unsigned width)
+{
+	struct chunk_swizzle cs = { 0 };
+	unsigned per = width / arr->elem_size; /* elements a chunk */
+	int shift = 0;
+	while ((1u << shift) < per)
+		shift++;
+	int64_t last = arr->dims[arr->ndims - 1];
+	if ((1u << shift) != per || last % per)
+		return cs;
+	int64_t chunks = last / per, per128 = 128 / width;
+	int64_t period = chunks < per128 ? chunks : per128;
+	if (period < 2 || (period & (period - 1)) || chunks % period)
+		return cs;
+	struct sm_layout lay = { .swizzle_mask = period - 1, .swizzle_shift = shift };
+	int fixed = 0;
+	double w = layout_worst(E, before, &lay, &fixed);
+	if (w < 0)
+		return cs;
+	cs.mask = period - 1;
+	cs.shift = shift;
+	cs.worst = w;
+	cs.fixed = fixed;
+	return cs;
+}
+
+/* "write every access `t[r][c]` as `t[r][c ^ ((r & 7) << 3)]` (CuTe
+ * Swizzle<3,3,3> of its element offset)": the CuTe form where the row
+ * length is a power of two. */
+static const char *chunk_text(struct sm_arena *A, const struct sm_array *arr, int64_t mask, int shift)
+{
+	const char *n = arr->name;
+	int64_t last = arr->dims[arr->ndims - 1];
+	int b = 0, rowbits = 0;
+	while ((1ll << b) <= mask)
+		b++;
+	while ((1ll << rowbits) < last)
+		rowbits++;
+	const char *cute = (1ll << rowbits) == last && rowbits > shift
+		? sm_arena_printf(A, " (CuTe Swizzle<%d,%d,%d> of its element offset)", b, shift, rowbits - shift) : "";
+	return sm_arena_printf(A, "write every access `%s[r][c]` as `%s[r][c ^ ((r & %lld) << %d)]`%s", n, n, (long long)mask,
+			       shift, cute ? cute : "");
+}
+
 /* The new dims text: the spelled last extent plus the pad, e.g.
  * "[TILE][TILE]" -> "[TILE][TILE + 1]", "[32][32]" -> "[32][33]". */
 static const char *new_dims_text(const struct sm_array *arr, int64_t pad, const char *text, size_t len,
@@ -239,7 +295,7 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 			/* vector accesses need every row to stay aligned */
 			if ((dims[arr->ndims - 1] * (int64_t)arr->elem_size) % max_width)
 				continue;
-			struct sm_layout lay = { dims, 0, 0, 0 };
+			struct sm_layout lay = { .dims = dims };
 			if (!try_layout(&E, before, &lay, &best, &best_fixed))
 				continue;
 			out->kind = SM_FIX_PAD;
@@ -251,7 +307,7 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 	}
 	/* 2. the offset form for 1-D arrays (and where padding fell short) */
 	if (best > 1 + 1e-9 && arr->ndims == 1 && arr->elem_size <= 4) {
-		struct sm_layout lay = { NULL, 5, 0, 0 };
+		struct sm_layout lay = { .offset_shift = 5 };
 		if (try_layout(&E, before, &lay, &best, &best_fixed))
 			out->kind = SM_FIX_OFFSET;
 	}
@@ -261,12 +317,25 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 		int64_t per128 = 128 / (arr->elem_size ? arr->elem_size : 4);
 		int64_t period = last < per128 ? last : per128;
 		if (period >= 2 && (period & (period - 1)) == 0 && last % period == 0) {
-			struct sm_layout lay = { NULL, 0, period - 1, 0 };
+			struct sm_layout lay = { .swizzle_mask = period - 1 };
 			if (try_layout(&E, before, &lay, &best, &best_fixed)) {
 				out->kind = SM_FIX_SWIZZLE;
 				out->swizzle_mask = period - 1;
 			}
 		}
+	}
+	/* 4. vector tiles (16-byte ldmatrix rows, cp.async, float4): an XOR
+	 * swizzle of whole chunks, tried even where a pad works, since it
+	 * costs no memory (and keeps TMA's and ldmatrix's layouts) */
+	struct chunk_swizzle cs = { 0 };
+	if (arr->ndims >= 2 && max_width > arr->elem_size)
+		cs = chunk_swizzle(&E, before, arr, max_width);
+	if (cs.mask && cs.worst < best - 1e-9) {
+		best = cs.worst;
+		best_fixed = cs.fixed;
+		out->kind = SM_FIX_SWIZZLE;
+		out->swizzle_mask = cs.mask;
+		out->swizzle_shift = cs.shift;
 	}
 	out->worst_after = best;
 	out->fixed = best_fixed;
@@ -305,9 +374,16 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 	} else if (out->kind == SM_FIX_OFFSET) {
 		out->note = sm_arena_printf(A, "index '%s' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): %d of %d conflicting accesses become conflict-free",
 					    name, out->fixed, out->conflicting);
+	} else if (out->swizzle_shift) {
+		out->note = sm_arena_printf(A, "swizzle '%s' by %u-byte chunks: %s: %d of %d conflicting accesses become conflict-free (verified)",
+					    name, arr->elem_size << out->swizzle_shift, chunk_text(A, arr, out->swizzle_mask, out->swizzle_shift),
+					    out->fixed, out->conflicting);
 	} else {
 		out->note = sm_arena_printf(A, "swizzle '%s': write every access `%s[r][c]` as `%s[r][c ^ (r & %lld)]`: %d of %d conflicting accesses become conflict-free (verified)",
 					    name, name, name, (long long)out->swizzle_mask, out->fixed, out->conflicting);
 	}
+	if (out->kind == SM_FIX_PAD && cs.mask && cs.worst < 1 + 1e-9)
+		out->note = sm_arena_printf(A, "%s; or, with no extra memory, swizzle '%s' by %u-byte chunks: %s (verified)", out->note,
+					    name, arr->elem_size << cs.shift, chunk_text(A, arr, cs.mask, cs.shift));
 	return 0;
 }

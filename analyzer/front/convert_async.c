@@ -275,7 +275,9 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 		while (*ins == ' ' || *ins == '\t' || *ins == '\n' || (ins[0] == '\\' && ins[1] == 'n'))
 			ins += ins[0] == '\\' ? 2 : 1;
 		bool ld = !strncmp(ins, "ldmatrix", 8), st = !strncmp(ins, "stmatrix", 8);
-		if ((ld || st) && strstr(ins, ".shared")) {
+		if (ld || st) {
+			/* .shared or a generic address: either way shared memory
+			 * (access_at keeps only an address it knows points there) */
 			const char *x = strstr(ins, ".x");
 			int lanes = x && x[2] == '1' ? 8 : x && x[2] == '2' ? 16 : SM_WARP;
 			const char *op = lanes == 8 ? (ld ? "ldmatrix.x1" : "stmatrix.x1")

@@ -68,7 +68,7 @@ void launch(unsigned *u, const float *f, float *o)
  *                    : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(smem_addr(&rows128[t % 16][(t / 16) * 8])));
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/tensor_tiles.cu:14:5: note: 'rows128' declared here
- * tests/rules/bank-conflict/tensor_tiles.cu:19:1: note: declare 'rows128' as `unsigned short rows128[16][72]`: +256 bytes per block (4352 -> 4608 bytes of static shared memory); 1 of 1 conflicting accesses become conflict-free; --fix will not apply it: a pointer into 'rows128' is formed, so the code may depend on its row size
+ * tests/rules/bank-conflict/tensor_tiles.cu:19:1: note: declare 'rows128' as `unsigned short rows128[16][72]`: +256 bytes per block (4352 -> 4608 bytes of static shared memory); 1 of 1 conflicting accesses become conflict-free; --fix will not apply it: a pointer into 'rows128' is formed, so the code may depend on its row size; or, with no extra memory, swizzle 'rows128' by 16-byte chunks: write every access `rows128[r][c]` as `rows128[r][c ^ ((r & 7) << 3)]` (CuTe Swizzle<3,3,3> of its element offset) (verified)
  * tests/rules/bank-conflict/tensor_tiles.cu:36:1: warning: 8-way bank conflict on stmatrix.x2 store of 'rows128' (unsigned short[16][64]) in kernel 'byte_offsets' with blockDim (32,1,1) from the launch on line 61; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};" :: "r"(a), "r"(t), "r"(t + 1));
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
