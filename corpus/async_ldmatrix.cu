@@ -178,6 +178,38 @@ __global__ void pipeline_war(const float *in, float *out, int n)
     out[t] = acc;
 }
 
+/* ldmatrix is .sync.aligned: the warp converges there after each lane's
+ * stores, so reading the rows other lanes stored needs no __syncwarp()
+ * (racecheck: no hazard); stores after it over the rows it read do */
+__global__ void ldsm_after_lane_stores(const unsigned short *in, unsigned *out)
+{
+    __shared__ __align__(16) unsigned short tile[ROWS][PCOLS];
+    int t = threadIdx.x;
+    for (int r = 0; r < ROWS; r++)
+        tile[r][t] = in[r * 32 + t];
+    unsigned a = (unsigned)__cvta_generic_to_shared(&tile[t % 16][(t / 16) * 8]);
+    unsigned r0, r1, r2, r3;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(a));
+    out[t] = r0 ^ r1 ^ r2 ^ r3;
+}
+
+__global__ void lane_stores_after_ldsm(const unsigned short *in, unsigned *out)
+{
+    __shared__ __align__(16) unsigned short tile[ROWS][PCOLS];
+    int t = threadIdx.x;
+    for (int r = 0; r < ROWS; r++)
+        tile[r][t] = in[r * 32 + t];
+    __syncwarp();
+    unsigned a = (unsigned)__cvta_generic_to_shared(&tile[t % 16][(t / 16) * 8]);
+    unsigned r0, r1, r2, r3;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(a));
+    for (int r = 0; r < ROWS; r++)
+        tile[r][t] = (unsigned short)(r0 + r);
+    out[t] = r0 ^ r1 ^ r2 ^ r3 ^ tile[t % 16][t];
+}
+
 int main()
 {
     unsigned short *d_h;
@@ -239,6 +271,14 @@ int main()
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
 
+    ldsm_after_lane_stores<<<1, 32>>>(d_h, d_o);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    lane_stores_after_ldsm<<<1, 32>>>(d_h, d_o);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
     CUDA_CHECK(cudaFree(d_h));
     CUDA_CHECK(cudaFree(d_u));
     CUDA_CHECK(cudaFree(d_o));
@@ -250,72 +290,76 @@ int main()
 
 /*
  * check-output-start
- * corpus/async_ldmatrix.cu:29:1: warning: 8-way bank conflict on ldmatrix.x4 load of 'tile' (unsigned short[16][64]) in kernel 'ldsm_x4_rows128' with blockDim (32,1,1) from the launch on line 198; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/async_ldmatrix.cu:29:1: warning: 8-way bank conflict on ldmatrix.x4 load of 'tile' (unsigned short[16][64]) in kernel 'ldsm_x4_rows128' with blockDim (32,1,1) from the launch on line 230; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *                    : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(a));
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:20:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:29:1: note: declare 'tile' as `unsigned short tile[16][72]`: +256 bytes per block (2048 -> 2304 bytes of static shared memory); 1 of 1 conflicting accesses become conflict-free; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size; or, with no extra memory, swizzle 'tile' by 16-byte chunks: write every access `tile[r][c]` as `tile[r][c ^ ((r & 7) << 3)]` (CuTe Swizzle<3,3,3> of its element offset) (verified)
- * corpus/async_ldmatrix.cu:76:1: warning: 8-way bank conflict on ldmatrix.x2 load of 'tile' (unsigned short[16][64]) in kernel 'ldsm_x1_x2' with blockDim (32,1,1) from the launch on line 210; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/async_ldmatrix.cu:76:1: warning: 8-way bank conflict on ldmatrix.x2 load of 'tile' (unsigned short[16][64]) in kernel 'ldsm_x1_x2' with blockDim (32,1,1) from the launch on line 242; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n" : "=r"(r0), "=r"(r1) : "r"(a));
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:65:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:76:1: note: declare 'tile' as `unsigned short tile[16][72]`: +256 bytes per block (4352 -> 4608 bytes of static shared memory); 1 of 1 conflicting accesses become conflict-free; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size; or, with no extra memory, swizzle 'tile' by 16-byte chunks: write every access `tile[r][c]` as `tile[r][c ^ ((r & 7) << 3)]` (CuTe Swizzle<3,3,3> of its element offset) (verified)
- * corpus/async_ldmatrix.cu:89:1: warning: 8-way bank conflict on stmatrix.x4 store of 'tile' (unsigned short[16][64]) in kernel 'stsm_x4_rows128' with blockDim (32,1,1) from the launch on line 214; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/async_ldmatrix.cu:89:1: warning: 8-way bank conflict on stmatrix.x4 store of 'tile' (unsigned short[16][64]) in kernel 'stsm_x4_rows128' with blockDim (32,1,1) from the launch on line 246; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *                    :: "r"(a), "r"(v0), "r"(v1), "r"(v2), "r"(v3) : "memory");
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:83:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:89:1: note: declare 'tile' as `unsigned short tile[16][72]`: +256 bytes per block (2048 -> 2304 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_ldmatrix.cu:91:14: warning: 16-way bank conflict on load of 'tile' (unsigned short[16][64]) in kernel 'stsm_x4_rows128' with blockDim (32,1,1) from the launch on line 214; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/async_ldmatrix.cu:91:14: warning: 16-way bank conflict on load of 'tile' (unsigned short[16][64]) in kernel 'stsm_x4_rows128' with blockDim (32,1,1) from the launch on line 246; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[t] = tile[t / 2][(t % 2) * 32] + tile[t / 2][(t % 2) * 32 + 1];
  *                ^~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:83:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:91:14: note: declare 'tile' as `unsigned short tile[16][72]`: +256 bytes per block (2048 -> 2304 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_ldmatrix.cu:91:42: warning: 16-way bank conflict on load of 'tile' (unsigned short[16][64]) in kernel 'stsm_x4_rows128' with blockDim (32,1,1) from the launch on line 214; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 2 and 130) [bank-conflict]
+ * corpus/async_ldmatrix.cu:91:42: warning: 16-way bank conflict on load of 'tile' (unsigned short[16][64]) in kernel 'stsm_x4_rows128' with blockDim (32,1,1) from the launch on line 246; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 2 and 130) [bank-conflict]
  *       out[t] = tile[t / 2][(t % 2) * 32] + tile[t / 2][(t % 2) * 32 + 1];
  *                                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:83:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:91:42: note: declare 'tile' as `unsigned short tile[16][72]`: +256 bytes per block (2048 -> 2304 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_ldmatrix.cu:100:29: warning: 8-way bank conflict on cp.async (__pipeline_memcpy_async) store of 'tile' (float[32][32]) in kernel 'cpasync_rows128' with blockDim (32,1,1) from the launch on line 218; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/async_ldmatrix.cu:100:29: warning: 8-way bank conflict on cp.async (__pipeline_memcpy_async) store of 'tile' (float[32][32]) in kernel 'cpasync_rows128' with blockDim (32,1,1) from the launch on line 250; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       __pipeline_memcpy_async(&tile[t][0], &in[t], 16);
  *                               ^~~~~~~~~~~
  * corpus/async_ldmatrix.cu:96:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:100:29: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4608 -> 5120 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_ldmatrix.cu:106:14: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'cpasync_rows128' with blockDim (32,1,1) from the launch on line 218; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/async_ldmatrix.cu:106:14: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'cpasync_rows128' with blockDim (32,1,1) from the launch on line 250; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[t] = tile[t][0] + tile[t][3] + flat[t];
  *                ^~~~~~~~~~
  * corpus/async_ldmatrix.cu:96:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:106:14: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4608 -> 5120 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_ldmatrix.cu:106:27: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'cpasync_rows128' with blockDim (32,1,1) from the launch on line 218; lanes 0 and 1 of warp 0 hit bank 3 (byte offsets 12 and 140) [bank-conflict]
+ * corpus/async_ldmatrix.cu:106:27: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'cpasync_rows128' with blockDim (32,1,1) from the launch on line 250; lanes 0 and 1 of warp 0 hit bank 3 (byte offsets 12 and 140) [bank-conflict]
  *       out[t] = tile[t][0] + tile[t][3] + flat[t];
  *                             ^~~~~~~~~~
  * corpus/async_ldmatrix.cu:96:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:106:27: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4608 -> 5120 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_ldmatrix.cu:114:1: warning: 8-way bank conflict on cp.async store of 'tile' (float[32][32]) in kernel 'cpasync_ptx' with blockDim (32,1,1) from the launch on line 222; lanes 0 and 1 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
+ * corpus/async_ldmatrix.cu:114:1: warning: 8-way bank conflict on cp.async store of 'tile' (float[32][32]) in kernel 'cpasync_ptx' with blockDim (32,1,1) from the launch on line 254; lanes 0 and 1 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *       asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(a), "l"(&in[t]) : "memory");
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:111:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:114:1: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_ldmatrix.cu:118:14: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'cpasync_ptx' with blockDim (32,1,1) from the launch on line 222; lanes 0 and 1 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
+ * corpus/async_ldmatrix.cu:118:14: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'cpasync_ptx' with blockDim (32,1,1) from the launch on line 254; lanes 0 and 1 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *       out[t] = tile[t][4] + tile[t][7];
  *                ^~~~~~~~~~
  * corpus/async_ldmatrix.cu:111:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:118:14: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_ldmatrix.cu:118:27: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'cpasync_ptx' with blockDim (32,1,1) from the launch on line 222; lanes 0 and 1 of warp 0 hit bank 7 (byte offsets 28 and 156) [bank-conflict]
+ * corpus/async_ldmatrix.cu:118:27: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'cpasync_ptx' with blockDim (32,1,1) from the launch on line 254; lanes 0 and 1 of warp 0 hit bank 7 (byte offsets 28 and 156) [bank-conflict]
  *       out[t] = tile[t][4] + tile[t][7];
  *                             ^~~~~~~~~~
  * corpus/async_ldmatrix.cu:111:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:118:27: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_ldmatrix.cu:128:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[32], which thread 32 wrote at line 125, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group) completes it before the __syncthreads() between (different warps) in kernel 'cpasync_no_wait' with blockDim (64,1,1) from the launch on line 226 [missing-barrier]
+ * corpus/async_ldmatrix.cu:128:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[32], which thread 32 wrote at line 125, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group) completes it before the __syncthreads() between (different warps) in kernel 'cpasync_no_wait' with blockDim (64,1,1) from the launch on line 258 [missing-barrier]
  *       out[t] = s[(t + 32) % 64];
  *                ^~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:125:29: note: the racing write of 's' by thread 32
  * corpus/async_ldmatrix.cu:123:5: note: 's' declared here
  * corpus/async_ldmatrix.cu:128:14: note: wait for the copy (__pipeline_wait_prior(0) or cp.async.wait_group 0) before the __syncthreads() that publishes it
- * corpus/async_ldmatrix.cu:172:33: error: missing barrier: write-after-read race on 's': thread 0 overwrites s[0], which thread 32 read at line 176 in the previous iteration, with no __syncthreads() in between (different warps) in kernel 'pipeline_war' with blockDim (64,1,1) from the launch on line 238 [missing-barrier]
+ * corpus/async_ldmatrix.cu:172:33: error: missing barrier: write-after-read race on 's': thread 0 overwrites s[0], which thread 32 read at line 176 in the previous iteration, with no __syncthreads() in between (different warps) in kernel 'pipeline_war' with blockDim (64,1,1) from the launch on line 270 [missing-barrier]
  *           __pipeline_memcpy_async(&s[t], &in[k * 64 + t], 4);
  *                                   ^~~~~
  * corpus/async_ldmatrix.cu:176:16: note: the racing read of 's' by thread 32
  * corpus/async_ldmatrix.cu:168:5: note: 's' declared here
  * corpus/async_ldmatrix.cu:172:33: note: add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads
+ * corpus/async_ldmatrix.cu:210:34: warning: 2-way bank conflict on load of 'tile' (unsigned short[16][72]) in kernel 'lane_stores_after_ldsm' with blockDim (32,1,1) from the launch on line 278; lanes 1 and 8 of warp 0 hit bank 4 (byte offsets 146 and 1168) [bank-conflict]
+ *       out[t] = r0 ^ r1 ^ r2 ^ r3 ^ tile[t % 16][t];
+ *                                    ^~~~~~~~~~~~~~~
+ * corpus/async_ldmatrix.cu:199:5: note: 'tile' declared here
  * check-output-end
  */

@@ -146,8 +146,7 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			g.rule = SM_RULE_BANK_CONFLICT;
 			g.range = ra->src->range;
 			g.kernel = m->kernel->name;
-			/* an instruction's operand is an address: name the array */
-			g.array = ra->name && !(ra->src->op && ra->array) ? ra->name : ra->array->name;
+			g.array = ra->name ? ra->name : ra->array->name;
 			g.access = ra->src->kind;
 			g.ways = ways;
 			g.degree = d->worst;

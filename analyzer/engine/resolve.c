@@ -439,6 +439,7 @@ static void record_access(struct rs *R, struct sm_access *a, env_t env, struct w
 	ra->value = a->value ? subst(R, (struct sm_expr *)a->value, env, 0) : NULL;
 	ra->ok = true;
 	ra->name = a->array ? a->array->name
+		 : a->op ? NULL /* an instruction's address operand: named by its array */
 		 : (a->base && a->base->kind == SM_E_VAR && a->base->var && !a->base->var->is_ref &&
 		    !strchr(a->base->var->name, '(') && strcmp(a->base->var->name, "this")) ? a->base->var->name
 		 : NULL; /* through a reference or a helper's result: named by its array */
