@@ -62,12 +62,14 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 		.tail = sm_arena_printf(A, "%s %s %s%s",
 					same ? ", threads of different warps at once (no barrier orders one statement's executions)"
 					: flight ? ", while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, "
-						   "cp.async.wait_group) completes it before the __syncthreads() between (different warps)"
+						   "cp.async.wait_group, consumer_wait, arrive_and_wait) completes it before the "
+						   "__syncthreads() between (different warps)"
 					: unord ? sm_arena_printf(A, ", %s", unord)
 					     : ", with no __syncthreads() in between (different warps)",
 					sm_where_text(A, v->m->kernel->name, v->m->acc[r->b].src->call), sm_race_launch_text(ctx, v),
 					r->truncated ? " (search capped)" : ""),
-		.note = flight ? "wait for the copy (__pipeline_wait_prior(0) or cp.async.wait_group 0) before the __syncthreads() that publishes it"
+		.note = flight ? "wait for the copy (__pipeline_wait_prior(0), cp.async.wait_group 0, pipe.consumer_wait() or "
+				 "bar.arrive_and_wait()) before the __syncthreads() that publishes it"
 		      : same ? "let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element"
 		      : unord ? "order the two threads with a barrier whose scope holds both (__syncthreads() for threads of different tiles or warps)"
 		      : r->cross_iter ? "add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads"

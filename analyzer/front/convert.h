@@ -358,11 +358,20 @@ struct sm_expr *cv_conv_cvta_shared(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipeline_memcpy(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipeline_commit(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipeline_wait(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_cuda_memcpy_async(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_pipe_commit(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_pipe_wait(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_barrier_arrive_wait(struct fe *S, const struct cv_call *k);
 /* An asm statement holding ldmatrix, stmatrix or cp.async instructions:
  * their accesses and commit groups; false when it holds none. */
 bool cv_asm_async(struct fe *S, CXCursor c);
 /* After a block barrier: the copies still in flight, again (in_flight). */
 void cv_async_after_barrier(struct fe *S, CXCursor c);
+/* The callee of a call clang could not resolve because an argument's
+ * declaration is invalid (a __shared__ cuda::barrier, whose constructor
+ * clang rejects and nvcc ignores), read from its tokens, for the calls
+ * convert_async.c models (memcpy_async, arrive_and_wait); else "". */
+const char *cv_recovered_call_name(struct fe *S, CXCursor call);
 /* A kernel's conversion starts with no copy in flight. */
 void cv_async_reset(struct fe *S);
 

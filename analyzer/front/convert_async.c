@@ -213,6 +213,182 @@ struct sm_expr *cv_conv_pipeline_wait(struct fe *S, const struct cv_call *k)
 	return NULL;
 }
 
+/* ---- libcu++: cuda::memcpy_async with a pipeline or a barrier ---- */
+
+/* What completes a cuda::memcpy_async: a pipeline of thread scope (the
+ * thread's own copies, in the stages it commits, each completed by
+ * consumer_wait in order), a cuda::barrier of block scope (its phase, at
+ * arrive_and_wait), or something not modelled (a pipeline shared by
+ * producer and consumer threads orders them itself: its copies are left
+ * out rather than reported as races). */
+enum completion { C_OTHER, C_THREAD_PIPE, C_BLOCK_BARRIER };
+
+static enum completion completion_of_type(CXType t)
+{
+	CXString s = clang_getTypeSpelling(clang_getCanonicalType(t));
+	const char *n = clang_getCString(s);
+	enum completion c = C_OTHER;
+	if (n && strstr(n, "pipeline<") && strstr(n, "thread_scope_thread"))
+		c = C_THREAD_PIPE;
+	else if (n && strstr(n, "barrier<") && strstr(n, "thread_scope_block"))
+		c = C_BLOCK_BARRIER;
+	clang_disposeString(s);
+	return c;
+}
+
+/* The completion object an expression names; where clang lost its type
+ * (an invalid __shared__ cuda::barrier), the type its declaration has. */
+static enum completion completion_of(struct fe *S, CXCursor e)
+{
+	enum completion c = completion_of_type(clang_getCursorType(e));
+	CXCursor d = clang_getCursorReferenced(e);
+	if (c == C_OTHER && clang_getCursorKind(d) == CXCursor_VarDecl)
+		c = completion_of_type(clang_getCursorType(d));
+	if (c != C_OTHER)
+		return c;
+	/* an expression clang could not build: a __shared__ object named
+	 * alone, whose declared type the front end kept */
+	struct toks t = cv_tokens_of(S, e);
+	for (unsigned i = 0; t.n == 1 && i < S->karrays.n; i++) {
+		const struct sm_array *a = S->karrays.v[i];
+		if (!strcmp(a->name, t.s[0]) && a->elem_type && strstr(a->elem_type, "barrier<") &&
+		    strstr(a->elem_type, "thread_scope_block"))
+			return C_BLOCK_BARRIER;
+	}
+	return C_OTHER;
+}
+
+const char *cv_recovered_call_name(struct fe *S, CXCursor call)
+{
+	static const char *const names[] = { "memcpy_async", "arrive_and_wait" };
+	struct toks t = cv_tokens_of(S, call);
+	for (unsigned i = 1; i < t.n; i++) {
+		if (strcmp(t.s[i], "("))
+			continue;
+		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (!strcmp(t.s[i - 1], names[k]))
+				return names[k];
+		break;
+	}
+	return "";
+}
+
+/* The object a method is called on (pipe of pipe.consumer_wait()). */
+static CXCursor method_target(CXCursor call)
+{
+	struct kids ks = cv_kids_of(call);
+	if (ks.n < 1 || clang_getCursorKind(ks.c[0]) != CXCursor_MemberRefExpr)
+		return clang_getNullCursor();
+	struct kids m = cv_kids_of(ks.c[0]);
+	return m.n >= 1 ? m.c[0] : clang_getNullCursor();
+}
+
+static enum completion target_completion(struct fe *S, CXCursor call)
+{
+	CXCursor o = method_target(call);
+	return clang_Cursor_isNull(o) ? C_OTHER : completion_of(S, o);
+}
+
+/* A copy's byte count: a constant, or the count an aligned_size_t was
+ * made with (cuda::aligned_size_t<16>(sizeof(float4)), directly or
+ * through a variable): the constant argument of the first one-argument
+ * constructor inside it, following a variable to its initializer (twice
+ * at most); -1 when that argument is not a constant. */
+struct const_find {
+	int64_t v;
+	int hops;
+};
+
+static enum CXChildVisitResult first_const(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct const_find *f = d;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == 1) {
+		/* aligned_size_t's constructor: its argument, or nothing */
+		CXCursor a = clang_Cursor_getArgument(c, 0);
+		if (cv_type_is_integer(clang_getCursorType(a))) {
+			if (!cv_try_eval_int(a, &f->v))
+				f->v = -1;
+			f->hops = 99; /* decided */
+			return CXChildVisit_Break;
+		}
+	}
+	if (k == CXCursor_DeclRefExpr && f->hops < 2) {
+		CXCursor d2 = clang_getCursorReferenced(c);
+		if (clang_getCursorKind(d2) == CXCursor_VarDecl) {
+			f->hops++;
+			clang_visitChildren(d2, first_const, f);
+			return f->hops >= 99 ? CXChildVisit_Break : CXChildVisit_Continue;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static int64_t copy_size(CXCursor arg)
+{
+	struct const_find f = { -1, 0 };
+	if (cv_try_eval_int(arg, &f.v))
+		return f.v;
+	f.v = -1;
+	if (first_const(arg, clang_getNullCursor(), &f) != CXChildVisit_Break)
+		clang_visitChildren(arg, first_const, &f);
+	return f.v;
+}
+
+struct sm_expr *cv_conv_cuda_memcpy_async(struct fe *S, const struct cv_call *k)
+{
+	/* cuda::memcpy_async(dst, src, size, pipe | barrier); the
+	 * cooperative forms (a group first) split the copy among the group
+	 * in a way the library chooses: not modelled */
+	if (k->nargs != 4 || clang_getCanonicalType(clang_getCursorType(k->args[0])).kind != CXType_Pointer)
+		return NULL;
+	enum completion how = completion_of(S, k->args[3]);
+	int64_t size = copy_size(k->args[2]);
+	if (how == C_OTHER || (size != 4 && size != 8 && size != 16))
+		return NULL;
+	issue(S, access_at(S, k->args[0], cv_conv_expr(S, k->args[0]), SM_ACC_STORE, (unsigned)size,
+			   "cp.async (cuda::memcpy_async)"));
+	return NULL;
+}
+
+struct sm_expr *cv_conv_pipe_commit(struct fe *S, const struct cv_call *k)
+{
+	if (target_completion(S, k->c) == C_THREAD_PIPE)
+		commit(S);
+	return NULL;
+}
+
+struct sm_expr *cv_conv_pipe_wait(struct fe *S, const struct cv_call *k)
+{
+	if (target_completion(S, k->c) != C_THREAD_PIPE)
+		return NULL;
+	/* the oldest stage committed and not yet waited for */
+	unsigned oldest = 0;
+	for (unsigned i = 0; i < S->async.n; i++)
+		if (S->async.group[i] && (!oldest || S->async.group[i] < oldest))
+			oldest = S->async.group[i];
+	if (oldest)
+		wait_prior(S, (int64_t)S->async.commits - oldest);
+	return NULL;
+}
+
+struct sm_expr *cv_conv_barrier_arrive_wait(struct fe *S, const struct cv_call *k)
+{
+	if (target_completion(S, k->c) != C_BLOCK_BARRIER)
+		return NULL;
+	/* the phase completes every copy counted on it, and every thread of
+	 * the block waits for the others: a block barrier */
+	wait_prior(S, -1);
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, k->c);
+	if (s) {
+		s->barrier = SM_BAR_CG_SYNC;
+		s->scope = SM_SCOPE_BLOCK;
+		cv_emit(S, s);
+	}
+	return NULL;
+}
+
 /* ---- inline PTX ---- */
 
 /* The instruction text of an asm statement: its string literals before

@@ -499,6 +499,10 @@ static const struct device_call device_calls[] = {
 	CALL("__pipeline_memcpy_async", -1, cv_conv_pipeline_memcpy), /* cp.async: an asynchronous store of 4/8/16 bytes */
 	CALL("__pipeline_commit", 0, cv_conv_pipeline_commit), /* closes a commit group of copies */
 	CALL("__pipeline_wait_prior", 1, cv_conv_pipeline_wait), /* completes all but the n newest groups */
+	CALL("memcpy_async", 4, cv_conv_cuda_memcpy_async),    /* cuda::memcpy_async(dst, src, size, pipe|barrier) */
+	CALL("producer_commit", 0, cv_conv_pipe_commit),       /* a thread-scope pipeline's stage is committed */
+	CALL("consumer_wait", 0, cv_conv_pipe_wait),           /* its oldest stage is complete */
+	CALL("arrive_and_wait", 0, cv_conv_barrier_arrive_wait), /* a block cuda::barrier: its copies, a block barrier */
 };
 
 #undef BARRIER
@@ -947,6 +951,8 @@ static struct sm_expr *conv_call_of(struct fe *S, struct cv_call *k);
 struct sm_expr *cv_conv_call(struct fe *S, CXCursor c)
 {
 	struct cv_call k = { .c = c, .name = cv_cx_str(S->A, clang_getCursorSpelling(c)) };
+	if (!k.name[0])
+		k.name = cv_recovered_call_name(S, c);
 	int nk = clang_Cursor_getNumArguments(c);
 	for (int i = 0; i < nk && i < SM_FE_CALL_ARGS; i++)
 		k.args[k.nargs++] = clang_Cursor_getArgument(c, (unsigned)i);
