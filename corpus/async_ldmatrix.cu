@@ -178,9 +178,9 @@ __global__ void pipeline_war(const float *in, float *out, int n)
     out[t] = acc;
 }
 
-/* ldmatrix is .sync.aligned: the warp converges there after each lane's
- * stores, so reading the rows other lanes stored needs no __syncwarp()
- * (racecheck: no hazard); stores after it over the rows it read do */
+/* ldmatrix is .sync.aligned (the lanes execute it together) but orders no
+ * memory: lanes' stores before it of the rows it reads, and after it over
+ * them, race without __syncwarp() (racecheck: warnings, as smemlint) */
 __global__ void ldsm_after_lane_stores(const unsigned short *in, unsigned *out)
 {
     __shared__ __align__(16) unsigned short tile[ROWS][PCOLS];
@@ -357,6 +357,18 @@ int main()
  * corpus/async_ldmatrix.cu:176:16: note: the racing read of 's' by thread 32
  * corpus/async_ldmatrix.cu:168:5: note: 's' declared here
  * corpus/async_ldmatrix.cu:172:33: note: add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads
+ * corpus/async_ldmatrix.cu:193:1: warning: unsynchronized warp exchange on 'tile': lane 0 of warp 0 reads tile[0][1], which lane 1 wrote at line 189, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'ldsm_after_lane_stores' with blockDim (32,1,1) from the launch on line 274 [warp-sync]
+ *                    : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(a));
+ *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * corpus/async_ldmatrix.cu:189:9: note: the other lane's write of 'tile'
+ * corpus/async_ldmatrix.cu:186:5: note: 'tile' declared here
+ * corpus/async_ldmatrix.cu:193:1: note: add __syncwarp() between the write and the access that depends on it
+ * corpus/async_ldmatrix.cu:209:9: warning: unsynchronized warp exchange on 'tile': lane 1 of warp 0 overwrites tile[0][1], which lane 0 read at line 207, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'lane_stores_after_ldsm' with blockDim (32,1,1) from the launch on line 278 [warp-sync]
+ *           tile[r][t] = (unsigned short)(r0 + r);
+ *           ^~~~~~~~~~
+ * corpus/async_ldmatrix.cu:207:1: note: the other lane's read of 'tile'
+ * corpus/async_ldmatrix.cu:199:5: note: 'tile' declared here
+ * corpus/async_ldmatrix.cu:209:9: note: add __syncwarp() between the write and the access that depends on it
  * corpus/async_ldmatrix.cu:210:34: warning: 2-way bank conflict on load of 'tile' (unsigned short[16][72]) in kernel 'lane_stores_after_ldsm' with blockDim (32,1,1) from the launch on line 278; lanes 1 and 8 of warp 0 hit bank 4 (byte offsets 146 and 1168) [bank-conflict]
  *       out[t] = r0 ^ r1 ^ r2 ^ r3 ^ tile[t % 16][t];
  *                                    ^~~~~~~~~~~~~~~

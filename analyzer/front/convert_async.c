@@ -3,8 +3,7 @@
  * tile accesses.
  *
  * Models:
- * - ldmatrix / stmatrix (inline PTX, sm_75+ / sm_90+): the warp converges
- *   there (a __syncwarp() before and after it); every lane of the
+ * - ldmatrix / stmatrix (inline PTX, sm_75+ / sm_90+): every lane of the
  *   first 8, 16 or 32 (.x1, .x2, .x4) gives the address of one 16-byte
  *   row of an 8x8 matrix; the rows of each matrix are served together. For
  *   the bank model that is a 16-byte access by those lanes (8-lane phases,
@@ -101,25 +100,6 @@ static void access_by_lanes(struct fe *S, CXCursor c, struct sm_expr *ptr, enum 
 	s->cond = cv_mk_bin(S, SM_OP_LT, lane, cv_mk_const(S, lanes), c);
 	s->kids = kids;
 	s->nkids = 2;
-	cv_emit(S, s);
-}
-
-/* ldmatrix/stmatrix are .sync.aligned: "the executing thread waits until
- * all threads in the warp execute the same ldmatrix instruction before
- * resuming" (PTX ISA), so the warp is ordered before and after it, as by a
- * __syncwarp() of the lanes there on each side (never a divergent
- * barrier: the code did not write one). racecheck on the H100 agrees
- * before it (lanes' stores, then an ldmatrix of each other's rows: no
- * hazard); after it, its -G build reports lanes' later stores over the
- * rows read as a warning and its -O3 build nothing: the ISA's wait is
- * taken as the truth (corpus/known-differences.txt). */
-static void warp_converges(struct fe *S, CXCursor c)
-{
-	struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, c);
-	if (!s)
-		return;
-	s->barrier = SM_BAR_SYNCWARP;
-	s->scope = SM_SCOPE_ACTIVE;
 	cv_emit(S, s);
 }
 
@@ -479,13 +459,12 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			const char *op = lanes == 8 ? (ld ? "ldmatrix.x1" : "stmatrix.x1")
 					 : lanes == 16 ? (ld ? "ldmatrix.x2" : "stmatrix.x2")
 					 : ld ? "ldmatrix.x4" : "stmatrix.x4";
-			struct sm_expr *ptr = operand_ptr(S, c, mem_operand(ins));
-			bool known = ptr && ptr->is_ptr;
-			if (known)
-				warp_converges(S, c);
-			access_by_lanes(S, c, ptr, ld ? SM_ACC_LOAD : SM_ACC_STORE, 16, lanes, op);
-			if (known)
-				warp_converges(S, c);
+			/* not a warp barrier: .sync makes the lanes execute it
+			 * together, but orders no memory (racecheck on the H100
+			 * reports lanes' stores before an ldmatrix of each other's
+			 * rows, and after it over them, with no __syncwarp(): see
+			 * corpus/async_ldmatrix.cu) */
+			access_by_lanes(S, c, operand_ptr(S, c, mem_operand(ins)), ld ? SM_ACC_LOAD : SM_ACC_STORE, 16, lanes, op);
 			any = true;
 		} else if (!strncmp(ins, "cp.async.commit_group", 21)) {
 			commit(S);
