@@ -111,7 +111,7 @@ int main(int argc, char **argv)
  * corpus/races_loops.cu:37:25: note: the racing read of 'kq2' by thread (0,7)
  * corpus/races_loops.cu:32:5: note: 'kq2' declared here
  * corpus/races_loops.cu:35:9: note: add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads
- * corpus/races_loops.cu:69:12: warning: unsynchronized warp exchange on 'lanes': lane 0 of warp 0 reads lanes[1], which lane 1 wrote at line 66, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'warp_lanes' with blockDim (32,1,1) (assumed within __launch_bounds__(32): no launch site or --block-dim gives it) [warp-sync]
+ * corpus/races_loops.cu:69:12: warning: unsynchronized warp exchange on 'lanes': lane 0 of warp 0 reads lanes[1], which lane 1 wrote at line 66, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'warp_lanes' with blockDim (32,1,1) (assumed within __launch_bounds__(32): the launch computes it at run time, and no --block-dim gives it) [warp-sync]
  *       g[t] = lanes[((threadIdx.y + 1) % nwarps) * ws + (threadIdx.x + 1) % ws];
  *              ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/races_loops.cu:66:5: note: the other lane's write of 'lanes'

@@ -120,9 +120,12 @@ static const char *assumed_text(struct sm_arena *A, const struct sm_launch_from 
 		break;
 	}
 	/* a bound that gives no shape still limits the one assumed */
-	const char *why = f->bound > 0 ? sm_arena_printf(A, " (assumed within __launch_bounds__(%lld): no launch site or "
-							   "--block-dim gives it", (long long)f->bound)
-				       : " (assumed: no launch site, __launch_bounds__ or --block-dim gives it";
+	const char *site = f->runtime_site ? "the launch computes it at run time, and no" : "no launch site or";
+	const char *why = f->bound > 0 ? sm_arena_printf(A, " (assumed within __launch_bounds__(%lld): %s --block-dim gives it",
+							   (long long)f->bound, site)
+			  : f->runtime_site ? " (assumed: the launch computes it at run time, and no __launch_bounds__ or "
+					      "--block-dim gives it"
+					    : " (assumed: no launch site, __launch_bounds__ or --block-dim gives it";
 	if (f->hold == SM_HOLD_ALL)
 		return sm_arena_printf(A, "%s; also %s for the %d other block shape%s tried, %lld to %lld threads)", why, what,
 				       (int)f->nother, f->nother == 1 ? "" : "s", (long long)f->min_threads,

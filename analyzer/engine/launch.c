@@ -305,6 +305,7 @@ static void find_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k,
 	}
 	L->assumed = true;
 	L->shape[0].block_from = from_kind(SM_LAUNCH_ASSUMED);
+	L->shape[0].block_from.runtime_site = k->nlaunches > 0; /* none gave a constant shape */
 	if (k->launch_bounds > 0 && k->launch_bounds <= SM_MAX_BLOCK_THREADS)
 		L->shape[0].block_from.bound = k->launch_bounds; /* it limits the assumption */
 	assume_shapes(L, k, A);

@@ -78,6 +78,8 @@ struct sm_launch_from {
 	uint8_t hold;                /* enum sm_hold */
 	bool hold_divergent;         /* a divergent barrier ("not divergent for"),
 	                              * else a race ("not a race for") */
+	bool runtime_site;           /* ASSUMED: the kernel has a launch site, whose
+	                              * block shape is computed at run time */
 	uint8_t nother;              /* ALL: how many other shapes were tried */
 	uint16_t not_for[3];         /* NOT: the first shape without it (x, y, z) */
 	uint16_t min_threads;        /* ALL: their fewest and most threads */
