@@ -288,6 +288,19 @@ void cv_emit(struct fe *S, struct sm_stmt *s)
 		cv_async_after_barrier(S, clang_getNullCursor());
 }
 
+struct sm_access *cv_emit_made_access(struct fe *S, CXCursor c, struct sm_access *a)
+{
+	a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
+	a->call = S->call;
+	a->index = S->naccess++;
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);
+	if (s) {
+		s->access = a;
+		cv_emit(S, s);
+	}
+	return a;
+}
+
 struct sm_stmt *cv_mk_stmt(struct fe *S, enum sm_stmt_kind k, CXCursor c)
 {
 	struct sm_stmt *s = sm_arena_alloc(S->A, sizeof(*s));

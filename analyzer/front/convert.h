@@ -329,6 +329,9 @@ int cv_is_shared_ptr(struct fe *S, CXCursor c);
 struct sm_expr *cv_address_of(struct fe *S, CXCursor c);
 /* Emit an ACCESS of kind for the shared lvalue c; NULL when it is none. */
 struct sm_access *cv_emit_access(struct fe *S, CXCursor c, enum sm_access_kind kind);
+/* Emit access a, made by the caller, as a statement at c: its range (the
+ * call site's, in a header not converted), call, index. Returns a. */
+struct sm_access *cv_emit_made_access(struct fe *S, CXCursor c, struct sm_access *a);
 /* A fact the code states at `at` (cond is `n == 2`): n is 2 from here. */
 void cv_assume(struct fe *S, CXCursor cond, CXCursor at);
 

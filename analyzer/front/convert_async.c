@@ -55,20 +55,13 @@ static struct sm_access *access_at(struct fe *S, CXCursor c, struct sm_expr *ptr
 	a->nidx = 1;
 	a->base_elem_size = width;
 	a->width = width;
-	a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
+	cv_emit_made_access(S, c, a);
 	if (clang_getCursorKind(c) == CXCursor_AsmStmt && !(S->in_header && S->call)) {
 		/* nvcc's line table puts an asm statement's instructions on its
 		 * last line (measured on the H100: a two-line ldmatrix is on
 		 * the line of its operands) */
 		a->range.begin.line = a->range.end.line;
 		a->range.begin.col = 1;
-	}
-	a->call = S->call;
-	a->index = S->naccess++;
-	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);
-	if (s) {
-		s->access = a;
-		cv_emit(S, s);
 	}
 	return a;
 }

@@ -332,15 +332,7 @@ struct sm_access *cv_emit_access(struct fe *S, CXCursor c, enum sm_access_kind k
 	a->kind = kind;
 	a->width = access_width(c);
 	a->is_volatile = clang_isVolatileQualifiedType(clang_getCursorType(c));
-	a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
-	a->call = S->call;
-	a->index = S->naccess++;
-	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);
-	if (s) {
-		s->access = a;
-		cv_emit(S, s);
-	}
-	return a;
+	return cv_emit_made_access(S, c, a);
 }
 
 /* The value of a shared lvalue read: unknown, per thread. */
