@@ -283,9 +283,6 @@ void cv_emit(struct fe *S, struct sm_stmt *s)
 {
 	if (s && S->block)
 		cv_vec_push(S->A, S->block, s);
-	/* a block barrier does not order a copy still in flight */
-	if (s && s->kind == SM_S_BARRIER && (s->scope == SM_SCOPE_BLOCK || s->scope == SM_SCOPE_GRID) && S->async.n)
-		cv_async_after_barrier(S, clang_getNullCursor());
 }
 
 struct sm_access *cv_emit_made_access(struct fe *S, CXCursor c, struct sm_access *a)

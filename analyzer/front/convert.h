@@ -368,8 +368,9 @@ struct sm_expr *cv_conv_barrier_arrive_wait(struct fe *S, const struct cv_call *
 /* An asm statement holding ldmatrix, stmatrix or cp.async instructions:
  * their accesses and commit groups; false when it holds none. */
 bool cv_asm_async(struct fe *S, CXCursor c);
-/* After a block barrier: the copies still in flight, again (in_flight). */
-void cv_async_after_barrier(struct fe *S, CXCursor c);
+/* Emit barrier statement s; after a block barrier, the copies still in
+ * flight again (in_flight): a barrier does not order them. */
+void cv_emit_barrier(struct fe *S, struct sm_stmt *s);
 /* The callee of a call clang could not resolve because an argument's
  * declaration is invalid (a __shared__ cuda::barrier, whose constructor
  * clang rejects and nvcc ignores), read from its tokens, for the calls

@@ -96,6 +96,8 @@ static void access_by_lanes(struct fe *S, CXCursor c, struct sm_expr *ptr, enum 
 	cv_emit(S, s);
 }
 
+static void after_barrier(struct fe *S, CXCursor c);
+
 /* ---- commit groups ---- */
 
 static void issue(struct fe *S, struct sm_access *a)
@@ -133,7 +135,15 @@ static void wait_prior(struct fe *S, int64_t n)
 	S->async.n = out;
 }
 
-void cv_async_after_barrier(struct fe *S, CXCursor c)
+void cv_emit_barrier(struct fe *S, struct sm_stmt *s)
+{
+	cv_emit(S, s);
+	/* a block barrier does not order a copy still in flight */
+	if (s && (s->scope == SM_SCOPE_BLOCK || s->scope == SM_SCOPE_GRID))
+		after_barrier(S, clang_getNullCursor());
+}
+
+static void after_barrier(struct fe *S, CXCursor c)
 {
 	for (unsigned i = 0; i < S->async.n; i++) {
 		const struct sm_access *a = S->async.acc[i];

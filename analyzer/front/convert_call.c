@@ -546,7 +546,7 @@ static struct sm_expr *conv_barrier(struct fe *S, const struct cv_call *k)
 		s->scope_arg = g.arg;
 		if (bk == SM_BAR_SYNCWARP)
 			cv_syncwarp_scope(k->c, k->nargs, k->nargs > 0 ? k->args[0] : k->c, s);
-		cv_emit(S, s);
+		cv_emit_barrier(S, s);
 	}
 	/* _count/_and/_or return a block-uniform value */
 	return cv_opaque(S, k->c, k->name, 0);

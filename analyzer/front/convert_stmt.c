@@ -521,7 +521,7 @@ static void conv_asm(struct fe *S, CXCursor c)
 	if (s) {
 		s->barrier = SM_BAR_ASM;
 		cv_asm_scope(S, c, s);
-		cv_emit(S, s);
+		cv_emit_barrier(S, s);
 	}
 }
 
