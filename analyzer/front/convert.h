@@ -365,6 +365,11 @@ struct sm_expr *cv_conv_cuda_memcpy_async(struct fe *S, const struct cv_call *k)
 struct sm_expr *cv_conv_pipe_commit(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipe_wait(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_barrier_arrive_wait(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_pipe_wait_prior(struct fe *S, const struct cv_call *k);
+/* A call the front end does not model, while copies are in flight: one
+ * that takes a pipeline or barrier (as its object or an argument) may
+ * wait for them, so they are taken as complete (no race is made up). */
+void cv_async_unmodelled_call(struct fe *S, const struct cv_call *k);
 /* An asm statement holding ldmatrix, stmatrix or cp.async instructions:
  * their accesses and commit groups; false when it holds none. */
 bool cv_asm_async(struct fe *S, CXCursor c);

@@ -356,6 +356,29 @@ struct sm_expr *cv_conv_pipe_wait(struct fe *S, const struct cv_call *k)
 	return NULL;
 }
 
+struct sm_expr *cv_conv_pipe_wait_prior(struct fe *S, const struct cv_call *k)
+{
+	/* cuda::pipeline_consumer_wait_prior<N>(pipe): N is a template
+	 * argument of the function called */
+	if (completion_of(S, k->args[0]) != C_THREAD_PIPE)
+		return NULL;
+	CXCursor fn = clang_getCursorReferenced(k->c);
+	long long n = clang_Cursor_getNumTemplateArguments(fn) >= 1 ? clang_Cursor_getTemplateArgumentValue(fn, 0) : -1;
+	wait_prior(S, n >= 0 ? n : -1);
+	return NULL;
+}
+
+void cv_async_unmodelled_call(struct fe *S, const struct cv_call *k)
+{
+	if (!S->async.n || !strcmp(k->name, "producer_acquire") || !strcmp(k->name, "consumer_release"))
+		return;
+	bool takes = target_completion(S, k->c) != C_OTHER;
+	for (int i = 0; i < k->nargs && !takes; i++)
+		takes = completion_of(S, k->args[i]) != C_OTHER;
+	if (takes)
+		wait_prior(S, -1);
+}
+
 struct sm_expr *cv_conv_barrier_arrive_wait(struct fe *S, const struct cv_call *k)
 {
 	if (target_completion(S, k->c) != C_BLOCK_BARRIER)

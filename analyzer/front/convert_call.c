@@ -502,6 +502,7 @@ static const struct device_call device_calls[] = {
 	CALL("memcpy_async", 4, cv_conv_cuda_memcpy_async),    /* cuda::memcpy_async(dst, src, size, pipe|barrier) */
 	CALL("producer_commit", 0, cv_conv_pipe_commit),       /* a thread-scope pipeline's stage is committed */
 	CALL("consumer_wait", 0, cv_conv_pipe_wait),           /* its oldest stage is complete */
+	CALL("pipeline_consumer_wait_prior", 1, cv_conv_pipe_wait_prior), /* <N>(pipe): all but its N newest stages */
 	CALL("arrive_and_wait", 0, cv_conv_barrier_arrive_wait), /* a block cuda::barrier: its copies, a block barrier */
 };
 
@@ -985,6 +986,7 @@ static struct sm_expr *conv_call_of(struct fe *S, struct cv_call *k0)
 	}
 	if (k.model)
 		return k.model->conv(S, &k);
+	cv_async_unmodelled_call(S, &k);
 	struct sm_expr *pure = pure_call(S, &k);
 	return pure ? pure : opaque_call(S, &k, 0);
 }
