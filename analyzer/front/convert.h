@@ -370,6 +370,10 @@ struct sm_expr *cv_conv_pipe_wait_prior(struct fe *S, const struct cv_call *k);
  * that takes a pipeline or barrier (as its object or an argument) may
  * wait for them, so they are taken as complete (no race is made up). */
 void cv_async_unmodelled_call(struct fe *S, const struct cv_call *k);
+/* A method of a CUB block collective that synchronizes the block inside
+ * (cub::BlockScan(temp).InclusiveSum(...), BlockReduce, BlockRadixSort,
+ * ...): emitted as a block barrier; true when it was one. */
+bool cv_library_collective(struct fe *S, const struct cv_call *k);
 /* An asm statement holding ldmatrix, stmatrix or cp.async instructions:
  * their accesses and commit groups; false when it holds none. */
 bool cv_asm_async(struct fe *S, CXCursor c);

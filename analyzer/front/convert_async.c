@@ -395,6 +395,42 @@ struct sm_expr *cv_conv_barrier_arrive_wait(struct fe *S, const struct cv_call *
 	return NULL;
 }
 
+/* ---- library collectives ---- */
+
+/* CUB's block collectives whose every algorithm exchanges through shared
+ * memory with __syncthreads() inside (a block-wide result in each thread
+ * needs one): the toolkit's code is not converted, so the call stands for
+ * that barrier. BlockLoad and BlockStore are left out: their direct and
+ * vectorized algorithms do not synchronize. */
+static const char *const cub_syncing[] = { "cub::BlockScan<", "cub::BlockReduce<", "cub::BlockRadixSort<",
+					   "cub::BlockExchange<", "cub::BlockHistogram<", "cub::BlockDiscontinuity<",
+					   "cub::BlockAdjacentDifference<", "cub::BlockShuffle<", "cub::BlockRunLengthDecode<" };
+
+bool cv_library_collective(struct fe *S, const struct cv_call *k)
+{
+	CXCursor o = method_target(k->c);
+	if (clang_Cursor_isNull(o))
+		return false;
+	CXString s = clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(o)));
+	const char *t = clang_getCString(s);
+	bool sync = false;
+	for (size_t i = 0; t && !sync && i < sizeof(cub_syncing) / sizeof(cub_syncing[0]); i++) {
+		const char *at = strstr(t, cub_syncing[i]);
+		/* cub:: may carry an inline namespace (cub::CUB_300000_SM_900::) */
+		sync = at != NULL || (!strncmp(t, "cub::", 5) && strstr(t, cub_syncing[i] + 5));
+	}
+	clang_disposeString(s);
+	if (!sync)
+		return false;
+	struct sm_stmt *b = cv_mk_stmt(S, SM_S_BARRIER, k->c);
+	if (b) {
+		b->barrier = SM_BAR_CG_SYNC;
+		b->scope = SM_SCOPE_BLOCK;
+		cv_emit_barrier(S, b);
+	}
+	return true;
+}
+
 /* ---- inline PTX ---- */
 
 /* The instruction text of an asm statement: its string literals before

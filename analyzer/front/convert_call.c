@@ -987,6 +987,8 @@ static struct sm_expr *conv_call_of(struct fe *S, struct cv_call *k0)
 	if (k.model)
 		return k.model->conv(S, &k);
 	cv_async_unmodelled_call(S, &k);
+	if (cv_library_collective(S, &k))
+		return cv_opaque(S, k.c, k.name, 1);
 	struct sm_expr *pure = pure_call(S, &k);
 	return pure ? pure : opaque_call(S, &k, 0);
 }
