@@ -366,6 +366,7 @@ struct sm_expr *cv_conv_pipe_commit(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipe_wait(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_barrier_arrive_wait(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipe_wait_prior(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_barrier_init(struct fe *S, const struct cv_call *k);
 /* A call the front end does not model, while copies are in flight: one
  * that takes a pipeline or barrier (as its object or an argument) may
  * wait for them, so they are taken as complete (no race is made up). */

@@ -221,6 +221,41 @@ static enum completion completion_of_type(CXType t)
 
 /* The completion object an expression names; where clang lost its type
  * (an invalid __shared__ cuda::barrier), the type its declaration has. */
+/* The __shared__ block-scope cuda::barrier that e names (bar, or &bar),
+ * or NULL. By its declaration's type as the front end kept it: clang
+ * rejects the constructor of a __shared__ cuda::barrier (nvcc ignores it),
+ * and the expressions naming it lose their type and referent, so an
+ * expression of one name (or & and a name) is looked up by its tokens. */
+static struct sm_array *barrier_object(struct fe *S, CXCursor e)
+{
+	struct toks t = cv_tokens_of(S, e);
+	const char *name = t.n == 1 ? t.s[0] : t.n == 2 && !strcmp(t.s[0], "&") ? t.s[1] : NULL;
+	struct vec *lists[] = { &S->karrays, &S->all_arrays };
+	for (int l = 0; name && l < 2; l++)
+		for (unsigned i = 0; i < lists[l]->n; i++) {
+			struct sm_array *a = lists[l]->v[i];
+			if (!strcmp(a->name, name) && a->elem_type && strstr(a->elem_type, "barrier<") &&
+			    strstr(a->elem_type, "thread_scope_block"))
+				return a;
+		}
+	return NULL;
+}
+
+/* The barrier object's own state, read or written by the thread (an
+ * 8-byte word of shared memory): init writes it, every use reads it, so
+ * a use no barrier orders after another thread's init is a race. */
+static void barrier_state(struct fe *S, CXCursor c, struct sm_array *bar, enum sm_access_kind kind)
+{
+	struct sm_access *a = bar ? sm_arena_alloc(S->A, sizeof(*a)) : NULL;
+	if (!a)
+		return;
+	a->kind = kind;
+	a->array = bar;
+	a->width = bar->elem_size < 8 ? bar->elem_size : 8;
+	a->op = kind == SM_ACC_STORE ? "cuda::barrier init" : "cuda::barrier use";
+	cv_emit_made_access(S, c, a);
+}
+
 static enum completion completion_of(struct fe *S, CXCursor e)
 {
 	enum completion c = completion_of_type(clang_getCursorType(e));
@@ -229,21 +264,12 @@ static enum completion completion_of(struct fe *S, CXCursor e)
 		c = completion_of_type(clang_getCursorType(d));
 	if (c != C_OTHER)
 		return c;
-	/* an expression clang could not build: a __shared__ object named
-	 * alone, whose declared type the front end kept */
-	struct toks t = cv_tokens_of(S, e);
-	for (unsigned i = 0; t.n == 1 && i < S->karrays.n; i++) {
-		const struct sm_array *a = S->karrays.v[i];
-		if (!strcmp(a->name, t.s[0]) && a->elem_type && strstr(a->elem_type, "barrier<") &&
-		    strstr(a->elem_type, "thread_scope_block"))
-			return C_BLOCK_BARRIER;
-	}
-	return C_OTHER;
+	return barrier_object(S, e) ? C_BLOCK_BARRIER : C_OTHER;
 }
 
 const char *cv_recovered_call_name(struct fe *S, CXCursor call)
 {
-	static const char *const names[] = { "memcpy_async", "arrive_and_wait" };
+	static const char *const names[] = { "memcpy_async", "arrive_and_wait", "init" };
 	struct toks t = cv_tokens_of(S, call);
 	for (unsigned i = 1; i < t.n; i++) {
 		if (strcmp(t.s[i], "("))
@@ -328,10 +354,20 @@ struct sm_expr *cv_conv_cuda_memcpy_async(struct fe *S, const struct cv_call *k)
 		return NULL;
 	enum completion how = completion_of(S, k->args[3]);
 	int64_t size = copy_size(k->args[2]);
+	if (how == C_BLOCK_BARRIER)
+		barrier_state(S, k->c, barrier_object(S, k->args[3]), SM_ACC_LOAD);
 	if (how == C_OTHER || (size != 4 && size != 8 && size != 16))
 		return NULL;
 	issue(S, access_at(S, k->args[0], cv_conv_expr(S, k->args[0]), SM_ACC_STORE, (unsigned)size,
 			   "cp.async (cuda::memcpy_async)"));
+	return NULL;
+}
+
+struct sm_expr *cv_conv_barrier_init(struct fe *S, const struct cv_call *k)
+{
+	/* init(&bar, count): the thread writes the barrier's state */
+	if (k->nargs == 2)
+		barrier_state(S, k->c, barrier_object(S, k->args[0]), SM_ACC_STORE);
 	return NULL;
 }
 
@@ -360,7 +396,7 @@ struct sm_expr *cv_conv_pipe_wait_prior(struct fe *S, const struct cv_call *k)
 {
 	/* cuda::pipeline_consumer_wait_prior<N>(pipe): N is a template
 	 * argument of the function called */
-	if (completion_of(S, k->args[0]) != C_THREAD_PIPE)
+	if (k->nargs != 1 || completion_of(S, k->args[0]) != C_THREAD_PIPE)
 		return NULL;
 	CXCursor fn = clang_getCursorReferenced(k->c);
 	long long n = clang_Cursor_getNumTemplateArguments(fn) >= 1 ? clang_Cursor_getTemplateArgumentValue(fn, 0) : -1;
@@ -383,6 +419,7 @@ struct sm_expr *cv_conv_barrier_arrive_wait(struct fe *S, const struct cv_call *
 {
 	if (target_completion(S, k->c) != C_BLOCK_BARRIER)
 		return NULL;
+	barrier_state(S, k->c, barrier_object(S, method_target(k->c)), SM_ACC_LOAD);
 	/* the phase completes every copy counted on it, and every thread of
 	 * the block waits for the others: a block barrier */
 	wait_prior(S, -1);

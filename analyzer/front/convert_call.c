@@ -499,11 +499,12 @@ static const struct device_call device_calls[] = {
 	CALL("__pipeline_memcpy_async", -1, cv_conv_pipeline_memcpy), /* cp.async: an asynchronous store of 4/8/16 bytes */
 	CALL("__pipeline_commit", 0, cv_conv_pipeline_commit), /* closes a commit group of copies */
 	CALL("__pipeline_wait_prior", 1, cv_conv_pipeline_wait), /* completes all but the n newest groups */
-	CALL("memcpy_async", 4, cv_conv_cuda_memcpy_async),    /* cuda::memcpy_async(dst, src, size, pipe|barrier) */
-	CALL("producer_commit", 0, cv_conv_pipe_commit),       /* a thread-scope pipeline's stage is committed */
-	CALL("consumer_wait", 0, cv_conv_pipe_wait),           /* its oldest stage is complete */
-	CALL("pipeline_consumer_wait_prior", 1, cv_conv_pipe_wait_prior), /* <N>(pipe): all but its N newest stages */
-	CALL("arrive_and_wait", 0, cv_conv_barrier_arrive_wait), /* a block cuda::barrier: its copies, a block barrier */
+	UNLESS_FOLLOWED("memcpy_async", cv_conv_cuda_memcpy_async), /* cuda::memcpy_async(dst, src, size, pipe|barrier) */
+	UNLESS_FOLLOWED("producer_commit", cv_conv_pipe_commit), /* a thread-scope pipeline's stage is committed */
+	UNLESS_FOLLOWED("consumer_wait", cv_conv_pipe_wait),   /* its oldest stage is complete */
+	UNLESS_FOLLOWED("pipeline_consumer_wait_prior", cv_conv_pipe_wait_prior), /* <N>(pipe): all but its N newest stages */
+	UNLESS_FOLLOWED("arrive_and_wait", cv_conv_barrier_arrive_wait), /* a block cuda::barrier: its copies, a block barrier */
+	UNLESS_FOLLOWED("init", cv_conv_barrier_init),          /* init(&bar, n): writes a __shared__ cuda::barrier */
 };
 
 #undef BARRIER
