@@ -355,8 +355,8 @@ struct cv_call {
 	const struct device_call *model;  /* its line of device_calls[], or NULL */
 };
 
-/* convert_async.c: asynchronous copies and tensor-core tile accesses (its
- * design note). The calls, converted as lines of convert_call.c's table: */
+/* convert_async.c: asynchronous copies, tensor-core tile accesses and
+ * library collectives (its design note). The calls, converted as lines of convert_call.c's table: */
 struct sm_expr *cv_conv_cvta_shared(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipeline_memcpy(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipeline_commit(struct fe *S, const struct cv_call *k);

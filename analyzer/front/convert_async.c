@@ -1,6 +1,6 @@
 /* convert_async.c - the shared-memory operations the hardware runs outside
- * a thread's plain loads and stores: asynchronous copies and tensor-core
- * tile accesses.
+ * a thread's plain loads and stores: asynchronous copies, tensor-core tile
+ * accesses, and library calls that hold a barrier.
  *
  * Models:
  * - ldmatrix / stmatrix (inline PTX, sm_75+ / sm_90+): every lane of the
@@ -20,6 +20,16 @@
  *   in_flight, races only) until a wait completes it, so a read of another
  *   thread's element after the barrier but before the wait is a race, as
  *   the GPU's racecheck says.
+ * - cuda::memcpy_async(dst, src, size, pipe | bar) (libcu++): the same
+ *   store, on a thread-scope cuda::pipeline (producer_commit closes a stage,
+ *   consumer_wait completes the oldest, pipeline_consumer_wait_prior<N> all
+ *   but the N newest) or a block-scope cuda::barrier (arrive_and_wait
+ *   completes its copies and is a block barrier; init(&bar, n) writes the
+ *   barrier's state and each use reads it, so a use no barrier orders after
+ *   another thread's init is a race). A call not modelled that takes the
+ *   pipeline or barrier completes every copy (it may wait).
+ * - CUB block collectives (BlockScan, BlockReduce, ...): the block barrier
+ *   inside them, whose toolkit code is not converted.
  * - __cvta_generic_to_shared(p): p itself (a byte address in the shared
  *   window); an integer variable given such an address holds a pointer into
  *   shared memory (with byte units), as ldmatrix and cp.async operands are
