@@ -43,7 +43,11 @@ def corpus_report(binary, cache):
     p = run([binary, "--format=json", "-j2", "corpus/"], cwd=ROOT, env=dict(os.environ, XDG_CACHE_HOME=cache))
     assert p.returncode == 1, f"{binary}: exit {p.returncode}: {p.stderr}"
     doc = json.loads(p.stdout)
-    return sorted(json.dumps(r, sort_keys=True) for r in doc["results"]), doc.get("notifications", [])
+    # nvcc-accepts is a note, not a problem: code clang rejects and nvcc
+    # compiles (async_libcu.cu's __shared__ cuda::barrier), analyzed as nvcc
+    # compiles it
+    notes = [n for n in doc.get("notifications", []) if n.get("id") != "nvcc-accepts"]
+    return sorted(json.dumps(r, sort_keys=True) for r in doc["results"]), notes
 
 
 @needs(CPACK, "cpack (CMake's packager)")
