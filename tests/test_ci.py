@@ -579,6 +579,30 @@ class Baseline(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(d)), ["b.cu", "bad.json"])
 
 
+class AssumedShape(unittest.TestCase):
+    def test_runtime_launch_is_said(self):
+        # a kernel launched with a block shape computed at run time and a
+        # __launch_bounds__ that gives no shape (the body reads threadIdx.y):
+        # the assumed shape's source says both, and the
+        # message does not claim there is no launch site
+        src = ("__global__ void __launch_bounds__(32) k(float *o)\n{\n    __shared__ float s[64];\n"
+               "    s[threadIdx.x + threadIdx.y] = o[threadIdx.x];\n"
+               "    o[threadIdx.x] = s[(threadIdx.x + 1) % 32 + threadIdx.y];\n}\n"
+               "void go(float *o, int n) { k<<<1, dim3(32, n)>>>(o); }\n")
+        other = src.replace("void go(float *o, int n) { k<<<1, dim3(32, n)>>>(o); }\n", "")
+        with tempfile.TemporaryDirectory() as d:
+            for text, runtime in ((src, True), (other, False)):
+                write(os.path.join(d, "k.cu"), text)
+                r = json.loads(run("--format=json", "k.cu", cwd=d).stdout)["results"]
+                srcs = [x["launch"]["source"] for x in r if x.get("launch")]
+                self.assertTrue(srcs, r)
+                for s in srcs:
+                    self.assertEqual((s["kind"], s.get("bound"), s.get("runtime_launch", False)), ("assumed", 32, runtime))
+                msg = " ".join(x["message"] for x in r)
+                self.assertEqual("the launch computes it at run time" in msg, runtime, msg)
+                self.assertEqual("no launch site" in msg, not runtime, msg)
+
+
 class Folding(unittest.TestCase):
     """Past SM_MAX_CAUSE_FINDINGS (50) findings of one cause in one file, the
     rest are folded into the last one shown; counts, exit status and a

@@ -315,7 +315,8 @@ static enum completion target_completion(struct fe *S, CXCursor call)
  * at most); -1 when that argument is not a constant. */
 struct const_find {
 	int64_t v;
-	int hops;
+	int hops;     /* variables followed to their initializers */
+	bool decided; /* a constructor's argument was found (v, or -1) */
 };
 
 static enum CXChildVisitResult first_const(CXCursor c, CXCursor p, CXClientData d)
@@ -329,7 +330,7 @@ static enum CXChildVisitResult first_const(CXCursor c, CXCursor p, CXClientData 
 		if (cv_type_is_integer(clang_getCursorType(a))) {
 			if (!cv_try_eval_int(a, &f->v))
 				f->v = -1;
-			f->hops = 99; /* decided */
+			f->decided = true;
 			return CXChildVisit_Break;
 		}
 	}
@@ -338,7 +339,7 @@ static enum CXChildVisitResult first_const(CXCursor c, CXCursor p, CXClientData 
 		if (clang_getCursorKind(d2) == CXCursor_VarDecl) {
 			f->hops++;
 			clang_visitChildren(d2, first_const, f);
-			return f->hops >= 99 ? CXChildVisit_Break : CXChildVisit_Continue;
+			return f->decided ? CXChildVisit_Break : CXChildVisit_Continue;
 		}
 	}
 	return CXChildVisit_Recurse;
@@ -346,7 +347,7 @@ static enum CXChildVisitResult first_const(CXCursor c, CXCursor p, CXClientData 
 
 static int64_t copy_size(CXCursor arg)
 {
-	struct const_find f = { -1, 0 };
+	struct const_find f = { -1, 0, false };
 	if (cv_try_eval_int(arg, &f.v))
 		return f.v;
 	f.v = -1;
