@@ -15,7 +15,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "smemlint/result.h"
+#include "smemlint/problems.h"
+
+/* The results it writes (smemlint/result.h, which a caller includes
+ * with the session that made them). */
+struct sm_result;
 
 #ifdef __cplusplus
 extern "C" {
