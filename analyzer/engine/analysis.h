@@ -286,6 +286,20 @@ struct sm_degree {
  * taken as true. dims: NULL, or extents overriding the declared ones. */
 int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr);
 
+/* The uniform unknowns ra's address reads (kernel parameters the launch
+ * does not fix, uniform opaque values, blockIdx and gridDim), as a 64-bit
+ * summary: bit (key % 64) per unknown, all bits when the address is too
+ * large to walk. 0: its address reads none. */
+uint64_t sm_access_unknowns(const struct sm_raccess *ra, const struct sm_launch_ctx *launch);
+
+/* Under the values c's seed gives the uniform unknowns, is an enclosing
+ * loop of ra false at c's iterations for c's thread, with a condition that
+ * reads an unknown of mask? sm_access_addr takes such a loop as running (a
+ * condition on an unknown is undecidable); a race witness that needs it to
+ * run and also reads the unknown in an address gives that one unknown two
+ * values (a bound `i < R` and an offset `R + i`). */
+bool sm_access_loop_contradicts(const struct sm_raccess *ra, struct sm_eval_ctx *c, uint64_t mask);
+
 /* A candidate layout of an array, for the fix search: other extents, the
  * conflict-free offset form, or an XOR swizzle of the last index. */
 struct sm_layout {

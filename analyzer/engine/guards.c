@@ -7,6 +7,7 @@
  * degrees), merge.c and the race search.
  */
 #include "engine/analysis.h"
+#include "engine/visit.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -307,4 +308,82 @@ int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_e
 		return -1;
 	*addr = a;
 	return 1;
+}
+
+/* ---- uniform unknowns shared by a loop bound and an address ---- */
+
+/* nodes walked before a summary gives up (all bits: shares everything) */
+#define UNKNOWN_WALK_NODES 4096
+
+struct unknown_walk {
+	const struct sm_launch_ctx *launch;
+	uint64_t mask;
+	unsigned nodes;
+};
+
+static enum sm_seen unknown_node(const struct sm_expr *e, void *arg)
+{
+	struct unknown_walk *u = arg;
+	if (++u->nodes > UNKNOWN_WALK_NODES) {
+		u->mask = ~(uint64_t)0;
+		return SM_SEEN_HIT;
+	}
+	uint64_t key = 0;
+	switch (e->kind) {
+	case SM_E_VAR:
+		if (u->launch && e->var && e->var->kind == SM_V_PARAM && !e->var->is_pointer &&
+		    e->var->id < u->launch->nargs && u->launch->args[e->var->id].known)
+			return SM_SEEN_SKIP;
+		key = e->var ? e->var->id + 3000u : 3000u;
+		break;
+	case SM_E_OPAQUE:
+		if (e->thread_dep)
+			return SM_SEEN_GO;
+		key = e->id;
+		break;
+	case SM_E_BUILTIN:
+		if (e->builtin != SM_B_CTAID && e->builtin != SM_B_NCTAID)
+			return SM_SEEN_SKIP;
+		key = (e->builtin == SM_B_CTAID ? 1000u : 2000u) + (unsigned)e->dim;
+		break;
+	case SM_E_CONST: case SM_E_UNARY: case SM_E_BINARY: case SM_E_COND: case SM_E_CAST:
+	case SM_E_LOOPVAR: case SM_E_LOOPEXIT: case SM_E_ADDR: case SM_E_PREV:
+		return SM_SEEN_GO;
+	}
+	u->mask |= (uint64_t)1 << (key % 64);
+	return SM_SEEN_GO;
+}
+
+static uint64_t expr_unknowns(const struct sm_expr *e, const struct sm_launch_ctx *launch)
+{
+	struct unknown_walk u = { launch, 0, 0 };
+	struct sm_expr_walk w = { unknown_node, &u, SM_WALK_ADDR_PLACE | SM_WALK_LOAD_PLACE | SM_WALK_IVS,
+				  64, true };
+	if (sm_expr_any(e, &w) && u.nodes <= UNKNOWN_WALK_NODES)
+		u.mask = ~(uint64_t)0; /* too deep to tell */
+	return u.mask;
+}
+
+uint64_t sm_access_unknowns(const struct sm_raccess *ra, const struct sm_launch_ctx *launch)
+{
+	uint64_t m = expr_unknowns(ra->extra, launch);
+	for (int k = 0; k < ra->nidx; k++)
+		m |= expr_unknowns(ra->idx[k], launch);
+	return m;
+}
+
+bool sm_access_loop_contradicts(const struct sm_raccess *ra, struct sm_eval_ctx *c, uint64_t mask)
+{
+	for (const struct sm_loop *L = ra->loop; L; L = L->parent) {
+		if (!L->cond || !(expr_unknowns(L->cond, c->launch) & mask))
+			continue;
+		struct sm_eval_ctx lc = *c;
+		lc.err = 0;
+		lc.strict = 0;
+		lc.budget = SM_EVAL_BUDGET_COND;
+		int64_t v = sm_eval(L->cond, &lc);
+		if (!lc.err && v == 0)
+			return true;
+	}
+	return false;
 }

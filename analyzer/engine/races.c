@@ -155,6 +155,8 @@ struct rjob {
 	                            * (they store one value: uniform.c) */
 	bool found;
 	bool truncated;
+	bool umask_set;            /* umask computed */
+	uint64_t umask;            /* the uniform unknowns both addresses read */
 	unsigned leaves;
 	unsigned long evals;
 	int lin_a, lin_b;
@@ -277,6 +279,15 @@ static bool verify(struct rjob *J, int la, int lb)
 		if (sm_access_addr(J->ra, NULL, &c1, &x) != 1 || sm_access_addr(J->rb, NULL, &c2, &y) != 1)
 			return false;
 		if (!(x < y + wb && y < x + wa))
+			return false;
+		/* a loop bound on an unknown the addresses read must hold at the
+		 * value the addresses took */
+		if (!J->umask_set) {
+			J->umask = sm_access_unknowns(J->ra, c1.launch) | sm_access_unknowns(J->rb, c2.launch);
+			J->umask_set = true;
+		}
+		if (J->umask && (sm_access_loop_contradicts(J->ra, &c1, J->umask) ||
+				 sm_access_loop_contradicts(J->rb, &c2, J->umask)))
 			return false;
 	}
 	return true;
