@@ -381,6 +381,15 @@
  * as complete at once (a race on it may be missed; no false one). */
 #define SM_FE_ASYNC_PENDING 64
 
+/* Elements of local arrays the front end follows as variables at once in
+ * one kernel (`sumf[j] = warp_sum(sumf[j]); buf[w] = sumf[j];`), and the
+ * local arrays whose uses it has checked: a kernel keeps a handful of
+ * accumulator arrays. Past them a store leaves its element unknown per
+ * thread, as before they were followed (no false race; a uniform value
+ * may be taken as per thread). */
+#define SM_FE_LOCAL_ELEMS 32
+#define SM_FE_LOCAL_ARRAYS 32
+
 /* Front end, inlining __device__ calls (analyzer/front/convert_call.c):
  * calls followed inside one another. Helper chains in real kernels are 2
  * to 4 deep; 16 leaves room for template layers (CUB-style) and stops

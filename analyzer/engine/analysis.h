@@ -101,6 +101,9 @@ bool sm_expr_thread_dep(const struct sm_expr *e);
  * threads (a tile's reduce, vote or one-lane shuffle), 1 in no two. Two
  * threads at the same loop iterations are meant. */
 int64_t sm_expr_uniform_span(const struct sm_expr *e);
+/* The same, for a value computed where guards are in force: a merge on
+ * one of their conditions takes that guard's arm (as sm_access_addr). */
+int64_t sm_expr_uniform_span_under(const struct sm_expr *e, const struct sm_guard *guards);
 
 /* ---- the bank model ---- */
 

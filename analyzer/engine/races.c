@@ -899,7 +899,7 @@ int sm_kernel_races_pairs(const struct sm_kernel_model *m, struct sm_dim3 block,
 			/* a store of a value alike in each tile of span threads
 			 * (a warp's reduce): pairs of two tiles are searched
 			 * first (every mode), then those of one tile (benign) */
-			int64_t span = a == b && rb->value ? sm_expr_uniform_span(rb->value) : 0;
+			int64_t span = a == b && rb->value ? sm_expr_uniform_span_under(rb->value, rb->guards) : 0;
 			int npass = span > 1 ? 2 : 1;
 			/* each mode: threads of different warps first, then of
 			 * one warp, with no barrier on the way that orders them */

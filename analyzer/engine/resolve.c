@@ -890,17 +890,17 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 					 * result of a call in `a && f(x)`): on the other
 					 * path it does not exist, so it has that value */
 					env[i] = e1[i] ? e1[i] : e2[i];
-				} else if (!e1[i] || !e2[i] || !c) {
+				} else if (!c) {
 					env[i] = opaque(R, R->K->vars[i]->name, true);
 				} else {
-					struct sm_expr *m = rs_alloc(R, sizeof(*m));
-					if (!m)
+					/* a branch that gave it no value: unknown per thread there */
+					struct sm_expr *m = rs_alloc(R, sizeof(*m)), *a1 = e1[i], *a2 = e2[i];
+					a1 = a1 ? a1 : opaque(R, R->K->vars[i]->name, true);
+					a2 = a2 ? a2 : opaque(R, R->K->vars[i]->name, true);
+					if (!m || !a1 || !a2)
 						return;
-					m->kind = SM_E_COND;
-					m->a = c;
-					m->b = e1[i];
-					m->c = e2[i];
-					m->is_ptr = e1[i]->is_ptr && e2[i]->is_ptr;
+					*m = (struct sm_expr){ .kind = SM_E_COND, .a = c, .b = a1, .c = a2 };
+					m->is_ptr = a1->is_ptr && a2->is_ptr;
 					env[i] = m;
 				}
 			}

@@ -34,7 +34,7 @@ static int64_t gcd(int64_t a, int64_t b)
 	return a;
 }
 
-static int64_t span(const struct sm_expr *e, int depth)
+static int64_t span(const struct sm_expr *e, const struct sm_guard *under, int depth)
 {
 	if (!e)
 		return 0;
@@ -52,11 +52,15 @@ static int64_t span(const struct sm_expr *e, int depth)
 		return e->span > 0 && !e->place ? (int64_t)e->span : 1;
 	case SM_E_UNARY:
 	case SM_E_CAST:
-		return span(e->a, depth + 1);
+		return span(e->a, under, depth + 1);
 	case SM_E_BINARY:
-		return gcd(span(e->a, depth + 1), span(e->b, depth + 1));
+		return gcd(span(e->a, under, depth + 1), span(e->b, under, depth + 1));
 	case SM_E_COND:
-		return gcd(gcd(span(e->a, depth + 1), span(e->b, depth + 1)), span(e->c, depth + 1));
+		/* a merge under a guard in force: that guard's arm */
+		for (const struct sm_guard *g = under; g; g = g->next)
+			if (sm_expr_same(g->cond, e->a))
+				return span(g->negate ? e->c : e->b, under, depth + 1);
+		return gcd(gcd(span(e->a, under, depth + 1), span(e->b, under, depth + 1)), span(e->c, under, depth + 1));
 	case SM_E_LOOPVAR:
 	case SM_E_LOOPEXIT:
 	case SM_E_PREV:
@@ -68,7 +72,12 @@ static int64_t span(const struct sm_expr *e, int depth)
 
 int64_t sm_expr_uniform_span(const struct sm_expr *e)
 {
-	return span(e, 0);
+	return span(e, NULL, 0);
+}
+
+int64_t sm_expr_uniform_span_under(const struct sm_expr *e, const struct sm_guard *guards)
+{
+	return span(e, guards, 0);
 }
 
 bool sm_scope_within_runs(const struct sm_stmt *s, int64_t span, const struct sm_kernel_launches *K)

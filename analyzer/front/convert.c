@@ -281,8 +281,11 @@ CXCursor cv_strip(CXCursor c)
 
 void cv_emit(struct fe *S, struct sm_stmt *s)
 {
-	if (s && S->block)
+	if (s && S->block) {
 		cv_vec_push(S->A, S->block, s);
+		if (s->kind == SM_S_ASSIGN || s->kind == SM_S_DECL)
+			cv_local_elems_assigned(S, s); /* a[j] is another element once j changes */
+	}
 }
 
 struct sm_access *cv_emit_made_access(struct fe *S, CXCursor c, struct sm_access *a)

@@ -143,6 +143,20 @@ struct fe {
 		unsigned n;
 		unsigned commits; /* groups committed so far */
 	} async;
+	/* elements of local arrays followed as variables (convert_local.c) */
+	struct {
+		struct fe_elem {
+			struct sm_var *arr;  /* the local array */
+			char *key;           /* its index's tokens, space separated */
+			struct sm_var *v;    /* the element's variable */
+		} e[SM_FE_LOCAL_ELEMS];
+		unsigned n;
+		struct fe_checked {
+			struct sm_var *arr;
+			bool ok;             /* used only as a[...] (read or stored) */
+		} arr[SM_FE_LOCAL_ARRAYS];
+		unsigned narr;
+	} elems;
 };
 
 /* Parse result to IR: fills F (kernels, arrays, notes) from tu, whose main
@@ -244,6 +258,22 @@ struct sm_expr *cv_opaque(struct fe *S, CXCursor c, const char *name, int thread
  * computes one index (the resolver decides); NULL when base is neither
  * (convert_decl.c). */
 struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct sm_expr *idx, const char *name);
+/* Local array elements as variables (convert_local.c): a read of a[i]
+ * while the element a[i] is known (its variable's reference, or NULL); a
+ * store to a[i] (true when taken: rhs is what was stored, already
+ * converted); the assignment or declaration of s, which ends the elements
+ * whose index names its variable; a fresh kernel. */
+struct sm_expr *cv_local_elem_load(struct fe *S, CXCursor c);
+bool cv_local_elem_store(struct fe *S, CXCursor lhs, enum sm_op op, struct sm_expr *rhs, CXCursor c);
+void cv_local_elems_assigned(struct fe *S, const struct sm_stmt *s);
+/* An element of a local array passed to a callee's reference parameter:
+ * its variable, to copy the parameter's value back into (NULL when not
+ * followed: the array's known elements end); passed to a call that is not
+ * followed, by reference or to an unknown parameter: its known elements
+ * end at c. */
+struct sm_var *cv_local_elem_ref(struct fe *S, CXCursor arg);
+void cv_local_elem_clobber(struct fe *S, CXCursor arg, CXCursor c);
+void cv_local_elems_reset(struct fe *S);
 /* launch_bounds.c: a kernel's __launch_bounds__ maximum, or 0 */
 int64_t cv_launch_bounds(struct fe *S, CXCursor fn);
 struct sm_var *cv_record_root(struct fe *S, CXCursor lv, bool *whole);

@@ -64,9 +64,8 @@ static struct sm_var *caller_var(struct fe *S, const struct cmap *caller_scope, 
 {
 	CXCursor a = cv_strip(arg);
 	if (clang_getCursorKind(a) != CXCursor_DeclRefExpr)
-		return NULL;
+		return cv_local_elem_ref(S, a); /* mad(sumf[j], x, y): an element of a local array */
 	struct sm_var *v = cv_cmap_get(caller_scope, clang_getCursorReferenced(a));
-	(void)S;
 	return v && !v->is_ref ? v : NULL;
 }
 
@@ -790,13 +789,14 @@ static struct sm_expr *opaque_call(struct fe *S, const struct cv_call *k, int pe
 	cv_emit(S, s);
 	/* a struct passed to a non-const reference may come back changed */
 	CXType ft = clang_getCursorType(clang_getCursorReferenced(k->c));
-	for (int i = 0; i < k->nargs && i < clang_getNumArgTypes(ft); i++) {
+	for (int i = 0, nt = clang_getNumArgTypes(ft); i < k->nargs; i++) {
 		CXType pt = clang_getCanonicalType(clang_getArgType(ft, (unsigned)i));
-		bool whole;
-		struct sm_var *rec = pt.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(pt))
-			? cv_record_root(S, k->args[i], &whole) : NULL;
+		bool whole, ref = pt.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(pt));
+		struct sm_var *rec = i < nt && ref ? cv_record_root(S, k->args[i], &whole) : NULL;
 		if (rec)
 			cv_record_clobber(S, rec, NULL, k->c);
+		else if (i >= nt || ref)
+			cv_local_elem_clobber(S, k->args[i], k->c); /* a local array's element may change */
 	}
 	return cv_opaque(S, k->c, k->name, dep);
 }

@@ -76,6 +76,7 @@ static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char 
 	cv_cmap_free(&S->vars);
 	S->naccess = 0;
 	cv_async_reset(S);
+	cv_local_elems_reset(S);
 	int n = clang_Cursor_getNumArguments(fn);
 	for (int i = 0; i < n; i++)
 		(void)cv_make_var(S, clang_Cursor_getArgument(fn, (unsigned)i), SM_V_PARAM);

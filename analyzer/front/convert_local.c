@@ -1,0 +1,308 @@
+/* convert_local.c - elements of a local array as variables of their own.
+ *
+ * `float sumf[N]; ... sumf[j] = warp_sum(sumf[j]); buf[w] = sumf[j];`: the
+ * value read back is the value stored, as it would be for a scalar. An
+ * element is named by its array and the tokens of its index: a store
+ * `a[i] = v` assigns the element's variable "a[i]" (an IR variable like
+ * any other, so branches and loops merge it as they merge a scalar), and a
+ * read of `a[i]` while that element is known reads the variable.
+ *
+ * What may change the element otherwise ends it, at that point of the
+ * code, by giving its variable an unknown per thread: a store to another
+ * index of the array (which may be the same element), the assignment or
+ * declaration of a name its index mentions (`j++` makes `a[j]` another
+ * element), a compound store to an element not known. Only arrays of
+ * scalars whose every use in their function is `a[...]` (or a cast to
+ * void) are followed: no pointer to one (`f(a)`, `p = a`), no `&a[i]`, no
+ * `a[i]++`, no `float &r = a[i]`. An element passed to a reference
+ * parameter is copied back from the inlined callee, or ends when the
+ * callee is not followed. The index must be plain: names, numbers,
+ * arithmetic and member access (no call, no assignment, no subscript).
+ * Every other array stays what it was before: a per-thread load.
+ */
+#include "front/convert.h"
+
+#include <string.h>
+
+void cv_local_elems_reset(struct fe *S)
+{
+	memset(&S->elems, 0, sizeof(S->elems));
+}
+
+/* The local array a subscript c (a[i]) reads or writes, and its index, or
+ * NULL: not a one-level subscript of a local array of scalars. */
+static struct sm_var *local_array(struct fe *S, CXCursor c, CXCursor *decl, CXCursor *idx)
+{
+	c = cv_strip(c);
+	if (clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr)
+		return NULL;
+	struct kids ks = cv_kids_of(c);
+	if (ks.n != 2)
+		return NULL;
+	CXCursor b = cv_strip(ks.c[0]);
+	if (clang_getCursorKind(b) != CXCursor_DeclRefExpr)
+		return NULL;
+	CXCursor d = clang_getCursorReferenced(b);
+	if (clang_getCursorKind(d) != CXCursor_VarDecl)
+		return NULL;
+	CXType t = clang_getCanonicalType(clang_getCursorType(d));
+	if (t.kind != CXType_ConstantArray)
+		return NULL;
+	enum CXTypeKind ek = clang_getCanonicalType(clang_getArrayElementType(t)).kind;
+	if (ek < CXType_Bool || ek > CXType_Float16)
+		return NULL; /* scalars: integers, floating point, half */
+	struct sm_var *v = cv_cmap_get(&S->vars, d);
+	if (!v || v->kind != SM_V_LOCAL)
+		return NULL;
+	*decl = d;
+	*idx = ks.c[1];
+	return v;
+}
+
+static bool is_ident(const char *t)
+{
+	return (t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z') || t[0] == '_';
+}
+
+/* The uses of array d in its function, from its syntax tree (macros
+ * expanded, inactive #if branches left out): every reference to it must be
+ * the base of a subscript that is not incremented, decremented, has its
+ * address taken or is bound to a reference variable, or a cast to void
+ * (an unused-variable macro). */
+struct uses {
+	CXCursor d;
+	unsigned refs, plain;
+};
+
+static bool refers_to(CXCursor e, CXCursor d)
+{
+	e = cv_strip(e);
+	return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), d);
+}
+
+static enum CXChildVisitResult use_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct uses *u = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), u->d)) {
+		u->refs++;
+		return CXChildVisit_Continue;
+	}
+	struct kids ks = cv_kids_of(c);
+	if (k == CXCursor_ArraySubscriptExpr && ks.n == 2 && refers_to(ks.c[0], u->d)) {
+		enum CXCursorKind pk = clang_getCursorKind(parent);
+		bool bad = false;
+		if (pk == CXCursor_UnaryOperator) {
+			enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(parent);
+			bad = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec ||
+			      op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf;
+		} else if (pk == CXCursor_VarDecl) {
+			bad = clang_getCanonicalType(clang_getCursorType(parent)).kind == CXType_LValueReference;
+		}
+		if (!bad)
+			u->plain++;
+	} else if (k == CXCursor_CStyleCastExpr && clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Void &&
+		   ks.n >= 1 && refers_to(ks.c[ks.n - 1], u->d)) {
+		u->plain++;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static bool uses_plain(CXCursor d)
+{
+	CXCursor fn = clang_getCursorSemanticParent(d);
+	enum CXCursorKind fk = clang_getCursorKind(fn);
+	if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_FunctionTemplate)
+		return false;
+	struct uses u = { d, 0, 0 };
+	clang_visitChildren(fn, use_visit, &u);
+	return u.refs == u.plain;
+}
+
+static bool array_followed(struct fe *S, struct sm_var *arr, CXCursor d)
+{
+	for (unsigned i = 0; i < S->elems.narr; i++)
+		if (S->elems.arr[i].arr == arr)
+			return S->elems.arr[i].ok;
+	if (S->elems.narr >= SM_FE_LOCAL_ARRAYS)
+		return false;
+	bool ok = uses_plain(d);
+	S->elems.arr[S->elems.narr++] = (struct fe_checked){ arr, ok };
+	return ok;
+}
+
+/* The index's tokens joined by spaces (arena), or NULL when it is not a
+ * plain expression of names, numbers and arithmetic. */
+static char *index_key(struct fe *S, CXCursor idx)
+{
+	static const char *const punct[] = { "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "~", "(", ")",
+					     ".", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "!", "?", ":" };
+	struct toks t = cv_tokens_of(S, idx);
+	if (!t.n)
+		return NULL;
+	size_t len = 0;
+	for (unsigned i = 0; i < t.n; i++) {
+		bool ok = is_ident(t.s[i]) ? i + 1 >= t.n || strcmp(t.s[i + 1], "(") : false;
+		if (!is_ident(t.s[i])) {
+			ok = t.s[i][0] >= '0' && t.s[i][0] <= '9';
+			for (size_t p = 0; !ok && p < sizeof(punct) / sizeof(punct[0]); p++)
+				ok = !strcmp(t.s[i], punct[p]);
+		}
+		if (!ok)
+			return NULL; /* a call, an assignment, a subscript, a literal string */
+		len += strlen(t.s[i]) + 1;
+	}
+	char *k = sm_arena_alloc(S->A, len + 1);
+	if (!k)
+		return NULL;
+	k[0] = 0;
+	for (unsigned i = 0; i < t.n; i++) {
+		strcat(k, t.s[i]);
+		strcat(k, " ");
+	}
+	return k;
+}
+
+/* The element's variable, known from here on as unknown per thread
+ * (at c, or at the range of the statement at that ends it). */
+static void clobber(struct fe *S, struct fe_elem *e, CXCursor c, const struct sm_stmt *at)
+{
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ASSIGN, c);
+	struct sm_expr *u = cv_opaque(S, c, e->v->name, 1);
+	if (!s || !u)
+		return;
+	if (at) {
+		s->range = at->range;
+		u->range = at->range;
+	}
+	s->var = e->v;
+	s->op = SM_OP_ASSIGN;
+	s->value = u;
+	cv_emit(S, s);
+}
+
+static void forget(struct fe *S, unsigned i, CXCursor c, const struct sm_stmt *at)
+{
+	clobber(S, &S->elems.e[i], c, at);
+	S->elems.e[i] = S->elems.e[--S->elems.n];
+}
+
+static struct fe_elem *find(struct fe *S, struct sm_var *arr, const char *key)
+{
+	for (unsigned i = 0; i < S->elems.n; i++)
+		if (S->elems.e[i].arr == arr && !strcmp(S->elems.e[i].key, key))
+			return &S->elems.e[i];
+	return NULL;
+}
+
+/* A new known element of arr at index key (its variable not assigned
+ * yet: unknown per thread until it is), or NULL when the table is full. */
+static struct fe_elem *add(struct fe *S, struct sm_var *arr, char *key)
+{
+	if (S->elems.n >= SM_FE_LOCAL_ELEMS)
+		return NULL;
+	struct sm_var *v = sm_arena_alloc(S->A, sizeof(*v));
+	char *name = sm_arena_alloc(S->A, strlen(arr->name) + strlen(key) + 3);
+	if (!v || !name)
+		return NULL;
+	size_t an = strlen(arr->name), kn = strlen(key) - 1; /* the key ends in a space */
+	memcpy(name, arr->name, an);
+	name[an] = '[';
+	memcpy(name + an + 1, key, kn);
+	memcpy(name + an + 1 + kn, "]", 2);
+	v->name = name;
+	v->kind = SM_V_LOCAL;
+	v->decl = arr->decl;
+	v->id = S->kvars.n;
+	cv_vec_push(S->A, &S->kvars, v);
+	struct fe_elem *e = &S->elems.e[S->elems.n++];
+	*e = (struct fe_elem){ arr, key, v };
+	return e;
+}
+
+/* Forget arr's known elements other than key (all when key is NULL). */
+static void forget_others(struct fe *S, struct sm_var *arr, const char *key, CXCursor c)
+{
+	for (unsigned i = S->elems.n; i-- > 0;)
+		if (S->elems.e[i].arr == arr && (!key || strcmp(S->elems.e[i].key, key)))
+			forget(S, i, c, NULL);
+}
+
+struct sm_expr *cv_local_elem_load(struct fe *S, CXCursor c)
+{
+	CXCursor d, idx;
+	struct sm_var *arr = local_array(S, c, &d, &idx);
+	if (!arr || !S->elems.n)
+		return NULL;
+	char *key = index_key(S, idx);
+	struct fe_elem *e = key ? find(S, arr, key) : NULL;
+	if (!e)
+		return NULL;
+	(void)cv_conv_expr(S, idx); /* the index's own reads */
+	return cv_var_ref(S, c, e->v);
+}
+
+bool cv_local_elem_store(struct fe *S, CXCursor lhs, enum sm_op op, struct sm_expr *rhs, CXCursor c)
+{
+	CXCursor d, idx;
+	struct sm_var *arr = local_array(S, lhs, &d, &idx);
+	if (!arr || !array_followed(S, arr, d))
+		return false;
+	char *key = index_key(S, idx);
+	forget_others(S, arr, key, c); /* any other element of the array may be this one */
+	if (!key)
+		return false; /* stored as before: a per-thread element */
+	(void)cv_conv_expr(S, idx);
+	struct fe_elem *e = find(S, arr, key);
+	if (!e && op != SM_OP_ASSIGN)
+		return true; /* a compound store to an element not known: still unknown */
+	if (!e && !(e = add(S, arr, key)))
+		return true;
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ASSIGN, c);
+	if (!s)
+		return true;
+	s->var = e->v;
+	s->op = op;
+	s->value = rhs;
+	cv_emit(S, s);
+	return true;
+}
+
+void cv_local_elems_assigned(struct fe *S, const struct sm_stmt *s)
+{
+	if (!S->elems.n || !s->var || !s->var->name)
+		return;
+	const char *name = s->var->name;
+	size_t n = strlen(name);
+	for (unsigned i = S->elems.n; i-- > 0;) {
+		const char *k = S->elems.e[i].key;
+		bool names = false;
+		for (const char *p = k; *p && !names; p = strchr(p, ' ') ? strchr(p, ' ') + 1 : p + strlen(p))
+			names = !strncmp(p, name, n) && p[n] == ' ';
+		if (names)
+			forget(S, i, clang_getNullCursor(), s);
+	}
+}
+
+struct sm_var *cv_local_elem_ref(struct fe *S, CXCursor arg)
+{
+	CXCursor d, idx;
+	struct sm_var *arr = local_array(S, arg, &d, &idx);
+	if (!arr)
+		return NULL;
+	char *key = array_followed(S, arr, d) ? index_key(S, idx) : NULL;
+	forget_others(S, arr, key, arg);
+	if (!key)
+		return NULL;
+	struct fe_elem *e = find(S, arr, key);
+	e = e ? e : add(S, arr, key);
+	return e ? e->v : NULL;
+}
+
+void cv_local_elem_clobber(struct fe *S, CXCursor arg, CXCursor c)
+{
+	CXCursor d, idx;
+	struct sm_var *arr = local_array(S, arg, &d, &idx);
+	if (arr)
+		forget_others(S, arr, NULL, c);
+}
