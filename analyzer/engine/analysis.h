@@ -104,6 +104,11 @@ int64_t sm_expr_uniform_span(const struct sm_expr *e);
 /* The same, for a value computed where guards are in force: a merge on
  * one of their conditions takes that guard's arm (as sm_access_addr). */
 int64_t sm_expr_uniform_span_under(const struct sm_expr *e, const struct sm_guard *guards);
+/* The same, knowing the block shapes K: a tile's collective of an input
+ * that repeats from tile to tile (threadIdx.x % 32 with every block's x
+ * extent a multiple of 32, the lane) is alike in the whole block: 0. */
+struct sm_kernel_launches;
+int64_t sm_expr_uniform_span_in(const struct sm_expr *e, const struct sm_kernel_launches *K);
 
 /* ---- the bank model ---- */
 

@@ -250,6 +250,9 @@ static const struct dcause *cond_cause(struct dw *W, const struct sm_stmt *s, en
 {
 	if (!sm_stmt_cond_thread_dep(W->m, s))
 		return in;
+	const struct sm_rstmt *rc = sm_rstmt_find(W->m, s);
+	if (rc && rc->cond && sm_expr_uniform_span_in(rc->cond, W->K) == 0)
+		return in; /* a collective of what every tile reads alike (uniform.c) */
 	/* the launches' verdict costs up to SM_LAUNCH_VERDICT_EVALS thread
 	 * evaluations: only where the cause can reach a barrier */
 	if (!holds_barrier_or_jump(s, 0))
@@ -433,8 +436,9 @@ static bool splits_scope(const struct sm_stmt *s, const struct sm_expr *e, const
 {
 	if (!e || !K || K->nshapes <= 0)
 		return true;
-	if (sm_scope_within_runs(s, sm_expr_uniform_span(e), K))
-		return false; /* alike in each tile holding a group (uniform.c) */
+	int64_t span = sm_expr_uniform_span_in(e, K);
+	if (span == 0 || sm_scope_within_runs(s, span, K))
+		return false; /* alike in the block, or in each tile holding a group (uniform.c) */
 	for (int bi = 0; bi < K->nshapes; bi++) {
 		struct sm_dim3 B = K->shape[bi].block;
 		if (B.x < 1 || B.y < 1 || B.z < 1)

@@ -34,7 +34,63 @@ static int64_t gcd(int64_t a, int64_t b)
 	return a;
 }
 
-static int64_t span(const struct sm_expr *e, const struct sm_guard *under, int depth)
+/* Does e take the same value in threads t and t + k * n (every k)? A
+ * value alike in every thread does; the lane does when n is a multiple of
+ * 32; threadIdx.x % m and threadIdx.x & (m - 1) do where m divides n and
+ * xq, which every block's x extent is a multiple of, is a multiple of n
+ * (t and t + n then differ by n in x, or sit in another row at the same
+ * x % n); a load does
+ * where its address does; an operation where its operands do. */
+static bool repeats(const struct sm_expr *e, int64_t n, int64_t xq, int depth)
+{
+	if (!e)
+		return true;
+	if (depth > SM_SCAN_EXPR_DEPTH || n < 1)
+		return false;
+	switch (e->kind) {
+	case SM_E_CONST:
+	case SM_E_VAR:
+		return true;
+	case SM_E_BUILTIN:
+		if (e->builtin == SM_B_LANE)
+			return n % SM_WARP == 0;
+		return e->builtin != SM_B_TID;
+	case SM_E_OPAQUE:
+		if (!e->thread_dep)
+			return true;
+		if (!e->place || (!e->place->array && !e->place->base))
+			return false; /* a per-thread unknown, or another collective */
+		for (int i = 0; i < e->place->nidx; i++)
+			if (!repeats(e->place->idx[i], n, xq, depth + 1))
+				return false;
+		return repeats(e->place->extra, n, xq, depth + 1) && repeats(e->place->base, n, xq, depth + 1);
+	case SM_E_BINARY:
+		const struct sm_expr *x = e->a;
+		while (x && x->kind == SM_E_CAST)
+			x = x->a; /* (int)threadIdx.x */
+		if (xq > 0 && xq % n == 0 && e->b && e->b->kind == SM_E_CONST && x && x->kind == SM_E_BUILTIN &&
+		    x->builtin == SM_B_TID && x->dim == 0) {
+			int64_t m = e->op == SM_OP_REM ? e->b->ival : e->op == SM_OP_AND ? e->b->ival + 1 : 0;
+			if (m > 0 && (e->op == SM_OP_REM || (m & (m - 1)) == 0) && n % m == 0)
+				return true;
+		}
+		return repeats(e->a, n, xq, depth + 1) && repeats(e->b, n, xq, depth + 1);
+	case SM_E_UNARY:
+	case SM_E_CAST:
+		return repeats(e->a, n, xq, depth + 1);
+	case SM_E_COND:
+		return repeats(e->a, n, xq, depth + 1) && repeats(e->b, n, xq, depth + 1) &&
+		       repeats(e->c, n, xq, depth + 1);
+	case SM_E_LOOPVAR:
+	case SM_E_LOOPEXIT:
+	case SM_E_PREV:
+	case SM_E_ADDR:
+		return !sm_expr_thread_dep(e);
+	}
+	return false;
+}
+
+static int64_t span(const struct sm_expr *e, const struct sm_guard *under, int64_t xq, int depth)
 {
 	if (!e)
 		return 0;
@@ -49,18 +105,24 @@ static int64_t span(const struct sm_expr *e, const struct sm_guard *under, int d
 	case SM_E_OPAQUE:
 		if (!e->thread_dep)
 			return 0;
+		if (e->span > 0 && e->place && !e->place->array && !e->place->base && e->place->nidx == 1)
+			/* a collective of its input (front/convert_warp.c): one
+			 * value in every tile when the input repeats per tile */
+			return repeats(e->place->idx[0], e->span, xq, 0) ? 0 : (int64_t)e->span;
 		return e->span > 0 && !e->place ? (int64_t)e->span : 1;
 	case SM_E_UNARY:
 	case SM_E_CAST:
-		return span(e->a, under, depth + 1);
+		return span(e->a, under, xq, depth + 1);
 	case SM_E_BINARY:
-		return gcd(span(e->a, under, depth + 1), span(e->b, under, depth + 1));
+		return gcd(span(e->a, under, xq, depth + 1), span(e->b, under, xq, depth + 1));
 	case SM_E_COND:
+		if (e->a && e->a->kind == SM_E_CONST) /* a branch decided at compile time */
+			return span(e->a->ival ? e->b : e->c, under, xq, depth + 1);
 		/* a merge under a guard in force: that guard's arm */
 		for (const struct sm_guard *g = under; g; g = g->next)
 			if (sm_expr_same(g->cond, e->a))
-				return span(g->negate ? e->c : e->b, under, depth + 1);
-		return gcd(gcd(span(e->a, under, depth + 1), span(e->b, under, depth + 1)), span(e->c, under, depth + 1));
+				return span(g->negate ? e->c : e->b, under, xq, depth + 1);
+		return gcd(gcd(span(e->a, under, xq, depth + 1), span(e->b, under, xq, depth + 1)), span(e->c, under, xq, depth + 1));
 	case SM_E_LOOPVAR:
 	case SM_E_LOOPEXIT:
 	case SM_E_PREV:
@@ -72,12 +134,20 @@ static int64_t span(const struct sm_expr *e, const struct sm_guard *under, int d
 
 int64_t sm_expr_uniform_span(const struct sm_expr *e)
 {
-	return span(e, NULL, 0);
+	return span(e, NULL, 0, 0);
+}
+
+int64_t sm_expr_uniform_span_in(const struct sm_expr *e, const struct sm_kernel_launches *K)
+{
+	int64_t xq = 0; /* the gcd of the blocks' x extents; 0: none known */
+	for (int bi = 0; K && bi < K->nshapes; bi++)
+		xq = gcd(xq, K->shape[bi].block.x > 0 ? K->shape[bi].block.x : 1);
+	return span(e, NULL, xq, 0);
 }
 
 int64_t sm_expr_uniform_span_under(const struct sm_expr *e, const struct sm_guard *guards)
 {
-	return span(e, guards, 0);
+	return span(e, guards, 0, 0);
 }
 
 bool sm_scope_within_runs(const struct sm_stmt *s, int64_t span, const struct sm_kernel_launches *K)

@@ -385,6 +385,18 @@ struct cv_call {
 	const struct device_call *model;  /* its line of device_calls[], or NULL */
 };
 
+/* convert_call.c: any call not modelled: its arguments evaluated, its
+ * value unknown (per thread when it has arguments or per_thread says so). */
+struct sm_expr *cv_opaque_call(struct fe *S, const struct cv_call *k, int per_thread);
+/* convert_warp.c: a tile's one value, an unknown alike in each run of
+ * span threads (span < 2: per thread), with argument `input` (-1: none)
+ * as what it was computed from; the calls it models; and after a for
+ * loop c, a butterfly reduction's result (the file's note). */
+struct sm_expr *cv_tile_value(struct fe *S, const struct cv_call *k, int64_t span, int input);
+struct sm_expr *cv_conv_shfl_sync(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_warp_collective(struct fe *S, const struct cv_call *k);
+void cv_butterfly_loop(struct fe *S, CXCursor c, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body);
+
 /* convert_async.c: asynchronous copies, tensor-core tile accesses and
  * library collectives (its design note). The calls, converted as lines of convert_call.c's table: */
 struct sm_expr *cv_conv_cvta_shared(struct fe *S, const struct cv_call *k);

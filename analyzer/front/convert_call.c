@@ -429,13 +429,10 @@ static struct sm_expr *conv_thread_rank(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_assume(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_operator(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_per_thread(struct fe *S, const struct cv_call *k);
-static struct sm_expr *opaque_call(struct fe *S, const struct cv_call *k, int per_thread);
 static struct sm_expr *conv_meta_group_rank(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_meta_group_size(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_group_size(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_tile_collective(struct fe *S, const struct cv_call *k);
-static struct sm_expr *conv_shfl_sync(struct fe *S, const struct cv_call *k);
-static struct sm_expr *conv_warp_collective(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_ldg(struct fe *S, const struct cv_call *k);
 
 #define BARRIER(n, kind) { n, -1, conv_barrier, false, kind, SM_OP_ADD }
@@ -483,13 +480,13 @@ static const struct device_call device_calls[] = {
 	UNLESS_FOLLOWED("operator*", conv_operator),           /* s[i] = v, s[i] += v of a class type */
 	UNLESS_FOLLOWED("clock", conv_per_thread),             /* a value that differs per thread */
 	UNLESS_FOLLOWED("clock64", conv_per_thread),           /* the same */
-	UNLESS_FOLLOWED("__shfl_sync", conv_shfl_sync),        /* one value per warp: full mask, constant lane */
+	UNLESS_FOLLOWED("__shfl_sync", cv_conv_shfl_sync),     /* one value per warp: full mask, constant lane */
 	UNLESS_FOLLOWED("__shfl*", conv_per_thread),           /* a value that differs per thread */
-	UNLESS_FOLLOWED("__reduce_*", conv_warp_collective),   /* __reduce_add_sync(0xffffffff, v): one per warp */
-	UNLESS_FOLLOWED("__all_sync", conv_warp_collective),   /* the same */
-	UNLESS_FOLLOWED("__any_sync", conv_warp_collective),   /* the same */
-	UNLESS_FOLLOWED("__ballot_sync", conv_warp_collective),/* the same */
-	UNLESS_FOLLOWED("__uni_sync", conv_warp_collective),   /* the same */
+	UNLESS_FOLLOWED("__reduce_*", cv_conv_warp_collective),/* __reduce_add_sync(0xffffffff, v): one per warp */
+	UNLESS_FOLLOWED("__all_sync", cv_conv_warp_collective),/* the same */
+	UNLESS_FOLLOWED("__any_sync", cv_conv_warp_collective),/* the same */
+	UNLESS_FOLLOWED("__ballot_sync", cv_conv_warp_collective),/* the same */
+	UNLESS_FOLLOWED("__uni_sync", cv_conv_warp_collective),   /* the same */
 	UNLESS_FOLLOWED("__ballot*", conv_per_thread),         /* a value that differs per thread */
 	UNLESS_FOLLOWED("__activemask", conv_per_thread),      /* the same */
 	UNLESS_FOLLOWED("__lane_id", conv_per_thread),         /* the same */
@@ -675,24 +672,14 @@ static struct sm_expr *conv_thread_rank(struct fe *S, const struct cv_call *k)
 	return lin;
 }
 
-/* An unknown value alike in each run of span threads (ir.h), after the
- * call's arguments are evaluated. */
-static struct sm_expr *tile_value(struct fe *S, const struct cv_call *k, int64_t span)
-{
-	struct sm_expr *e = opaque_call(S, k, 1);
-	if (e && span > 1 && span <= SM_MAX_BLOCK_THREADS)
-		e->span = (unsigned)span;
-	return e;
-}
-
 /* tile.meta_group_rank(): which tile of its parent the thread is in. */
 static struct sm_expr *conv_meta_group_rank(struct fe *S, const struct cv_call *k)
 {
 	struct cv_group g;
 	if (!ranked_group(S, k, &g) || g.sc != SM_SCOPE_TILE)
-		return opaque_call(S, k, 0);
+		return cv_opaque_call(S, k, 0);
 	if (g.parent < 0)
-		return tile_value(S, k, g.arg); /* alike in the tile, unknown */
+		return cv_tile_value(S, k, g.arg, -1); /* alike in the tile, unknown */
 	struct sm_expr *lin = linear_tid(S, k->c);
 	if (g.parent > 0)
 		lin = cv_mk_bin(S, SM_OP_REM, lin, cv_mk_const(S, g.parent), k->c);
@@ -704,9 +691,9 @@ static struct sm_expr *conv_meta_group_size(struct fe *S, const struct cv_call *
 {
 	struct cv_group g;
 	if (!ranked_group(S, k, &g) || g.sc != SM_SCOPE_TILE)
-		return opaque_call(S, k, 0);
+		return cv_opaque_call(S, k, 0);
 	if (g.parent < 0)
-		return tile_value(S, k, g.arg);
+		return cv_tile_value(S, k, g.arg, -1);
 	if (g.parent > 0)
 		return cv_mk_const(S, g.parent / g.arg);
 	CXCursor none = clang_getNullCursor();
@@ -719,7 +706,7 @@ static struct sm_expr *conv_group_size(struct fe *S, const struct cv_call *k)
 {
 	struct cv_group g;
 	if (!ranked_group(S, k, &g))
-		return opaque_call(S, k, 0);
+		return cv_opaque_call(S, k, 0);
 	return g.sc == SM_SCOPE_TILE ? cv_mk_const(S, g.arg) : block_threads(S, k->c);
 }
 
@@ -732,34 +719,8 @@ static struct sm_expr *conv_tile_collective(struct fe *S, const struct cv_call *
 	bool shfl = !strcmp(k->name, "shfl");
 	if (!call_group(S, k, &g) || g.sc != SM_SCOPE_TILE || g.arg <= 0 ||
 	    (shfl && (k->nargs < 2 || !cv_try_eval_int(k->args[1], &lane))))
-		return opaque_call(S, k, 0);
-	return tile_value(S, k, g.arg);
-}
-
-/* Is a warp intrinsic's mask argument 0xffffffff (every lane)? */
-static bool full_mask(const struct cv_call *k)
-{
-	int64_t m;
-	return k->nargs >= 1 && cv_try_eval_int(k->args[0], &m) && ((uint64_t)m & 0xffffffffu) == 0xffffffffu;
-}
-
-/* __shfl_sync(0xffffffff, v, lane[, width]) with a constant lane: one
- * value in each width lanes (32 by default). */
-static struct sm_expr *conv_shfl_sync(struct fe *S, const struct cv_call *k)
-{
-	int64_t lane, width = SM_WARP;
-	if (!full_mask(k) || k->nargs < 3 || !cv_try_eval_int(k->args[2], &lane) ||
-	    (k->nargs >= 4 && !cv_try_eval_int(k->args[3], &width)) || width < 2 || width > SM_WARP ||
-	    (width & (width - 1)))
-		return opaque_call(S, k, 1);
-	return tile_value(S, k, width);
-}
-
-/* __reduce_add_sync, __all_sync, __any_sync, __ballot_sync, __uni_sync
- * with a full mask: one value in the warp. */
-static struct sm_expr *conv_warp_collective(struct fe *S, const struct cv_call *k)
-{
-	return tile_value(S, k, full_mask(k) ? SM_WARP : 1);
+		return cv_opaque_call(S, k, 0);
+	return cv_tile_value(S, k, g.arg, strcmp(k->name, "reduce") ? 0 : 1); /* reduce(tile, v, op) */
 }
 
 /* __builtin_assume(n == 2), __builtin_assume(2 == n): n is 2 from here */
@@ -773,7 +734,7 @@ static struct sm_expr *conv_assume(struct fe *S, const struct cv_call *k)
  * memory), the result is unknown, per thread when it has arguments or
  * per_thread says so. A class-type shared element passed by value or
  * reference (a copy constructor, an operator) is read. */
-static struct sm_expr *opaque_call(struct fe *S, const struct cv_call *k, int per_thread)
+struct sm_expr *cv_opaque_call(struct fe *S, const struct cv_call *k, int per_thread)
 {
 	int dep = per_thread;
 	for (int i = 0; i < k->nargs; i++) {
@@ -831,7 +792,7 @@ static struct sm_expr *conv_ldg(struct fe *S, const struct cv_call *k)
 
 static struct sm_expr *conv_per_thread(struct fe *S, const struct cv_call *k)
 {
-	return opaque_call(S, k, 1);
+	return cv_opaque_call(S, k, 1);
 }
 
 /* A class-type assignment s[i] = v or s[i] += v is operator= / +=: a
@@ -840,7 +801,7 @@ static struct sm_expr *conv_operator(struct fe *S, const struct cv_call *k)
 {
 	const char *name = k->name;
 	if (k->nargs < 1 || !cv_is_shared_lvalue(S, k->args[0]))
-		return opaque_call(S, k, 0);
+		return cv_opaque_call(S, k, 0);
 	size_t len = strlen(name);
 	int is_assign = !strcmp(name, "operator=");
 	int is_compound = len >= 10 && name[len - 1] == '=' && strcmp(name, "operator==") &&
@@ -848,7 +809,7 @@ static struct sm_expr *conv_operator(struct fe *S, const struct cv_call *k)
 	for (int i = 1; i < k->nargs; i++)
 		(void)cv_conv_expr(S, k->args[i]);
 	if (!is_assign && !is_compound)
-		return opaque_call(S, k, 0); /* its arguments are evaluated again */
+		return cv_opaque_call(S, k, 0); /* its arguments are evaluated again */
 	if (is_compound)
 		(void)cv_emit_access(S, k->args[0], SM_ACC_LOAD);
 	(void)cv_emit_access(S, k->args[0], SM_ACC_STORE);
@@ -991,5 +952,5 @@ static struct sm_expr *conv_call_of(struct fe *S, struct cv_call *k0)
 	if (cv_library_collective(S, &k))
 		return cv_opaque(S, k.c, k.name, 1);
 	struct sm_expr *pure = pure_call(S, &k);
-	return pure ? pure : opaque_call(S, &k, 0);
+	return pure ? pure : cv_opaque_call(S, &k, 0);
 }
