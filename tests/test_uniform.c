@@ -85,6 +85,80 @@ START_TEST(test_span)
 }
 END_TEST
 
+/* ---- a collective of its input (front/convert_warp.c): alike in the
+ * whole block when the input repeats from tile to tile ---- */
+
+enum rinput { R_TID_MOD, R_TID_AND, R_LANE, R_TID_DIV, R_TID, R_LOAD_MOD, R_PARAM };
+
+struct repeat_row {
+	enum rinput in;
+	int64_t m;              /* the constant of % m, & (m - 1), / m */
+	unsigned span;          /* the collective's tile */
+	struct sm_dim3 block;   /* the one launch's block */
+	int64_t want;
+};
+
+static const struct repeat_row repeat_rows[] = {
+	{ R_TID_MOD, 32, 32, { 128, 1, 1 }, 0 },  /* all(buf[tid % 32]): every warp reads one row */
+	{ R_TID_MOD, 16, 32, { 128, 1, 1 }, 0 },  /* tid % 16 repeats every 32 threads too */
+	{ R_TID_MOD, 64, 32, { 128, 1, 1 }, 32 }, /* tid % 64 differs between warps 0 and 1 */
+	{ R_TID_MOD, 32, 32, { 16, 8, 1 }, 32 },  /* rows of 16: tid.x % 32 is not the lane */
+	{ R_TID_MOD, 32, 32, { 96, 2, 1 }, 0 },   /* rows of three whole warps */
+	{ R_TID_AND, 32, 32, { 256, 1, 1 }, 0 },  /* tid & 31 */
+	{ R_LANE, 0, 32, { 16, 8, 1 }, 0 },       /* the lane, whatever the rows */
+	{ R_LANE, 0, 16, { 128, 1, 1 }, 16 },     /* a half-warp's collective of the lane */
+	{ R_TID_DIV, 32, 32, { 128, 1, 1 }, 32 }, /* tid / 32: one value per warp, warps differ */
+	{ R_TID, 0, 32, { 128, 1, 1 }, 32 },
+	{ R_LOAD_MOD, 32, 32, { 128, 1, 1 }, 0 }, /* a shared load at buf[tid % 32] */
+	{ R_PARAM, 0, 32, { 128, 1, 1 }, 0 },     /* a uniform input (the resolver folds it too) */
+};
+
+START_TEST(test_repeat)
+{
+	const struct repeat_row *R = &repeat_rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_expr *in = NULL;
+	switch (R->in) {
+	case R_TID_MOD: in = OP(&b, SM_OP_REM, tid(&b), K(&b, R->m)); break;
+	case R_TID_AND: in = OP(&b, SM_OP_AND, tid(&b), K(&b, R->m - 1)); break;
+	case R_LANE: in = BI(&b, SM_B_LANE); break;
+	case R_TID_DIV: in = OP(&b, SM_OP_DIV, tid(&b), K(&b, R->m)); break;
+	case R_TID: in = tid(&b); break;
+	case R_LOAD_MOD: {
+		struct sm_array *buf = sm_arena_alloc(&b.A, sizeof(*buf));
+		struct sm_access *pl = sm_arena_alloc(&b.A, sizeof(*pl));
+		in = tile_value(&b, 0);
+		buf->ndims = 1;
+		buf->dims[0] = 32;
+		buf->elem_size = 4;
+		pl->array = buf;
+		pl->nidx = 1;
+		pl->idx[0] = OP(&b, SM_OP_REM, tid(&b), K(&b, R->m));
+		in->place = pl;
+		break;
+	}
+	case R_PARAM: in = V(&b, var(&b, "n", SM_V_PARAM)); break;
+	}
+	struct sm_expr *e = tile_value(&b, R->span);
+	struct sm_access *pl = sm_arena_alloc(&b.A, sizeof(*pl));
+	pl->nidx = 1;
+	pl->idx[0] = in;
+	e->place = pl;
+	struct sm_kernel_launches K;
+	memset(&K, 0, sizeof(K));
+	K.nshapes = 1;
+	K.shape[0].block = R->block;
+	int64_t got = sm_expr_uniform_span_in(e, &K);
+	ck_assert_msg(got == R->want, "row %d: span %lld, want %lld", _i, (long long)got, (long long)R->want);
+	/* without the block shapes, no input repeats but the lane and uniform ones */
+	int64_t bare = sm_expr_uniform_span(e);
+	ck_assert_msg(bare == (R->in == R_PARAM || (R->in == R_LANE && R->want == 0) ? 0 : (int64_t)R->span),
+		      "row %d: span %lld with no shapes", _i, (long long)bare);
+	sm_irb_release(&b);
+}
+END_TEST
+
 /* ---- the race search: s[idx] = value by every thread of a 128-thread block ---- */
 
 enum ishape { I_WARP, I_ZERO, I_HALF_WARP, I_LANE };
@@ -190,6 +264,7 @@ static Suite *suite(void)
 	Suite *s = suite_create("uniform");
 	TCase *tc = tcase_create("uniform");
 	tcase_add_loop_test(tc, test_span, 0, (int)(sizeof(span_rows) / sizeof(span_rows[0])));
+	tcase_add_loop_test(tc, test_repeat, 0, (int)(sizeof(repeat_rows) / sizeof(repeat_rows[0])));
 	tcase_add_loop_test(tc, test_tile_store, 0, (int)(sizeof(race_rows) / sizeof(race_rows[0])));
 	tcase_add_loop_test(tc, test_tile_condition, 0, (int)(sizeof(split_rows) / sizeof(split_rows[0])));
 	suite_add_tcase(s, tc);
