@@ -390,6 +390,21 @@
 #define SM_FE_LOCAL_ELEMS 32
 #define SM_FE_LOCAL_ARRAYS 32
 
+/* Nodes one walk of uniform.c visits to tell how far a value is alike
+ * between threads (its span): a closed expression shares subtrees, which
+ * a walk meets once per path, and the divergence rule asks it of every
+ * thread-dependent condition. Past it the value is taken as per thread
+ * (the walk's answer then is what it was before spans existed). */
+#define SM_SPAN_NODES 4096
+
+/* Nodes walked to list the uniform unknowns an address or a loop bound
+ * reads (guards.c, sm_access_unknowns): a race witness whose loop bound and
+ * address read one parameter must hold at one value of it. Past it the
+ * walk answers "every unknown", so a witness that needs such a loop to run
+ * is refused where its bound is false at the seed's values (a race on it
+ * may be missed; no false one). */
+#define SM_UNKNOWN_WALK_NODES 4096
+
 /* Front end, inlining __device__ calls (analyzer/front/convert_call.c):
  * calls followed inside one another. Helper chains in real kernels are 2
  * to 4 deep; 16 leaves room for template layers (CUB-style) and stops

@@ -101,6 +101,13 @@ bool sm_expr_thread_dep(const struct sm_expr *e);
  * threads (a tile's reduce, vote or one-lane shuffle), 1 in no two. Two
  * threads at the same loop iterations are meant. */
 int64_t sm_expr_uniform_span(const struct sm_expr *e);
+/* Is e a tile's collective with its input kept as its place (array and
+ * base NULL: front/convert_warp.c)? Only uniform.c reads that input; the
+ * other walks take the collective as the unknown it was before. */
+static inline bool sm_expr_is_collective(const struct sm_expr *e)
+{
+	return e && e->kind == SM_E_OPAQUE && e->span > 0 && e->place && !e->place->array && !e->place->base;
+}
 /* The same, for a value computed where guards are in force: a merge on
  * one of their conditions takes that guard's arm (as sm_access_addr). */
 int64_t sm_expr_uniform_span_under(const struct sm_expr *e, const struct sm_guard *guards);

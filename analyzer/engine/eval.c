@@ -407,6 +407,8 @@ static bool same(const struct sm_expr *a, const struct sm_expr *b, int depth)
 		 * writes it between them races on it, reported on its own) */
 		if (a->thread_dep != b->thread_dep)
 			return false;
+		if (sm_expr_is_collective(a) || sm_expr_is_collective(b))
+			return a->id == b->id; /* one collective (copies keep its id) */
 		if (!a->place || !b->place)
 			return !a->place && !b->place &&
 			       (a->id == b->id || (a->float_known && b->float_known && a->ival == b->ival));

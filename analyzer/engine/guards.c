@@ -312,9 +312,6 @@ int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_e
 
 /* ---- uniform unknowns shared by a loop bound and an address ---- */
 
-/* nodes walked before a summary gives up (all bits: shares everything) */
-#define UNKNOWN_WALK_NODES 4096
-
 struct unknown_walk {
 	const struct sm_launch_ctx *launch;
 	uint64_t mask;
@@ -324,7 +321,7 @@ struct unknown_walk {
 static enum sm_seen unknown_node(const struct sm_expr *e, void *arg)
 {
 	struct unknown_walk *u = arg;
-	if (++u->nodes > UNKNOWN_WALK_NODES) {
+	if (++u->nodes > SM_UNKNOWN_WALK_NODES) {
 		u->mask = ~(uint64_t)0;
 		return SM_SEEN_HIT;
 	}
@@ -359,7 +356,7 @@ static uint64_t expr_unknowns(const struct sm_expr *e, const struct sm_launch_ct
 	struct unknown_walk u = { launch, 0, 0 };
 	struct sm_expr_walk w = { unknown_node, &u, SM_WALK_ADDR_PLACE | SM_WALK_LOAD_PLACE | SM_WALK_IVS,
 				  64, true };
-	if (sm_expr_any(e, &w) && u.nodes <= UNKNOWN_WALK_NODES)
+	if (sm_expr_any(e, &w) && u.nodes <= SM_UNKNOWN_WALK_NODES)
 		u.mask = ~(uint64_t)0; /* too deep to tell */
 	return u.mask;
 }

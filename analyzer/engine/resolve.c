@@ -207,8 +207,8 @@ static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int dep
 				/* the place stays: o[k] in a loop is alike in
 				 * every thread, not in every iteration */
 				struct sm_expr *n = opaque(R, e->name, false);
-				if (n)
-					n->place = p;
+				if (n) /* a collective of one value: an unknown alike everywhere */
+					n->place = sm_expr_is_collective(e) ? NULL : p;
 				return n ? n : e;
 			}
 			/* per thread: keep the resolved place, which tells two

@@ -47,7 +47,7 @@ bool sm_stmt_cond_thread_dep(const struct sm_kernel_model *m, const struct sm_st
 static enum sm_seen is_load(const struct sm_expr *e, void *arg)
 {
 	(void)arg;
-	return e->kind == SM_E_OPAQUE && e->place ? SM_SEEN_HIT : SM_SEEN_GO;
+	return e->kind == SM_E_OPAQUE && e->place && !sm_expr_is_collective(e) ? SM_SEEN_HIT : SM_SEEN_GO;
 }
 
 /* The value of r's condition where it repeats a condition in force: a

@@ -34,6 +34,17 @@ static int64_t gcd(int64_t a, int64_t b)
 	return a;
 }
 
+/* One walk's state: the guards in force (a merge on one of their
+ * conditions takes that guard's arm), the gcd of the blocks' x extents (0:
+ * not known), and the nodes it may still visit: a closed expression is a
+ * graph whose shared subtrees a walk meets once per path, so a walk that
+ * runs out answers "per thread" (SM_SPAN_NODES). */
+struct sw {
+	const struct sm_guard *under;
+	int64_t xq;
+	unsigned left;
+};
+
 /* Does e take the same value in threads t and t + k * n (every k)? A
  * value alike in every thread does; the lane does when n is a multiple of
  * 32; threadIdx.x % m and threadIdx.x & (m - 1) do where m divides n and
@@ -41,11 +52,11 @@ static int64_t gcd(int64_t a, int64_t b)
  * (t and t + n then differ by n in x, or sit in another row at the same
  * x % n); a load does
  * where its address does; an operation where its operands do. */
-static bool repeats(const struct sm_expr *e, int64_t n, int64_t xq, int depth)
+static bool repeats(const struct sm_expr *e, int64_t n, struct sw *w, int depth)
 {
 	if (!e)
 		return true;
-	if (depth > SM_SCAN_EXPR_DEPTH || n < 1)
+	if (depth > SM_SCAN_EXPR_DEPTH || n < 1 || !w->left || !--w->left)
 		return false;
 	switch (e->kind) {
 	case SM_E_CONST:
@@ -61,26 +72,26 @@ static bool repeats(const struct sm_expr *e, int64_t n, int64_t xq, int depth)
 		if (!e->place || (!e->place->array && !e->place->base))
 			return false; /* a per-thread unknown, or another collective */
 		for (int i = 0; i < e->place->nidx; i++)
-			if (!repeats(e->place->idx[i], n, xq, depth + 1))
+			if (!repeats(e->place->idx[i], n, w, depth + 1))
 				return false;
-		return repeats(e->place->extra, n, xq, depth + 1) && repeats(e->place->base, n, xq, depth + 1);
+		return repeats(e->place->extra, n, w, depth + 1) && repeats(e->place->base, n, w, depth + 1);
 	case SM_E_BINARY:
 		const struct sm_expr *x = e->a;
 		while (x && x->kind == SM_E_CAST)
 			x = x->a; /* (int)threadIdx.x */
-		if (xq > 0 && xq % n == 0 && e->b && e->b->kind == SM_E_CONST && x && x->kind == SM_E_BUILTIN &&
+		if (w->xq > 0 && w->xq % n == 0 && e->b && e->b->kind == SM_E_CONST && x && x->kind == SM_E_BUILTIN &&
 		    x->builtin == SM_B_TID && x->dim == 0) {
 			int64_t m = e->op == SM_OP_REM ? e->b->ival : e->op == SM_OP_AND ? e->b->ival + 1 : 0;
 			if (m > 0 && (e->op == SM_OP_REM || (m & (m - 1)) == 0) && n % m == 0)
 				return true;
 		}
-		return repeats(e->a, n, xq, depth + 1) && repeats(e->b, n, xq, depth + 1);
+		return repeats(e->a, n, w, depth + 1) && repeats(e->b, n, w, depth + 1);
 	case SM_E_UNARY:
 	case SM_E_CAST:
-		return repeats(e->a, n, xq, depth + 1);
+		return repeats(e->a, n, w, depth + 1);
 	case SM_E_COND:
-		return repeats(e->a, n, xq, depth + 1) && repeats(e->b, n, xq, depth + 1) &&
-		       repeats(e->c, n, xq, depth + 1);
+		return repeats(e->a, n, w, depth + 1) && repeats(e->b, n, w, depth + 1) &&
+		       repeats(e->c, n, w, depth + 1);
 	case SM_E_LOOPVAR:
 	case SM_E_LOOPEXIT:
 	case SM_E_PREV:
@@ -90,11 +101,11 @@ static bool repeats(const struct sm_expr *e, int64_t n, int64_t xq, int depth)
 	return false;
 }
 
-static int64_t span(const struct sm_expr *e, const struct sm_guard *under, int64_t xq, int depth)
+static int64_t span(const struct sm_expr *e, struct sw *w, int depth)
 {
 	if (!e)
 		return 0;
-	if (depth > SM_SCAN_EXPR_DEPTH)
+	if (depth > SM_SCAN_EXPR_DEPTH || !w->left || !--w->left)
 		return 1;
 	switch (e->kind) {
 	case SM_E_CONST:
@@ -105,24 +116,30 @@ static int64_t span(const struct sm_expr *e, const struct sm_guard *under, int64
 	case SM_E_OPAQUE:
 		if (!e->thread_dep)
 			return 0;
-		if (e->span > 0 && e->place && !e->place->array && !e->place->base && e->place->nidx == 1)
+		if (sm_expr_is_collective(e) && e->place->nidx == 1)
 			/* a collective of its input (front/convert_warp.c): one
 			 * value in every tile when the input repeats per tile */
-			return repeats(e->place->idx[0], e->span, xq, 0) ? 0 : (int64_t)e->span;
+			return repeats(e->place->idx[0], e->span, w, depth + 1) ? 0 : (int64_t)e->span;
 		return e->span > 0 && !e->place ? (int64_t)e->span : 1;
 	case SM_E_UNARY:
 	case SM_E_CAST:
-		return span(e->a, under, xq, depth + 1);
-	case SM_E_BINARY:
-		return gcd(span(e->a, under, xq, depth + 1), span(e->b, under, xq, depth + 1));
+		return span(e->a, w, depth + 1);
+	case SM_E_BINARY: {
+		int64_t a = span(e->a, w, depth + 1);
+		return a == 1 ? 1 : gcd(a, span(e->b, w, depth + 1));
+	}
 	case SM_E_COND:
 		if (e->a && e->a->kind == SM_E_CONST) /* a branch decided at compile time */
-			return span(e->a->ival ? e->b : e->c, under, xq, depth + 1);
+			return span(e->a->ival ? e->b : e->c, w, depth + 1);
 		/* a merge under a guard in force: that guard's arm */
-		for (const struct sm_guard *g = under; g; g = g->next)
+		for (const struct sm_guard *g = w->under; g; g = g->next)
 			if (sm_expr_same(g->cond, e->a))
-				return span(g->negate ? e->c : e->b, under, xq, depth + 1);
-		return gcd(gcd(span(e->a, under, xq, depth + 1), span(e->b, under, xq, depth + 1)), span(e->c, under, xq, depth + 1));
+				return span(g->negate ? e->c : e->b, w, depth + 1);
+		{
+			int64_t a = span(e->a, w, depth + 1);
+			a = a == 1 ? 1 : gcd(a, span(e->b, w, depth + 1));
+			return a == 1 ? 1 : gcd(a, span(e->c, w, depth + 1));
+		}
 	case SM_E_LOOPVAR:
 	case SM_E_LOOPEXIT:
 	case SM_E_PREV:
@@ -134,7 +151,8 @@ static int64_t span(const struct sm_expr *e, const struct sm_guard *under, int64
 
 int64_t sm_expr_uniform_span(const struct sm_expr *e)
 {
-	return span(e, NULL, 0, 0);
+	struct sw w = { NULL, 0, SM_SPAN_NODES };
+	return span(e, &w, 0);
 }
 
 int64_t sm_expr_uniform_span_in(const struct sm_expr *e, const struct sm_kernel_launches *K)
@@ -142,12 +160,14 @@ int64_t sm_expr_uniform_span_in(const struct sm_expr *e, const struct sm_kernel_
 	int64_t xq = 0; /* the gcd of the blocks' x extents; 0: none known */
 	for (int bi = 0; K && bi < K->nshapes; bi++)
 		xq = gcd(xq, K->shape[bi].block.x > 0 ? K->shape[bi].block.x : 1);
-	return span(e, NULL, xq, 0);
+	struct sw w = { NULL, xq, SM_SPAN_NODES };
+	return span(e, &w, 0);
 }
 
 int64_t sm_expr_uniform_span_under(const struct sm_expr *e, const struct sm_guard *guards)
 {
-	return span(e, guards, 0, 0);
+	struct sw w = { guards, 0, SM_SPAN_NODES };
+	return span(e, &w, 0);
 }
 
 bool sm_scope_within_runs(const struct sm_stmt *s, int64_t span, const struct sm_kernel_launches *K)

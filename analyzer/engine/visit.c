@@ -21,7 +21,7 @@ static bool any(const struct sm_expr *e, const struct sm_expr_walk *w, int depth
 		if (any(iv->init, w, depth + 1) || any(iv->step, w, depth + 1))
 			return true;
 	}
-	const struct sm_access *p = e->place;
+	const struct sm_access *p = sm_expr_is_collective(e) ? NULL : e->place; /* its input: uniform.c */
 	if (p && (((w->edges & SM_WALK_ADDR_PLACE) && e->kind == SM_E_ADDR) ||
 		  ((w->edges & SM_WALK_LOAD_PLACE) && e->kind == SM_E_OPAQUE))) {
 		for (int i = 0; i < p->nidx; i++)
