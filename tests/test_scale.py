@@ -210,19 +210,29 @@ def test_cache(tmp):
         p = run(["--format=json", src, "--", "-DSMEMLINT_EVICT=%d" % i], env=senv)
         check(p.stdout == ref.stdout, "cache: eviction changed the results")
         if i == 0:
-            stale = os.path.join(sd, "pch-0.pch.tmp.abcdef")
+            stale = os.path.join(sd, "pch-" + "0" * 32 + ".tmp.abcdef")
             open(stale, "w").write("x")
             os.utime(stale, (1, 1))
-            fresh = os.path.join(sd, "pch-1.pch.tmp.abcdef")
+            fresh = os.path.join(sd, "pch-" + "1" * 32 + ".tmp.abcdef")
             open(fresh, "w").write("x")
+            # files of the folder that are not the cache's own (issue 24):
+            # never deleted, however old and whatever the cap
+            for name in ("pch-notes.pch", "pch-0.pch.tmp.abcdef", "pch-" + "A" * 32 + ".pch"):
+                f = os.path.join(sd, name)
+                open(f, "w").write("x" * 4096)
+                os.utime(f, (1, 1))
     left = sorted(os.listdir(sd))
-    check(len([f for f in left if f.endswith(".pch")]) == 1, f"cache: a 1 MiB cap keeps only the newest PCH: {left}")
+    own = [f for f in left if re.fullmatch(r"pch-[0-9a-f]{32}\.pch", f)]
+    check(len(own) == 1, f"cache: a 1 MiB cap keeps only the newest PCH: {left}")
     check(len([f for f in left if f.endswith(".deps")]) == 1, f"cache: an evicted PCH's list stays: {left}")
-    check("pch-0.pch.tmp.abcdef" not in left and "pch-1.pch.tmp.abcdef" in left,
+    check("pch-" + "0" * 32 + ".tmp.abcdef" not in left and "pch-" + "1" * 32 + ".tmp.abcdef" in left,
           f"cache: only stale temporaries are deleted: {left}")
+    check(all(n in left for n in ("pch-notes.pch", "pch-0.pch.tmp.abcdef", "pch-" + "A" * 32 + ".pch")),
+          f"cache: eviction deleted a file that is not its own: {left}")
     if os.environ.get("SMEMLINT_CACHE_MAX_MIB") is None:
         p = run(["--format=json", src, "--", "-DSMEMLINT_EVICT=9"], env={"XDG_CACHE_HOME": small})
-        check(len([f for f in os.listdir(sd) if f.endswith(".pch")]) == 2, "cache: the default cap keeps both")
+        check(len([f for f in os.listdir(sd) if re.fullmatch(r"pch-[0-9a-f]{32}\.pch", f)]) == 2,
+              "cache: the default cap keeps both")
     # an unwritable cache directory: no cache, same results
     ro = os.path.join(tmp, "ro")
     os.makedirs(ro)

@@ -343,6 +343,19 @@ static bool builder_gone(const char *name)
 	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
+/* Is name one of this cache's own (pch-KEY then ".pch" or ".tmp.", KEY 32
+ * lowercase hex digits as make_key writes it)? Eviction and the sweep
+ * delete nothing else a cache folder holds. */
+static bool own_name(const char *name, const char *suffix)
+{
+	if (strncmp(name, "pch-", 4))
+		return false;
+	for (int i = 4; i < 36; i++)
+		if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+			return false;
+	return !strncmp(name + 36, suffix, strlen(suffix)) && (strcmp(suffix, ".pch") || !name[40]);
+}
+
 /* Remove what builds that never finished left in dir: temporaries of a
  * process of this host that is gone, and any older than SM_PCH_TMP_AGE_S
  * (other hosts sharing the directory, old file-style temporaries). */
@@ -354,7 +367,7 @@ static void sweep_tmp(const char *dir)
 	time_t now = time(NULL);
 	struct dirent *de;
 	while ((de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, "pch-", 4) || !strstr(de->d_name, ".tmp."))
+		if (!own_name(de->d_name, ".tmp."))
 			continue;
 		char p[PATH_MAX];
 		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
@@ -570,16 +583,13 @@ static void evict(const char *dir, const char *keep)
 	uint64_t total = 0;
 	struct dirent *de;
 	while ((de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, "pch-", 4) || strstr(de->d_name, ".tmp."))
-			continue;
-		size_t l = strlen(de->d_name);
-		if (l < 5 || strcmp(de->d_name + l - 4, ".pch"))
+		if (!own_name(de->d_name, ".pch"))
 			continue;
 		char p[PATH_MAX];
 		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
 		struct stat st;
-		if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode))
-			continue;
+		if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue; /* another user's file is not ours to delete */
 		total += (uint64_t)st.st_size;
 		if (keep && !strcmp(p, keep))
 			continue;
