@@ -70,6 +70,20 @@ class Contract(unittest.TestCase):
         self.assertTrue(any(n["id"] == "parse-error" and "undeclared_thing" in n["message"] for n in notes), notes)
 
 
+    def test_text_input_errors_on_stderr(self):
+        # a text report redirected away from stderr: the input errors also
+        # reach stderr, named (issue 24: the docs promise stderr in every format)
+        f = os.path.join("tests", "rules", "bank-conflict", "parse_error.cu")
+        p = run(f)
+        self.assertEqual(p.returncode, 2)
+        self.assertRegex(p.stdout, r"parse_error\.cu:\d+:\d+: error: .*undeclared_thing")
+        self.assertRegex(p.stderr, r"(?m)^tests/rules/bank-conflict/parse_error\.cu:\d+:\d+: error: "
+                                   r".*undeclared_thing.* \[parse-error\]$")
+        # one stream for both (2>&1): written once
+        q = subprocess.run([SMEMLINT, f], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        self.assertEqual(q.stdout.count("undeclared_thing"), p.stdout.count("undeclared_thing"), q.stdout)
+
+
 class Flags(unittest.TestCase):
     def test_compile_commands_from_nvcc(self):
         with tempfile.TemporaryDirectory() as d:

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,6 +52,15 @@ static void print_input_errors(const struct sm_result *r)
 	}
 }
 
+/* Do standard output and standard error reach one place (a terminal, one
+ * file)? Then a text report already shows its input errors there. */
+static bool stdout_is_stderr(void)
+{
+	struct stat o, e;
+	return fstat(STDOUT_FILENO, &o) == 0 && fstat(STDERR_FILENO, &e) == 0 && o.st_dev == e.st_dev &&
+	       o.st_ino == e.st_ino;
+}
+
 /* The format's start, before its first file or its end: a run that fails
  * before any file (a config that cannot be read) writes nothing. */
 static void stream_begin(struct report *r)
@@ -67,9 +77,10 @@ static void stream_file(void *ctx, const struct sm_result *res)
 	stream_begin(r);
 	if (r->stream_rc == 0)
 		r->stream_rc = r->emitter->file(&r->st, res);
-	/* input errors also go to stderr when the report is machine readable
-	 * or written to a file */
-	if (r->c->format != sm_emitters || r->c->out_path)
+	/* input errors also go to stderr when the report is machine readable,
+	 * written to a file, or on a stdout that is not where stderr goes (a
+	 * text report redirected: `smemlint src/ > report.txt`) */
+	if (r->c->format != sm_emitters || r->c->out_path || !stdout_is_stderr())
 		print_input_errors(res);
 }
 
