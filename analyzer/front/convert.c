@@ -283,8 +283,8 @@ void cv_emit(struct fe *S, struct sm_stmt *s)
 {
 	if (s && S->block) {
 		cv_vec_push(S->A, S->block, s);
-		if (s->kind == SM_S_ASSIGN || s->kind == SM_S_DECL)
-			cv_local_elems_assigned(S, s); /* a[j] is another element once j changes */
+		if ((s->kind == SM_S_ASSIGN || s->kind == SM_S_DECL) && S->on_assign)
+			S->on_assign(S, s); /* a[j] is another element once j changes */
 	}
 }
 

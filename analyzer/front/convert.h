@@ -12,14 +12,18 @@
  *                     statement and expression nodes, notes
  *   barrier_scope.c   which threads a barrier orders
  *   convert_decl.c    shared arrays, variables, the callee a call follows
+ *   convert_local.c   elements of local arrays as variables
  *   convert_expr.c    expressions, shared-memory places and accesses
+ *   convert_warp.c    warp and tile collectives, butterfly reductions
  *   convert_stmt.c    statements, local declarations
  *   convert_call.c    modelled device calls; __device__ calls inlined
  *   convert_host.c    integer values of host code at launch sites
  *   convert_kernel.c  kernels, launches, the walk over the translation unit
  * The one way back up is fe.conv_call: an expression that is a call is
  * handed to the call converter (convert_call.c, installed by
- * convert_kernel.c), whose inlined callee's body is statements again.
+ * convert_kernel.c), whose inlined callee's body is statements again;
+ * and fe.on_assign, by which cv_emit tells convert_local.c of an
+ * assignment.
  * frontend.c parses and calls cv_convert_tu. What the files share has the
  * cv_ prefix and is declared here; everything else is static in its file.
  * Nothing here is installed or seen outside front/.
@@ -136,6 +140,9 @@ struct fe {
 	/* converts a call expression (cv_conv_call): the expression converter
 	 * reaches the call converter, above it, only through this */
 	struct sm_expr *(*conv_call)(struct fe *S, CXCursor c);
+	/* told of each assignment or declaration cv_emit emits
+	 * (cv_local_elems_assigned, installed by convert_kernel.c) */
+	void (*on_assign)(struct fe *S, const struct sm_stmt *s);
 	/* asynchronous copies in flight, in issue order (convert_async.c) */
 	struct {
 		struct sm_access *acc[SM_FE_ASYNC_PENDING];
@@ -258,14 +265,16 @@ struct sm_expr *cv_opaque(struct fe *S, CXCursor c, const char *name, int thread
  * computes one index (the resolver decides); NULL when base is neither
  * (convert_decl.c). */
 struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct sm_expr *idx, const char *name);
-/* Local array elements as variables (convert_local.c): a read of a[i]
- * while the element a[i] is known (its variable's reference, or NULL); a
- * store to a[i] (true when taken: rhs is what was stored, already
- * converted); the assignment or declaration of s, which ends the elements
- * whose index names its variable; a fresh kernel. */
-struct sm_expr *cv_local_elem_load(struct fe *S, CXCursor c);
-bool cv_local_elem_store(struct fe *S, CXCursor lhs, enum sm_op op, struct sm_expr *rhs, CXCursor c);
+/* Local array elements as variables (convert_local.c): the variable of
+ * element a[i] where a read of it reads what was stored (NULL: not
+ * known); the variable a store to a[i] assigns (NULL: not followed; the
+ * caller converts the index and emits the assignment); the assignment or
+ * declaration of s, which ends the elements whose index names its
+ * variable (fe.on_assign); a fresh kernel. */
+struct sm_var *cv_local_elem_known(struct fe *S, CXCursor c);
+struct sm_var *cv_local_elem_target(struct fe *S, CXCursor lhs);
 void cv_local_elems_assigned(struct fe *S, const struct sm_stmt *s);
+void cv_local_elems_reset(struct fe *S);
 /* An element of a local array passed to a callee's reference parameter:
  * its variable, to copy the parameter's value back into (NULL when not
  * followed: the array's known elements end); passed to a call that is not
@@ -273,7 +282,6 @@ void cv_local_elems_assigned(struct fe *S, const struct sm_stmt *s);
  * end at c. */
 struct sm_var *cv_local_elem_ref(struct fe *S, CXCursor arg);
 void cv_local_elem_clobber(struct fe *S, CXCursor arg, CXCursor c);
-void cv_local_elems_reset(struct fe *S);
 /* launch_bounds.c: a kernel's __launch_bounds__ maximum, or 0 */
 int64_t cv_launch_bounds(struct fe *S, CXCursor fn);
 struct sm_var *cv_record_root(struct fe *S, CXCursor lv, bool *whole);
@@ -385,9 +393,6 @@ struct cv_call {
 	const struct device_call *model;  /* its line of device_calls[], or NULL */
 };
 
-/* convert_call.c: any call not modelled: its arguments evaluated, its
- * value unknown (per thread when it has arguments or per_thread says so). */
-struct sm_expr *cv_opaque_call(struct fe *S, const struct cv_call *k, int per_thread);
 /* convert_warp.c: a tile's one value, an unknown alike in each run of
  * span threads (span < 2: per thread), with argument `input` (-1: none)
  * as what it was computed from; the calls it models; and after a for

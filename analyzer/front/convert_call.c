@@ -429,6 +429,7 @@ static struct sm_expr *conv_thread_rank(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_assume(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_operator(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_per_thread(struct fe *S, const struct cv_call *k);
+static struct sm_expr *opaque_call(struct fe *S, const struct cv_call *k, int per_thread);
 static struct sm_expr *conv_meta_group_rank(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_meta_group_size(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_group_size(struct fe *S, const struct cv_call *k);
@@ -677,7 +678,7 @@ static struct sm_expr *conv_meta_group_rank(struct fe *S, const struct cv_call *
 {
 	struct cv_group g;
 	if (!ranked_group(S, k, &g) || g.sc != SM_SCOPE_TILE)
-		return cv_opaque_call(S, k, 0);
+		return opaque_call(S, k, 0);
 	if (g.parent < 0)
 		return cv_tile_value(S, k, g.arg, -1); /* alike in the tile, unknown */
 	struct sm_expr *lin = linear_tid(S, k->c);
@@ -691,7 +692,7 @@ static struct sm_expr *conv_meta_group_size(struct fe *S, const struct cv_call *
 {
 	struct cv_group g;
 	if (!ranked_group(S, k, &g) || g.sc != SM_SCOPE_TILE)
-		return cv_opaque_call(S, k, 0);
+		return opaque_call(S, k, 0);
 	if (g.parent < 0)
 		return cv_tile_value(S, k, g.arg, -1);
 	if (g.parent > 0)
@@ -706,7 +707,7 @@ static struct sm_expr *conv_group_size(struct fe *S, const struct cv_call *k)
 {
 	struct cv_group g;
 	if (!ranked_group(S, k, &g))
-		return cv_opaque_call(S, k, 0);
+		return opaque_call(S, k, 0);
 	return g.sc == SM_SCOPE_TILE ? cv_mk_const(S, g.arg) : block_threads(S, k->c);
 }
 
@@ -719,7 +720,7 @@ static struct sm_expr *conv_tile_collective(struct fe *S, const struct cv_call *
 	bool shfl = !strcmp(k->name, "shfl");
 	if (!call_group(S, k, &g) || g.sc != SM_SCOPE_TILE || g.arg <= 0 ||
 	    (shfl && (k->nargs < 2 || !cv_try_eval_int(k->args[1], &lane))))
-		return cv_opaque_call(S, k, 0);
+		return opaque_call(S, k, 0);
 	return cv_tile_value(S, k, g.arg, strcmp(k->name, "reduce") ? 0 : 1); /* reduce(tile, v, op) */
 }
 
@@ -734,7 +735,7 @@ static struct sm_expr *conv_assume(struct fe *S, const struct cv_call *k)
  * memory), the result is unknown, per thread when it has arguments or
  * per_thread says so. A class-type shared element passed by value or
  * reference (a copy constructor, an operator) is read. */
-struct sm_expr *cv_opaque_call(struct fe *S, const struct cv_call *k, int per_thread)
+static struct sm_expr *opaque_call(struct fe *S, const struct cv_call *k, int per_thread)
 {
 	int dep = per_thread;
 	for (int i = 0; i < k->nargs; i++) {
@@ -792,7 +793,7 @@ static struct sm_expr *conv_ldg(struct fe *S, const struct cv_call *k)
 
 static struct sm_expr *conv_per_thread(struct fe *S, const struct cv_call *k)
 {
-	return cv_opaque_call(S, k, 1);
+	return opaque_call(S, k, 1);
 }
 
 /* A class-type assignment s[i] = v or s[i] += v is operator= / +=: a
@@ -801,7 +802,7 @@ static struct sm_expr *conv_operator(struct fe *S, const struct cv_call *k)
 {
 	const char *name = k->name;
 	if (k->nargs < 1 || !cv_is_shared_lvalue(S, k->args[0]))
-		return cv_opaque_call(S, k, 0);
+		return opaque_call(S, k, 0);
 	size_t len = strlen(name);
 	int is_assign = !strcmp(name, "operator=");
 	int is_compound = len >= 10 && name[len - 1] == '=' && strcmp(name, "operator==") &&
@@ -809,7 +810,7 @@ static struct sm_expr *conv_operator(struct fe *S, const struct cv_call *k)
 	for (int i = 1; i < k->nargs; i++)
 		(void)cv_conv_expr(S, k->args[i]);
 	if (!is_assign && !is_compound)
-		return cv_opaque_call(S, k, 0); /* its arguments are evaluated again */
+		return opaque_call(S, k, 0); /* its arguments are evaluated again */
 	if (is_compound)
 		(void)cv_emit_access(S, k->args[0], SM_ACC_LOAD);
 	(void)cv_emit_access(S, k->args[0], SM_ACC_STORE);
@@ -952,5 +953,5 @@ static struct sm_expr *conv_call_of(struct fe *S, struct cv_call *k0)
 	if (cv_library_collective(S, &k))
 		return cv_opaque(S, k.c, k.name, 1);
 	struct sm_expr *pure = pure_call(S, &k);
-	return pure ? pure : cv_opaque_call(S, &k, 0);
+	return pure ? pure : opaque_call(S, &k, 0);
 }

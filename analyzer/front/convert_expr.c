@@ -655,10 +655,12 @@ static struct sm_expr *conv_subscript(struct fe *S, CXCursor c)
 		struct sm_expr *e = place_address(S, c, c);
 		return e ? e : cv_opaque(S, c, "row", 1);
 	}
-	struct sm_expr *elem = cv_local_elem_load(S, c); /* a local array's known element */
-	if (elem)
-		return elem;
 	struct kids ks = cv_kids_of(c);
+	struct sm_var *elem = cv_local_elem_known(S, c); /* a local array's known element */
+	if (elem && ks.n == 2) {
+		(void)cv_conv_expr(S, ks.c[1]); /* the index's own reads */
+		return cv_var_ref(S, c, elem);
+	}
 	struct sm_expr *idx = NULL;
 	for (int i = 0; i < ks.n && i < 8; i++) {
 		struct sm_expr *x = cv_conv_expr(S, ks.c[i]);
@@ -775,8 +777,12 @@ static struct sm_expr *conv_assign(struct fe *S, CXCursor lhs, CXCursor rhs_c, e
 			st->value = rhs; /* the race search tells a constant from a race */
 		return rhs;
 	}
-	if (cv_local_elem_store(S, lhs, op, rhs, c))
+	struct sm_var *elem = cv_local_elem_target(S, lhs); /* a local array's element */
+	if (elem) {
+		(void)cv_conv_expr(S, cv_kids_of(lhs).c[1]);
+		emit_assign(S, elem, op, rhs, c);
 		return rhs;
+	}
 	(void)cv_conv_expr(S, lhs);
 	bool whole;
 	struct sm_var *rec = cv_record_root(S, lhs, &whole);

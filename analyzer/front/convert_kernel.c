@@ -500,6 +500,7 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 	S.main_file = clang_getFile(tu, path);
 	S.stack_floor = sm_stack_floor((size_t)1 << 20);
 	S.conv_call = cv_conv_call; /* expressions reach calls through it */
+	S.on_assign = cv_local_elems_assigned; /* local array elements hear of assignments */
 	collect_notes(&S);
 
 	struct launch_ctx lc;

@@ -11,7 +11,8 @@
  * code, by giving its variable an unknown per thread: a store to another
  * index of the array (which may be the same element), the assignment or
  * declaration of a name its index mentions (`j++` makes `a[j]` another
- * element), a compound store to an element not known. Only arrays of
+ * element). A compound store to an element not known makes it one of an
+ * unknown per thread (the resolver's value of a variable never set). Only arrays of
  * scalars whose every use in their function is `a[...]` (or a cast to
  * void) are followed: no pointer to one (`f(a)`, `p = a`), no `&a[i]`, no
  * `a[i]++`, no `float &r = a[i]`. An element passed to a reference
@@ -19,6 +20,10 @@
  * callee is not followed. The index must be plain: names, numbers,
  * arithmetic and member access (no call, no assignment, no subscript).
  * Every other array stays what it was before: a per-thread load.
+ *
+ * Below convert_expr.c, which converts the index of an element it reads or
+ * stores; told of every assignment through fe.on_assign (convert.c's
+ * cv_emit), installed by convert_kernel.c.
  */
 #include "front/convert.h"
 
@@ -228,7 +233,7 @@ static void forget_others(struct fe *S, struct sm_var *arr, const char *key, CXC
 			forget(S, i, c, NULL);
 }
 
-struct sm_expr *cv_local_elem_load(struct fe *S, CXCursor c)
+struct sm_var *cv_local_elem_known(struct fe *S, CXCursor c)
 {
 	CXCursor d, idx;
 	struct sm_var *arr = local_array(S, c, &d, &idx);
@@ -236,36 +241,22 @@ struct sm_expr *cv_local_elem_load(struct fe *S, CXCursor c)
 		return NULL;
 	char *key = index_key(S, idx);
 	struct fe_elem *e = key ? find(S, arr, key) : NULL;
-	if (!e)
-		return NULL;
-	(void)cv_conv_expr(S, idx); /* the index's own reads */
-	return cv_var_ref(S, c, e->v);
+	return e ? e->v : NULL;
 }
 
-bool cv_local_elem_store(struct fe *S, CXCursor lhs, enum sm_op op, struct sm_expr *rhs, CXCursor c)
+struct sm_var *cv_local_elem_target(struct fe *S, CXCursor lhs)
 {
 	CXCursor d, idx;
 	struct sm_var *arr = local_array(S, lhs, &d, &idx);
 	if (!arr || !array_followed(S, arr, d))
-		return false;
+		return NULL;
 	char *key = index_key(S, idx);
-	forget_others(S, arr, key, c); /* any other element of the array may be this one */
+	forget_others(S, arr, key, lhs); /* any other element of the array may be this one */
 	if (!key)
-		return false; /* stored as before: a per-thread element */
-	(void)cv_conv_expr(S, idx);
+		return NULL; /* stored as before: a per-thread element */
 	struct fe_elem *e = find(S, arr, key);
-	if (!e && op != SM_OP_ASSIGN)
-		return true; /* a compound store to an element not known: still unknown */
-	if (!e && !(e = add(S, arr, key)))
-		return true;
-	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ASSIGN, c);
-	if (!s)
-		return true;
-	s->var = e->v;
-	s->op = op;
-	s->value = rhs;
-	cv_emit(S, s);
-	return true;
+	e = e ? e : add(S, arr, key);
+	return e ? e->v : NULL;
 }
 
 void cv_local_elems_assigned(struct fe *S, const struct sm_stmt *s)
@@ -286,17 +277,7 @@ void cv_local_elems_assigned(struct fe *S, const struct sm_stmt *s)
 
 struct sm_var *cv_local_elem_ref(struct fe *S, CXCursor arg)
 {
-	CXCursor d, idx;
-	struct sm_var *arr = local_array(S, arg, &d, &idx);
-	if (!arr)
-		return NULL;
-	char *key = array_followed(S, arr, d) ? index_key(S, idx) : NULL;
-	forget_others(S, arr, key, arg);
-	if (!key)
-		return NULL;
-	struct fe_elem *e = find(S, arr, key);
-	e = e ? e : add(S, arr, key);
-	return e ? e->v : NULL;
+	return cv_local_elem_target(S, arg);
 }
 
 void cv_local_elem_clobber(struct fe *S, CXCursor arg, CXCursor c)

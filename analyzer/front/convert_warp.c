@@ -27,21 +27,22 @@
 
 struct sm_expr *cv_tile_value(struct fe *S, const struct cv_call *k, int64_t span, int input)
 {
-	if (span < 2 || span > SM_MAX_BLOCK_THREADS || input < 0 || input >= k->nargs) {
-		struct sm_expr *e = cv_opaque_call(S, k, 1);
-		if (e && span > 1 && span <= SM_MAX_BLOCK_THREADS)
-			e->span = (unsigned)span;
-		return e;
-	}
+	/* the arguments, as any call's (a struct in shared memory is read) */
 	struct sm_expr *in = NULL;
 	for (int i = 0; i < k->nargs; i++) {
+		CXCursor ai = cv_strip(k->args[i]);
+		if (clang_getCanonicalType(clang_getCursorType(ai)).kind == CXType_Record && cv_is_shared_lvalue(S, ai)) {
+			(void)cv_emit_access(S, ai, SM_ACC_LOAD);
+			continue;
+		}
 		struct sm_expr *x = cv_conv_expr(S, k->args[i]);
 		if (i == input)
 			in = x;
 	}
 	cv_emit(S, cv_mk_stmt(S, SM_S_OPAQUE_CALL, k->c));
-	struct sm_expr *e = in ? cv_load_at(S, k->c, NULL, in, k->name) : cv_opaque(S, k->c, k->name, 1);
-	if (e)
+	bool tile = span > 1 && span <= SM_MAX_BLOCK_THREADS;
+	struct sm_expr *e = tile && in ? cv_load_at(S, k->c, NULL, in, k->name) : cv_opaque(S, k->c, k->name, 1);
+	if (e && tile)
 		e->span = (unsigned)span;
 	return e;
 }
@@ -59,7 +60,7 @@ struct sm_expr *cv_conv_shfl_sync(struct fe *S, const struct cv_call *k)
 	if (!full_mask(k) || k->nargs < 3 || !cv_try_eval_int(k->args[2], &lane) ||
 	    (k->nargs >= 4 && !cv_try_eval_int(k->args[3], &width)) || width < 2 || width > SM_WARP ||
 	    (width & (width - 1)))
-		return cv_opaque_call(S, k, 1);
+		return cv_tile_value(S, k, 1, -1); /* a value per thread */
 	return cv_tile_value(S, k, width, 1);
 }
 

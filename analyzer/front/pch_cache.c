@@ -344,7 +344,8 @@ static bool builder_gone(const char *name)
 }
 
 /* Is name one of this cache's own (pch-KEY then ".pch" or ".tmp.", KEY 32
- * lowercase hex digits as make_key writes it)? Eviction and the sweep
+ * lowercase hex digits as make_key writes it; ".pch.tmp." the older
+ * temporaries)? Eviction and the sweep
  * delete nothing else a cache folder holds. */
 static bool own_name(const char *name, const char *suffix)
 {
@@ -367,8 +368,8 @@ static void sweep_tmp(const char *dir)
 	time_t now = time(NULL);
 	struct dirent *de;
 	while ((de = readdir(d)) != NULL) {
-		if (!own_name(de->d_name, ".tmp."))
-			continue;
+		if (!own_name(de->d_name, ".tmp.") && !own_name(de->d_name, ".pch.tmp."))
+			continue; /* an unfinished build's, or an old file-style temporary */
 		char p[PATH_MAX];
 		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
 		struct stat st;
