@@ -389,6 +389,9 @@
  * may be taken as per thread). */
 #define SM_FE_LOCAL_ELEMS 32
 #define SM_FE_LOCAL_ARRAYS 32
+/* ...and the bytes of an element's index written as words (`sumf[j]`:
+ * "j "); a longer index is not followed. */
+#define SM_FE_LOCAL_KEY 256
 
 /* Nodes one walk of uniform.c visits to tell how far a value is alike
  * between threads (its span): a closed expression shares subtrees, which

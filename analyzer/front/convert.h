@@ -126,6 +126,9 @@ struct fe {
 	bool in_header;          /* converting a callee defined outside the file:
 	                          * positions go to the call site in the file */
 	struct cmap inlined;     /* callees inlined at least once */
+	struct cmap butterflies; /* for-statement cursor -> its butterfly verdict
+	                          * (convert_warp.c; a helper's loop is met at
+	                          * every inlining, its tokens read once) */
 	struct cmap groups;      /* ParmDecl cursor -> struct cv_group: the
 	                          * scope of the cooperative group passed for
 	                          * a parameter of the callee being inlined */

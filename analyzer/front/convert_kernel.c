@@ -602,4 +602,5 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 	cv_cmap_free(&S.vars);
 	cv_cmap_free(&S.kernels);
 	cv_cmap_free(&S.inlined);
+	cv_cmap_free(&S.butterflies);
 }

@@ -2,7 +2,7 @@
  *
  * `float sumf[N]; ... sumf[j] = warp_sum(sumf[j]); buf[w] = sumf[j];`: the
  * value read back is the value stored, as it would be for a scalar. An
- * element is named by its array and the tokens of its index: a store
+ * element is named by its array and its index as written: a store
  * `a[i] = v` assigns the element's variable "a[i]" (an IR variable like
  * any other, so branches and loops merge it as they merge a scalar), and a
  * read of `a[i]` while that element is known reads the variable.
@@ -17,7 +17,7 @@
  * void) are followed: no pointer to one (`f(a)`, `p = a`), no `&a[i]`, no
  * `a[i]++`, no `float &r = a[i]`. An element passed to a reference
  * parameter is copied back from the inlined callee, or ends when the
- * callee is not followed. The index must be plain: names, numbers,
+ * callee is not followed. The index must be plain: variables, constants,
  * arithmetic and member access (no call, no assignment, no subscript).
  * Every other array stays what it was before: a per-thread load.
  *
@@ -27,6 +27,7 @@
  */
 #include "front/convert.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void cv_local_elems_reset(struct fe *S)
@@ -62,11 +63,6 @@ static struct sm_var *local_array(struct fe *S, CXCursor c, CXCursor *decl, CXCu
 	*decl = d;
 	*idx = ks.c[1];
 	return v;
-}
-
-static bool is_ident(const char *t)
-{
-	return (t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z') || t[0] == '_';
 }
 
 /* The uses of array d in its function, from its syntax tree (macros
@@ -136,36 +132,98 @@ static bool array_followed(struct fe *S, struct sm_var *arr, CXCursor d)
 	return ok;
 }
 
-/* The index's tokens joined by spaces (arena), or NULL when it is not a
- * plain expression of names, numbers and arithmetic. */
+/* The index written as words (arena), or NULL when it is not a plain
+ * expression of variables, constants, arithmetic and members
+ * (threadIdx.x): read from the syntax tree, so a macro is what it expands
+ * to and a variable is named as assigned (cv_local_elems_assigned matches
+ * the words). No tokens: the front end asks it of every store. */
+struct key_buf {
+	char s[SM_FE_LOCAL_KEY];
+	size_t n;
+	bool bad;
+};
+
+static void key_put(struct key_buf *k, const char *w)
+{
+	size_t l = strlen(w);
+	if (k->n + l + 2 > sizeof(k->s)) {
+		k->bad = true;
+		return;
+	}
+	memcpy(k->s + k->n, w, l);
+	k->s[k->n + l] = ' ';
+	k->n += l + 1;
+	k->s[k->n] = 0;
+}
+
+static void key_of(struct key_buf *k, CXCursor c, int depth)
+{
+	c = cv_strip(c);
+	enum CXCursorKind kind = clang_getCursorKind(c);
+	struct kids ks = cv_kids_of(c);
+	int64_t v;
+	char w[32];
+	if (k->bad || depth > 16) {
+		k->bad = true;
+	} else if (kind == CXCursor_DeclRefExpr || kind == CXCursor_MemberRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		enum CXCursorKind dk = clang_getCursorKind(d);
+		if (dk == CXCursor_EnumConstantDecl || dk == CXCursor_NonTypeTemplateParameter) {
+			if (!cv_try_eval_int(c, &v)) {
+				k->bad = true;
+				return;
+			}
+			snprintf(w, sizeof(w), "#%lld", (long long)v);
+			key_put(k, w);
+			return;
+		}
+		if (kind == CXCursor_MemberRefExpr && ks.n == 1) {
+			key_of(k, ks.c[0], depth + 1);
+			key_put(k, ".");
+		} else if (kind == CXCursor_MemberRefExpr || (dk != CXCursor_VarDecl && dk != CXCursor_ParmDecl)) {
+			k->bad = true;
+			return;
+		}
+		CXString n = clang_getCursorSpelling(d);
+		key_put(k, clang_getCString(n));
+		clang_disposeString(n);
+	} else if (kind == CXCursor_IntegerLiteral && cv_try_eval_int(c, &v)) {
+		snprintf(w, sizeof(w), "#%lld", (long long)v);
+		key_put(k, w);
+	} else if (kind == CXCursor_BinaryOperator && ks.n == 2) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		if (op < CXBinaryOperator_Mul || op > CXBinaryOperator_LOr) {
+			k->bad = true; /* an assignment, a comma */
+			return;
+		}
+		snprintf(w, sizeof(w), "(%d", (int)op);
+		key_put(k, w);
+		key_of(k, ks.c[0], depth + 1);
+		key_of(k, ks.c[1], depth + 1);
+		key_put(k, ")");
+	} else if (kind == CXCursor_UnaryOperator && ks.n == 1) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		if (op != CXUnaryOperator_Plus && op != CXUnaryOperator_Minus && op != CXUnaryOperator_Not &&
+		    op != CXUnaryOperator_LNot) {
+			k->bad = true; /* ++, --, &, * */
+			return;
+		}
+		snprintf(w, sizeof(w), "u%d", (int)op);
+		key_put(k, w);
+		key_of(k, ks.c[0], depth + 1);
+	} else if (kind == CXCursor_CStyleCastExpr || kind == CXCursor_CXXStaticCastExpr ||
+		   kind == CXCursor_CXXFunctionalCastExpr) {
+		key_of(k, ks.n ? ks.c[ks.n - 1] : c, depth + 1);
+	} else {
+		k->bad = true; /* a call, a subscript, a load through a pointer */
+	}
+}
+
 static char *index_key(struct fe *S, CXCursor idx)
 {
-	static const char *const punct[] = { "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "~", "(", ")",
-					     ".", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "!", "?", ":" };
-	struct toks t = cv_tokens_of(S, idx);
-	if (!t.n)
-		return NULL;
-	size_t len = 0;
-	for (unsigned i = 0; i < t.n; i++) {
-		bool ok = is_ident(t.s[i]) ? i + 1 >= t.n || strcmp(t.s[i + 1], "(") : false;
-		if (!is_ident(t.s[i])) {
-			ok = t.s[i][0] >= '0' && t.s[i][0] <= '9';
-			for (size_t p = 0; !ok && p < sizeof(punct) / sizeof(punct[0]); p++)
-				ok = !strcmp(t.s[i], punct[p]);
-		}
-		if (!ok)
-			return NULL; /* a call, an assignment, a subscript, a literal string */
-		len += strlen(t.s[i]) + 1;
-	}
-	char *k = sm_arena_alloc(S->A, len + 1);
-	if (!k)
-		return NULL;
-	k[0] = 0;
-	for (unsigned i = 0; i < t.n; i++) {
-		strcat(k, t.s[i]);
-		strcat(k, " ");
-	}
-	return k;
+	struct key_buf k = { { 0 }, 0, false };
+	key_of(&k, idx, 0);
+	return k.bad || !k.n ? NULL : sm_arena_strdup(S->A, k.s);
 }
 
 /* The element's variable, known from here on as unknown per thread
@@ -237,7 +295,10 @@ struct sm_var *cv_local_elem_known(struct fe *S, CXCursor c)
 {
 	CXCursor d, idx;
 	struct sm_var *arr = local_array(S, c, &d, &idx);
-	if (!arr || !S->elems.n)
+	bool any = false;
+	for (unsigned i = 0; arr && i < S->elems.n && !any; i++)
+		any = S->elems.e[i].arr == arr;
+	if (!any)
 		return NULL;
 	char *key = index_key(S, idx);
 	struct fe_elem *e = key ? find(S, arr, key) : NULL;

@@ -106,9 +106,23 @@ static enum CXChildVisitResult find_xor(CXCursor c, CXCursor p, CXClientData d)
 }
 
 static int64_t butterfly_span(struct fe *S, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body,
-			      struct sm_var **xv)
+			      CXCursor *xdecl, struct sm_var **xv)
 {
 	if (clang_Cursor_isNull(init) || clang_Cursor_isNull(cond) || clang_Cursor_isNull(inc))
+		return 0;
+	/* the body: one statement x op= ... with one __shfl_xor_sync(M, x, o[, W]) */
+	if (clang_getCursorKind(body) == CXCursor_CompoundStmt) {
+		struct kids bk = cv_kids_of(body);
+		if (bk.n != 1)
+			return 0;
+		body = bk.c[0];
+	}
+	enum CXCursorKind bk = clang_getCursorKind(body);
+	if (bk != CXCursor_BinaryOperator && bk != CXCursor_CompoundAssignOperator)
+		return 0; /* no tokens asked of a loop that is no butterfly */
+	CXCursor call = clang_getNullCursor();
+	clang_visitChildren(body, find_xor, &call);
+	if (clang_Cursor_isNull(call))
 		return 0;
 	/* the offset: `int o = I` or `o = I` */
 	struct toks ti = toks_nosemi(S, init);
@@ -137,15 +151,6 @@ static int64_t butterfly_span(struct fe *S, CXCursor init, CXCursor cond, CXCurs
 	if (!toks_are(&tn, 0, tn.n, n1, 3) && !toks_are(&tn, 0, tn.n, n2, 3) && !toks_are(&tn, 0, tn.n, n3, 5) &&
 	    !toks_are(&tn, 0, tn.n, n4, 5))
 		return 0;
-	/* the body: one statement x op= ... with one __shfl_xor_sync(M, x, o[, W]) */
-	if (clang_getCursorKind(body) == CXCursor_CompoundStmt) {
-		struct kids bk = cv_kids_of(body);
-		if (bk.n != 1)
-			return 0;
-		body = bk.c[0];
-	}
-	CXCursor call = clang_getNullCursor();
-	clang_visitChildren(body, find_xor, &call);
 	int na = clang_Cursor_isNull(call) ? 0 : clang_Cursor_getNumArguments(call);
 	if (na != 3 && na != 4)
 		return 0;
@@ -185,8 +190,10 @@ static int64_t butterfly_span(struct fe *S, CXCursor init, CXCursor cond, CXCurs
 	if (!ok)
 		return 0;
 	CXCursor xr = cv_strip(clang_Cursor_getArgument(call, 1));
-	struct sm_var *v = clang_getCursorKind(xr) == CXCursor_DeclRefExpr
-				   ? cv_cmap_get(&S->vars, clang_getCursorReferenced(xr)) : NULL;
+	if (clang_getCursorKind(xr) != CXCursor_DeclRefExpr)
+		return 0;
+	*xdecl = clang_getCursorReferenced(xr);
+	struct sm_var *v = cv_cmap_get(&S->vars, *xdecl);
 	if (!v || v->is_ref)
 		return 0;
 	*xv = v;
@@ -207,10 +214,23 @@ static struct sm_var *new_var(struct fe *S, const char *name)
 	return v;
 }
 
+/* A loop's verdict, kept per cursor: the span and the variable's
+ * declaration (its sm_var is the current inlining's). */
+struct butterfly {
+	int64_t span;
+	CXCursor xdecl;
+};
+
 void cv_butterfly_loop(struct fe *S, CXCursor c, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body)
 {
-	struct sm_var *x = NULL;
-	int64_t span = butterfly_span(S, init, cond, inc, body, &x);
+	struct butterfly *b = cv_cmap_get(&S->butterflies, c);
+	if (!b && (b = sm_arena_alloc(S->A, sizeof(*b))) != NULL) {
+		struct sm_var *v = NULL;
+		b->span = butterfly_span(S, init, cond, inc, body, &b->xdecl, &v);
+		(void)cv_cmap_put(&S->butterflies, c, b);
+	}
+	struct sm_var *x = b && b->span > 1 ? cv_cmap_get(&S->vars, b->xdecl) : NULL;
+	int64_t span = x && !x->is_ref ? b->span : 0;
 	struct vec *blk = S->block;
 	if (span < 2 || !blk || !blk->n)
 		return;
