@@ -278,12 +278,10 @@ struct sm_var *cv_local_elem_known(struct fe *S, CXCursor c);
 struct sm_var *cv_local_elem_target(struct fe *S, CXCursor lhs);
 void cv_local_elems_assigned(struct fe *S, const struct sm_stmt *s);
 void cv_local_elems_reset(struct fe *S);
-/* An element of a local array passed to a callee's reference parameter:
- * its variable, to copy the parameter's value back into (NULL when not
- * followed: the array's known elements end); passed to a call that is not
- * followed, by reference or to an unknown parameter: its known elements
- * end at c. */
-struct sm_var *cv_local_elem_ref(struct fe *S, CXCursor arg);
+/* An element of a local array passed to a call that is not followed, by
+ * reference or to an unknown parameter: its array's known elements end at
+ * c. (Passed to an inlined callee's reference parameter, it is the
+ * variable cv_local_elem_target gives, copied back into after the call.) */
 void cv_local_elem_clobber(struct fe *S, CXCursor arg, CXCursor c);
 /* launch_bounds.c: a kernel's __launch_bounds__ maximum, or 0 */
 int64_t cv_launch_bounds(struct fe *S, CXCursor fn);

@@ -64,7 +64,7 @@ static struct sm_var *caller_var(struct fe *S, const struct cmap *caller_scope, 
 {
 	CXCursor a = cv_strip(arg);
 	if (clang_getCursorKind(a) != CXCursor_DeclRefExpr)
-		return cv_local_elem_ref(S, a); /* mad(sumf[j], x, y): an element of a local array */
+		return cv_local_elem_target(S, a); /* mad(sumf[j], x, y): an element of a local array */
 	struct sm_var *v = cv_cmap_get(caller_scope, clang_getCursorReferenced(a));
 	return v && !v->is_ref ? v : NULL;
 }

@@ -336,11 +336,6 @@ void cv_local_elems_assigned(struct fe *S, const struct sm_stmt *s)
 	}
 }
 
-struct sm_var *cv_local_elem_ref(struct fe *S, CXCursor arg)
-{
-	return cv_local_elem_target(S, arg);
-}
-
 void cv_local_elem_clobber(struct fe *S, CXCursor arg, CXCursor c)
 {
 	CXCursor d, idx;
