@@ -21,11 +21,22 @@ read and labelled; a label that no finding matches any more is listed too
 
     python3 tools/realtrees.py --check       (the files' format; a test)
 
+Green trees (issue 27): every file with an input problem above the level
+note is a file smemlint fails on. Each is looked up in nvcc.tsv, the
+verdict of `nvcc -c -std=c++17 -arch=sm_90 FLAGS FILE` (CUDA 13, the
+tree's flags) on that file; `--nvcc` compiles the files not in it yet and
+`--write-nvcc` adds them. The report lists the flagged files nvcc accepts
+(the ones smemlint must parse), the headers flagged (never acceptable) and
+those nvcc rejects too; the table's column `nvcc accepts, flagged`
+counts the first two.
+
 trees.tsv columns: name, repository, commit, checkout (the folder under DIR
 holding the clone; trees of one clone share it), path (linted, relative to
 the checkout), flags (compiler flags after `--`, space separated; `-` none).
 labels.tsv columns: tree, file (relative to the checkout), line, rule,
 verdict (real | false), reason (one line: why, read from the code).
+nvcc.tsv columns: tree, file (relative to the checkout), verdict (accepts |
+rejects), nvcc's first error line ('-' when it accepts).
 Lines starting with '#' are comments."""
 import argparse, collections, json, os, re, subprocess, sys, time
 
@@ -33,6 +44,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "realtrees")
 BARRIER_RULES = ("missing-barrier", "divergent-barrier", "warp-sync")
 VERDICTS = ("real", "false")
+NVCC_VERDICTS = ("accepts", "rejects")
+HEADER_EXTS = (".cuh", ".h", ".hpp", ".hh", ".inl")
 
 
 def _rows(path, ncols):
@@ -87,6 +100,45 @@ def load_labels(trees, path=os.path.join(DATA, "labels.tsv")):
     return labels
 
 
+def load_nvcc(trees, path=os.path.join(DATA, "nvcc.tsv")):
+    """{(tree, file): (verdict, first error)} from nvcc.tsv ({} without it)."""
+    out = {}
+    if not os.path.exists(path):
+        return out
+    for n, (tree, file, verdict, err) in _rows(path, 4):
+        if tree not in trees:
+            raise ValueError(f"{path}:{n}: tree '{tree}' is not in trees.tsv")
+        if verdict not in NVCC_VERDICTS:
+            raise ValueError(f"{path}:{n}: verdict '{verdict}' is not one of {NVCC_VERDICTS}")
+        if file.startswith("/") or ".." in file.split("/"):
+            raise ValueError(f"{path}:{n}: file '{file}' leaves the checkout")
+        if (tree, file) in out:
+            raise ValueError(f"{path}:{n}: {file} listed twice")
+        out[(tree, file)] = (verdict, err)
+    return out
+
+
+def write_nvcc(verdicts, path=os.path.join(DATA, "nvcc.tsv")):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("# tree\tfile\tverdict\tnvcc's first error ('-': none); made by tools/realtrees.py --nvcc --write-nvcc\n")
+        for (tree, file), (verdict, err) in sorted(verdicts.items()):
+            f.write(f"{tree}\t{file}\t{verdict}\t{err}\n")
+
+
+def nvcc_verdict(nvcc, top, tree, file, timeout=900):
+    """Compile one file of a tree as its build would (the tree's flags) and
+    say whether nvcc accepts it, with its first error line."""
+    cmd = [nvcc, "-c", "-std=c++17", "-arch=sm_90", *tree["flags"], "-o", os.devnull, file]
+    try:
+        p = subprocess.run(cmd, cwd=top, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return ("rejects", f"nvcc took over {timeout} s")
+    if p.returncode == 0:
+        return ("accepts", "-")
+    errs = [l for l in (p.stderr + p.stdout).splitlines() if "error" in l.lower()] or ["exit %d" % p.returncode]
+    return ("rejects", re.sub(r"\s+", " ", errs[0]).strip()[:200])
+
+
 def checkout_commit(path):
     p = subprocess.run(["git", "-C", path, "rev-parse", "HEAD"], capture_output=True, text=True)
     return p.stdout.strip() if p.returncode == 0 else None
@@ -107,7 +159,7 @@ def lint_tree(smemlint, root, tree, jobs=2, timeout=300, options=(), keep=None):
         os.makedirs(keep, exist_ok=True)
         with open(os.path.join(keep, tree["name"] + ".jsonl"), "w") as fh:
             fh.write(p.stdout)
-    found, problems = {}, collections.Counter()
+    found, problems, flagged = {}, collections.Counter(), {}
     for line in p.stdout.splitlines():
         try:
             d = json.loads(line)
@@ -115,17 +167,21 @@ def lint_tree(smemlint, root, tree, jobs=2, timeout=300, options=(), keep=None):
             continue
         if d.get("type") == "notification":
             problems[d.get("id", "?")] += 1
+            if d.get("level") != "note" and d.get("file"):
+                flagged.setdefault(os.path.normpath(d["file"]), set()).add(d.get("id", "?"))
         elif d.get("rule") in BARRIER_RULES:
             found.setdefault((d["file"], d["line"], d["rule"]), (d.get("level"), d.get("message", "")))
-    return p.returncode, secs, found, problems
+    return p.returncode, secs, found, problems, flagged
 
 
-def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, options=(), keep=None):
+def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, options=(), keep=None, nvcc=None,
+           write=False):
     """Lint every fetched tree and print its figures; returns one row per
     tree linted: (name, commit, exit, seconds, findings, real, false, not
     labelled, precision, input problems, crashes)."""
     trees = load_trees(os.path.join(data, "trees.tsv"))
     labels = load_labels(trees, os.path.join(data, "labels.tsv"))
+    verdicts = load_nvcc(trees, os.path.join(data, "nvcc.tsv"))
     rows = []
     for name, tree in trees.items():
         if names and name not in names:
@@ -138,7 +194,16 @@ def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, option
         if head != tree["commit"]:
             print(f"{name}: checkout is at {head}, the labels are for {tree['commit']}; skipped", file=out)
             continue
-        rc, secs, found, problems = lint_tree(smemlint, root, tree, jobs, options=options, keep=keep)
+        rc, secs, found, problems, flagged = lint_tree(smemlint, root, tree, jobs, options=options, keep=keep)
+        green = {"accepts": [], "header": [], "rejects": [], "unchecked": []}
+        for file, ids in sorted(flagged.items()):
+            if file.endswith(HEADER_EXTS):
+                green["header"].append((file, ids, "-"))
+                continue
+            v = verdicts.get((name, file))
+            if v is None and nvcc:
+                v = verdicts[(name, file)] = nvcc_verdict(nvcc, top, tree, file)
+            green[v[0] if v else "unchecked"].append((file, ids, v[1] if v else "-"))
         real = false = assumed = 0
         unlabelled = []
         by_level = collections.Counter()
@@ -157,14 +222,20 @@ def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, option
                 if k[0] == name and (k[1], k[2], k[3]) not in found]
         prec = f"{100.0 * real / (real + false):.0f}%" if real + false else "-"
         crashes = problems.get("internal-error", 0) + problems.get("analysis-failed", 0)
+        bad = len(green["accepts"]) + len(green["header"])
         rows.append((name, tree["commit"][:10], rc, secs, len(found), real, false, len(unlabelled), prec,
-                     sum(problems.values()), crashes))
+                     sum(problems.values()), crashes, f"{bad}" + ("+?" if green["unchecked"] else "")))
         print(f"{name} @ {tree['commit'][:10]}: exit {rc}, {secs:.1f} s, {len(found)} barrier findings "
               f"({', '.join(f'{n} {l}' for l, n in sorted(by_level.items(), key=lambda x: str(x[0])))}): "
               f"{real} real, {false} false, {len(unlabelled)} not labelled, {assumed} at the level assumed; "
               f"precision {prec} (of those above 'assumed')", file=out)
         if problems:
             print("  input problems: " + ", ".join(f"{k} {v}" for k, v in problems.most_common()), file=out)
+        for what, title in (("accepts", "flagged, nvcc accepts it"), ("header", "flagged, a header"),
+                            ("unchecked", "flagged, not compiled with nvcc yet (--nvcc)"),
+                            ("rejects", "flagged, nvcc rejects it too")):
+            for file, ids, err in green[what]:
+                print(f"  {title}: {file} ({', '.join(sorted(ids))})" + (f": {err}" if err != "-" else ""), file=out)
         for file, line, rule, level, msg in unlabelled:
             print(f"  not labelled: {file}:{line} {rule} ({level}): {msg[:160]}", file=out)
         for (t, file, line, rule), (verdict, reason) in gone:
@@ -173,10 +244,12 @@ def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, option
     if rows:
         print(file=out)
         print("| tree | commit | exit | seconds | barrier findings | real | false | not labelled | precision "
-              "| input problems | crashes |", file=out)
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|", file=out)
+              "| input problems | crashes | nvcc accepts, flagged |", file=out)
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|", file=out)
         for r in rows:
-            print("| {} | {} | {} | {:.1f} | {} | {} | {} | {} | {} | {} | {} |".format(*r), file=out)
+            print("| {} | {} | {} | {:.1f} | {} | {} | {} | {} | {} | {} | {} | {} |".format(*r), file=out)
+    if write:
+        write_nvcc(verdicts, os.path.join(data, "nvcc.tsv"))
     return rows
 
 
@@ -188,15 +261,22 @@ def main():
     ap.add_argument("--smemlint", default=os.path.join(ROOT, "build", "smemlint"))
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--keep", metavar="DIR", help="also write each tree's whole report (JSON lines) to DIR/NAME.jsonl")
+    ap.add_argument("--nvcc", nargs="?", const="nvcc", metavar="NVCC",
+                    help="compile the flagged files nvcc.tsv has no verdict for (default: nvcc on PATH)")
+    ap.add_argument("--write-nvcc", action="store_true", help="with --nvcc: add the new verdicts to nvcc.tsv")
     a = ap.parse_args()
     if a.check:
         trees = load_trees()
         labels = load_labels(trees)
-        print(f"{len(trees)} trees, {len(labels)} labels")
+        verdicts = load_nvcc(trees)
+        print(f"{len(trees)} trees, {len(labels)} labels, {len(verdicts)} nvcc verdicts")
         return 0
     if not a.trees:
         ap.error("--trees DIR or --check")
-    report(a.smemlint, a.trees, a.tree_names.split(",") if a.tree_names else None, a.j, keep=a.keep)
+    if a.write_nvcc and not a.nvcc:
+        ap.error("--write-nvcc needs --nvcc")
+    report(a.smemlint, a.trees, a.tree_names.split(",") if a.tree_names else None, a.j, keep=a.keep,
+           nvcc=a.nvcc, write=a.write_nvcc)
     return 0
 
 

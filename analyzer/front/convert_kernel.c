@@ -16,6 +16,7 @@
 #include "front/convert.h"
 #include "smemlint/options.h"
 #include "front/host_code.h"
+#include "front/nvcc_dialect.h"
 #include "front/include_site.h"
 #include "base/stack.h"
 
@@ -384,45 +385,6 @@ static const char *template_args_text(struct fe *S, CXCursor spec)
 	return sm_arena_strdup(S->A, buf);
 }
 
-/* clang's "initialization is not supported for __shared__ variables" on a
- * variable declared with no initializer (`__shared__ cuda::barrier<...>
- * bar;`, `__shared__ cuda::pipeline_shared_state<...> st;`: a class type
- * with a constructor): nvcc only warns (#20054) and ignores the
- * constructor, the code then initializes it (init(&bar, n)), so for the
- * analysis it is not an error. An explicit initializer (`= x`, `(x)`,
- * `{x}`) is an error for nvcc too. Read from the declaration's text (in a
- * function template the location resolves to no cursor): the name at the
- * diagnostic's column, then ';'. Its name, or NULL. */
-static const char *nvcc_ignored_shared_init(struct fe *S, CXDiagnostic d)
-{
-	CXString sp = clang_getDiagnosticSpelling(d);
-	int match = !strcmp(clang_getCString(sp), "initialization is not supported for __shared__ variables");
-	clang_disposeString(sp);
-	if (!match)
-		return NULL;
-	CXFile f = NULL;
-	unsigned off = 0;
-	clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, NULL, NULL, &off);
-	size_t size = 0;
-	const char *text = f ? clang_getFileContents(S->tu, f, &size) : NULL;
-	if (!text || off >= size)
-		return NULL;
-	size_t b = off, e = off;
-	while (e < size && (isalnum((unsigned char)text[e]) || text[e] == '_'))
-		e++;
-	size_t k = e;
-	while (k < size && (text[k] == ' ' || text[k] == '\t'))
-		k++;
-	if (e == b || k >= size || text[k] != ';')
-		return NULL;
-	/* __shared__ earlier on the declaration's line */
-	size_t ls = b;
-	while (ls > 0 && text[ls - 1] != '\n')
-		ls--;
-	const char *sh = memmem(text + ls, b - ls, "__shared__", 10);
-	return sh ? sm_arena_strndup(S->A, text + b, e - b) : NULL;
-}
-
 static void collect_notes(struct fe *S)
 {
 	unsigned n = clang_getNumDiagnostics(S->tu);
@@ -457,18 +419,10 @@ static void collect_notes(struct fe *S)
 					else
 						note->message = sm_arena_printf(S->A, "%s:%u:%u: %s", fn, line, col, msg);
 				}
-				cv_host_code_note(S->tu, d, note, S->A); /* host-only code: a warning */
-				const char *ign = nvcc_ignored_shared_init(S, d);
-				if (ign) {
-					/* what nvcc accepts: a note, not an error */
-					note->level = 0;
-					note->kind = SM_NOTE_NVCC_ACCEPTS;
-					note->message = sm_arena_printf(
-						S->A, "__shared__ '%s' is declared without an initializer but its type has a constructor: "
-						      "clang rejects it, nvcc ignores the constructor with a warning; analyzed as nvcc "
-						      "compiles it",
-						ign);
-				}
+				/* what nvcc accepts: a note; else an error in host-only
+				 * code: a warning */
+				if (!cv_nvcc_accepts_note(S->tu, d, note, S->A))
+					cv_host_code_note(S->tu, d, note, S->A);
 				cv_vec_push(S->A, &notes, note);
 			}
 		}
