@@ -419,10 +419,10 @@ static void collect_notes(struct fe *S)
 					else
 						note->message = sm_arena_printf(S->A, "%s:%u:%u: %s", fn, line, col, msg);
 				}
-				/* what nvcc accepts: a note; else an error in host-only
-				 * code: a warning */
-				if (!cv_nvcc_accepts_note(S->tu, d, note, S->A))
-					cv_host_code_note(S->tu, d, note, S->A);
+				/* an error in host-only code: a warning; what nvcc
+				 * accepts: a note */
+				cv_host_code_note(S->tu, d, note, S->A);
+				cv_nvcc_accepts_note(S->tu, d, note, S->A);
 				cv_vec_push(S->A, &notes, note);
 			}
 		}

@@ -143,8 +143,8 @@ static const char *shared_ctor(const struct at *a, struct sm_arena *A)
 
 /* "variable-sized object may not be initialized": `T a[n] = {0};` in host
  * code, a GNU extension nvcc's front end and host compiler accept (device
- * code has no variable-length arrays under either compiler, and clang
- * reports another error there first). The location is the size. */
+ * code has no variable-length arrays under either compiler: host-only
+ * functions only). The location is the size. */
 static const char *vla_init(const struct at *a, struct sm_arena *A)
 {
 	size_t p = prev_nonblank(a, a->off);
@@ -157,11 +157,12 @@ static const char *vla_init(const struct at *a, struct sm_arena *A)
 static const struct dialect_row {
 	const char *spelling; /* clang's diagnostic, exactly */
 	const char *(*match)(const struct at *a, struct sm_arena *A); /* the note's message, or NULL */
+	int host_only; /* only in the body of a host-only function (host_code.h) */
 } dialect[] = {
-	{ "initialization is not supported for __shared__ variables", shared_ctor },
-	{ "invalid % escape in inline assembly string", asm_percent },
-	{ "expected ')'", asm_operand_comma },
-	{ "variable-sized object may not be initialized", vla_init },
+	{ "initialization is not supported for __shared__ variables", shared_ctor, 0 },
+	{ "invalid % escape in inline assembly string", asm_percent, 0 },
+	{ "expected ')'", asm_operand_comma, 0 },
+	{ "variable-sized object may not be initialized", vla_init, 1 },
 };
 
 int cv_nvcc_accepts_note(CXTranslationUnit tu, CXDiagnostic d, struct sm_note *note, struct sm_arena *A)
@@ -173,7 +174,7 @@ int cv_nvcc_accepts_note(CXTranslationUnit tu, CXDiagnostic d, struct sm_note *n
 		if (!strcmp(s, dialect[i].spelling))
 			row = &dialect[i];
 	clang_disposeString(sp);
-	if (!row)
+	if (!row || (row->host_only && note->kind != SM_NOTE_HOST_CLANG))
 		return 0;
 	CXFile f = NULL;
 	unsigned off = 0;

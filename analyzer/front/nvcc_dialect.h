@@ -15,7 +15,8 @@
 #include "smemlint/ir.h"
 
 /* When clang error d of tu is one the table knows nvcc accepts, make note
- * (already filled as an error) a note of kind SM_NOTE_NVCC_ACCEPTS, level
+ * (already filled, as an error or by cv_host_code_note as an error in
+ * host-only code, which some rows require) a note of kind SM_NOTE_NVCC_ACCEPTS, level
  * note, whose message says what clang rejected, what nvcc does with it and
  * what the analysis leaves out; return 1. Otherwise leave note alone and
  * return 0. */
