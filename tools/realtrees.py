@@ -32,7 +32,7 @@ counts the first two.
 
 trees.tsv columns: name, repository, commit, checkout (the folder under DIR
 holding the clone; trees of one clone share it), path (linted, relative to
-the checkout), flags (compiler flags after `--`, space separated; `-` none).
+the checkout; several, comma separated), flags (compiler flags after `--`, space separated; `-` none).
 labels.tsv columns: tree, file (relative to the checkout), line, rule,
 verdict (real | false), reason (one line: why, read from the code).
 nvcc.tsv columns: tree, file (relative to the checkout), verdict (accepts |
@@ -73,8 +73,9 @@ def load_trees(path=os.path.join(DATA, "trees.tsv")):
             raise ValueError(f"{path}:{n}: repository '{repo}' is not owner/name")
         if not re.fullmatch(r"[A-Za-z0-9_.-]+", checkout) or checkout in (".", ".."):
             raise ValueError(f"{path}:{n}: checkout '{checkout}' is not a plain folder name")
-        if sub.startswith("/") or ".." in sub.split("/"):
-            raise ValueError(f"{path}:{n}: path '{sub}' leaves the checkout")
+        for part in sub.split(","):
+            if not part or part.startswith("/") or ".." in part.split("/"):
+                raise ValueError(f"{path}:{n}: path '{part}' leaves the checkout")
         trees[name] = {"name": name, "repo": repo, "commit": commit, "checkout": checkout, "path": sub,
                        "flags": [] if flags == "-" else flags.split()}
     return trees
@@ -148,7 +149,7 @@ def lint_tree(smemlint, root, tree, jobs=2, timeout=300, options=(), keep=None):
     """Lint one tree; returns exit code, seconds, barrier findings
     {(file, line, rule): first message}, and input problems by id."""
     top = os.path.join(root, tree["checkout"])
-    cmd = [os.path.abspath(smemlint), "-q", "--format=jsonl", f"-j{jobs}", "--timeout", str(timeout), *options, tree["path"]]
+    cmd = [os.path.abspath(smemlint), "-q", "--format=jsonl", f"-j{jobs}", "--timeout", str(timeout), *options, *tree["path"].split(",")]
     if tree["flags"]:
         cmd += ["--"] + tree["flags"]
     t0 = time.monotonic()
