@@ -10,10 +10,15 @@
 #             and any such file fails the stage, whatever the test checked
 #   valgrind  memcheck on the normal build (build/) over every corpus file,
 #             and with full uninitialised-value tracking over the unit tests
-#   fuzz      the libFuzzer target for SMEMLINT_FUZZ_SECONDS (default 60)
+#   fuzz      the libFuzzer targets: fuzz_smemlint (sources) for
+#             SMEMLINT_FUZZ_SECONDS (default 60), then fuzz_inputs (configs,
+#             compile databases and response files, baselines, header-filter
+#             patterns, compile commands; seeds in tools/fuzz/inputs/) for
+#             SMEMLINT_FUZZ_INPUTS_SECONDS (default 30)
 #
 # Environment: BUILD_DIR (default build), ASAN_BUILD_DIR (default build-asan),
-# SMEMLINT_FUZZ_SECONDS, SMEMLINT_FUZZ_JOBS (parallel fuzz processes, default 1).
+# SMEMLINT_FUZZ_SECONDS, SMEMLINT_FUZZ_INPUTS_SECONDS, SMEMLINT_FUZZ_JOBS
+# (parallel fuzz processes, default 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -79,24 +84,24 @@ stage_valgrind() {
   echo "reliability: valgrind: corpus and unit tests clean"
 }
 
-stage_fuzz() {
-  [ -x "$ASAN/fuzz_smemlint" ] || asan_build
-  local secs=${SMEMLINT_FUZZ_SECONDS:-60} jobs=${SMEMLINT_FUZZ_JOBS:-1}
-  local work="$ASAN/fuzz-corpus" art="$ASAN/fuzz-artifacts/"
+# fuzz_run TARGET SECONDS CORPUS...: one libFuzzer session; a failure prints
+# the report's head and every failing input as base64, so that a CI log
+# alone is enough to reproduce it
+fuzz_run() {
+  local target=$1 secs=$2; shift 2
+  local jobs=${SMEMLINT_FUZZ_JOBS:-1}
+  local work="$ASAN/$target-corpus" art="$ASAN/$target-artifacts/"
   mkdir -p "$work" "$art"
-  # seeds of the shapes that blew up before (deep macros, labels, long lines)
-  python3 tools/fuzz/gen_seeds.py "$ASAN/fuzz-seeds"
-  local args=(-dict=tools/fuzz/cuda.dict -max_total_time="$secs" -timeout="${SMEMLINT_FUZZ_INPUT_SECONDS:-20}" -print_final_stats=1
+  local args=(-max_total_time="$secs" -timeout="${SMEMLINT_FUZZ_INPUT_SECONDS:-20}" -print_final_stats=1
               -artifact_prefix="$art")
+  [ "$target" = fuzz_smemlint ] && args+=(-dict=tools/fuzz/cuda.dict)
   [ "$jobs" -gt 1 ] && args+=(-fork="$jobs" -ignore_crashes=0)
-  local log="$ASAN/fuzz.log" rc=0
-  "$ASAN/fuzz_smemlint" "${args[@]}" "$work" corpus/ "$ASAN/fuzz-seeds" >"$log" 2>&1 || rc=$?
+  local log="$ASAN/$target.log" rc=0
+  "$ASAN/$target" "${args[@]}" "$work" "$@" >"$log" 2>&1 || rc=$?
   tail -6 "$log"
   if [ "$rc" -ne 0 ] || compgen -G "$art/crash-*" >/dev/null || compgen -G "$art/leak-*" >/dev/null \
      || compgen -G "$art/timeout-*" >/dev/null; then
-    # the report's head (what failed, the top frames) and the input itself,
-    # so that a CI log alone is enough to reproduce it
-    echo "reliability: fuzz: failure (exit $rc); inputs in $art" >&2
+    echo "reliability: $target: failure (exit $rc); inputs in $art" >&2
     grep -n -m1 -A40 -E '^==[0-9]+==|ALARM|ERROR: libFuzzer|runtime error' "$log" >&2 || tail -60 "$log" >&2
     for f in "$art"/*; do
       [ -f "$f" ] || continue
@@ -105,7 +110,15 @@ stage_fuzz() {
     done
     return 1
   fi
-  echo "reliability: fuzz: ${secs}s, no crash"
+  echo "reliability: $target: ${secs}s, no crash"
+}
+
+stage_fuzz() {
+  { [ -x "$ASAN/fuzz_smemlint" ] && [ -x "$ASAN/fuzz_inputs" ]; } || asan_build
+  # seeds of the shapes that blew up before (deep macros, labels, long lines)
+  python3 tools/fuzz/gen_seeds.py "$ASAN/fuzz-seeds"
+  fuzz_run fuzz_smemlint "${SMEMLINT_FUZZ_SECONDS:-60}" corpus/ "$ASAN/fuzz-seeds"
+  fuzz_run fuzz_inputs "${SMEMLINT_FUZZ_INPUTS_SECONDS:-30}" tools/fuzz/inputs
 }
 
 case "${1:-all}" in

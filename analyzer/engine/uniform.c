@@ -75,7 +75,7 @@ static bool repeats(const struct sm_expr *e, int64_t n, struct sw *w, int depth)
 			if (!repeats(e->place->idx[i], n, w, depth + 1))
 				return false;
 		return repeats(e->place->extra, n, w, depth + 1) && repeats(e->place->base, n, w, depth + 1);
-	case SM_E_BINARY:
+	case SM_E_BINARY: {
 		const struct sm_expr *x = e->a;
 		while (x && x->kind == SM_E_CAST)
 			x = x->a; /* (int)threadIdx.x */
@@ -86,6 +86,7 @@ static bool repeats(const struct sm_expr *e, int64_t n, struct sw *w, int depth)
 				return true;
 		}
 		return repeats(e->a, n, w, depth + 1) && repeats(e->b, n, w, depth + 1);
+	}
 	case SM_E_UNARY:
 	case SM_E_CAST:
 		return repeats(e->a, n, w, depth + 1);
