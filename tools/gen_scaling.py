@@ -20,7 +20,12 @@ is assumed) stress the race search and the front end:
   loopnest   loops nested N deep (N <= 6, 4 iterations each) around
              shared accesses split by barriers
   leafmacro  a macro whose expansion is an expression tree of 2^N leaves
-             (N <= 20), stored to shared memory"""
+             (N <= 20), stored to shared memory
+and issue 24's suppression flood (what a checkout may hold):
+  suppress   N inline suppressions, one a line, each of the four forms in
+             turn; the first 64 that can share a line sit on an access
+             with a 2-way conflict, the rest stand on their own (covering
+             the next line)"""
 import sys
 
 
@@ -52,6 +57,17 @@ def gen_reliability(kind, n):
         for d in range(n - 1, -1, -1):
             out.append("    " * (d + 1) + "}")
         out.append("    out[t] = v;")
+    elif kind == "suppress":
+        forms = ("// smemlint: ignore[bank-conflict]", "// NOLINT(smemlint-bank-conflict)",
+                 "// smemlint: ignore", "// NOLINTNEXTLINE(smemlint-bank-conflict, bugprone-foo)")
+        out.append("    float v = 0.0f;")
+        for i in range(n):
+            f = forms[i % 4]
+            if i < 128 and i % 2 == 0 and "NEXTLINE" not in f:
+                out.append("    v += s[(t * 2 + %d) %% 256]; %s" % (2 * (i % 64), f))
+            else:
+                out.append("    " + f)
+        out += ["    v += s[t];", "    out[t] = v;"]
     elif kind == "leafmacro":
         if not 0 <= n <= 20:
             raise SystemExit("gen_scaling: leafmacro takes 0 to 20 levels")
@@ -63,7 +79,7 @@ def gen_reliability(kind, n):
     return "\n".join(out)
 
 
-RELIABILITY = ("accum", "gaccum", "longline", "macrostmts", "loopnest", "leafmacro")
+RELIABILITY = ("accum", "gaccum", "longline", "macrostmts", "loopnest", "leafmacro", "suppress")
 
 
 def gen(kind, n):

@@ -5,7 +5,10 @@
 #include "base/text.h"
 #include "base/limits.h"
 
+#include <limits.h>
 #include <string.h>
+
+#include "smemlint/arena.h"
 
 /* The offset where line `line` begins, or SM_TEXT_NPOS. */
 static size_t line_start(const char *text, size_t textlen, unsigned line)
@@ -28,6 +31,39 @@ const char *sm_text_line(const char *text, size_t textlen, unsigned line, size_t
 	size_t pos = line_start(text, textlen, line);
 	if (pos == SM_TEXT_NPOS)
 		return NULL;
+	return sm_text_next_line(text, textlen, &pos, len);
+}
+
+const uint32_t *sm_text_lines_index(const char *text, size_t textlen, struct sm_arena *A, unsigned *nlines)
+{
+	*nlines = 0;
+	if (!text || textlen > UINT32_MAX)
+		return NULL;
+	size_t n = 1;
+	for (const char *p = text, *end = text + textlen; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		n++;
+	if (n > UINT_MAX)
+		return NULL;
+	uint32_t *off = sm_arena_alloc(A, n * sizeof(*off));
+	if (!off)
+		return NULL;
+	size_t k = 0;
+	off[k++] = 0;
+	for (const char *p = text, *end = text + textlen; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		off[k++] = (uint32_t)(p - text + 1);
+	*nlines = (unsigned)n;
+	return off;
+}
+
+const char *sm_text_line_in(const char *text, size_t textlen, const uint32_t *off, unsigned n, unsigned line,
+			    size_t *len)
+{
+	if (!off)
+		return sm_text_line(text, textlen, line, len);
+	*len = 0;
+	if (!text || line == 0 || line > n)
+		return NULL;
+	size_t pos = off[line - 1];
 	return sm_text_next_line(text, textlen, &pos, len);
 }
 

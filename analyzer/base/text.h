@@ -9,6 +9,7 @@
 #define SMEMLINT_BASE_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* "no such position": what sm_text_offset returns for one not in the text */
@@ -18,6 +19,20 @@
  * newline (nor a '\r' before it); *len is set to its length. NULL (and
  * *len 0) when the line does not exist. */
 const char *sm_text_line(const char *text, size_t textlen, unsigned line, size_t *len);
+
+/* A file's line index: where each line begins, so that asking for line N
+ * costs no walk over the lines before it (a report asks once per finding,
+ * and a file may hold 100,000 suppressions, each quoted). off[k] is the
+ * offset of line k + 1, for every line sm_text_line can return and the
+ * empty one after a final newline; *n lines. Built in A; NULL when A runs
+ * out or text is longer than 4 GiB (sm_text_line_in then walks). */
+struct sm_arena;
+const uint32_t *sm_text_lines_index(const char *text, size_t textlen, struct sm_arena *A, unsigned *n);
+
+/* sm_text_line through the index off[0..n) of the same text (off NULL:
+ * walks, as sm_text_line) */
+const char *sm_text_line_in(const char *text, size_t textlen, const uint32_t *off, unsigned n, unsigned line,
+			    size_t *len);
 
 /* The byte offset of line:col in text[0..textlen): the start of the line
  * plus col - 1 (which may run on past the end of that line). SM_TEXT_NPOS

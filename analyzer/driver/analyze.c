@@ -224,8 +224,7 @@ static int analyze_buffer(struct sm_frontend *fe, const char *path, const char *
 	}
 	memcpy(copy, text, len);
 	copy[len] = 0;
-	r->text = copy;
-	r->len = len;
+	sm_result_set_text(r, copy, len);
 	r->max_diags = r->max_acc = opt->max_results;
 	if (looks_binary(copy, len)) {
 		sm_result_problem(r, SM_PROBLEM_BINARY_FILE, p0, "binary file: '%s' contains NUL bytes", path);

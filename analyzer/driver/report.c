@@ -92,7 +92,7 @@ static unsigned utf16_units(const unsigned char *s, size_t n)
 unsigned sm_utf16_col(const struct sm_result *r, unsigned line, unsigned col)
 {
 	size_t len;
-	const char *s = sm_text_line(r->text, r->len, line, &len);
+	const char *s = sm_result_line(r, line, &len);
 	if (!s || col == 0)
 		return col;
 	size_t b = col - 1;
@@ -129,7 +129,7 @@ static uint64_t base_hash(const struct sm_result *r, const struct sm_diag *d, co
 	h = fnv_str(h, d->kernel);
 	h = fnv_str(h, d->array);
 	size_t len;
-	const char *s = sm_text_line(r->text, r->len, d->range.begin.line, &len);
+	const char *s = sm_result_line(r, d->range.begin.line, &len);
 	/* the line with white space collapsed and trimmed */
 	int space = 0, any = 0;
 	for (size_t i = 0; s && i < len; i++) {

@@ -10,6 +10,7 @@
 
 #include "base/grow.h"
 #include "base/limits.h"
+#include "base/text.h"
 #include "driver/headers.h"
 #include "rules/messages.h"
 
@@ -18,6 +19,18 @@ void sm_result_init(struct sm_result *r, const char *path)
 	memset(r, 0, sizeof(*r));
 	sm_arena_init(&r->arena, 0);
 	r->path = sm_arena_strdup(&r->arena, path);
+}
+
+void sm_result_set_text(struct sm_result *r, const char *text, size_t len)
+{
+	r->text = text;
+	r->len = len;
+	r->line_off = sm_text_lines_index(text, len, &r->arena, &r->nlines);
+}
+
+const char *sm_result_line(const struct sm_result *r, unsigned line, size_t *len)
+{
+	return sm_text_line_in(r->text, r->len, r->line_off, r->nlines, line, len);
 }
 
 void sm_result_free(struct sm_result *r)
@@ -87,9 +100,12 @@ void sm_result_compact(struct sm_result *r)
 	c.path = keep(&c.arena, r->path);
 	c.text = NULL;
 	c.len = 0;
+	c.line_off = NULL;
+	c.nlines = 0;
 	if (need_text && r->text) {
-		c.text = sm_arena_strndup(&c.arena, r->text, r->len);
-		c.len = r->len;
+		const char *t = sm_arena_strndup(&c.arena, r->text, r->len);
+		if (t)
+			sm_result_set_text(&c, t, r->len);
 	}
 	for (unsigned i = 0; i < c.ndiags; i++) {
 		struct sm_diag *d = &c.diags[i];

@@ -145,8 +145,8 @@ int sm_result_read(const char *buf, size_t len, const char *path, struct sm_resu
 			goto bad;
 		char *t = sm_arena_strndup(&r->arena, R.p, tlen);
 		R.p += tlen;
-		r->text = t;
-		r->len = tlen;
+		if (t)
+			sm_result_set_text(r, t, tlen);
 	}
 	uint32_t nn = r_u32(&R);
 	for (uint32_t i = 0; i < nn && !R.bad; i++) {

@@ -310,7 +310,7 @@ unsigned sm_result_suppress(struct sm_result *r, bool report_unused, const enum 
 			snprintf(msg, sizeof(msg), "unused suppression: no finding on %s matches it", line_text);
 			/* quote the directive itself */
 			size_t ll;
-			const char *src = sm_text_line(r->text, r->len, s->line, &ll);
+			const char *src = sm_result_line(r, s->line, &ll);
 			if (src && s->col >= 1 && s->col - 1 + s->len <= ll)
 				snprintf(msg, sizeof(msg), "unused suppression '%.*s': no finding on %s matches it",
 					 (int)(s->len < 160 ? s->len : 160), src + s->col - 1, line_text);

@@ -5,7 +5,7 @@
 
 bool sm_quote_of(const struct sm_result *r, struct sm_range rg, struct sm_quote *q)
 {
-	q->s = sm_text_line(r->text, r->len, rg.begin.line, &q->len);
+	q->s = sm_result_line(r, rg.begin.line, &q->len);
 	if (!q->s)
 		return false;
 	q->line = rg.begin.line;

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "smemlint/arena.h"
 #include "smemlint/diag.h"
@@ -56,6 +57,10 @@ struct sm_result {
 	const char *path;
 	const char *text;                /* the contents analyzed */
 	size_t len;
+	const uint32_t *line_off;        /* where each line of text begins, nlines
+	                                  * of them (sm_result_set_text); NULL:
+	                                  * none, lines are found by a walk */
+	unsigned nlines;
 	struct sm_diag *diags;
 	unsigned ndiags, cap_diags;
 	struct sm_access_record *acc;
@@ -80,6 +85,12 @@ struct sm_result {
 
 void sm_result_init(struct sm_result *r, const char *path);
 void sm_result_free(struct sm_result *r);
+/* Make text[0..len) (in r's arena or living as long as r) r's contents,
+ * with its line index. */
+void sm_result_set_text(struct sm_result *r, const char *text, size_t len);
+/* Line `line` of r's contents, without its newline (base/text.h's
+ * sm_text_line, through the index). */
+const char *sm_result_line(const struct sm_result *r, unsigned line, size_t *len);
 /* Report input problem `problem` at pos (0:0: the whole file), at the
  * problem's level (sm_problems[problem].level); an error marks the file as
  * not (fully) analyzed (input_error). */
