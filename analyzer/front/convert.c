@@ -491,22 +491,20 @@ void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const 
 
 /* ---------- tokens, constants ---------- */
 
-static const struct fe_tokens *main_tokens(struct fe *S)
+/* Lex all of a converted file once: the main file (the translation
+ * unit's extent) or header k (its bytes 0 to len). */
+static void lex_file(struct fe *S, struct fe_tokens *t, CXSourceRange whole)
 {
-	struct fe_tokens *t = &S->main_toks;
-	if (t->built)
-		return t;
 	t->built = true;
 	CXToken *tk = NULL;
 	unsigned n = 0;
-	/* the translation unit's extent is the whole main file */
-	clang_tokenize(S->tu, clang_getCursorExtent(clang_getTranslationUnitCursor(S->tu)), &tk, &n);
+	clang_tokenize(S->tu, whole, &tk, &n);
 	unsigned *start = malloc((n ? n : 1) * sizeof(unsigned)), *end = malloc((n ? n : 1) * sizeof(unsigned));
 	if (!start || !end) {
 		free(start);
 		free(end);
 		clang_disposeTokens(S->tu, tk, n);
-		return t;
+		return;
 	}
 	for (unsigned i = 0; i < n; i++) {
 		CXSourceRange r = clang_getTokenExtent(S->tu, tk[i]);
@@ -517,27 +515,58 @@ static const struct fe_tokens *main_tokens(struct fe *S)
 	t->n = n;
 	t->start = start;
 	t->end = end;
+}
+
+/* The tokens of file f, with its text: the main file or a converted
+ * header; NULL for any other file. */
+static const struct fe_tokens *file_tokens(struct fe *S, CXFile f, const char **text, size_t *len)
+{
+	int k = cv_file_index(S, f);
+	if (k < 0 || (size_t)k > S->F->nheaders || k > SM_MAX_CONVERTED_HEADERS)
+		return NULL;
+	if (k == 0) {
+		*text = S->F->text;
+		*len = S->F->text_len;
+		if (!S->main_toks.built)
+			lex_file(S, &S->main_toks, clang_getCursorExtent(clang_getTranslationUnitCursor(S->tu)));
+		return &S->main_toks;
+	}
+	if (!S->hdr_toks && !(S->hdr_toks = calloc(SM_MAX_CONVERTED_HEADERS, sizeof(*S->hdr_toks))))
+		return NULL;
+	const struct sm_header *h = &S->F->headers[k - 1];
+	struct fe_tokens *t = &S->hdr_toks[k - 1];
+	*text = h->text;
+	*len = h->text_len;
+	if (!t->built)
+		lex_file(S, t, clang_getRange(clang_getLocationForOffset(S->tu, f, 0),
+					      clang_getLocationForOffset(S->tu, f, (unsigned)h->text_len)));
 	return t;
 }
 
-void cv_tokens_free(struct fe *S)
+static void tokens_dispose(struct fe *S, struct fe_tokens *t)
 {
-	struct fe_tokens *t = &S->main_toks;
 	if (t->tk)
 		clang_disposeTokens(S->tu, t->tk, t->n);
 	free(t->start);
 	free(t->end);
 	memset(t, 0, sizeof(*t));
+}
+
+void cv_tokens_free(struct fe *S)
+{
+	tokens_dispose(S, &S->main_toks);
+	for (unsigned k = 0; S->hdr_toks && k < SM_MAX_CONVERTED_HEADERS; k++)
+		tokens_dispose(S, &S->hdr_toks[k]);
+	free(S->hdr_toks);
+	S->hdr_toks = NULL;
 	free(S->refs);
 	S->refs = NULL;
 	S->nrefs = S->cap_refs = 0;
 }
 
-int cv_tokens_in(struct fe *S, CXFile f, unsigned from, unsigned to, unsigned *first, unsigned *n)
+/* the tokens of t from `from` to `to`, as clang_tokenize lexes them */
+static int tokens_between(const struct fe_tokens *t, unsigned from, unsigned to, CXToken **tk, unsigned *n)
 {
-	if (!f || !S->main_file || !clang_File_isEqual(f, S->main_file))
-		return 0;
-	const struct fe_tokens *t = main_tokens(S);
 	if (!t->start)
 		return 0;
 	/* the token that starts at `from` */
@@ -556,20 +585,30 @@ int cv_tokens_in(struct fe *S, CXFile f, unsigned from, unsigned to, unsigned *f
 	unsigned j = lo;
 	while (j + 1 < t->n && t->end[j] < to)
 		j++;
-	*first = lo;
+	*tk = t->tk + lo;
 	*n = j - lo + 1;
 	return 1;
 }
 
-int cv_tokens_to_eol(struct fe *S, CXFile f, unsigned from, unsigned *first, unsigned *n)
+int cv_tokens_in(struct fe *S, CXFile f, unsigned from, unsigned to, CXToken **tk, unsigned *n)
 {
-	const char *t = S->F->text;
+	const char *text;
+	size_t len;
+	const struct fe_tokens *t = f ? file_tokens(S, f, &text, &len) : NULL;
+	return t ? tokens_between(t, from, to, tk, n) : 0;
+}
+
+int cv_tokens_to_eol(struct fe *S, CXFile f, unsigned from, CXToken **tk, unsigned *n)
+{
+	const char *t = NULL;
+	size_t len = 0;
+	const struct fe_tokens *ft = f ? file_tokens(S, f, &t, &len) : NULL;
 	size_t eol = from;
-	while (t && eol < S->F->text_len && t[eol] != '\n' && t[eol] != '\r')
+	while (ft && t && eol < len && t[eol] != '\n' && t[eol] != '\r')
 		eol++;
-	if (!t || eol >= S->F->text_len || t[eol] != '\n')
+	if (!ft || !t || eol >= len || t[eol] != '\n')
 		return 0; /* the last line, or a line that ends in \r: clang_tokenize */
-	return cv_tokens_in(S, f, from, (unsigned)eol + 1, first, n);
+	return tokens_between(ft, from, (unsigned)eol + 1, tk, n);
 }
 
 /* The cursor's extent as a range of the file text it expands from: an
@@ -591,13 +630,11 @@ int cv_tokenize_extent(struct fe *S, CXCursor c, CXToken **tk, unsigned *n)
 {
 	CXSourceRange ext = clang_getCursorExtent(c);
 	CXFile f1 = NULL, f2 = NULL;
-	unsigned o1 = 0, o2 = 0, first;
+	unsigned o1 = 0, o2 = 0;
 	clang_getExpansionLocation(clang_getRangeStart(ext), &f1, NULL, NULL, &o1);
 	clang_getExpansionLocation(clang_getRangeEnd(ext), &f2, NULL, NULL, &o2);
-	if (f1 && f2 && clang_File_isEqual(f1, f2) && cv_tokens_in(S, f1, o1, o2, &first, n)) {
-		*tk = S->main_toks.tk + first;
+	if (f1 && f2 && clang_File_isEqual(f1, f2) && cv_tokens_in(S, f1, o1, o2, tk, n))
 		return 0;
-	}
 	*tk = NULL;
 	*n = 0;
 	clang_tokenize(S->tu, cv_file_extent(S, c), tk, n);

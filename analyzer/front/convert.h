@@ -76,10 +76,13 @@ struct fe_file {
 	int index;
 };
 
-/* The main file's tokens, lexed once on first use (cv_tokens_in): the
- * tokens of a range of it without clang_getLocation, whose first call
- * builds a table of every macro argument expanded in the file (seconds for
- * a macro of 2^20 arguments). */
+/* A converted file's tokens (the main file's, a converted header's), lexed
+ * once on first use (cv_tokens_in): the tokens of a range of it without
+ * clang_getLocation, whose first call in the main file builds a table of
+ * every macro argument expanded there (seconds for a macro of 2^20
+ * arguments), and which in a header searches every source-location entry
+ * of the translation unit for the header's (a template-heavy flash
+ * attention kernel in a header made 80% of its time that). */
 struct fe_tokens {
 	bool built;
 	CXToken *tk;            /* clang_tokenize of the whole file (comments too) */
@@ -134,6 +137,9 @@ struct fe {
 	                          * a parameter of the callee being inlined */
 	struct vec notes;        /* struct sm_note *: calls not followed */
 	struct fe_tokens main_toks; /* cv_tokens_in; disposed by cv_tokens_free */
+	struct fe_tokens *hdr_toks; /* the same for converted header k at
+	                             * [k - 1] (SM_MAX_CONVERTED_HEADERS of
+	                             * them, calloc'd on first use) */
 	/* one VAR node per variable (and is_ptr) for the operands that name
 	 * it (cv_var_ref under S->operand): no range, never changed after it
 	 * is made, so one node serves them all (2^20 leaves `v` of a macro
@@ -214,16 +220,16 @@ CXCursor cv_strip(CXCursor c);
 CXSourceRange cv_file_extent(struct fe *S, CXCursor c);
 /* What clang_tokenize returns for the text of file f from byte offset
  * `from` (a token's start) to `to`, without building a source range: in
- * the main file, *first and *n select them in S->main_toks.tk (not to be
- * disposed of) and it returns 1; elsewhere, or from a position that
- * starts no token, 0 (use clang_tokenize). */
-int cv_tokens_in(struct fe *S, CXFile f, unsigned from, unsigned to, unsigned *first, unsigned *n);
-/* Frees S->main_toks and S->refs (the end of a conversion). */
+ * the main file or a converted header, *tk and *n select them in the
+ * file's tokens (not to be disposed of) and it returns 1; elsewhere, or
+ * from a position that starts no token, 0 (use clang_tokenize). */
+int cv_tokens_in(struct fe *S, CXFile f, unsigned from, unsigned to, CXToken **tk, unsigned *n);
+/* Frees the files' tokens and S->refs (the end of a conversion). */
 void cv_tokens_free(struct fe *S);
 /* cv_tokens_in from `from` to the start of the next line, as
  * clang_getLocation(f, line + 1, 1) bounds it; 0 as cv_tokens_in, or on
  * the last line or one ending in \r. */
-int cv_tokens_to_eol(struct fe *S, CXFile f, unsigned from, unsigned *first, unsigned *n);
+int cv_tokens_to_eol(struct fe *S, CXFile f, unsigned from, CXToken **tk, unsigned *n);
 /* The tokens of cv_file_extent(S, c) in *tk, *n: returns 1 when they are
  * the caller's to clang_disposeTokens, 0 when borrowed (cv_tokens_in). */
 int cv_tokenize_extent(struct fe *S, CXCursor c, CXToken **tk, unsigned *n);

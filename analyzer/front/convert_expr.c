@@ -466,10 +466,11 @@ static struct sm_expr *builtin_member(struct fe *S, CXCursor c)
 	unsigned l1, c1, o1;
 	clang_getSpellingLocation(clang_getRangeStart(ext), &f1, &l1, &c1, &o1);
 	const char *m = NULL;
-	unsigned first, nt;
-	if (f1 && cv_tokens_to_eol(S, f1, o1, &first, &nt)) {
+	CXToken *line_tk = NULL;
+	unsigned nt;
+	if (f1 && cv_tokens_to_eol(S, f1, o1, &line_tk, &nt)) {
 		if (nt >= 3)
-			m = cv_cx_str(S->A, clang_getTokenSpelling(S->tu, S->main_toks.tk[first + 2]));
+			m = cv_cx_str(S->A, clang_getTokenSpelling(S->tu, line_tk[2]));
 	} else if (f1) {
 		CXToken *tk = NULL;
 		unsigned n = 0;
