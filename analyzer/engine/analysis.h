@@ -248,6 +248,12 @@ bool sm_expr_same(const struct sm_expr *a, const struct sm_expr *b);
 /* Is loop L's condition true at the iterations in c (uniform unknowns make
  * it undecidable)? 1 true, 0 false, -1 undecidable. */
 int sm_loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c);
+/* sm_loop_cond, also saying whether its value is every thread's at the
+ * same iterations: the evaluation read no thread index, block extent or
+ * lane (threads differ in nothing else), so it took the same path and gave
+ * the same value, unknown included. Loops over a warp's lanes or a block's
+ * threads then evaluate a uniform condition once. */
+int sm_loop_cond_lanes(const struct sm_loop *L, struct sm_eval_ctx *c, bool *every_thread);
 
 /* The degree of one access under one block shape. */
 /* An access outside its array that a thread certainly makes (bank.c,

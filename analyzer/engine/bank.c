@@ -186,13 +186,26 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 {
 	int64_t addr[SM_WARP];
 	uint32_t mask = 0;
+	/* a loop condition that reads no thread index is every lane's:
+	 * evaluated once, in the first lane (false: no lane runs the access) */
+	bool per_lane[SM_MAX_LOOPS];
+	struct sm_eval_ctx c0;
+	if (!lane_ctx(J, 0, base, &c0))
+		return;
+	for (int d = 0; d < J->nloops; d++) {
+		bool every = false;
+		int r = sm_loop_cond_lanes(J->loops[d], &c0, &every);
+		if (every && r == 0)
+			return;
+		per_lane[d] = !every;
+	}
 	for (int l = 0; l < SM_WARP; l++) {
 		struct sm_eval_ctx c;
 		if (!lane_ctx(J, l, base, &c))
 			break;
 		int live = 1;
 		for (int d = 0; d < J->nloops && live; d++) {
-			if (sm_loop_cond(J->loops[d], &c) == 0)
+			if (per_lane[d] && sm_loop_cond(J->loops[d], &c) == 0)
 				live = 0;
 		}
 		if (!live || !sm_guards_hold(J->ra->guards, &c))
@@ -291,13 +304,16 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 			struct sm_eval_ctx lc;
 			if (!lane_ctx(J, l, c, &lc))
 				break;
-			int r = sm_loop_cond(L, &lc);
+			bool every = false;
+			int r = sm_loop_cond_lanes(L, &lc, &every);
 			if (r == 1) {
 				any = 1;
 				break;
 			}
 			if (r < 0)
 				unknown = 1;
+			if (every)
+				break; /* the same in every lane */
 		}
 		if (!any && !unknown)
 			break;

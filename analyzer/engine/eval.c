@@ -117,6 +117,7 @@ static int64_t iv_value(const struct sm_iv *iv, const struct sm_loop *L, int64_t
 	}
 	c->budget = rc.budget;
 	c->err = rc.err;
+	c->used_tid |= rc.used_tid;
 	return rc.err ? 0 : v;
 }
 
@@ -193,11 +194,13 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 				lc.strict = c->strict;
 				int64_t r = iv_value(iv, L, k, &lc, depth);
 				c->budget = lc.budget;
+				c->used_tid |= lc.used_tid;
 				if (lc.err)
 					break;
 				return r;
 			}
 		}
+		c->used_tid |= lc.used_tid;
 		c->err = 1;
 		return 0;
 	}
@@ -481,6 +484,16 @@ bool sm_expr_thread_dep(const struct sm_expr *e)
 
 /* Is the loop's condition true at its current iteration (for this lane)?
  * Returns 1 true, 0 false, -1 undecidable. */
+int sm_loop_cond_lanes(const struct sm_loop *L, struct sm_eval_ctx *c, bool *every_thread)
+{
+	int used = c->used_tid;
+	c->used_tid = 0;
+	int r = sm_loop_cond(L, c);
+	*every_thread = !c->used_tid;
+	c->used_tid |= used;
+	return r;
+}
+
 int sm_loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c)
 {
 	if (!L->cond)

@@ -180,8 +180,11 @@ static int any_runs(struct rjob *J, const struct sm_loop *L, struct sm_eval_ctx 
 	for (int t = 0; t < J->nthreads; t++) {
 		struct sm_eval_ctx lc = *c;
 		sm_thread_id(J->block, t, lc.tid);
-		int r = sm_loop_cond(L, &lc);
+		bool every = false;
+		int r = sm_loop_cond_lanes(L, &lc, &every);
 		J->evals++;
+		if (every)
+			return r; /* a uniform condition: every thread's */
 		if (r == 1)
 			return 1;
 		if (r < 0)
