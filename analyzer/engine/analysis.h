@@ -228,6 +228,11 @@ bool sm_guard_impossible(const struct sm_expr *cond, bool negate, struct sm_eval
  * one shared element against itself (sm_guard_impossible). Reuses and
  * fills c->gmemo when set. */
 int sm_guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c);
+/* sm_guards_hold without the memo, also saying whether the value is every
+ * thread's at the same iterations: no guard it evaluated read a thread
+ * index, block extent or lane (then each thread takes the same guards to
+ * the same values, see sm_loop_cond_lanes). */
+int sm_guards_hold_lanes(const struct sm_guard *g, struct sm_eval_ctx *c, bool *every_thread);
 
 /* The chain of guards from g on, strictly: 1 when each is decided true for
  * the thread and iterations in c, 0 when one is decided false, -1 when
@@ -306,6 +311,11 @@ struct sm_degree {
  * is false), -1 when the address cannot be computed. Undecidable guards are
  * taken as true. dims: NULL, or extents overriding the declared ones. */
 int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr);
+/* sm_access_addr skipping the conditions of the enclosing loops whose
+ * depth is set in skip (bit d: loop depth d), found true or undecidable
+ * in every thread by the caller (sm_loop_cond_lanes). */
+int sm_access_addr_skip(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr,
+			unsigned skip);
 
 /* The uniform unknowns ra's address reads (kernel parameters the launch
  * does not fix, uniform opaque values, blockIdx and gridDim), as a 64-bit

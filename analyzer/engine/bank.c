@@ -199,6 +199,9 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 			return;
 		per_lane[d] = !every;
 	}
+	bool guards_every = false;
+	if (!sm_guards_hold_lanes(J->ra->guards, &c0, &guards_every) && guards_every)
+		return;
 	for (int l = 0; l < SM_WARP; l++) {
 		struct sm_eval_ctx c;
 		if (!lane_ctx(J, l, base, &c))
@@ -208,7 +211,7 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 			if (per_lane[d] && sm_loop_cond(J->loops[d], &c) == 0)
 				live = 0;
 		}
-		if (!live || !sm_guards_hold(J->ra->guards, &c))
+		if (!live || (!guards_every && !sm_guards_hold(J->ra->guards, &c)))
 			continue;
 		int64_t elem = 0;
 		c.err = 0;

@@ -256,6 +256,22 @@ int sm_guards_hold(const struct sm_guard *g, struct sm_eval_ctx *c)
 	return 1;
 }
 
+int sm_guards_hold_lanes(const struct sm_guard *g, struct sm_eval_ctx *c, bool *every_thread)
+{
+	int used = 0, r = 1;
+	c->strict = 1;
+	for (; g && r; g = g->next) {
+		unsigned char keep;
+		r = guard_one(g, c, &keep);
+		used |= c->used_tid;
+	}
+	c->strict = 0;
+	c->err = 0;
+	c->used_tid = used;
+	*every_thread = !used;
+	return r;
+}
+
 int sm_guards_decided(const struct sm_guard *g, struct sm_eval_ctx *c)
 {
 	int r = 1;
@@ -276,11 +292,17 @@ int sm_guards_decided(const struct sm_guard *g, struct sm_eval_ctx *c)
 
 int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr)
 {
+	return sm_access_addr_skip(ra, dims, c, addr, 0);
+}
+
+int sm_access_addr_skip(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr,
+			unsigned skip)
+{
 	if (!ra->ok || !ra->array)
 		return -1;
 	/* enclosing loops must run at the iterations in c->iter */
 	for (const struct sm_loop *L = ra->loop; L; L = L->parent)
-		if (sm_loop_cond(L, c) == 0)
+		if (!(L->depth < 32 && (skip >> L->depth) & 1) && sm_loop_cond(L, c) == 0)
 			return 0;
 	if (!sm_guards_hold(ra->guards, c))
 		return 0;
