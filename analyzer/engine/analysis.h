@@ -311,11 +311,12 @@ struct sm_degree {
  * is false), -1 when the address cannot be computed. Undecidable guards are
  * taken as true. dims: NULL, or extents overriding the declared ones. */
 int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr);
-/* sm_access_addr skipping the conditions of the enclosing loops whose
- * depth is set in skip (bit d: loop depth d), found true or undecidable
- * in every thread by the caller (sm_loop_cond_lanes). */
-int sm_access_addr_skip(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr,
-			unsigned skip);
+/* sm_access_addr for every thread 0..nthreads-1 of a block of shape
+ * block, at the iterations in c: st[t] its return, addr[t] the address.
+ * The enclosing loops' conditions that read no thread index are decided
+ * once for all (sm_loop_cond_lanes). */
+void sm_access_addr_threads(const struct sm_raccess *ra, const struct sm_eval_ctx *c, struct sm_dim3 block,
+			    int nthreads, int64_t *addr, signed char *st);
 
 /* The uniform unknowns ra's address reads (kernel parameters the launch
  * does not fix, uniform opaque values, blockIdx and gridDim), as a 64-bit

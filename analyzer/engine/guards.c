@@ -290,13 +290,43 @@ int sm_guards_decided(const struct sm_guard *g, struct sm_eval_ctx *c)
 	return r;
 }
 
+static int access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr,
+		       unsigned skip);
+
 int sm_access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr)
 {
-	return sm_access_addr_skip(ra, dims, c, addr, 0);
+	return access_addr(ra, dims, c, addr, 0);
 }
 
-int sm_access_addr_skip(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr,
-			unsigned skip)
+void sm_access_addr_threads(const struct sm_raccess *ra, const struct sm_eval_ctx *c, struct sm_dim3 block,
+			    int nthreads, int64_t *addr, signed char *st)
+{
+	/* the loops whose condition is every thread's (bit d: depth d) */
+	unsigned skip = 0;
+	struct sm_eval_ctx c0 = *c;
+	sm_thread_id(block, 0, c0.tid);
+	for (const struct sm_loop *L = ra->loop; L; L = L->parent) {
+		bool every = false;
+		int r = sm_loop_cond_lanes(L, &c0, &every);
+		if (!every || L->depth >= 32)
+			continue;
+		if (r == 0) {
+			memset(st, 0, (size_t)nthreads); /* no thread runs it here */
+			return;
+		}
+		skip |= 1u << L->depth;
+	}
+	for (int t = 0; t < nthreads; t++) {
+		struct sm_eval_ctx lc = *c;
+		sm_thread_id(block, t, lc.tid);
+		st[t] = (signed char)access_addr(ra, NULL, &lc, &addr[t], skip);
+	}
+}
+
+/* sm_access_addr, skipping the conditions of the loops whose depth is
+ * set in skip (found true or undecidable in every thread) */
+static int access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr,
+		       unsigned skip)
 {
 	if (!ra->ok || !ra->array)
 		return -1;

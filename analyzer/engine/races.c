@@ -128,28 +128,7 @@ static const struct addr_vec *memo_get(struct addr_memo *M, const struct sm_racc
 		M->bucket[h] = v;
 		M->bytes += need;
 	}
-	/* the enclosing loops' conditions that read no thread index hold
-	 * alike in every thread: decided once (false: no thread runs it) */
-	unsigned skip = 0;
-	struct sm_eval_ctx c0 = *c;
-	sm_thread_id(M->block, 0, c0.tid);
-	for (const struct sm_loop *L = ra->loop; L; L = L->parent) {
-		bool every = false;
-		int r = sm_loop_cond_lanes(L, &c0, &every);
-		if (!every || L->depth >= 32)
-			continue;
-		if (r == 0) {
-			memset(v->st, 0, (size_t)M->nthreads);
-			*evals += 1;
-			return v;
-		}
-		skip |= 1u << L->depth;
-	}
-	for (int t = 0; t < M->nthreads; t++) {
-		struct sm_eval_ctx lc = *c;
-		sm_thread_id(M->block, t, lc.tid);
-		v->st[t] = (signed char)sm_access_addr_skip(ra, NULL, &lc, &v->addr[t], skip);
-	}
+	sm_access_addr_threads(ra, c, M->block, M->nthreads, v->addr, v->st);
 	*evals += (unsigned long)M->nthreads;
 	return v;
 }
