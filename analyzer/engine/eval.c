@@ -482,8 +482,8 @@ bool sm_expr_thread_dep(const struct sm_expr *e)
 	return sp > 0;
 }
 
-/* Is the loop's condition true at its current iteration (for this lane)?
- * Returns 1 true, 0 false, -1 undecidable. */
+/* Is the loop's condition the same in every thread? Read from what its
+ * evaluation touched (used_tid), around sm_loop_cond. */
 int sm_loop_cond_lanes(const struct sm_loop *L, struct sm_eval_ctx *c, bool *every_thread)
 {
 	int used = c->used_tid;
@@ -494,6 +494,8 @@ int sm_loop_cond_lanes(const struct sm_loop *L, struct sm_eval_ctx *c, bool *eve
 	return r;
 }
 
+/* Is the loop's condition true at its current iteration (for this lane)?
+ * Returns 1 true, 0 false, -1 undecidable. */
 int sm_loop_cond(const struct sm_loop *L, struct sm_eval_ctx *c)
 {
 	if (!L->cond)
