@@ -185,6 +185,33 @@ START_TEST(test_truth_rows)
 		c.ntid = (struct sm_dim3){ 32, 1, 1 };
 		ck_assert_msg(sm_guards_hold(&g, &c) == (r->want[t] != 0), "guard %s (thread %d)", r->what, t);
 		ck_assert_msg(sm_guards_hold(&ng, &c) == (r->want[t] != 1), "else of %s (thread %d)", r->what, t);
+		/* decided once for all threads only where it reads no thread
+		 * index (bank.c, races.c): the same verdict, and the flag */
+		bool uniform = r->shape == N_RANGE, every = !uniform;
+		memset(&c, 0, sizeof(c));
+		c.tid[0] = t;
+		c.ntid = (struct sm_dim3){ 32, 1, 1 };
+		ck_assert_int_eq(sm_guards_hold_lanes(&g, &c, &every), r->want[t] != 0);
+		ck_assert_msg(every == uniform, "guard %s: every thread's is %d", r->what, every);
+		/* a loop condition is evaluated strictly: an unknown n ends
+		 * the evaluation (-1) before it reads t in some rows, which is
+		 * every thread's value then; where it says so, every thread
+		 * gets the same value from sm_loop_cond */
+		struct sm_loop L = { .cond = cond };
+		memset(&c, 0, sizeof(c));
+		c.tid[0] = t;
+		c.ntid = (struct sm_dim3){ 32, 1, 1 };
+		int lv = sm_loop_cond_lanes(&L, &c, &every);
+		for (int u = 0; u < 4; u++) {
+			memset(&c, 0, sizeof(c));
+			c.tid[0] = u;
+			c.ntid = (struct sm_dim3){ 32, 1, 1 };
+			int own = sm_loop_cond(&L, &c);
+			ck_assert_msg(u != t || own == lv, "loop %s (thread %d): %d, alone %d", r->what, t, lv, own);
+			ck_assert_msg(!every || own == lv, "loop %s: every thread's, but thread %d has %d", r->what, u, own);
+		}
+		if (uniform)
+			ck_assert_msg(every, "loop %s reads no thread index", r->what);
 	}
 	sm_irb_release(&b);
 }

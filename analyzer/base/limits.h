@@ -400,6 +400,12 @@
  * (the walk's answer then is what it was before spans existed). */
 #define SM_SPAN_NODES 4096
 
+/* How far back (bytes) the nvcc-dialect table looks from a clang error for
+ * the asm keyword of the statement it sits in (front/nvcc_dialect.c): an
+ * asm statement's operand list is far shorter. Past it the error stays a
+ * parse error. */
+#define SM_DIALECT_LOOKBACK 4096
+
 /* Nodes walked to list the uniform unknowns an address or a loop bound
  * reads (guards.c, sm_access_unknowns): a race witness whose loop bound and
  * address read one parameter must hold at one value of it. Past it the

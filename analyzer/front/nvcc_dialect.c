@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "front/convert.h"
 
 /* the source around the diagnostic */
@@ -24,9 +25,6 @@ struct at {
 	size_t size;
 	size_t off;       /* the diagnostic's byte offset in text */
 };
-
-/* how far back a check looks for the statement's start */
-#define SM_DIALECT_LOOKBACK 4096
 
 static int ident_char(char c)
 {
