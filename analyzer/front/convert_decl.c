@@ -347,11 +347,18 @@ struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct s
 }
 
 /* The member access c (x.m, p->m, m in a method) not in shared memory:
- * a load at the member's byte offset (which tells args.n from args.m)
- * from a parameter, a global, a struct variable or the object a method
- * was called on; else NULL. */
+ * a static constant member's value (a tile template's `static constexpr
+ * int I` read as `t.I`: nothing is loaded from t), else a load at the
+ * member's byte offset (which tells args.n from args.m) from a parameter,
+ * a global, a struct variable or the object a method was called on; else
+ * NULL. */
 struct sm_expr *cv_member_load(struct fe *S, CXCursor c)
 {
+	CXCursor d = clang_getCursorReferenced(c);
+	int64_t v;
+	if (clang_getCursorKind(d) == CXCursor_VarDecl && clang_isConstQualifiedType(clang_getCursorType(d)) &&
+	    cv_try_eval_int(d, &v))
+		return cv_mk_const(S, v);
 	struct kids ks = cv_kids_of(c);
 	long long off = clang_Cursor_getOffsetOfField(clang_getCursorReferenced(c));
 	struct sm_expr *at = off > 0 ? cv_mk_const(S, off / 8) : NULL;
