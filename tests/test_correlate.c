@@ -217,6 +217,79 @@ START_TEST(test_truth_rows)
 }
 END_TEST
 
+/* A loop's exit value (a counter read after its loop) depends on the
+ * counters of the loops around that loop, never on its own nor on a
+ * sibling's: used_iter says which, and a guard on it is kept by the guard
+ * memo at every iteration of the access's own loop (mmq's stream-k fixup
+ * put `if (!any_fixup) return;` over an inner loop, and re-evaluating it
+ * per iteration took the file's whole budget). */
+START_TEST(test_loop_exit_counters)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	/* for (i = 0; i < 4; i++) { for (j = i; j < 8; j++); ... }
+	 * for (m = 0; m < 5; m++);  and the access's loop at depth 1 */
+	struct sm_loop O = { .depth = 0, .niv = 1 }, Lj = { .depth = 1, .niv = 1, .parent = &O },
+		       M = { .depth = 0, .niv = 1 }, A = { .depth = 1, .niv = 1, .parent = &M };
+	struct sm_expr *vi = K(&b, 0), *vj = K(&b, 0), *vm = K(&b, 0), *va = K(&b, 0);
+	vi->kind = vj->kind = vm->kind = va->kind = SM_E_LOOPVAR;
+	vi->loop = &O, vj->loop = &Lj, vm->loop = &M, va->loop = &A;
+	struct sm_iv ivi = { .init = K(&b, 0), .op = SM_OP_ADD, .step = K(&b, 1) };
+	struct sm_iv ivj = { .init = vi, .op = SM_OP_ADD, .step = K(&b, 1) };
+	struct sm_iv ivm = { .init = K(&b, 0), .op = SM_OP_ADD, .step = K(&b, 1) };
+	struct sm_iv iva = { .init = K(&b, 0), .op = SM_OP_ADD, .step = K(&b, 1) };
+	O.ivs = &ivi, Lj.ivs = &ivj, M.ivs = &ivm, A.ivs = &iva;
+	O.cond = OP(&b, SM_OP_LT, vi, K(&b, 4));
+	Lj.cond = OP(&b, SM_OP_LT, vj, K(&b, 8));
+	M.cond = OP(&b, SM_OP_LT, vm, K(&b, 5));
+	A.cond = OP(&b, SM_OP_LT, va, K(&b, 3));
+	struct sm_expr *xj = K(&b, 0), *xm = K(&b, 0);
+	xj->kind = xm->kind = SM_E_LOOPEXIT;
+	xj->loop = &Lj, xm->loop = &M;
+
+	struct sm_eval_ctx c;
+	memset(&c, 0, sizeof(c));
+	c.ntid = (struct sm_dim3){ 32, 1, 1 };
+	c.budget = 100000;
+	c.iter[0] = 2;
+	ck_assert_int_eq(sm_eval(xj, &c), 8);
+	ck_assert_int_eq(c.used_iter, 1); /* i's loop (depth 0), not j's */
+	memset(&c, 0, sizeof(c));
+	c.ntid = (struct sm_dim3){ 32, 1, 1 };
+	c.budget = 100000;
+	c.iter[1] = 2;
+	ck_assert_int_eq(sm_eval(xm, &c), 5);
+	ck_assert_int_eq(c.used_iter, 0); /* nothing around m's loop */
+	ck_assert_int_eq(sm_eval(OP(&b, SM_OP_ADD, xm, va), &c), 7);
+	ck_assert_int_eq(c.used_iter, 2); /* the access loop's own counter */
+
+	/* `if (m_exit == 5)` over the access in loop A: evaluated once, then
+	 * kept for every iteration (no node visited the second time); a
+	 * guard on A's counter is evaluated at each */
+	struct sm_guard g = { .cond = OP(&b, SM_OP_EQ, xm, K(&b, 5)) };
+	struct sm_guard ga = { .cond = OP(&b, SM_OP_LT, va, K(&b, 2)) };
+	struct sm_guard_memo *gm = sm_guard_memo_new();
+	struct sm_work w = { 0 };
+	for (int k = 0; k < 3; k++) {
+		memset(&c, 0, sizeof(c));
+		c.ntid = (struct sm_dim3){ 32, 1, 1 };
+		c.gmemo = gm;
+		c.work = &w;
+		c.iter[1] = k;
+		uint64_t before = w.used;
+		ck_assert_int_eq(sm_guards_hold(&g, &c), 1);
+		uint64_t own = w.used - before;
+		ck_assert_msg(k == 0 ? own > 0 : own == 0, "iteration %d: %llu nodes for the exit guard", k,
+			      (unsigned long long)own);
+		before = w.used;
+		ck_assert_int_eq(sm_guards_hold(&ga, &c), k < 2);
+		ck_assert_msg(w.used > before, "iteration %d: the counter's guard was not evaluated", k);
+	}
+	sm_guard_memo_free(gm);
+	sm_irb_release(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("correlate");
@@ -224,6 +297,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof(rows) / sizeof(rows[0])));
 	tcase_add_test(tc, test_unknown_offset);
 	tcase_add_loop_test(tc, test_truth_rows, 0, (int)(sizeof(trows) / sizeof(trows[0])));
+	tcase_add_test(tc, test_loop_exit_counters);
 	suite_add_tcase(s, tc);
 	return s;
 }

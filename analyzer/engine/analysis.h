@@ -169,6 +169,8 @@ struct sm_guard_memo;
 struct sm_guard_memo *sm_guard_memo_new(void);
 void sm_guard_memo_free(struct sm_guard_memo *m);
 
+#define SM_ITER_ANY ((1 << SM_MAX_LOOPS) - 1) /* used_iter: some loop counter */
+
 /* Per-evaluation inputs of the lane evaluator. */
 struct sm_eval_ctx {
 	int64_t tid[3];
@@ -186,7 +188,9 @@ struct sm_eval_ctx {
 	                               * gridDim its grid (the divergence verdict
 	                               * of divergence.c) */
 	int64_t ctaid[3];             /* blockIdx when launch is set */
-	int used_iter;                /* set when a value read a loop counter */
+	int used_iter;                /* the loop counters a value read: bit d
+	                               * for the loop at depth d (SM_ITER_ANY:
+	                               * not known which) */
 	int used_tid;                 /* set when it read threadIdx, blockDim or the lane */
 	struct sm_guard_memo *gmemo;  /* guard values to reuse, or NULL */
 	const struct sm_guard *assume;/* guards in force that hold for this

@@ -118,6 +118,7 @@ static int64_t iv_value(const struct sm_iv *iv, const struct sm_loop *L, int64_t
 	c->budget = rc.budget;
 	c->err = rc.err;
 	c->used_tid |= rc.used_tid;
+	c->used_iter |= rc.used_iter;
 	return rc.err ? 0 : v;
 }
 
@@ -175,15 +176,22 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 		}
 		return opaque_value(c->seed, e->id);
 	case SM_E_LOOPEXIT: {
-		/* run the (uniform) loop to its end */
+		/* run the (uniform) loop to its end: the value depends on the
+		 * counters of the loops around L that it reads, never on L's
+		 * own (run here) nor on those of loops as deep as L or deeper
+		 * (an access after the loop reads the same value at each of
+		 * their iterations) */
 		const struct sm_loop *L = e->loop;
-		c->used_iter = 1;
 		if (!L || e->ival >= L->niv || L->depth >= SM_MAX_LOOPS || !L->cond) {
+			c->used_iter = SM_ITER_ANY;
 			c->err = 1;
 			return 0;
 		}
 		struct sm_eval_ctx lc = *c;
 		lc.strict = 1;
+		lc.used_iter = 0;
+		int64_t r = 0;
+		int found = 0;
 		for (int64_t k = 0; k < SM_LOOP_EXIT_MAX_ITER && !lc.err; k++) {
 			lc.iter[L->depth] = k;
 			int64_t v = eval(L->cond, &lc, depth + 1);
@@ -192,33 +200,37 @@ static int64_t eval(const struct sm_expr *e, struct sm_eval_ctx *c, int depth)
 			if (!v) {
 				const struct sm_iv *iv = &L->ivs[e->ival];
 				lc.strict = c->strict;
-				int64_t r = iv_value(iv, L, k, &lc, depth);
-				c->budget = lc.budget;
-				c->used_tid |= lc.used_tid;
-				if (lc.err)
-					break;
-				return r;
+				r = iv_value(iv, L, k, &lc, depth);
+				found = !lc.err;
+				break;
 			}
 		}
+		if (found)
+			c->budget = lc.budget;
 		c->used_tid |= lc.used_tid;
-		c->err = 1;
-		return 0;
+		c->used_iter |= lc.used_iter & ((1 << L->depth) - 1);
+		if (!found)
+			c->err = 1;
+		return found ? r : 0;
 	}
 	case SM_E_LOOPVAR: {
 		const struct sm_loop *L = e->loop;
-		c->used_iter = 1;
 		if (!L || e->ival >= L->niv || L->depth >= SM_MAX_LOOPS) {
+			c->used_iter = SM_ITER_ANY;
 			c->err = 1;
 			return 0;
 		}
+		c->used_iter |= 1 << L->depth;
 		return iv_value(&L->ivs[e->ival], L, c->iter[L->depth], c, depth);
 	}
 	case SM_E_PREV:
-		c->used_iter = 1;
-		if (!e->loop || e->ival >= e->loop->niv || c->rec_iv != &e->loop->ivs[e->ival]) {
+		if (!e->loop || e->ival >= e->loop->niv || e->loop->depth >= SM_MAX_LOOPS ||
+		    c->rec_iv != &e->loop->ivs[e->ival]) {
+			c->used_iter = SM_ITER_ANY;
 			c->err = 1;
 			return 0;
 		}
+		c->used_iter |= 1 << e->loop->depth;
 		return c->rec_prev;
 	case SM_E_UNARY: {
 		int64_t a = eval(e->a, c, depth + 1);
