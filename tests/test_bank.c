@@ -238,6 +238,105 @@ START_TEST(test_facts_on_first_use)
 }
 END_TEST
 
+/* Loops that only move the access (bank.c's shift loops): s[tid * mul +
+ * k * step + add] in for (k = 0; k < n; k++) on a float[len] array, or
+ * with a second loop j adding j * step2, or under `if (k < 2)`. One
+ * iteration, moved by a whole number of words, stands for the others; the
+ * result must be the one of every iteration evaluated on its own (degree,
+ * mean, requests, the out-of-bounds witness at a later iteration), and the
+ * nodes visited far fewer where the moves are whole words. */
+static const struct {
+	int64_t len, mul, step, add, n;
+	int64_t step2;          /* a nested j loop of 4 iterations when not 0 */
+	int guard_k;            /* if (k < 2) around the access */
+	unsigned elem;
+	double worst, mean;
+	unsigned long requests;
+	int oob;                /* a witness: thread 0 at offset oob_at */
+	int64_t oob_at;
+	int fast;               /* 1: under 2 nodes a lane and iteration (one
+	                         * iteration evaluated, the others moved);
+	                         * 0: over 4 (each evaluated); -1: not checked */
+} shift_table[] = {
+	{ 4096, 33, 32, 0, 64, 0, 0, 4, 1, 1, 64, 0, 0, 1 },       /* padded rows, moved a row */
+	{ 4096, 32, 1, 0, 64, 0, 0, 4, 32, 32, 64, 0, 0, 1 },      /* a column, moved a word */
+	{ 1024, 1, 32, 0, 40, 0, 0, 4, 1, 1, 40, 1, 4096, -1 },    /* k = 32 leaves the array */
+	{ 4096, 33, 32, 0, 8, 4, 0, 4, 1, 1, 32, 0, 0, 1 },        /* two loops, both moving */
+	{ 4096, 32, 1, 0, 8, 0, 1, 4, 32, 32, 2, 0, 0, -1 },       /* a guard reads k: each run */
+	{ 4096, 2, 1, 0, 64, 0, 0, 2, 1, 1, 64, 0, 0, 0 },         /* short: 2-byte moves, each run */
+	{ 4096, 64, 2, 0, 64, 0, 0, 2, 32, 32, 64, 0, 0, 1 },      /* short: word moves */
+};
+
+START_TEST(test_shift_loops)
+{
+	int i = _i;
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_array *a = sm_irb_array(&b, "t", shift_table[i].elem, shift_table[i].len, 0);
+	struct sm_loop L = { .depth = 0, .niv = 1 }, M = { .depth = 1, .niv = 1, .parent = &L };
+	struct sm_expr *k = K(&b, 0), *j = K(&b, 0);
+	k->kind = j->kind = SM_E_LOOPVAR;
+	k->loop = &L;
+	j->loop = &M;
+	struct sm_iv ivk = { .init = K(&b, 0), .op = SM_OP_ADD, .step = K(&b, 1) };
+	struct sm_iv ivj = { .init = K(&b, 0), .op = SM_OP_ADD, .step = K(&b, 1) };
+	L.ivs = &ivk;
+	M.ivs = &ivj;
+	L.cond = OP(&b, SM_OP_LT, k, K(&b, shift_table[i].n));
+	M.cond = OP(&b, SM_OP_LT, j, K(&b, 4));
+	struct sm_expr *idx = OP(&b, SM_OP_ADD, OP(&b, SM_OP_MUL, T(&b, 0), K(&b, shift_table[i].mul)),
+				 OP(&b, SM_OP_ADD, OP(&b, SM_OP_MUL, k, K(&b, shift_table[i].step)), K(&b, shift_table[i].add)));
+	if (shift_table[i].step2)
+		idx = OP(&b, SM_OP_ADD, idx, OP(&b, SM_OP_MUL, j, K(&b, shift_table[i].step2)));
+	struct sm_guard g = { .cond = OP(&b, SM_OP_LT, k, K(&b, 2)) };
+	struct sm_raccess ra;
+	memset(&ra, 0, sizeof(ra));
+	ra.ok = true;
+	ra.array = a;
+	ra.idx[0] = idx;
+	ra.nidx = 1;
+	ra.width = shift_table[i].elem;
+	ra.loop = shift_table[i].step2 ? &M : &L;
+	ra.guards = shift_table[i].guard_k ? &g : NULL;
+	struct sm_work w = { 0 };
+	struct sm_degree d;
+	struct sm_dim3 warp = { 32, 1, 1 };
+	sm_access_degree_at(&ra, warp, 0, &b.A, NULL, &w, &d);
+	ck_assert_msg(d.analyzed, "row %d: not analyzed: %s", i, d.why ? d.why : "?");
+	ck_assert_msg(d.worst == shift_table[i].worst && d.mean == shift_table[i].mean, "row %d: worst %.2f mean %.2f", i,
+		      d.worst, d.mean);
+	ck_assert_msg(d.requests == shift_table[i].requests, "row %d: %lu requests", i, d.requests);
+	ck_assert_msg(d.oob.found == (shift_table[i].oob != 0), "row %d: witness %d", i, d.oob.found);
+	if (shift_table[i].oob)
+		ck_assert_msg(d.oob.tid[0] == 0 && d.oob.offset == shift_table[i].oob_at && d.oob.niv == 1 &&
+				      d.oob.iv_value[0] == shift_table[i].oob_at / 4 / shift_table[i].step,
+			      "row %d: thread %lld offset %lld", i, (long long)d.oob.tid[0], (long long)d.oob.offset);
+	/* every iteration on its own: the access with k (and j) constant */
+	double worst = 0, sum = 0;
+	int runs = 0;
+	int64_t nj = shift_table[i].step2 ? 4 : 1;
+	for (int64_t kv = 0; kv < shift_table[i].n && !shift_table[i].oob; kv++)
+		for (int64_t jv = 0; jv < nj; jv++) {
+			if (shift_table[i].guard_k && kv >= 2)
+				continue;
+			struct sm_expr *one = OP(&b, SM_OP_ADD, OP(&b, SM_OP_MUL, T(&b, 0), K(&b, shift_table[i].mul)),
+						 K(&b, kv * shift_table[i].step + shift_table[i].add + jv * shift_table[i].step2));
+			double o = degree1(&b, a, one, NULL, shift_table[i].elem, warp, NULL);
+			worst = o > worst ? o : worst;
+			sum += o;
+			runs++;
+		}
+	if (runs)
+		ck_assert_msg(worst == d.worst && sum / runs == d.mean, "row %d: alone %.2f/%.2f", i, worst, sum / runs);
+	uint64_t lanes_iters = 32 * (uint64_t)shift_table[i].n * (uint64_t)nj;
+	ck_assert_msg(shift_table[i].fast != 1 || w.used < 2 * lanes_iters, "row %d: %llu nodes for %llu lane iterations",
+		      i, (unsigned long long)w.used, (unsigned long long)lanes_iters);
+	ck_assert_msg(shift_table[i].fast != 0 || w.used > 4 * lanes_iters, "row %d: %llu nodes for %llu lane iterations",
+		      i, (unsigned long long)w.used, (unsigned long long)lanes_iters);
+	sm_irb_release(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("bank");
@@ -245,6 +344,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_stride, 0, sizeof(stride_table) / sizeof(stride_table[0]));
 	tcase_add_loop_test(tc, test_tile, 0, sizeof(tile_table) / sizeof(tile_table[0]));
 	tcase_add_loop_test(tc, test_out_of_bounds, 0, sizeof(oob_table) / sizeof(oob_table[0]));
+	tcase_add_loop_test(tc, test_shift_loops, 0, sizeof(shift_table) / sizeof(shift_table[0]));
 	tcase_add_test(tc, test_guard_active_lanes);
 	tcase_add_test(tc, test_wavefronts_pure);
 	tcase_add_test(tc, test_facts_on_first_use);

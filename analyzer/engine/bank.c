@@ -111,6 +111,13 @@ struct job {
 	bool varies;
 	bool invariant[SM_MAX_LOOPS]; /* loop d changes nothing the access sees:
 	                               * one iteration stands for all */
+	bool shift[SM_MAX_LOOPS];     /* loop d only moves every lane's address
+	                               * by one offset per iteration (shift_for):
+	                               * one iteration, shifted, stands for the
+	                               * others that stay inside the array */
+	int64_t amin, amax;           /* lowest and highest byte address of an
+	                               * active lane, over the leaves so far */
+	unsigned long dropped;        /* lanes left out as outside the array */
 	int64_t limit;           /* bytes of the array (0: not known) */
 	bool oob;                /* an active lane addressed outside it */
 	bool exact;              /* the address reads no unknown value: a lane
@@ -182,6 +189,29 @@ static void oob_witness(struct job *J, struct sm_eval_ctx *c, int64_t a)
 	o->extent = J->limit;
 }
 
+/* The byte address lane context c requests (J's layout applied); false
+ * when it reads a value the analysis cannot compute. */
+static bool lane_addr(const struct job *J, struct sm_eval_ctx *c, int64_t *out)
+{
+	int64_t elem = 0, prev = 0;
+	c->err = 0;
+	c->budget = SM_EVAL_BUDGET_ACCESS;
+	for (int k = 0; k < J->ra->nidx; k++) {
+		int64_t v = sm_eval(J->ra->idx[k], c);
+		if (J->lay && J->lay->swizzle_mask > 0 && k == J->ra->array->ndims - 1 && k > 0)
+			v ^= (prev & J->lay->swizzle_mask) << J->lay->swizzle_shift;
+		prev = v;
+		elem += v * J->strides[k];
+	}
+	if (J->lay && J->lay->offset_shift > 0)
+		elem += elem >> J->lay->offset_shift;
+	int64_t a = elem * (int64_t)J->ra->array->elem_size;
+	if (J->ra->extra)
+		a += sm_eval(J->ra->extra, c);
+	*out = a;
+	return !c->err;
+}
+
 static void leaf(struct job *J, struct sm_eval_ctx *base)
 {
 	int64_t addr[SM_WARP];
@@ -213,23 +243,8 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		}
 		if (!live || (!guards_every && !sm_guards_hold(J->ra->guards, &c)))
 			continue;
-		int64_t elem = 0;
-		c.err = 0;
-		c.budget = SM_EVAL_BUDGET_ACCESS;
-		int64_t prev = 0;
-		for (int k = 0; k < J->ra->nidx; k++) {
-			int64_t v = sm_eval(J->ra->idx[k], &c);
-			if (J->lay && J->lay->swizzle_mask > 0 && k == J->ra->array->ndims - 1 && k > 0)
-				v ^= (prev & J->lay->swizzle_mask) << J->lay->swizzle_shift;
-			prev = v;
-			elem += v * J->strides[k];
-		}
-		if (J->lay && J->lay->offset_shift > 0)
-			elem += elem >> J->lay->offset_shift;
-		int64_t a = elem * (int64_t)J->ra->array->elem_size;
-		if (J->ra->extra)
-			a += sm_eval(J->ra->extra, &c);
-		if (c.err) {
+		int64_t a;
+		if (!lane_addr(J, &c, &a)) {
 			J->err = 1;
 			J->why = "the index depends on a value the analysis cannot compute";
 			return;
@@ -241,6 +256,7 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 				 * condition is what keeps this lane out (a
 				 * correct program's `if (t < n) s[n - 1 - t]`) */
 				J->out->oob_dropped = true;
+				J->dropped++;
 				continue;
 			}
 			J->oob = true;
@@ -249,6 +265,10 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		}
 		addr[l] = a;
 		mask |= 1u << l;
+		if (a < J->amin)
+			J->amin = a;
+		if (a > J->amax)
+			J->amax = a;
 	}
 	if (!mask)
 		return;
@@ -279,6 +299,67 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 
 static bool loop_invariant_for(const struct job *J, int d);
 
+/* What an iteration of a shift loop (J->shift) did below it, to be
+ * repeated at a later iteration moved by the offset between their
+ * addresses: its counts, the addresses it spanned, and the address of a
+ * probe lane (lane 0 and the block's last lane of the warp, the inner
+ * loops at their first iteration) there. */
+struct rep {
+	bool have;                /* taken, and valid to repeat */
+	bool tried;
+	unsigned long wave, ideal, requests;
+	unsigned tuples;
+	int64_t amin, amax;
+	int64_t probe[2];
+};
+
+/* The probe lanes' addresses at the iteration c is at; false when one
+ * cannot be computed. */
+static bool probe_addrs(const struct job *J, int d, const struct sm_eval_ctx *c, int64_t out[2])
+{
+	int64_t last = J->nthreads - (int64_t)J->warp * SM_WARP - 1;
+	int lanes[2] = { 0, last < SM_WARP - 1 ? (int)last : SM_WARP - 1 };
+	for (int i = 0; i < 2; i++) {
+		struct sm_eval_ctx lc;
+		if (!lane_ctx(J, lanes[i], c, &lc))
+			return false;
+		for (int e = d + 1; e < J->nloops; e++)
+			lc.iter[J->loops[e]->depth] = 0;
+		if (!lane_addr(J, &lc, &out[i]))
+			return false;
+	}
+	return true;
+}
+
+/* Repeat R's iteration at c's, moved by the probes' offset: true when
+ * done, false when this iteration must be enumerated (the probes move by
+ * different offsets or by a part of a word, a lane would land outside the
+ * array, the tuple cap would cut it). */
+static bool repeat_shifted(struct job *J, int d, const struct sm_eval_ctx *c, const struct rep *R)
+{
+	int64_t p[2];
+	if (!probe_addrs(J, d, c, p))
+		return false;
+	int64_t off = p[0] - R->probe[0];
+	if (p[1] - R->probe[1] != off || off % 4 != 0)
+		return false;
+	if (J->limit && (R->amin + off < 0 || R->amax + off + (int64_t)J->ra->width > J->limit))
+		return false;
+	if (J->tuples + R->tuples > SM_MAX_TUPLES)
+		return false;
+	/* a word-aligned offset moves every lane's words by one amount: the
+	 * banks turn by it and each request keeps its wavefronts */
+	J->tuples += R->tuples;
+	J->total_wave += R->wave;
+	J->total_ideal += R->ideal;
+	J->out->requests += R->requests;
+	if (R->amin + off < J->amin)
+		J->amin = R->amin + off;
+	if (R->amax + off > J->amax)
+		J->amax = R->amax + off;
+	return true;
+}
+
 static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 {
 	if (J->err)
@@ -299,6 +380,7 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 	}
 	const struct sm_loop *L = J->loops[d];
 	int64_t cap = SM_MAX_ITER;
+	struct rep R = { 0 };
 	for (int64_t k = 0; k < cap && !J->err; k++) {
 		c->iter[L->depth] = k;
 		/* does any lane of this warp still run the loop? */
@@ -329,7 +411,30 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 			J->out->truncated = true;
 			break;
 		}
-		enumerate(J, d + 1, c);
+		if (R.have && repeat_shifted(J, d, c, &R))
+			continue;
+		if (!J->shift[d] || R.tried || (!any && !unknown)) {
+			enumerate(J, d + 1, c);
+		} else {
+			/* the first iteration run: the one the later ones repeat */
+			R.tried = true;
+			unsigned long w0 = J->total_wave, i0 = J->total_ideal, r0 = J->out->requests, dr0 = J->dropped;
+			unsigned t0 = J->tuples;
+			int64_t lo = J->amin, hi = J->amax;
+			J->amin = INT64_MAX;
+			J->amax = INT64_MIN;
+			enumerate(J, d + 1, c);
+			R.have = !J->err && !J->oob && !J->out->truncated && J->dropped == dr0 &&
+				 J->out->requests > r0 && probe_addrs(J, d, c, R.probe);
+			R.wave = J->total_wave - w0;
+			R.ideal = J->total_ideal - i0;
+			R.requests = J->out->requests - r0;
+			R.tuples = J->tuples - t0;
+			R.amin = J->amin;
+			R.amax = J->amax;
+			J->amin = lo < J->amin ? lo : J->amin;
+			J->amax = hi > J->amax ? hi : J->amax;
+		}
 		if (any && J->invariant[d])
 			break; /* every later iteration makes the same requests */
 	}
@@ -377,6 +482,83 @@ static bool loop_invariant_for(const struct job *J, int d)
 				return false;
 	}
 	return true;
+}
+
+/* How e reads loop L's counter: not at all, as an offset alike in every
+ * thread (e = t + u, t reading no counter of L, u no thread index: sums,
+ * products and shifts by uniform values, casts, L's own counter stepped by
+ * a uniform amount), or otherwise. */
+enum { SH_NONE, SH_OFFSET, SH_OTHER };
+
+static int shift_form(const struct sm_expr *e, const struct sm_loop *L, int depth)
+{
+	if (!e || !refs_loop(e, L))
+		return SH_NONE;
+	if (!sm_expr_thread_dep(e))
+		return SH_OFFSET;
+	if (depth > SM_SCAN_EXPR_DEPTH)
+		return SH_OTHER;
+	if (e->kind == SM_E_LOOPVAR) {
+		if (e->loop != L || e->ival < 0 || e->ival >= L->niv)
+			return SH_OTHER;
+		const struct sm_iv *iv = &L->ivs[e->ival];
+		bool affine = iv->op == SM_OP_ADD || iv->op == SM_OP_SUB;
+		return affine && !sm_expr_thread_dep(iv->step) ? SH_OFFSET : SH_OTHER;
+	}
+	if (e->kind == SM_E_CAST)
+		return e->bits >= 32 ? shift_form(e->a, L, depth + 1) : SH_OTHER;
+	if (e->kind == SM_E_UNARY)
+		return e->op == SM_OP_NEG ? shift_form(e->a, L, depth + 1) : SH_OTHER;
+	if (e->kind != SM_E_BINARY)
+		return SH_OTHER;
+	int a = shift_form(e->a, L, depth + 1), b = shift_form(e->b, L, depth + 1);
+	if (a == SH_OTHER || b == SH_OTHER)
+		return SH_OTHER;
+	if (e->op == SM_OP_ADD || e->op == SM_OP_SUB)
+		return SH_OFFSET;
+	if (e->op == SM_OP_MUL)
+		return (a == SH_NONE && !sm_expr_thread_dep(e->a)) || (b == SH_NONE && !sm_expr_thread_dep(e->b))
+			       ? SH_OFFSET : SH_OTHER;
+	if (e->op == SM_OP_SHL)
+		return b == SH_NONE && !sm_expr_thread_dep(e->b) ? SH_OFFSET : SH_OTHER;
+	return SH_OTHER;
+}
+
+/* Loop d of J moves the access by one offset per iteration, alike in
+ * every lane, and changes nothing else: its condition is every thread's,
+ * the guards and the loops inside it do not read it, the address reads
+ * it only as an offset (shift_form), under a plain layout. Then the
+ * wavefronts of an iteration are those of any other moved by a whole
+ * number of words (repeat_shifted checks the offset and the bounds at
+ * each). */
+static bool shift_for(const struct job *J, int d)
+{
+	const struct sm_loop *L = J->loops[d];
+	const struct sm_raccess *ra = J->ra;
+	if (J->invariant[d] || sm_expr_thread_dep(L->cond))
+		return false;
+	if (J->lay && (J->lay->swizzle_mask > 0 || J->lay->offset_shift > 0))
+		return false;
+	for (const struct sm_guard *g = ra->guards; g; g = g->next)
+		if (refs_loop(g->cond, L))
+			return false;
+	for (int i = d + 1; i < J->nloops; i++) {
+		const struct sm_loop *M = J->loops[i];
+		if (refs_loop(M->cond, L))
+			return false;
+		for (int v = 0; v < M->niv; v++)
+			if (refs_loop(M->ivs[v].init, L) || refs_loop(M->ivs[v].step, L))
+				return false;
+	}
+	bool reads = false;
+	for (int k = 0; k < ra->nidx; k++) {
+		int f = shift_form(ra->idx[k], L, 0);
+		if (f == SH_OTHER)
+			return false;
+		reads = reads || f == SH_OFFSET;
+	}
+	int f = shift_form(ra->extra, L, 0);
+	return f != SH_OTHER && (reads || f == SH_OFFSET);
 }
 
 /* The array's size in bytes under layout dims (0 when not known: an
@@ -432,6 +614,10 @@ static bool run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 		}
 		J.strides[k] = s;
 	}
+	for (int i = 0; i < n; i++)
+		J.shift[i] = shift_for(&J, i);
+	J.amin = INT64_MAX;
+	J.amax = INT64_MIN;
 	J.nthreads = block.x * block.y * block.z;
 	int nwarps = (int)((J.nthreads + SM_WARP - 1) / SM_WARP);
 	out->worst = 0;
