@@ -156,12 +156,58 @@ START_TEST(test_budget_stops_within_twice)
 }
 END_TEST
 
+/* The race search's partner lookup: the galloping search gives the first
+ * entry above a key exactly as a scan does, from any starting point and
+ * over any sub-range (a warp's), on entries with repeated addresses; the
+ * split by warp keeps each warp's entries in address order. */
+START_TEST(test_taddr_lookup)
+{
+	enum { N = 96 };
+	struct sm_taddr e[N], w[N];
+	unsigned x = 12345;
+	for (int i = 0; i < N; i++) {
+		x = x * 1103515245u + 12345u;
+		e[i].addr = (int64_t)((x >> 16) % 40) * 4 - 16; /* repeats, negatives */
+		e[i].lin = i;
+	}
+	sm_taddr_sort(e, N);
+	for (int i = 1; i < N; i++)
+		ck_assert(e[i - 1].addr < e[i].addr || (e[i - 1].addr == e[i].addr && e[i - 1].lin < e[i].lin));
+	const int ranges[][2] = { { 0, N }, { 0, 0 }, { 5, 6 }, { 10, 50 }, { 37, N } };
+	for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+		int from = ranges[r][0], end = ranges[r][1];
+		for (int64_t key = -24; key <= 170; key += 3)
+			for (int near = -1; near <= N + 1; near++) {
+				int want = from;
+				while (want < end && e[want].addr <= key)
+					want++;
+				int got = sm_taddr_first_above(e, from, end, near, key);
+				ck_assert_msg(got == want, "[%d, %d) key %lld from %d: %d, want %d", from, end,
+					      (long long)key, near, got, want);
+			}
+	}
+	int start[4];
+	sm_taddr_by_warp(e, N, 3, w, start);
+	ck_assert_int_eq(start[0], 0);
+	ck_assert_int_eq(start[3], N);
+	for (int wp = 0; wp < 3; wp++) {
+		ck_assert_int_eq(start[wp + 1] - start[wp], 32);
+		for (int i = start[wp]; i < start[wp + 1]; i++) {
+			ck_assert_int_eq(w[i].lin / 32, wp);
+			if (i > start[wp])
+				ck_assert(w[i - 1].addr < w[i].addr || (w[i - 1].addr == w[i].addr && w[i - 1].lin < w[i].lin));
+		}
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("raceindex");
 	TCase *tc = tcase_create("index");
 	tcase_add_loop_test(tc, test_index_rows, 0, (int)(sizeof(index_rows) / sizeof(index_rows[0])));
 	tcase_add_test(tc, test_index_full);
+	tcase_add_test(tc, test_taddr_lookup);
 	suite_add_tcase(s, tc);
 	TCase *ts = tcase_create("search");
 	tcase_set_timeout(ts, 60);

@@ -6,9 +6,13 @@
  * its intervals lies in a cluster that two threads touch with a pair of
  * kinds that can race. Conservative: a cluster joined through a chain of
  * overlaps may be marked when no two of its intervals from different
- * threads overlap; that only costs the search a pair it tries. */
+ * threads overlap; that only costs the search a pair it tries. Below it,
+ * the search's per-thread address entries (struct sm_taddr): sorted by
+ * address, and split by warp for the search of pairs within one warp. */
 #include "engine/raceindex.h"
 #include "base/grow.h"
+#include "base/limits.h"
+#include "smemlint/ir.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -184,4 +188,67 @@ bool sm_race_index_alone(const struct sm_race_index *X, unsigned acc)
 	if (acc >= X->nacc || X->sig_of[acc] < 0)
 		return false;
 	return !X->sigs[X->sig_of[acc]].shared;
+}
+
+static int cmp_taddr(const void *pa, const void *pb)
+{
+	const struct sm_taddr *a = pa, *b = pb;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->lin - b->lin;
+}
+
+void sm_taddr_sort(struct sm_taddr *e, int n)
+{
+	qsort(e, (size_t)n, sizeof(*e), cmp_taddr);
+}
+
+void sm_taddr_by_warp(const struct sm_taddr *e, int n, int nwarps, struct sm_taddr *out, int *start)
+{
+	memset(start, 0, (size_t)(nwarps + 1) * sizeof(*start));
+	for (int i = 0; i < n; i++)
+		start[e[i].lin / SM_WARP + 1]++;
+	for (int w = 0; w < nwarps; w++)
+		start[w + 1] += start[w];
+	int fill[SM_MAX_BLOCK_THREADS / SM_WARP + 1];
+	memcpy(fill, start, (size_t)nwarps * sizeof(*fill));
+	for (int i = 0; i < n; i++)
+		out[fill[e[i].lin / SM_WARP]++] = e[i];
+}
+
+int sm_taddr_first_above(const struct sm_taddr *e, int from, int end, int near, int64_t key)
+{
+	if (near < from || near > end)
+		near = from;
+	int lo, hi, step = 1; /* the answer lies in [lo, hi] */
+	if (near < end && e[near].addr <= key) {
+		/* after near: double the stride until past key */
+		lo = hi = near + 1;
+		while (hi < end && e[hi].addr <= key) {
+			lo = hi + 1;
+			step *= 2;
+			hi = near + step;
+		}
+		if (hi > end)
+			hi = end;
+	} else {
+		/* at near or before it: double the stride back until at or
+		 * below key */
+		hi = near;
+		lo = near - 1;
+		while (lo >= from && e[lo].addr > key) {
+			hi = lo;
+			step *= 2;
+			lo = near - step;
+		}
+		lo = lo < from ? from : lo + 1;
+	}
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (e[mid].addr <= key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }

@@ -19,6 +19,26 @@ struct sm_touch {
 	int thread;                /* linear thread id */
 };
 
+/* One thread's address through one access, for the race search's
+ * partner lookup (races.c): sorted by address, then thread. */
+struct sm_taddr {
+	int64_t addr;
+	int lin;                   /* linear thread id */
+};
+
+/* Sort e[0..n) by address, then thread. */
+void sm_taddr_sort(struct sm_taddr *e, int n);
+
+/* e[0..n), sorted, again warp by warp into out (each warp's entries in
+ * e's order): warp w's are out[start[w] .. start[w + 1]), for nwarps
+ * warps (start has nwarps + 1 entries). */
+void sm_taddr_by_warp(const struct sm_taddr *e, int n, int nwarps, struct sm_taddr *out, int *start);
+
+/* The first i in [from, end) with e[i].addr > key (end when none), e
+ * sorted: a galloping search outward from near, so consecutive threads
+ * whose addresses follow each other cost a step or two, not log n. */
+int sm_taddr_first_above(const struct sm_taddr *e, int from, int end, int near, int64_t key);
+
 /* What an access does to its bytes, for which pairs can race: two loads
  * never do, nor two atomics. */
 enum sm_touch_kind { SM_TOUCH_LOAD, SM_TOUCH_STORE, SM_TOUCH_ATOMIC };

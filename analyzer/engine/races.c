@@ -27,11 +27,6 @@ struct slot {
 	bool edge;                 /* side 1: a's last iteration only; side 2: b's first only */
 };
 
-struct ent {
-	int64_t addr;
-	int lin;
-};
-
 /* Thread addresses of one access at one iteration vector, shared by every
  * pair the access takes part in (the search asks for the same vectors over
  * and over). Bounded: past the limit, addresses are computed and not kept. */
@@ -43,7 +38,7 @@ struct addr_vec {
 	int64_t *addr;             /* per thread */
 	signed char *st;           /* sm_access_addr's result per thread */
 	struct addr_vec *next;
-	struct ent *sorted;        /* the threads that run it (st 1) by address,
+	struct sm_taddr *sorted;        /* the threads that run it (st 1) by address,
 	                            * made on first use; NULL: not yet */
 	int nsorted;
 };
@@ -142,8 +137,10 @@ struct rjob {
 	int nslots;
 	int a_done;                /* slots [0, a_done) fix a's iterations */
 	struct sm_eval_ctx ca, cb;
-	struct ent *ea;            /* a's addresses, sorted */
+	struct sm_taddr *ea;       /* a's addresses, sorted */
 	int nea;
+	struct sm_taddr *ew;       /* the same warp by warp (intra-warp search) */
+	int wstart[SM_MAX_BLOCK_THREADS / SM_WARP + 1];
 	const struct sm_cfg *G;
 	bool want_inter;           /* look for threads of different warps */
 	uint32_t want_ord;         /* ... that exactly these scopes order */
@@ -159,14 +156,6 @@ struct rjob {
 	int64_t addr;
 };
 
-
-static int cmp_ent(const void *pa, const void *pb)
-{
-	const struct ent *a = pa, *b = pb;
-	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
-	return a->lin - b->lin;
-}
 
 
 /* Does any thread run loop L at the iterations in c? 1 yes, 0 no, -1 unknown. */
@@ -209,7 +198,7 @@ static bool a_at_edge(struct rjob *J, struct sm_eval_ctx *c)
 /* The threads of a kept address vector that run its access, by address:
  * sorted once and kept with the vector (the same vector serves many pairs).
  * NULL when it cannot be kept (the scratch vector, the memo full). */
-static const struct ent *sorted_of(struct addr_memo *M, const struct addr_vec *cv)
+static const struct sm_taddr *sorted_of(struct addr_memo *M, const struct addr_vec *cv)
 {
 	struct addr_vec *v = (struct addr_vec *)cv;
 	if (v == &M->scratch)
@@ -218,15 +207,15 @@ static const struct ent *sorted_of(struct addr_memo *M, const struct addr_vec *c
 		return v->sorted;
 	/* a budget of their own: taken from the addresses' budget, they left
 	 * fewer vectors kept, and those were computed again */
-	size_t need = (size_t)M->nthreads * sizeof(struct ent);
+	size_t need = (size_t)M->nthreads * sizeof(struct sm_taddr);
 	if (M->sorted_bytes + need > SM_RACE_MEMO_BYTES || !(v->sorted = malloc(need ? need : 1)))
 		return NULL;
 	M->sorted_bytes += need;
 	v->nsorted = 0;
 	for (int t = 0; t < M->nthreads; t++)
 		if (v->st[t] == 1)
-			v->sorted[v->nsorted++] = (struct ent){ v->addr[t], t };
-	qsort(v->sorted, (size_t)v->nsorted, sizeof(*v->sorted), cmp_ent);
+			v->sorted[v->nsorted++] = (struct sm_taddr){ v->addr[t], t };
+	sm_taddr_sort(v->sorted, v->nsorted);
 	return v->sorted;
 }
 
@@ -239,7 +228,7 @@ static void compute_a(struct rjob *J)
 	bool edge = false;
 	for (int s = 0; s < J->a_done && !edge; s++)
 		edge = J->slots[s].side == 1 && J->slots[s].edge;
-	const struct ent *sorted = edge ? NULL : sorted_of(J->memo, va);
+	const struct sm_taddr *sorted = edge ? NULL : sorted_of(J->memo, va);
 	if (sorted) {
 		/* every thread that runs it: the kept order */
 		J->nea = va->nsorted;
@@ -259,7 +248,7 @@ static void compute_a(struct rjob *J)
 			J->nea++;
 		}
 	}
-	qsort(J->ea, (size_t)J->nea, sizeof(*J->ea), cmp_ent);
+	sm_taddr_sort(J->ea, J->nea);
 	if (J->memo->work)
 		J->memo->work->used += (uint64_t)J->nthreads + (uint64_t)J->nea;
 }
@@ -307,22 +296,21 @@ static void leaf(struct rjob *J)
 		return;
 	if (J->memo->work)
 		J->memo->work->used += (uint64_t)J->nthreads; /* the threads tried */
+	int near = 0; /* the previous thread's first entry */
 	for (int t = 0; t < J->nthreads && !J->found; t++) {
 		if (vb->st[t] != 1)
 			continue;
 		int64_t b = vb->addr[t];
-		/* a's entries with addr in (b - wa, b + wb) */
-		int lo = 0, hi = J->nea;
-		while (lo < hi) {
-			int mid = (lo + hi) / 2;
-			if (J->ea[mid].addr <= b - wa)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		/* a's entries with addr in (b - wa, b + wb); within t's warp
+		 * alone when the partner must share it (the same candidates,
+		 * in the same order) */
+		const struct sm_taddr *E = J->want_inter ? J->ea : J->ew;
+		int from = J->want_inter ? 0 : J->wstart[t / SM_WARP];
+		int end = J->want_inter ? J->nea : J->wstart[t / SM_WARP + 1];
+		int lo = near = sm_taddr_first_above(E, from, end, near, b - wa);
 		int tries = 0;
-		for (int i = lo; i < J->nea && J->ea[i].addr < b + wb && tries < SM_RACE_TRIES; i++) {
-			int la = J->ea[i].lin;
+		for (int i = lo; i < end && E[i].addr < b + wb && tries < SM_RACE_TRIES; i++) {
+			int la = E[i].lin;
 			if (la == t)
 				continue;
 			bool inter = la / SM_WARP != t / SM_WARP;
@@ -336,7 +324,7 @@ static void leaf(struct rjob *J)
 			J->found = true;
 			J->lin_a = la;
 			J->lin_b = t;
-			J->addr = J->ea[i].addr > b ? J->ea[i].addr : b;
+			J->addr = E[i].addr > b ? E[i].addr : b;
 			break;
 		}
 	}
@@ -346,8 +334,11 @@ static void enumerate(struct rjob *J, int s)
 {
 	if (J->found || J->truncated)
 		return;
-	if (s == J->a_done)
+	if (s == J->a_done) {
 		compute_a(J);
+		if (!J->want_inter) /* partners in t's warp only */
+			sm_taddr_by_warp(J->ea, J->nea, (J->nthreads + SM_WARP - 1) / SM_WARP, J->ew, J->wstart);
+	}
 	if (s == J->nslots) {
 		leaf(J);
 		return;
@@ -752,7 +743,7 @@ int sm_kernel_races_pairs(const struct sm_kernel_model *m, struct sm_dim3 block,
 	struct sm_cfg G;
 	struct sm_cfg_walk W;
 	memset(&W, 0, sizeof(W));
-	struct ent *ea = malloc((size_t)nt * sizeof(*ea));
+	struct sm_taddr *ea = malloc((size_t)nt * sizeof(*ea)), *ew = malloc((size_t)nt * sizeof(*ew));
 	struct addr_memo *memo = calloc(1, sizeof(*memo));
 	unsigned char *closed = NULL;
 	unsigned cap = 0, n = 0;
@@ -771,7 +762,7 @@ int sm_kernel_races_pairs(const struct sm_kernel_model *m, struct sm_dim3 block,
 	if (work)
 		work->kernel = m->kernel->name;
 	int entry = sm_cfg_build(&G, m, block, nacc);
-	if (entry < 0 || !ea || !memo) {
+	if (entry < 0 || !ea || !ew || !memo) {
 		rc = -1;
 		goto done;
 	}
@@ -887,6 +878,7 @@ int sm_kernel_races_pairs(const struct sm_kernel_model *m, struct sm_dim3 block,
 			J.block = block;
 			J.nthreads = (int)nt;
 			J.ea = ea;
+			J.ew = ew;
 			J.memo = memo;
 			J.G = &G;
 			J.ca.ntid = J.cb.ntid = block;
@@ -982,6 +974,7 @@ done:
 	free(closed);
 	sm_cfg_free(&G);
 	free(ea);
+	free(ew);
 	free(acc_at);
 	free(rg);
 	sm_ivals_free(&IV);
