@@ -454,23 +454,15 @@ static bool refs_loop(const struct sm_expr *e, const struct sm_loop *L)
 	return sm_expr_any(e, &w);
 }
 
-/* Loop d of J changes nothing the access sees when its condition is the
- * same for every thread (the same lanes run each iteration) and neither
- * the address, the guards nor the loops inside it read its counters: its
- * iterations all make the same warp requests (a tile loop of a matmul
- * around an access to the tile). */
-static bool loop_invariant_for(const struct job *J, int d)
+/* Loop d's condition is every thread's (the same lanes run each
+ * iteration), and neither the access's guards nor the loops inside it
+ * read its counters. */
+static bool loop_apart(const struct job *J, int d)
 {
 	const struct sm_loop *L = J->loops[d];
 	if (sm_expr_thread_dep(L->cond))
 		return false;
-	const struct sm_raccess *ra = J->ra;
-	for (int k = 0; k < ra->nidx; k++)
-		if (refs_loop(ra->idx[k], L))
-			return false;
-	if (refs_loop(ra->extra, L))
-		return false;
-	for (const struct sm_guard *g = ra->guards; g; g = g->next)
+	for (const struct sm_guard *g = J->ra->guards; g; g = g->next)
 		if (refs_loop(g->cond, L))
 			return false;
 	for (int i = d + 1; i < J->nloops; i++) {
@@ -482,6 +474,23 @@ static bool loop_invariant_for(const struct job *J, int d)
 				return false;
 	}
 	return true;
+}
+
+/* Loop d of J changes nothing the access sees when its condition is the
+ * same for every thread (the same lanes run each iteration) and neither
+ * the address, the guards nor the loops inside it read its counters: its
+ * iterations all make the same warp requests (a tile loop of a matmul
+ * around an access to the tile). */
+static bool loop_invariant_for(const struct job *J, int d)
+{
+	const struct sm_loop *L = J->loops[d];
+	const struct sm_raccess *ra = J->ra;
+	if (!loop_apart(J, d))
+		return false;
+	for (int k = 0; k < ra->nidx; k++)
+		if (refs_loop(ra->idx[k], L))
+			return false;
+	return !refs_loop(ra->extra, L);
 }
 
 /* How e reads loop L's counter: not at all, as an offset alike in every
@@ -535,21 +544,10 @@ static bool shift_for(const struct job *J, int d)
 {
 	const struct sm_loop *L = J->loops[d];
 	const struct sm_raccess *ra = J->ra;
-	if (J->invariant[d] || sm_expr_thread_dep(L->cond))
+	if (J->invariant[d] || !loop_apart(J, d))
 		return false;
 	if (J->lay && (J->lay->swizzle_mask > 0 || J->lay->offset_shift > 0))
 		return false;
-	for (const struct sm_guard *g = ra->guards; g; g = g->next)
-		if (refs_loop(g->cond, L))
-			return false;
-	for (int i = d + 1; i < J->nloops; i++) {
-		const struct sm_loop *M = J->loops[i];
-		if (refs_loop(M->cond, L))
-			return false;
-		for (int v = 0; v < M->niv; v++)
-			if (refs_loop(M->ivs[v].init, L) || refs_loop(M->ivs[v].step, L))
-				return false;
-	}
 	bool reads = false;
 	for (int k = 0; k < ra->nidx; k++) {
 		int f = shift_form(ra->idx[k], L, 0);
