@@ -285,6 +285,24 @@ START_TEST(test_loop_exit_counters)
 		ck_assert_int_eq(sm_guards_hold(&ga, &c), k < 2);
 		ck_assert_msg(w.used > before, "iteration %d: the counter's guard was not evaluated", k);
 	}
+	/* the chain `if (m_exit == 5)` inside `if (a < 2)`: the outer guard
+	 * reads A's counter, so the chain is walked at each iteration, but
+	 * the inner guard's own verdict (every thread's) is looked up */
+	struct sm_guard outer = { .cond = OP(&b, SM_OP_LT, va, K(&b, 2)) };
+	struct sm_guard inner = { .cond = OP(&b, SM_OP_NE, xm, K(&b, 4)), .next = &outer };
+	uint64_t cost[2];
+	for (int k = 0; k < 2; k++) {
+		memset(&c, 0, sizeof(c));
+		c.ntid = (struct sm_dim3){ 32, 1, 1 };
+		c.gmemo = gm;
+		c.work = &w;
+		c.iter[1] = k;
+		uint64_t before = w.used;
+		ck_assert_int_eq(sm_guards_hold(&inner, &c), 1);
+		cost[k] = w.used - before;
+	}
+	ck_assert_msg(cost[1] > 0 && cost[1] < cost[0], "the chain cost %llu then %llu nodes",
+		      (unsigned long long)cost[0], (unsigned long long)cost[1]);
 	sm_guard_memo_free(gm);
 	sm_irb_release(&b);
 }

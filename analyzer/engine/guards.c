@@ -173,6 +173,25 @@ static int guard_one(const struct sm_guard *g, struct sm_eval_ctx *c, unsigned c
 	return r;
 }
 
+/* A guard's own verdict when it holds for every thread, kept apart from
+ * the chains' values (under GM_OWN_ALL): a chain is walked again where a
+ * guard further out reads a loop counter, and the guards before it that
+ * read none are then looked up, not evaluated again. */
+#define GM_OWN_ALL (UINT64_MAX >> 1) /* gm_key never makes it (block extents of 2047) */
+
+static int guard_own(struct sm_guard_memo *m, const struct sm_guard *g, struct sm_eval_ctx *c, unsigned char *keep)
+{
+	int v = gm_get(m, g, GM_OWN_ALL);
+	if (v >= 0) {
+		*keep = KEEP_ALL;
+		return v;
+	}
+	v = guard_one(g, c, keep);
+	if (*keep == KEEP_ALL)
+		gm_put(m, g, GM_OWN_ALL, v);
+	return v;
+}
+
 static int guards_memo(const struct sm_guard *g, struct sm_eval_ctx *c, uint64_t key)
 {
 	struct sm_guard_memo *m = c->gmemo;
@@ -210,7 +229,7 @@ static int guards_memo(const struct sm_guard *g, struct sm_eval_ctx *c, uint64_t
 			m->walk_cap = nc;
 		}
 		unsigned char keep;
-		int own = guard_one(g, c, &keep);
+		int own = guard_own(m, g, c, &keep);
 		m->walk[n] = g;
 		m->walk_keep[n] = keep;
 		n++;
