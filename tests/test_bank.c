@@ -8,18 +8,26 @@
 #include "engine/facts.h"
 #include "ir_builder.h"
 
+/* *ra: a resolved access to a[i0] (or a[i0][i1]) of width bytes under
+ * guards g */
+static void access_to(struct sm_raccess *ra, struct sm_array *a, struct sm_expr *i0, struct sm_expr *i1, unsigned width,
+		      const struct sm_guard *g)
+{
+	memset(ra, 0, sizeof(*ra));
+	ra->ok = true;
+	ra->array = a;
+	ra->idx[0] = i0;
+	ra->idx[1] = i1;
+	ra->nidx = i1 ? 2 : 1;
+	ra->width = width;
+	ra->guards = g;
+}
+
 static double degree1(struct sm_irb *b, struct sm_array *a, struct sm_expr *i0, struct sm_expr *i1, unsigned width,
 		      struct sm_dim3 block, const struct sm_guard *g)
 {
 	struct sm_raccess ra;
-	memset(&ra, 0, sizeof(ra));
-	ra.ok = true;
-	ra.array = a;
-	ra.idx[0] = i0;
-	ra.idx[1] = i1;
-	ra.nidx = i1 ? 2 : 1;
-	ra.width = width;
-	ra.guards = g;
+	access_to(&ra, a, i0, i1, width, g);
 	struct sm_degree d;
 	sm_access_degree(&ra, block, NULL, &b->A, &d);
 	ck_assert_msg(d.analyzed, "not analyzed: %s", d.why ? d.why : "?");
@@ -165,13 +173,7 @@ START_TEST(test_out_of_bounds)
 	else if (oob_table[i].guard == 2)
 		g.cond = OP(&b, SM_OP_LT, T(&b, 0), sm_irb_ref(&b, sm_irb_var(&b, "n", SM_V_PARAM)));
 	struct sm_raccess ra;
-	memset(&ra, 0, sizeof(ra));
-	ra.ok = true;
-	ra.array = a;
-	ra.idx[0] = idx;
-	ra.nidx = 1;
-	ra.width = 4;
-	ra.guards = oob_table[i].guard ? &g : NULL;
+	access_to(&ra, a, idx, NULL, 4, oob_table[i].guard ? &g : NULL);
 	struct sm_degree d;
 	sm_access_degree_at(&ra, (struct sm_dim3){ oob_table[i].threads, 1, 1 }, oob_table[i].dyn, &b.A, NULL, NULL, &d);
 	ck_assert_msg(d.oob.found == (oob_table[i].found != 0), "row %d: found %d", i, d.oob.found);
@@ -290,14 +292,8 @@ START_TEST(test_shift_loops)
 		idx = OP(&b, SM_OP_ADD, idx, OP(&b, SM_OP_MUL, j, K(&b, shift_table[i].step2)));
 	struct sm_guard g = { .cond = OP(&b, SM_OP_LT, k, K(&b, 2)) };
 	struct sm_raccess ra;
-	memset(&ra, 0, sizeof(ra));
-	ra.ok = true;
-	ra.array = a;
-	ra.idx[0] = idx;
-	ra.nidx = 1;
-	ra.width = shift_table[i].elem;
+	access_to(&ra, a, idx, NULL, shift_table[i].elem, shift_table[i].guard_k ? &g : NULL);
 	ra.loop = shift_table[i].step2 ? &M : &L;
-	ra.guards = shift_table[i].guard_k ? &g : NULL;
 	struct sm_work w = { 0 };
 	struct sm_degree d;
 	struct sm_dim3 warp = { 32, 1, 1 };

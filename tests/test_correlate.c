@@ -223,6 +223,17 @@ END_TEST
  * memo at every iteration of the access's own loop (mmq's stream-k fixup
  * put `if (!any_fixup) return;` over an inner loop, and re-evaluating it
  * per iteration took the file's whole budget). */
+/* *c: thread 0 of a warp at iteration k of the loop at depth 1, sharing
+ * the guard memo gm and counting its nodes in *w */
+static void memo_ctx(struct sm_eval_ctx *c, struct sm_guard_memo *gm, struct sm_work *w, int64_t k)
+{
+	memset(c, 0, sizeof(*c));
+	c->ntid = (struct sm_dim3){ 32, 1, 1 };
+	c->gmemo = gm;
+	c->work = w;
+	c->iter[1] = k;
+}
+
 START_TEST(test_loop_exit_counters)
 {
 	struct sm_irb b;
@@ -271,11 +282,7 @@ START_TEST(test_loop_exit_counters)
 	struct sm_guard_memo *gm = sm_guard_memo_new();
 	struct sm_work w = { 0 };
 	for (int k = 0; k < 3; k++) {
-		memset(&c, 0, sizeof(c));
-		c.ntid = (struct sm_dim3){ 32, 1, 1 };
-		c.gmemo = gm;
-		c.work = &w;
-		c.iter[1] = k;
+		memo_ctx(&c, gm, &w, k);
 		uint64_t before = w.used;
 		ck_assert_int_eq(sm_guards_hold(&g, &c), 1);
 		uint64_t own = w.used - before;
@@ -292,11 +299,7 @@ START_TEST(test_loop_exit_counters)
 	struct sm_guard inner = { .cond = OP(&b, SM_OP_NE, xm, K(&b, 4)), .next = &outer };
 	uint64_t cost[2];
 	for (int k = 0; k < 2; k++) {
-		memset(&c, 0, sizeof(c));
-		c.ntid = (struct sm_dim3){ 32, 1, 1 };
-		c.gmemo = gm;
-		c.work = &w;
-		c.iter[1] = k;
+		memo_ctx(&c, gm, &w, k);
 		uint64_t before = w.used;
 		ck_assert_int_eq(sm_guards_hold(&inner, &c), 1);
 		cost[k] = w.used - before;

@@ -413,7 +413,7 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 		}
 		if (R.have && repeat_shifted(J, d, c, &R))
 			continue;
-		if (!J->shift[d] || R.tried || (!any && !unknown)) {
+		if (!J->shift[d] || R.tried) {
 			enumerate(J, d + 1, c);
 		} else {
 			/* the first iteration run: the one the later ones repeat */
