@@ -53,7 +53,7 @@ int main()
  * corpus/oob_dynamic.cu:31:5: error: out-of-bounds store to 'b' (in 'buf'): thread 64 writes bytes 1024..1027, past the end of the 1024 bytes of dynamic shared memory the launch asks for in kernel 'carve_short' with blockDim (128,1,1) from the launch on line 46 [shared-out-of-bounds]
  *       b[t] = out[t + B];
  *       ^~~~
- * corpus/oob_dynamic.cu:12:5: note: 'buf' declared here
+ * corpus/oob_dynamic.cu:26:5: note: 'buf' declared here
  * corpus/oob_dynamic.cu:31:5: note: ask the launch for enough dynamic shared memory (its third parameter), or bound the index
  * check-output-end
  */

@@ -108,22 +108,51 @@ static bool store_of_same(const struct sm_kernel_model *m, const struct sm_acces
 	       (int)(d->worst + 0.5) == ways && degrees[i].launch == degrees[i + 1].launch;
 }
 
+struct plan_slot {
+	const struct sm_array *array;
+	struct sm_fix_plan plan;
+};
+
+/* The fix plan for array a in the kernel of facts f: searched once, at
+ * the array's first conflicting access, and kept in *slots (allocated
+ * on first use, one slot per access of the kernel). NULL when the
+ * scratch arena is full. */
+static const struct sm_fix_plan *plan_for(const struct sm_rule_ctx *ctx, struct sm_kernel_facts *f,
+					  const struct sm_array *a, struct plan_slot **slots, unsigned *nslots,
+					  struct sm_arena *A)
+{
+	const struct sm_kernel_model *m = &f->model;
+	for (unsigned i = 0; i < *nslots; i++)
+		if ((*slots)[i].array == a)
+			return &(*slots)[i].plan;
+	if (!*slots)
+		*slots = sm_arena_alloc(A, (m->nacc + 1) * sizeof(**slots));
+	if (!*slots || *nslots > m->nacc)
+		return NULL;
+	struct plan_slot *sl = &(*slots)[(*nslots)++];
+	sl->array = a;
+	size_t tl;
+	const char *t = sm_file_text(ctx->file, a->decl.file, &tl);
+	struct sm_fix_query q = { m, a, f->launch.shape, f->launch.nshapes, ctx->opt->arch, t ? t : "", t ? tl : 0 };
+	sm_fix_search(&q, A, &sl->plan);
+	return &sl->plan;
+}
+
 void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 {
 	struct sm_arena *A = ctx->scratch;
-	/* one plan per array and kernel: the slots are the file's, reused by
-	 * every kernel (planned[ai] is the kernel that filled plans[ai], plus
-	 * one), so that memory is linear in arrays, not kernels times arrays */
-	struct sm_fix_plan *plans = sm_arena_alloc(A, (ctx->file->narrays + 1) * sizeof(*plans));
-	unsigned *planned = sm_arena_alloc(A, (ctx->file->narrays + 1) * sizeof(*planned));
-	if (!plans || !planned)
-		return;
 	for (unsigned k = 0; k < ctx->file->nkernels; k++) {
 		struct sm_kernel_facts *f = &ctx->facts[k];
 		const struct sm_kernel_model *m = &f->model;
 		const struct sm_access_result *degrees = sm_kernel_facts_degrees(f);
 		if (!degrees)
 			continue;
+		/* one fix plan per array of this kernel, searched at its first
+		 * conflict: sized by the kernel's accesses (each brings at most
+		 * one array), never by the file's arrays, since the rule runs
+		 * once per kernel and a file may hold thousands of them */
+		struct plan_slot *slots = NULL;
+		unsigned nslots = 0;
 		unsigned skip = m->nacc; /* the store already reported with its load */
 		for (unsigned i = 0; i < m->nacc; i++) {
 			const struct sm_raccess *ra = &m->acc[i];
@@ -198,16 +227,7 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			g.related[0].range = ra->array->decl;
 			g.related[0].message = sm_arena_printf(A, "'%s' declared here", ra->array->name);
 			g.nrelated = 1;
-			unsigned ai = ra->array->index;
-			if (ai < ctx->file->narrays && planned[ai] != k + 1) {
-				planned[ai] = k + 1;
-				size_t tl;
-				const char *t = sm_file_text(ctx->file, ra->array->decl.file, &tl);
-				struct sm_fix_query q = { m, ra->array, f->launch.shape, f->launch.nshapes, ctx->opt->arch,
-							  t ? t : "", t ? tl : 0 };
-				sm_fix_search(&q, A, &plans[ai]);
-			}
-			const struct sm_fix_plan *plan = ai < ctx->file->narrays ? &plans[ai] : NULL;
+			const struct sm_fix_plan *plan = plan_for(ctx, f, ra->array, &slots, &nslots, A);
 			if (plan && plan->kind == SM_FIX_PAD) {
 				g.note = plan->note;
 				g.fix_refused = plan->refuse;

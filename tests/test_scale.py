@@ -316,9 +316,41 @@ def test_budget(tmp):
                 check(limit <= note[1] <= 2 * limit, f"budget: {kind} {n} at {limit}: stopped after {note[1]} steps")
 
 
+def findings(p):
+    return [(r["line"], r["rule"], r["kernel"], r["message"]) for r in json.loads(p.stdout)["results"]]
+
+
+def problem_ids(p):
+    return {n["id"] for n in json.loads(p.stdout)["notifications"]}
+
+
+def test_stream(tmp):
+    # a file's kernels are converted and analyzed one at a time, each in
+    # an arena of its own (issue 24: a 16 MB file of kernels held every
+    # kernel's IR at once): 2,000 kernels fit a 1 MiB arena limit, which
+    # their IR together (about 11 MB) does not, with the same findings
+    f = gen_scaling(tmp, "kernels", 2000)
+    args = ["--format=json", "--no-cache", "-j1", f]
+    whole = run(args)
+    check(whole.returncode == 1 and len(findings(whole)) == 2000 and not problem_ids(whole),
+          f"stream: 2,000 kernels: exit {whole.returncode}, {len(findings(whole))} findings: {whole.stderr}")
+    small = dict(os.environ, SMEMLINT_TEST_ARENA_LIMIT=str(1 << 20))
+    p = run(args, env=small)
+    check(findings(p) == findings(whole) and not problem_ids(p),
+          f"stream: under a 1 MiB arena the results differ or are partial: {problem_ids(p)}")
+    # the control: one file-scope __shared__ array makes the file convert
+    # whole (a later kernel may mark a shared array an earlier one's fix
+    # depends on), and then the same limit cuts it short
+    g = os.path.join(tmp, "filescope.cu")
+    with open(f) as src, open(g, "w") as out:
+        out.write("__shared__ float g_unused[32];\n" + src.read())
+    p = run([*args[:-1], g], env=small)
+    check("partial-results" in problem_ids(p), f"stream: the whole-file control fit 1 MiB: {problem_ids(p)}")
+
+
 def main():
     groups = {"walk": test_walk, "parallel": test_parallel, "shard": test_shard, "cache": test_cache,
-              "timeout": test_timeout, "budget": test_budget}
+              "timeout": test_timeout, "budget": test_budget, "stream": test_stream}
     names = sys.argv[1:] or list(groups)
     for name in names:
         with tempfile.TemporaryDirectory(prefix="smemlint-scale-") as tmp:

@@ -38,13 +38,18 @@ def main_fn(first, count):
     return "\n".join(lines)
 
 
+def kernels_file(n):
+    """n kernels and the main() that launches them, as one file's text."""
+    return "".join(kernel(i) for i in range(n)) + main_fn(0, n)
+
+
 def main():
     if len(sys.argv) != 4 or sys.argv[1] not in ("kernels", "files", "rejected"):
         sys.exit(__doc__)
     kind, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     if kind == "kernels":
         with open(out, "w") as f:
-            f.write("".join(kernel(i) for i in range(n)) + main_fn(0, n))
+            f.write(kernels_file(n))
         return
     os.makedirs(out, exist_ok=True)
     for i in range(n):

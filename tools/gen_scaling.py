@@ -21,12 +21,19 @@ is assumed) stress the race search and the front end:
              shared accesses split by barriers
   leafmacro  a macro whose expansion is an expression tree of 2^N leaves
              (N <= 20), stored to shared memory
-and issue 24's suppression flood (what a checkout may hold):
+and issue 24's large inputs (what a checkout may hold):
+  kernels    N trivial kernels in one file, each launched from main()
+             (tools/gen_memory.py's: 80,000 of them are 16 MB, just under
+             the 16 MiB file cap)
   suppress   N inline suppressions, one a line, each of the four forms in
              turn; the first 64 that can share a line sit on an access
              with a 2-way conflict, the rest stand on their own (covering
              the next line)"""
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_memory  # noqa: E402
 
 
 def gen_reliability(kind, n):
@@ -83,6 +90,8 @@ RELIABILITY = ("accum", "gaccum", "longline", "macrostmts", "loopnest", "leafmac
 
 
 def gen(kind, n):
+    if kind == "kernels":
+        return gen_memory.kernels_file(n)
     if kind in RELIABILITY:
         return gen_reliability(kind, n)
     out = ["#define B 128", "__global__ void k(const float *in, float *out, int m)", "{",

@@ -24,6 +24,14 @@
  * file-too-large and is not analyzed; the others still are. */
 #define SM_MAX_FILE_BYTES (16u * 1024 * 1024)
 
+/* Largest main file whose tokens the front end lexes once and keeps
+ * (32 bytes a token: a 16 MiB file of small kernels holds 5 million, as
+ * much memory again as a third of clang's whole AST). A larger main file
+ * is lexed range by range where a token is read, as clang_tokenize does
+ * for any range; its results are the same. 1 MiB is past every
+ * hand-written CUDA file. */
+#define SM_MAX_LEXED_MAIN_BYTES (1u * 1024 * 1024)
+
 /* Bytes at the start of a file searched for a NUL byte, the sign of a
  * binary file. 64 KiB finds the NULs of any object file or image early
  * and costs nothing on sources. Past it: a NUL further in is not looked
@@ -117,10 +125,14 @@
 /* ---- memory ---- */
 
 /* The per-file memory budget: bytes of smemlint's own memory for one
- * file's analysis, in the arena of its translation unit (the IR, every
- * kernel's facts, the rules' scratch). 1 GiB leaves room for kernels of
- * thousands of statements on a 2-core, 8 GiB CI runner with two workers;
- * a trivial kernel takes about 12 KiB, so it holds some 80,000 of them.
+ * file's analysis, in the arena of its translation unit (what outlives a
+ * kernel: launches, notes, headers; and the whole IR of a file converted
+ * whole) and, again, in each kernel's arenas (its IR when the file is
+ * streamed kernel by kernel, its facts, the rules' scratch), which are
+ * released after the kernel. 1 GiB leaves room for kernels of thousands
+ * of statements on a 2-core, 8 GiB CI runner with two workers; a file
+ * converted whole (one with a file-scope __shared__ array) holds some
+ * 80,000 trivial kernels.
  * Not in it: clang's own syntax tree (as large as clang -fsyntax-only's),
  * and what is kept of the file's results, bounded by
  * SM_MAX_FILE_FINDINGS and SM_MAX_FILE_ACCESSES below (a run's report is

@@ -152,42 +152,77 @@ static void record_accesses(struct sm_kernel_facts *f, struct sm_result *r)
  * flash-attention file instantiates 90 kernel templates). Findings are
  * sorted afterwards (sm_result_sort), so their order does not depend on
  * this. Returns true when a kernel's arena ran out (results partial). */
+static bool rules_for_kernel(const struct sm_file *F, struct sm_kernel **K, const struct sm_analysis_options *opt,
+			     size_t limit, struct sm_work *work, struct sm_result *r)
+{
+	struct sm_sink sink = sm_result_sink(r);
+	struct sm_arena KA;
+	sm_arena_init(&KA, limit);
+	struct sm_kernel_facts facts;
+	if (sm_kernel_facts_init(&facts, *K, opt, &KA) != 0 && !sm_arena_failed(&KA))
+		sm_result_problem(r, SM_PROBLEM_KERNEL_TOO_LARGE, (*K)->range.begin,
+			       "kernel '%s' is too large to analyze completely", (*K)->name);
+	facts.work = work;
+	if (opt->all_accesses)
+		record_accesses(&facts, r);
+	/* the file as the rules see it: this one kernel */
+	struct sm_file view = *F;
+	view.kernels = K;
+	view.nkernels = 1;
+	struct sm_rule_ctx ctx = { &view, &facts, &KA, opt };
+	for (int i = 0; i < SM_RULE__COUNT; i++) {
+		if (opt->levels[i] == SM_LEVEL_NONE)
+			continue;
+		unsigned before = r->ndiags;
+		sm_rules[i].run(&ctx, &sink);
+		/* the rule's level, or below it where the rule said the
+		 * finding holds for an assumed block shape only */
+		for (unsigned j = before; j < r->ndiags; j++)
+			r->diags[j].level = r->diags[j].level == SM_LEVEL_ASSUMED && opt->levels[i] > SM_LEVEL_ASSUMED
+						    ? SM_LEVEL_ASSUMED : opt->levels[i];
+	}
+	bool partial = sm_arena_failed(&KA);
+	sm_arena_release(&KA);
+	return partial;
+}
+
 static bool run_rules(const struct sm_file *F, const struct sm_analysis_options *opt, size_t limit,
 		      struct sm_work *work, struct sm_result *r)
 {
 	bool partial = false;
-	struct sm_sink sink = sm_result_sink(r);
-	for (unsigned k = 0; k < F->nkernels; k++) {
-		struct sm_kernel *K = F->kernels[k];
-		struct sm_arena KA;
-		sm_arena_init(&KA, limit);
-		struct sm_kernel_facts facts;
-		if (sm_kernel_facts_init(&facts, K, opt, &KA) != 0 && !sm_arena_failed(&KA))
-			sm_result_problem(r, SM_PROBLEM_KERNEL_TOO_LARGE, K->range.begin,
-				       "kernel '%s' is too large to analyze completely", K->name);
-		facts.work = work;
-		if (opt->all_accesses)
-			record_accesses(&facts, r);
-		/* the file as the rules see it: this one kernel */
-		struct sm_file view = *F;
-		view.kernels = &F->kernels[k];
-		view.nkernels = 1;
-		struct sm_rule_ctx ctx = { &view, &facts, &KA, opt };
-		for (int i = 0; i < SM_RULE__COUNT; i++) {
-			if (opt->levels[i] == SM_LEVEL_NONE)
-				continue;
-			unsigned before = r->ndiags;
-			sm_rules[i].run(&ctx, &sink);
-			/* the rule's level, or below it where the rule said the
-			 * finding holds for an assumed block shape only */
-			for (unsigned j = before; j < r->ndiags; j++)
-				r->diags[j].level = r->diags[j].level == SM_LEVEL_ASSUMED && opt->levels[i] > SM_LEVEL_ASSUMED
-							    ? SM_LEVEL_ASSUMED : opt->levels[i];
-		}
-		partial = partial || sm_arena_failed(&KA);
-		sm_arena_release(&KA);
-	}
+	for (unsigned k = 0; k < F->nkernels; k++)
+		partial = rules_for_kernel(F, &F->kernels[k], opt, limit, work, r) || partial;
 	return partial;
+}
+
+/* The rules over each kernel the front end streams (sm_frontend_parse_
+ * streamed), as it converts them: the kernel's IR is released when this
+ * returns, so nothing kept may point into it (the budget's kernel name
+ * is copied into the result). */
+struct stream_ctx {
+	const struct sm_analysis_options *opt;
+	size_t limit;
+	struct sm_work *work;
+	struct sm_result *r;
+	const struct sm_phase_watch *w;
+	bool analyzing; /* the phase was announced */
+	bool partial;
+};
+
+static void stream_kernel(void *ctx, const struct sm_file *F, struct sm_kernel *K)
+{
+	struct stream_ctx *c = ctx;
+	if (!c->analyzing) {
+		/* from here on the front end converts and the rules analyze
+		 * kernel by kernel: a crash is named in "analysis" */
+		phase(c->w, "analysis");
+		c->analyzing = true;
+	}
+	bool was_spent = c->work->spent;
+	c->partial = rules_for_kernel(F, &K, c->opt, c->limit, c->work, c->r) || c->partial;
+	if (c->work->spent && !was_spent && c->work->spent_in)
+		c->work->spent_in = sm_arena_strdup(&c->r->arena, c->work->spent_in);
+	c->work->kernel = NULL;
 }
 
 /* The problem of a front-end note: clang's errors (level 2) are
@@ -234,7 +269,10 @@ static int analyze_buffer(struct sm_frontend *fe, const char *path, const char *
 	size_t limit = opt->ir_arena_limit ? opt->ir_arena_limit : SM_IR_ARENA_LIMIT;
 	sm_arena_init(&A, limit);
 	phase(w, "parsing");
-	struct sm_file *F = sm_frontend_parse(fe, path, copy, len, &opt->fe, &A);
+	struct sm_work work = { .limit = opt->analysis_budget ? opt->analysis_budget : SM_ANALYSIS_BUDGET };
+	struct stream_ctx sc = { opt, limit, &work, r, w, false, false };
+	struct sm_kernel_stream ks = { stream_kernel, &sc };
+	struct sm_file *F = sm_frontend_parse_streamed(fe, path, copy, len, &opt->fe, &A, &ks);
 	if (!F) {
 		sm_arena_release(&A);
 		sm_result_problem(r, SM_PROBLEM_OUT_OF_MEMORY, p0, "out of memory analyzing '%s' (limit %zu KiB)", path, limit >> 10);
@@ -273,9 +311,9 @@ static int analyze_buffer(struct sm_frontend *fe, const char *path, const char *
 		sm_arena_release(&A);
 		return -1;
 	}
-	struct sm_work work = { .limit = opt->analysis_budget ? opt->analysis_budget : SM_ANALYSIS_BUDGET };
-	phase(w, "analysis");
-	bool partial = run_rules(F, opt, limit, &work, r);
+	if (!sc.analyzing)
+		phase(w, "analysis");
+	bool partial = run_rules(F, opt, limit, &work, r) || sc.partial || F->ir_partial;
 	phase(w, "reporting");
 	if (work.spent)
 		sm_result_problem(r, SM_PROBLEM_ANALYSIS_BUDGET_EXCEEDED, p0,

@@ -296,6 +296,22 @@ static bool same_cause(const struct sm_diag *a, const struct sm_diag *b)
 	       !cmp_str(a->array, b->array);
 }
 
+/* A hash of what same_cause compares (FNV-1a). */
+static unsigned cause_hash(const struct sm_diag *d)
+{
+	uint32_t h = 2166136261u;
+	unsigned v[3] = { (unsigned)d->rule, (unsigned)d->level, (unsigned)d->access };
+	for (int i = 0; i < 3; i++)
+		h = (h ^ v[i]) * 16777619u;
+	const char *str[2] = { d->kernel, d->array };
+	for (int i = 0; i < 2; i++) {
+		for (const char *p = str[i]; p && *p; p++)
+			h = (h ^ (unsigned char)*p) * 16777619u;
+		h = (h ^ 0xffu) * 16777619u; /* "a","bc" differs from "ab","c" */
+	}
+	return h;
+}
+
 unsigned sm_result_fold_causes(struct sm_result *r, unsigned keep)
 {
 	unsigned n = r->ndiags;
@@ -310,14 +326,28 @@ unsigned sm_result_fold_causes(struct sm_result *r, unsigned keep)
 	unsigned *cause = mem, *first = mem + n, *seen = mem + 2 * n, *last = mem + 3 * n, *lo = mem + 4 * n,
 		 *hi = mem + 5 * n;
 	unsigned ncause = 0, out = 0, folded = 0;
-	for (unsigned i = 0; i < n; i++) {
-		unsigned c = 0;
-		while (c < ncause && !same_cause(&r->diags[cause[c]], &r->diags[i]))
-			c++;
-		if (c == ncause)
-			cause[ncause++] = i;
-		first[i] = cause[c];
+	/* each cause's first finding, by open addressing on the cause's
+	 * hash (a scan of the causes met so far was quadratic in a file
+	 * of thousands of kernels): slot + 1, 0 empty */
+	unsigned cap = 1;
+	while (cap < 2 * n)
+		cap <<= 1;
+	unsigned *slot = calloc(cap, sizeof(unsigned));
+	if (!slot) {
+		free(mem);
+		return 0;
 	}
+	for (unsigned i = 0; i < n; i++) {
+		unsigned h = cause_hash(&r->diags[i]) & (cap - 1);
+		while (slot[h] && !same_cause(&r->diags[slot[h] - 1], &r->diags[i]))
+			h = (h + 1) & (cap - 1);
+		if (!slot[h]) {
+			slot[h] = i + 1;
+			cause[ncause++] = i;
+		}
+		first[i] = slot[h] - 1;
+	}
+	free(slot);
 	for (unsigned i = 0; i < n; i++) {
 		unsigned f = first[i], line = r->diags[i].range.begin.line;
 		if (++seen[f] <= keep) {

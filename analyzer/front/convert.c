@@ -153,18 +153,18 @@ int cv_file_index(struct fe *S, CXFile f)
 			return S->files[i].index;
 	int index = -1;
 	if (header_wanted(S, f) && S->F->nheaders < SM_MAX_CONVERTED_HEADERS) {
-		struct sm_header *nh = sm_arena_alloc(S->A, (S->F->nheaders + 1) * sizeof(*nh));
+		struct sm_header *nh = sm_arena_alloc(S->FA, (S->F->nheaders + 1) * sizeof(*nh));
 		if (nh) {
 			if (S->F->nheaders)
 				memcpy(nh, S->F->headers, S->F->nheaders * sizeof(*nh));
 			struct sm_header *h = &nh[S->F->nheaders];
 			CXString rs = clang_File_tryGetRealPathName(f);
 			const char *real = clang_getCString(rs);
-			h->path = real && *real ? sm_arena_strdup(S->A, real) : cv_cx_str(S->A, clang_getFileName(f));
+			h->path = real && *real ? sm_arena_strdup(S->FA, real) : cv_cx_str(S->FA, clang_getFileName(f));
 			clang_disposeString(rs);
 			size_t len = 0;
 			const char *text = clang_getFileContents(S->tu, f, &len);
-			char *copy = sm_arena_alloc(S->A, len + 1);
+			char *copy = sm_arena_alloc(S->FA, len + 1);
 			if (copy && h->path) {
 				if (len)
 					memcpy(copy, text, len);
@@ -178,7 +178,7 @@ int cv_file_index(struct fe *S, CXFile f)
 	}
 	if (S->nfiles == S->cap_files) {
 		unsigned cap = S->cap_files ? S->cap_files * 2 : 16;
-		struct fe_file *nf = sm_arena_alloc(S->A, cap * sizeof(*nf));
+		struct fe_file *nf = sm_arena_alloc(S->FA, cap * sizeof(*nf));
 		if (!nf)
 			return index;
 		if (S->nfiles)
@@ -463,12 +463,12 @@ void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const 
 		/* in a converted header: "header:line:col: msg", at the #include
 		 * that brings it in (notes have no file of their own) */
 		const struct sm_header *h = &S->F->headers[at.file - 1];
-		const char *m = sm_arena_printf(S->A, "%s:%u:%u: %s", h->path, pos.line, pos.col, msg);
+		const char *m = sm_arena_printf(S->FA, "%s:%u:%u: %s", h->path, pos.line, pos.col, msg);
 		msg = m ? m : msg;
 		pos.line = pos.col = 0;
 		for (unsigned i = 0; i < S->nfiles; i++)
 			if (S->files[i].index == (int)at.file) {
-				(void)cv_include_site(S->tu, S->files[i].file, S->A, &pos);
+				(void)cv_include_site(S->tu, S->files[i].file, S->FA, &pos);
 				break;
 			}
 	}
@@ -479,14 +479,14 @@ void cv_note(struct fe *S, enum sm_note_kind kind, int level, CXCursor c, const 
 	}
 	if (S->notes.n >= SM_MAX_PARSE_NOTES)
 		return;
-	struct sm_note *n = sm_arena_alloc(S->A, sizeof(*n));
+	struct sm_note *n = sm_arena_alloc(S->FA, sizeof(*n));
 	if (!n)
 		return;
 	n->kind = kind;
 	n->level = level;
 	n->pos = pos;
-	n->message = sm_arena_strdup(S->A, msg);
-	cv_vec_push(S->A, &S->notes, n);
+	n->message = sm_arena_strdup(S->FA, msg);
+	cv_vec_push(S->FA, &S->notes, n);
 }
 
 /* ---------- tokens, constants ---------- */
@@ -527,6 +527,8 @@ static const struct fe_tokens *file_tokens(struct fe *S, CXFile f, const char **
 	if (k == 0) {
 		*text = S->F->text;
 		*len = S->F->text_len;
+		if (S->F->text_len > SM_MAX_LEXED_MAIN_BYTES)
+			return NULL; /* the callers lex the range they need */
 		if (!S->main_toks.built)
 			lex_file(S, &S->main_toks, clang_getCursorExtent(clang_getTranslationUnitCursor(S->tu)));
 		return &S->main_toks;

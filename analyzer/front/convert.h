@@ -97,7 +97,12 @@ struct fe {
 	const char *toolkit;     /* its headers are never converted */
 	struct fe_file *files;   /* every file seen (cv_file_index) */
 	unsigned nfiles, cap_files;
-	struct sm_arena *A;
+	struct sm_arena *A;     /* where the kernel being converted goes: FA, or
+	                         * the kernel's own arena when the file is
+	                         * converted kernel by kernel (streamed) */
+	struct sm_arena *FA;    /* the file's arena: what outlives one kernel
+	                         * (headers, the files seen, notes, launches,
+	                         * file-scope arrays, cached loop verdicts) */
 	struct sm_file *F;
 	struct cmap arrays;     /* VarDecl cursor -> sm_array */
 	struct cmap vars;       /* VarDecl/ParmDecl cursor -> sm_var (per kernel) */
@@ -132,6 +137,9 @@ struct fe {
 	struct cmap butterflies; /* for-statement cursor -> its butterfly verdict
 	                          * (convert_warp.c; a helper's loop is met at
 	                          * every inlining, its tokens read once) */
+	struct cmap written;     /* host function cursor -> struct cmap * of the
+	                          * locals it writes (convert_host.c; freed by
+	                          * cv_written_free) */
 	struct cmap groups;      /* ParmDecl cursor -> struct cv_group: the
 	                          * scope of the cooperative group passed for
 	                          * a parameter of the callee being inlined */
@@ -180,8 +188,9 @@ struct fe {
  * the headers opt->header_filter accepts are converted too (F->headers).
  * The caller disposes of tu. */
 struct sm_frontend_options;
+struct sm_kernel_stream;
 void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_frontend_options *opt, struct sm_file *F,
-		   struct sm_arena *A);
+		   struct sm_arena *A, const struct sm_kernel_stream *ks);
 
 /* ---------- cursors, positions, tokens (convert.c) ---------- */
 
@@ -457,5 +466,6 @@ struct sm_expr *cv_conv_call(struct fe *S, CXCursor c);
 /* 1 and *out when the host expression c has a value the front end can
  * compute (constants, and locals whose only value is their initializer). */
 int cv_host_eval(struct fe *S, CXCursor c, int64_t *out);
+void cv_written_free(struct fe *S);
 
 #endif

@@ -13,74 +13,99 @@
  */
 #include "front/convert.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-struct mod_find {
-	CXCursor var;
-	int modified;
+/* The locals a function writes, found in one walk of its body and kept
+ * per function (S->written): a launch's arguments are looked up there,
+ * so a host function with thousands of launches is walked once, not
+ * once per argument. A write is an assignment (plain or compound), an
+ * increment or decrement, taking the address, or passing the variable
+ * to a parameter of non-const reference type. */
+struct mod_walk {
+	struct cmap *set; /* canonical VarDecl cursor -> (void *)1 */
+	int failed;
 };
 
-static int refers_to(CXCursor e, CXCursor var)
+static void mark(struct mod_walk *m, CXCursor e)
 {
 	e = cv_strip(e);
-	return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
-	       clang_equalCursors(clang_getCanonicalCursor(clang_getCursorReferenced(e)), var);
+	if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+		return;
+	CXCursor v = clang_getCanonicalCursor(clang_getCursorReferenced(e));
+	if (!clang_Cursor_isNull(v) && cv_cmap_put(m->set, v, (void *)1) < 0)
+		m->failed = 1;
+}
+
+static void mark_ref_args(struct mod_walk *m, CXCursor c)
+{
+	CXCursor fn = clang_getCursorReferenced(c);
+	int n = clang_Cursor_getNumArguments(c);
+	int np = clang_Cursor_isNull(fn) ? -1 : clang_Cursor_getNumArguments(fn);
+	for (int i = 0; i < n && i < np; i++) {
+		CXType pt = clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i));
+		CXType ct = clang_getCanonicalType(pt);
+		if ((ct.kind == CXType_LValueReference || ct.kind == CXType_RValueReference) &&
+		    !clang_isConstQualifiedType(clang_getPointeeType(ct)))
+			mark(m, clang_Cursor_getArgument(c, (unsigned)i));
+	}
 }
 
 static enum CXChildVisitResult mod_visit(CXCursor c, CXCursor p, CXClientData d)
 {
 	(void)p;
-	struct mod_find *m = d;
+	struct mod_walk *m = d;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
 		if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign) {
 			struct kids ks = cv_kids_of(c);
-			if (ks.n == 2 && refers_to(ks.c[0], m->var))
-				m->modified = 1;
+			if (ks.n == 2)
+				mark(m, ks.c[0]);
 		}
 	} else if (k == CXCursor_UnaryOperator) {
 		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
 		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostDec ||
 		    op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf) {
 			struct kids ks = cv_kids_of(c);
-			if (ks.n == 1 && refers_to(ks.c[0], m->var))
-				m->modified = 1;
+			if (ks.n == 1)
+				mark(m, ks.c[0]);
 		}
+	} else if (k == CXCursor_CallExpr) {
+		mark_ref_args(m, c);
 	}
-	return m->modified ? CXChildVisit_Break : CXChildVisit_Recurse;
+	return m->failed ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* Is the local variable var (canonical) written anywhere in fn? A
- * reference parameter it is passed to may write it too: a call taking it
- * by non-const reference counts as a write. */
-static enum CXChildVisitResult refarg_visit(CXCursor c, CXCursor p, CXClientData d)
+/* Is the local variable var (canonical) written anywhere in fn? Out of
+ * memory answers yes: the value is then unknown, never guessed. */
+static int written_in(struct fe *S, CXCursor fn, CXCursor var)
 {
-	(void)p;
-	struct mod_find *m = d;
-	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
-		CXCursor fn = clang_getCursorReferenced(c);
-		int n = clang_Cursor_getNumArguments(c);
-		int np = clang_Cursor_isNull(fn) ? -1 : clang_Cursor_getNumArguments(fn);
-		for (int i = 0; i < n && i < np; i++) {
-			CXType pt = clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i));
-			CXType ct = clang_getCanonicalType(pt);
-			if ((ct.kind == CXType_LValueReference || ct.kind == CXType_RValueReference) &&
-			    !clang_isConstQualifiedType(clang_getPointeeType(ct)) &&
-			    refers_to(clang_Cursor_getArgument(c, (unsigned)i), m->var))
-				m->modified = 1;
+	struct cmap *set = cv_cmap_get(&S->written, fn);
+	if (!set) {
+		set = calloc(1, sizeof(*set));
+		if (!set)
+			return 1;
+		struct mod_walk m = { set, 0 };
+		clang_visitChildren(fn, mod_visit, &m);
+		if (m.failed || cv_cmap_put(&S->written, fn, set) < 0) {
+			cv_cmap_free(set);
+			free(set);
+			return 1;
 		}
 	}
-	return m->modified ? CXChildVisit_Break : CXChildVisit_Recurse;
+	return cv_cmap_get(set, var) != NULL;
 }
 
-static int written_in(CXCursor fn, CXCursor var)
+/* Frees what written_in kept (convert_kernel.c, at the end of the TU). */
+void cv_written_free(struct fe *S)
 {
-	struct mod_find m = { var, 0 };
-	clang_visitChildren(fn, mod_visit, &m);
-	if (!m.modified)
-		clang_visitChildren(fn, refarg_visit, &m);
-	return m.modified;
+	for (unsigned i = 0; i < S->written.cap; i++)
+		if (S->written.e[i].used) {
+			cv_cmap_free(S->written.e[i].val);
+			free(S->written.e[i].val);
+		}
+	cv_cmap_free(&S->written);
 }
 
 static int host_eval(struct fe *S, CXCursor c, int64_t *out, int depth);
@@ -95,7 +120,7 @@ static int eval_local(struct fe *S, CXCursor decl, int64_t *out, int depth)
 	enum CXCursorKind fk = clang_getCursorKind(fn);
 	if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod)
 		return 0; /* a global: another translation unit may set it */
-	if (written_in(fn, clang_getCanonicalCursor(decl)))
+	if (written_in(S, fn, clang_getCanonicalCursor(decl)))
 		return 0;
 	struct kids ks = cv_kids_of(decl);
 	for (int i = ks.n - 1; i >= 0 && i < 8; i--)

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include "front/convert.h"
+#include "front/frontend.h"
 #include "smemlint/options.h"
 #include "front/host_code.h"
 #include "front/nvcc_dialect.h"
@@ -92,8 +93,16 @@ static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char 
 	K->arrays = (struct sm_array **)S->karrays.v;
 	K->narrays = S->karrays.n;
 	K->naccesses = S->naccess;
-	cv_vec_push(S->A, &S->all_kernels, K);
 	S->K = NULL;
+	return K;
+}
+
+/* A kernel converted into the file's arena: one of F->kernels. */
+static struct sm_kernel *convert_kept(struct fe *S, CXCursor fn, const char *tmpl_args)
+{
+	struct sm_kernel *K = convert_function(S, fn, tmpl_args);
+	if (K)
+		cv_vec_push(S->FA, &S->all_kernels, K);
 	return K;
 }
 
@@ -182,6 +191,9 @@ static int eval_dim3(struct fe *S, CXCursor c, struct sm_dim3 *out, int depth)
 
 struct launch_ctx {
 	struct fe *S;
+	bool defer;          /* kernels are only listed (kernel_fns), not
+	                      * converted: the file may be streamed */
+	struct vec kernel_fns; /* CXCursor *: __global__ definitions (defer) */
 	struct vec launches; /* pending: struct pending_launch */
 	struct vec optins;   /* pending: struct pending_optin */
 	struct vec device_fns; /* CXCursor *: __device__ definitions, converted
@@ -333,8 +345,14 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData d)
 		return CXChildVisit_Continue;
 	}
 	if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod) && clang_isCursorDefinition(c)) {
-		if (cv_has_attr(c, CXCursor_CUDAGlobalAttr)) {
-			struct sm_kernel *K = convert_function(S, c, NULL);
+		if (cv_has_attr(c, CXCursor_CUDAGlobalAttr) && lc->defer) {
+			CXCursor *keep = sm_arena_alloc(S->A, sizeof(*keep));
+			if (keep) {
+				*keep = c;
+				cv_vec_push(S->A, &lc->kernel_fns, keep);
+			}
+		} else if (cv_has_attr(c, CXCursor_CUDAGlobalAttr)) {
+			struct sm_kernel *K = convert_kept(S, c, NULL);
 			if (K)
 				cv_cmap_put(&S->kernels, clang_getCanonicalCursor(c), K);
 		} else if (cv_has_attr(c, CXCursor_CUDADeviceAttr)) {
@@ -438,13 +456,117 @@ static void collect_notes(struct fe *S)
 	}
 }
 
+static void apply_optin(struct sm_kernel *K, const struct pending_optin *po)
+{
+	if (po->value < 0)
+		K->dyn_smem_optin = -1;
+	else if (K->dyn_smem_optin >= 0 && po->value > K->dyn_smem_optin)
+		K->dyn_smem_optin = po->value;
+	if (!K->dyn_smem_optin_at.begin.line)
+		K->dyn_smem_optin_at = po->at;
+}
+
+/* ---------- streamed conversion ---------- */
+
+/* Pending launches or opt-ins (items of `all`) grouped by the canonical
+ * cursor of the kernel they name, into m: cursor -> struct vec * (FA),
+ * each group in the order of `all`. */
+static void group_by_kernel(struct fe *S, struct cmap *m, const struct vec *all, bool optins)
+{
+	for (unsigned i = 0; i < all->n; i++) {
+		CXCursor k = optins ? ((struct pending_optin *)all->v[i])->kernel
+				    : ((struct pending_launch *)all->v[i])->kernel;
+		k = clang_getCanonicalCursor(k);
+		struct vec *g = cv_cmap_get(m, k);
+		if (!g && (g = sm_arena_alloc(S->FA, sizeof(*g))) != NULL && cv_cmap_put(m, k, g) < 0)
+			g = NULL;
+		if (g)
+			cv_vec_push(S->FA, g, all->v[i]);
+	}
+}
+
+struct stream {
+	struct cmap launches, optins; /* canonical kernel -> struct vec * */
+	struct cmap done;             /* canonical kernel -> (void *)1 */
+	const struct sm_kernel_stream *ks;
+};
+
+/* One kernel: converted into an arena of its own with its launches and
+ * opt-ins, handed to ks, then released with everything the conversion
+ * kept for it (its arrays, variables and variable nodes). A template
+ * specialization (tmpl) is named with its arguments. */
+static void stream_one(struct fe *S, struct stream *st, CXCursor fn, bool tmpl)
+{
+	CXCursor canon = clang_getCanonicalCursor(fn);
+	(void)cv_cmap_put(&st->done, canon, (void *)1);
+	struct sm_arena KA;
+	sm_arena_init(&KA, S->FA->limit);
+	struct vec saved_arrays = S->all_arrays;
+	S->A = &KA;
+	struct sm_kernel *K = convert_function(S, fn, tmpl ? template_args_text(S, fn) : NULL);
+	const struct vec *ls = cv_cmap_get(&st->launches, canon), *os = cv_cmap_get(&st->optins, canon);
+	if (K && ls && ls->n && (K->launches = sm_arena_alloc(&KA, ls->n * sizeof(*K->launches))) != NULL) {
+		for (unsigned i = 0; i < ls->n; i++)
+			K->launches[i] = ((struct pending_launch *)ls->v[i])->L;
+		K->nlaunches = ls->n;
+	}
+	for (unsigned i = 0; K && os && i < os->n; i++)
+		apply_optin(K, os->v[i]);
+	if (sm_arena_failed(&KA))
+		S->F->ir_partial = true;
+	if (K)
+		st->ks->kernel(st->ks->ctx, S->F, K);
+	/* what pointed into KA: no file-scope array exists when streaming,
+	 * so every array in S->arrays is this kernel's */
+	S->A = S->FA;
+	S->all_arrays = saved_arrays;
+	cv_cmap_free(&S->arrays);
+	cv_cmap_free(&S->vars);
+	free(S->refs);
+	S->refs = NULL;
+	S->nrefs = S->cap_refs = 0;
+	sm_arena_release(&KA);
+}
+
+/* The kernels of a file that declares no file-scope __shared__ array,
+ * one at a time (stream_one), in the order the whole-file conversion
+ * converts them: the kernels as the file defines them, then the launched
+ * specializations of kernel templates in launch order. A file of
+ * thousands of kernels then holds one kernel's IR at a time. (A
+ * file-scope array is shared: a later kernel's code may mark it, sizeof
+ * or address taken, and the fix for an earlier kernel depends on it; such
+ * a file is converted whole.) */
+static void stream_kernels(struct fe *S, struct launch_ctx *lc, const struct sm_kernel_stream *ks)
+{
+	struct stream st;
+	memset(&st, 0, sizeof(st));
+	st.ks = ks;
+	group_by_kernel(S, &st.launches, &lc->launches, false);
+	group_by_kernel(S, &st.optins, &lc->optins, true);
+	for (unsigned i = 0; i < lc->kernel_fns.n; i++)
+		stream_one(S, &st, *(CXCursor *)lc->kernel_fns.v[i], false);
+	for (unsigned i = 0; i < lc->launches.n; i++) {
+		CXCursor k = ((struct pending_launch *)lc->launches.v[i])->kernel;
+		if (cv_cmap_get(&st.done, clang_getCanonicalCursor(k)))
+			continue;
+		CXCursor tmpl = clang_getSpecializedCursorTemplate(k);
+		if (clang_Cursor_isNull(tmpl) || !cv_in_converted_file(S, tmpl) || !cv_has_attr(k, CXCursor_CUDAGlobalAttr))
+			continue;
+		stream_one(S, &st, k, true);
+	}
+	cv_cmap_free(&st.launches);
+	cv_cmap_free(&st.optins);
+	cv_cmap_free(&st.done);
+}
+
 void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_frontend_options *opt, struct sm_file *F,
-		   struct sm_arena *A)
+		   struct sm_arena *A, const struct sm_kernel_stream *ks)
 {
 	struct fe S;
 	memset(&S, 0, sizeof(S));
 	S.tu = tu;
 	S.A = A;
+	S.FA = A;
 	S.F = F;
 	S.header_filter = opt ? opt->header_filter : NULL;
 	char toolkit_real[PATH_MAX];
@@ -460,10 +582,20 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 	struct launch_ctx lc;
 	memset(&lc, 0, sizeof(lc));
 	lc.S = &S;
+	lc.defer = ks && ks->kernel;
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visit, &lc);
+	bool stream = lc.defer && S.all_arrays.n == 0;
+	for (unsigned i = 0; lc.defer && !stream && i < lc.kernel_fns.n; i++) {
+		CXCursor c = *(CXCursor *)lc.kernel_fns.v[i];
+		struct sm_kernel *K = convert_kept(&S, c, NULL);
+		if (K)
+			cv_cmap_put(&S.kernels, clang_getCanonicalCursor(c), K);
+	}
+	if (stream)
+		stream_kernels(&S, &lc, ks);
 
 	/* attach launches; convert template specializations that are launched */
-	for (unsigned i = 0; i < lc.launches.n; i++) {
+	for (unsigned i = 0; !stream && i < lc.launches.n; i++) {
 		struct pending_launch *pl = lc.launches.v[i];
 		CXCursor canon = clang_getCanonicalCursor(pl->kernel);
 		struct sm_kernel *K = cv_cmap_get(&S.kernels, canon);
@@ -473,7 +605,7 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 				continue;
 			if (!cv_has_attr(pl->kernel, CXCursor_CUDAGlobalAttr))
 				continue;
-			K = convert_function(&S, pl->kernel, template_args_text(&S, pl->kernel));
+			K = convert_kept(&S, pl->kernel, template_args_text(&S, pl->kernel));
 			if (!K)
 				continue;
 			cv_cmap_put(&S.kernels, canon, K);
@@ -491,14 +623,8 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 	for (unsigned i = 0; i < lc.optins.n; i++) {
 		struct pending_optin *po = lc.optins.v[i];
 		struct sm_kernel *K = cv_cmap_get(&S.kernels, clang_getCanonicalCursor(po->kernel));
-		if (!K)
-			continue;
-		if (po->value < 0)
-			K->dyn_smem_optin = -1;
-		else if (K->dyn_smem_optin >= 0 && po->value > K->dyn_smem_optin)
-			K->dyn_smem_optin = po->value;
-		if (!K->dyn_smem_optin_at.begin.line)
-			K->dyn_smem_optin_at = po->at;
+		if (K)
+			apply_optin(K, po);
 	}
 	/* __device__ functions no kernel calls: analyzed on their own (one that
 	 * another of them inlines is marked below) */
@@ -507,7 +633,7 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 		CXCursor canon = clang_getCanonicalCursor(c);
 		if (cv_cmap_get(&S.inlined, canon))
 			continue;
-		struct sm_kernel *K = convert_function(&S, c, NULL);
+		struct sm_kernel *K = convert_kept(&S, c, NULL);
 		if (K)
 			cv_cmap_put(&S.kernels, canon, K);
 	}
@@ -557,4 +683,5 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 	cv_cmap_free(&S.kernels);
 	cv_cmap_free(&S.inlined);
 	cv_cmap_free(&S.butterflies);
+	cv_written_free(&S);
 }

@@ -224,7 +224,7 @@ struct butterfly {
 void cv_butterfly_loop(struct fe *S, CXCursor c, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body)
 {
 	struct butterfly *b = cv_cmap_get(&S->butterflies, c);
-	if (!b && (b = sm_arena_alloc(S->A, sizeof(*b))) != NULL) {
+	if (!b && (b = sm_arena_alloc(S->FA, sizeof(*b))) != NULL) {
 		struct sm_var *v = NULL;
 		b->span = butterfly_span(S, init, cond, inc, body, &b->xdecl, &v);
 		(void)cv_cmap_put(&S->butterflies, c, b);

@@ -313,6 +313,13 @@ const char *sm_frontend_clang_version(struct sm_arena *A)
 struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path, const char *text, size_t len,
 				  const struct sm_frontend_options *opt, struct sm_arena *A)
 {
+	return sm_frontend_parse_streamed(fe, path, text, len, opt, A, NULL);
+}
+
+struct sm_file *sm_frontend_parse_streamed(struct sm_frontend *fe, const char *path, const char *text, size_t len,
+					   const struct sm_frontend_options *opt, struct sm_arena *A,
+					   const struct sm_kernel_stream *ks)
+{
 	struct sm_file *F = sm_arena_alloc(A, sizeof(*F));
 	if (!F)
 		return NULL;
@@ -372,7 +379,7 @@ struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path, cons
 		}
 		return F;
 	}
-	cv_convert_tu(tu, path, opt, F, A);
+	cv_convert_tu(tu, path, opt, F, A, ks);
 	clang_disposeTranslationUnit(tu);
 	return F;
 }

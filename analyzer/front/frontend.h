@@ -28,6 +28,27 @@ struct sm_file *sm_frontend_parse(struct sm_frontend *fe, const char *path,
 				  const struct sm_frontend_options *opt,
 				  struct sm_arena *arena);
 
+/* Where a streamed parse hands each __global__ kernel. */
+struct sm_kernel_stream {
+	/* called once per kernel, with its launches and opt-ins attached, as
+	 * soon as it is converted; K and everything it points to (but F and
+	 * what F holds) are released when the call returns */
+	void (*kernel)(void *ctx, const struct sm_file *F, struct sm_kernel *K);
+	void *ctx;
+};
+
+/* sm_frontend_parse, but the kernels of a file that declares no
+ * file-scope __shared__ array are converted one at a time, each in an
+ * arena of its own (a limit as big as arena's), handed to ks and released:
+ * the IR of a file of thousands of kernels is then one kernel's, not all
+ * of them. F->kernels keeps what was not streamed: the __device__
+ * functions analyzed on their own, and every kernel of a file with
+ * file-scope shared arrays (converted whole). F->ir_partial is set when a
+ * kernel's arena ran out. */
+struct sm_file *sm_frontend_parse_streamed(struct sm_frontend *fe, const char *path, const char *text, size_t len,
+					   const struct sm_frontend_options *opt, struct sm_arena *arena,
+					   const struct sm_kernel_stream *ks);
+
 /* The compiler flags the front end uses for a file, for `clang -fsyntax-only`
  * comparisons and the header cache: smemlint's own, then every one of the
  * user's (none is dropped: the array is sized for them). Returns the array

@@ -392,6 +392,8 @@ struct sm_file {
 	struct sm_note *notes;     /* parse diagnostics */
 	unsigned nnotes;
 	bool parse_failed;         /* no AST at all */
+	bool ir_partial;           /* a kernel converted in an arena of its own
+	                            * (streamed) ran out of it: its IR is cut */
 	struct sm_header *headers; /* range.file k > 0 is headers[k - 1] */
 	unsigned nheaders;
 };

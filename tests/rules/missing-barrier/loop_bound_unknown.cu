@@ -50,13 +50,13 @@ __global__ void __launch_bounds__(512) one_value(float *out, int C)
  *           shared[R + i % 64] = out[i];
  *           ^~~~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/loop_bound_unknown.cu:37:9: note: the racing write of 'shared' by thread 64
- * tests/rules/missing-barrier/loop_bound_unknown.cu:7:5: note: 'shared' declared here
+ * tests/rules/missing-barrier/loop_bound_unknown.cu:34:5: note: 'shared' declared here
  * tests/rules/missing-barrier/loop_bound_unknown.cu:37:9: note: let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element
  * tests/rules/missing-barrier/loop_bound_unknown.cu:38:24: error: missing barrier: read-after-write race on 'shared': thread 0 reads shared[160], which thread 32 wrote at line 37, with no __syncthreads() in between (different warps) in kernel 'one_value' with blockDim (512,1,1) from __launch_bounds__(512) [missing-barrier]
  *       out[threadIdx.x] = shared[R + (threadIdx.x + 32) % 64];
  *                          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/loop_bound_unknown.cu:37:9: note: the racing write of 'shared' by thread 32
- * tests/rules/missing-barrier/loop_bound_unknown.cu:7:5: note: 'shared' declared here
+ * tests/rules/missing-barrier/loop_bound_unknown.cu:34:5: note: 'shared' declared here
  * tests/rules/missing-barrier/loop_bound_unknown.cu:38:24: note: add __syncthreads() between the two accesses
  * check-output-end
  */

@@ -53,13 +53,13 @@ __global__ void two_arrays(float *o, int c)
  *           cur[threadIdx.x] = o[it];
  *           ^~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/pointer_select.cu:26:26: note: the racing read of 'cur' by thread 255
- * tests/rules/missing-barrier/pointer_select.cu:9:5: note: 'sm' declared here
+ * tests/rules/missing-barrier/pointer_select.cu:21:5: note: 'sm' declared here
  * tests/rules/missing-barrier/pointer_select.cu:24:9: note: add __syncthreads() at the end of the loop body, before the next iteration overwrites what this one reads
  * tests/rules/missing-barrier/pointer_select.cu:36:22: error: missing barrier: read-after-write race on 'p': thread 0 reads sm[255], which thread 255 wrote at line 35, with no __syncthreads() in between (different warps) in kernel 'uniform_pick' with blockDim (256,1,1) from --block-dim [missing-barrier]
  *       o[threadIdx.x] = p[255 - threadIdx.x];
  *                        ^~~~~~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/pointer_select.cu:35:5: note: the racing write of 'p' by thread 255
- * tests/rules/missing-barrier/pointer_select.cu:9:5: note: 'sm' declared here
+ * tests/rules/missing-barrier/pointer_select.cu:33:5: note: 'sm' declared here
  * tests/rules/missing-barrier/pointer_select.cu:36:22: note: add __syncthreads() between the two accesses
  * check-output-end
  */
