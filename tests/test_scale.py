@@ -346,6 +346,14 @@ def test_stream(tmp):
         out.write("__shared__ float g_unused[32];\n" + src.read())
     p = run([*args[:-1], g], env=small)
     check("partial-results" in problem_ids(p), f"stream: the whole-file control fit 1 MiB: {problem_ids(p)}")
+    # __device__ functions no kernel calls are streamed too (their first
+    # pass only marks the helpers each inlines)
+    d = os.path.join(tmp, "device.cu")
+    with open(f) as src, open(d, "w") as out:
+        out.write(src.read().split("int main()")[0].replace("__global__", "__device__"))
+    whole, p = run(args[:-1] + [d]), run(args[:-1] + [d], env=small)
+    check(len(findings(whole)) == 2000 and findings(p) == findings(whole) and not problem_ids(p),
+          f"stream: 2,000 device functions under a 1 MiB arena: {len(findings(whole))}, {problem_ids(p)}")
 
 
 def main():

@@ -492,10 +492,11 @@ struct stream {
 };
 
 /* One kernel: converted into an arena of its own with its launches and
- * opt-ins, handed to ks, then released with everything the conversion
+ * opt-ins, handed to ks (unless only_mark: then the conversion only marks
+ * the helpers it inlines), then released with everything the conversion
  * kept for it (its arrays, variables and variable nodes). A template
  * specialization (tmpl) is named with its arguments. */
-static void stream_one(struct fe *S, struct stream *st, CXCursor fn, bool tmpl)
+static void stream_one(struct fe *S, struct stream *st, CXCursor fn, bool tmpl, bool only_mark)
 {
 	CXCursor canon = clang_getCanonicalCursor(fn);
 	(void)cv_cmap_put(&st->done, canon, (void *)1);
@@ -514,7 +515,7 @@ static void stream_one(struct fe *S, struct stream *st, CXCursor fn, bool tmpl)
 		apply_optin(K, os->v[i]);
 	if (sm_arena_failed(&KA))
 		S->F->ir_partial = true;
-	if (K)
+	if (K && !only_mark)
 		st->ks->kernel(st->ks->ctx, S->F, K);
 	/* what pointed into KA: no file-scope array exists when streaming,
 	 * so every array in S->arrays is this kernel's */
@@ -544,7 +545,7 @@ static void stream_kernels(struct fe *S, struct launch_ctx *lc, const struct sm_
 	group_by_kernel(S, &st.launches, &lc->launches, false);
 	group_by_kernel(S, &st.optins, &lc->optins, true);
 	for (unsigned i = 0; i < lc->kernel_fns.n; i++)
-		stream_one(S, &st, *(CXCursor *)lc->kernel_fns.v[i], false);
+		stream_one(S, &st, *(CXCursor *)lc->kernel_fns.v[i], false, false);
 	for (unsigned i = 0; i < lc->launches.n; i++) {
 		CXCursor k = ((struct pending_launch *)lc->launches.v[i])->kernel;
 		if (cv_cmap_get(&st.done, clang_getCanonicalCursor(k)))
@@ -552,7 +553,26 @@ static void stream_kernels(struct fe *S, struct launch_ctx *lc, const struct sm_
 		CXCursor tmpl = clang_getSpecializedCursorTemplate(k);
 		if (clang_Cursor_isNull(tmpl) || !cv_in_converted_file(S, tmpl) || !cv_has_attr(k, CXCursor_CUDAGlobalAttr))
 			continue;
-		stream_one(S, &st, k, true);
+		stream_one(S, &st, k, true, false);
+	}
+	/* __device__ functions no kernel inlines, analyzed on their own, as
+	 * the whole-file conversion picks them: each one not inlined so far
+	 * is converted (marking its own helpers), and those no other one
+	 * inlined either are analyzed. Streamed, that takes two passes: the
+	 * first only marks (each candidate converted and released), the
+	 * second converts and hands over the ones left unmarked. */
+	struct vec cands = { 0 };
+	for (unsigned i = 0; i < lc->device_fns.n; i++) {
+		CXCursor *c = lc->device_fns.v[i];
+		if (cv_cmap_get(&S->inlined, clang_getCanonicalCursor(*c)))
+			continue;
+		stream_one(S, &st, *c, false, true);
+		cv_vec_push(S->FA, &cands, c);
+	}
+	for (unsigned i = 0; i < cands.n; i++) {
+		CXCursor c = *(CXCursor *)cands.v[i];
+		if (!cv_cmap_get(&S->inlined, clang_getCanonicalCursor(c)))
+			stream_one(S, &st, c, false, false);
 	}
 	cv_cmap_free(&st.launches);
 	cv_cmap_free(&st.optins);
@@ -628,7 +648,7 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 	}
 	/* __device__ functions no kernel calls: analyzed on their own (one that
 	 * another of them inlines is marked below) */
-	for (unsigned i = 0; i < lc.device_fns.n; i++) {
+	for (unsigned i = 0; !stream && i < lc.device_fns.n; i++) {
 		CXCursor c = *(CXCursor *)lc.device_fns.v[i];
 		CXCursor canon = clang_getCanonicalCursor(c);
 		if (cv_cmap_get(&S.inlined, canon))

@@ -37,14 +37,14 @@ struct sm_kernel_stream {
 	void *ctx;
 };
 
-/* sm_frontend_parse, but the kernels of a file that declares no
- * file-scope __shared__ array are converted one at a time, each in an
- * arena of its own (a limit as big as arena's), handed to ks and released:
- * the IR of a file of thousands of kernels is then one kernel's, not all
- * of them. F->kernels keeps what was not streamed: the __device__
- * functions analyzed on their own, and every kernel of a file with
- * file-scope shared arrays (converted whole). F->ir_partial is set when a
- * kernel's arena ran out. */
+/* sm_frontend_parse, but the kernels (and the __device__ functions
+ * analyzed on their own) of a file that declares no file-scope __shared__
+ * array are converted one at a time, each in an arena of its own (a limit
+ * as big as arena's), handed to ks and released: the IR of a file of
+ * thousands of kernels is then one kernel's, not all of them. F->kernels
+ * keeps what was not streamed: every kernel of a file with file-scope
+ * shared arrays (converted whole). F->ir_partial is set when a kernel's
+ * arena ran out. */
 struct sm_file *sm_frontend_parse_streamed(struct sm_frontend *fe, const char *path, const char *text, size_t len,
 					   const struct sm_frontend_options *opt, struct sm_arena *arena,
 					   const struct sm_kernel_stream *ks);
