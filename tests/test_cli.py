@@ -244,6 +244,14 @@ class Terminal(unittest.TestCase):
                                    r"[0-9.]+ s\n$")
         self.assertEqual(run("-q", self.SRC).stderr, "")
         self.assertEqual(run("--quiet", "--format=json", self.SRC).stderr, "")
+        # a file whose input problems are all notes (async_libcu.cu: three
+        # nvcc-accepts notes) is counted apart from those with warnings
+        # or errors (issue 27: a note is not a problem that stops a tree
+        # from linting green)
+        p = run(self.SRC, os.path.join("corpus", "async_libcu.cu"))
+        self.assertRegex(p.stderr, r"in 2 files; 0 files with input problems \(1 more with notes only\); [0-9.]+ s\n$")
+        p = run(self.SRC, os.path.join("tests", "rules", "bank-conflict", "parse_error.cu"))
+        self.assertRegex(p.stderr, r"in 2 files; 1 file with input problems; [0-9.]+ s\n$")
 
     def test_progress_on_a_terminal(self):
         import pty

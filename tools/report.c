@@ -186,7 +186,7 @@ double sm_cli_seconds(void)
 }
 
 /* The closing line on stderr: N findings (E errors, W warnings, K notes, A assumed)
- * in F files; P files with input problems; T s */
+ * in F files; P files with input problems[ (Q more with notes only)]; T s */
 static void summary(const struct sm_session_totals *t, double secs)
 {
 	unsigned total = t->findings, n = t->files, problems = t->files_with_problems;
@@ -201,8 +201,11 @@ static void summary(const struct sm_session_totals *t, double secs)
 	}
 	if (len)
 		snprintf(by + len, sizeof(by) - len, ")");
-	fprintf(stderr, "smemlint: %u finding%s%s in %u file%s; %u file%s with input problems; %.1f s\n", total,
-		total == 1 ? "" : "s", by, n, n == 1 ? "" : "s", problems, problems == 1 ? "" : "s", secs);
+	char notes[48] = "";
+	if (t->files_with_notes_only)
+		snprintf(notes, sizeof(notes), " (%u more with notes only)", t->files_with_notes_only);
+	fprintf(stderr, "smemlint: %u finding%s%s in %u file%s; %u file%s with input problems%s; %.1f s\n", total,
+		total == 1 ? "" : "s", by, n, n == 1 ? "" : "s", problems, problems == 1 ? "" : "s", notes, secs);
 }
 
 /* Does the text report get colour (--color, the terminal, NO_COLOR, TERM)? */

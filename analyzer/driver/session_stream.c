@@ -212,7 +212,11 @@ static void finish_result(struct sm_session *s, struct sm_result *r, bool is_fil
 			t->by_level[lv]++;
 		s->fail_findings += s->o.fail_on != SM_LEVEL_NONE && lv >= s->o.fail_on;
 	}
-	t->files_with_problems += r->nnotes > 0;
+	bool above_note = false;
+	for (unsigned k = 0; k < r->nnotes; k++)
+		above_note = above_note || r->notes[k].level > SM_LEVEL_NOTE;
+	t->files_with_problems += above_note;
+	t->files_with_notes_only += r->nnotes > 0 && !above_note;
 	s->input_errors += r->input_error;
 	/* counted whole above; a baseline being written keeps every finding */
 	if (!s->o.all_findings && !s->o.write_baseline)

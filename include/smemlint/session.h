@@ -108,7 +108,10 @@ struct sm_session_totals {
 	unsigned files;
 	unsigned findings;
 	unsigned by_level[5];             /* findings per enum sm_level */
-	unsigned files_with_problems;     /* files with an input problem */
+	unsigned files_with_problems;     /* files with an input problem that is a
+	                                   * warning or an error */
+	unsigned files_with_notes_only;   /* files whose input problems are all
+	                                   * notes (nvcc-accepts, call-not-followed) */
 };
 
 struct sm_session;
