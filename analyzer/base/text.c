@@ -169,3 +169,20 @@ size_t sm_utf8_len(const unsigned char *s)
 		return 0;
 	return n;
 }
+
+uint64_t sm_fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+uint64_t sm_fnv_str(uint64_t h, const char *s)
+{
+	if (s)
+		h = sm_fnv(h, s, strlen(s));
+	return sm_fnv(h, "\0", 1);
+}

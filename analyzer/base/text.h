@@ -84,4 +84,12 @@ void sm_text_put_safe(FILE *out, const char *s, size_t n);
 /* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no
  * surrogates, nothing above U+10FFFF), or 0 (s[0] == 0 counts 1). */
 size_t sm_utf8_len(const unsigned char *s);
+
+/* 64-bit FNV-1a of n bytes at p, continuing from h (start from
+ * SM_FNV_OFFSET); sm_fnv_str hashes a string (NULL as "") and a
+ * separator after it, so that ("ab","c") and ("a","bc") differ. Used for
+ * fingerprints and for grouping findings by cause. */
+#define SM_FNV_OFFSET 0xcbf29ce484222325ull
+uint64_t sm_fnv(uint64_t h, const void *p, size_t n);
+uint64_t sm_fnv_str(uint64_t h, const char *s);
 #endif

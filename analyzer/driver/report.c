@@ -103,31 +103,15 @@ unsigned sm_utf16_col(const struct sm_result *r, unsigned line, unsigned col)
 
 /* ---- fingerprints ---- */
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-static uint64_t fnv_str(uint64_t h, const char *s)
-{
-	if (s)
-		h = fnv(h, s, strlen(s));
-	return fnv(h, "\0", 1); /* separator: ("ab","c") != ("a","bc") */
-}
 
 static uint64_t base_hash(const struct sm_result *r, const struct sm_diag *d, const char *rpath)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	h = fnv_str(h, "smemlint/v1");
-	h = fnv_str(h, sm_rules[d->rule].id);
-	h = fnv_str(h, rpath);
-	h = fnv_str(h, d->kernel);
-	h = fnv_str(h, d->array);
+	uint64_t h = SM_FNV_OFFSET;
+	h = sm_fnv_str(h, "smemlint/v1");
+	h = sm_fnv_str(h, sm_rules[d->rule].id);
+	h = sm_fnv_str(h, rpath);
+	h = sm_fnv_str(h, d->kernel);
+	h = sm_fnv_str(h, d->array);
 	size_t len;
 	const char *s = sm_result_line(r, d->range.begin.line, &len);
 	/* the line with white space collapsed and trimmed */
@@ -139,12 +123,12 @@ static uint64_t base_hash(const struct sm_result *r, const struct sm_diag *d, co
 			continue;
 		}
 		if (space && any)
-			h = fnv(h, " ", 1);
+			h = sm_fnv(h, " ", 1);
 		space = 0;
 		any = 1;
-		h = fnv(h, &c, 1);
+		h = sm_fnv(h, &c, 1);
 	}
-	return fnv(h, "\0", 1);
+	return sm_fnv(h, "\0", 1);
 }
 
 void sm_project_path(const char *path, char *out, size_t n)
@@ -188,7 +172,7 @@ void sm_result_fingerprints(const struct sm_result *r, uint64_t *out)
 		for (unsigned k = 0; k < i; k++)
 			if (out[k] == out[i])
 				rank++;
-		out[i] = fnv(out[i], &rank, sizeof(rank));
+		out[i] = sm_fnv(out[i], &rank, sizeof(rank));
 	}
 }
 

@@ -296,20 +296,13 @@ static bool same_cause(const struct sm_diag *a, const struct sm_diag *b)
 	       !cmp_str(a->array, b->array);
 }
 
-/* A hash of what same_cause compares (FNV-1a). */
+/* A hash of what same_cause compares. */
 static unsigned cause_hash(const struct sm_diag *d)
 {
-	uint32_t h = 2166136261u;
 	unsigned v[3] = { (unsigned)d->rule, (unsigned)d->level, (unsigned)d->access };
-	for (int i = 0; i < 3; i++)
-		h = (h ^ v[i]) * 16777619u;
-	const char *str[2] = { d->kernel, d->array };
-	for (int i = 0; i < 2; i++) {
-		for (const char *p = str[i]; p && *p; p++)
-			h = (h ^ (unsigned char)*p) * 16777619u;
-		h = (h ^ 0xffu) * 16777619u; /* "a","bc" differs from "ab","c" */
-	}
-	return h;
+	uint64_t h = sm_fnv(SM_FNV_OFFSET, v, sizeof(v));
+	h = sm_fnv_str(sm_fnv_str(h, d->kernel), d->array);
+	return (unsigned)(h ^ (h >> 32));
 }
 
 unsigned sm_result_fold_causes(struct sm_result *r, unsigned keep)
