@@ -11,6 +11,7 @@
  * same way. Nothing is suggested that the engine has not checked.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/text.h"
@@ -84,6 +85,12 @@ struct eval {
 	const struct sm_array *arr;
 	const struct sm_dim3 *blocks;
 	int nb;
+	unsigned *order;  /* the array's accesses (indices into m->acc), the
+	                   * one that last turned a layout down first: a
+	                   * candidate is mostly turned down by the access that
+	                   * turned down the one before */
+	unsigned n;       /* entries in order */
+	struct sm_guard_memo *gm; /* guard values: the same under every layout */
 };
 
 /* Worst degree of access i under the layout, over all block shapes;
@@ -93,7 +100,7 @@ static double access_worst(const struct eval *E, const struct sm_raccess *ra, co
 	double w = 0;
 	for (int b = 0; b < E->nb; b++) {
 		struct sm_degree d;
-		sm_access_degree_layout(ra, E->blocks[b], lay, &d);
+		sm_access_degree_layout(ra, E->blocks[b], lay, E->gm, &d);
 		if (!d.analyzed)
 			return -1;
 		if (d.worst > w)
@@ -103,18 +110,20 @@ static double access_worst(const struct eval *E, const struct sm_raccess *ra, co
 }
 
 /* Evaluate a layout: worst over accesses; fails (returns -1) if any access
- * gets worse than before[]. */
-static double layout_worst(const struct eval *E, const double *before, const struct sm_layout *lay, int *fixed)
+ * gets worse than before[] or reaches bound (the layout cannot win). */
+static double layout_worst(struct eval *E, const double *before, const struct sm_layout *lay, double bound,
+			   int *fixed)
 {
 	double worst = 0;
 	int f = 0;
-	for (unsigned i = 0; i < E->m->nacc; i++) {
-		const struct sm_raccess *ra = &E->m->acc[i];
-		if (!ra->src || ra->src->in_flight || !ra->ok || ra->array != E->arr || before[i] < 0)
-			continue;
-		double w = access_worst(E, ra, lay);
-		if (w < 0 || w > before[i] + 1e-9)
+	for (unsigned j = 0; j < E->n; j++) {
+		unsigned i = E->order[j];
+		double w = access_worst(E, &E->m->acc[i], lay);
+		if (w < 0 || w > before[i] + 1e-9 || w >= bound) {
+			memmove(E->order + 1, E->order, j * sizeof(*E->order));
+			E->order[0] = i;
 			return -1;
+		}
 		if (before[i] >= 2 - 1e-9 && w < 2 - 1e-9)
 			f++;
 		if (w > worst)
@@ -126,12 +135,12 @@ static double layout_worst(const struct eval *E, const double *before, const str
 
 /* Does layout lay beat *best (the worst degree so far) without making any
  * access worse? Then it becomes the best, fixing *best_fixed accesses. */
-static bool try_layout(const struct eval *E, const double *before, const struct sm_layout *lay, double *best,
+static bool try_layout(struct eval *E, const double *before, const struct sm_layout *lay, double *best,
 		       int *best_fixed)
 {
 	int fixed = 0;
-	double w = layout_worst(E, before, lay, &fixed);
-	if (w < 0 || w >= *best - 1e-9)
+	double w = layout_worst(E, before, lay, *best - 1e-9, &fixed);
+	if (w < 0)
 		return false;
 	*best = w;
 	*best_fixed = fixed;
@@ -141,7 +150,7 @@ static bool try_layout(const struct eval *E, const double *before, const struct 
 /* The chunk swizzle of a vector tile: chunks of width bytes (2^shift
  * elements) in a row, the chunk index XORed with the row's low bits over
  * at most 128 bytes' worth of chunks (the banks' width); mask 0 when
- * none applies or it makes some access worse. */
+ * none applies, it makes some access worse or an access reaches bound. */
 struct chunk_swizzle {
 	int64_t mask;
 	int shift;
@@ -149,8 +158,8 @@ struct chunk_swizzle {
 	int fixed;
 };
 
-static struct chunk_swizzle chunk_swizzle(const struct eval *E, const double *before, const struct sm_array *arr,
-					  unsigned width)
+static struct chunk_swizzle chunk_swizzle(struct eval *E, const double *before, const struct sm_array *arr,
+					  unsigned width, double bound)
 {
 	struct chunk_swizzle cs = { 0 };
 	unsigned per = width / arr->elem_size; /* elements a chunk */
@@ -166,7 +175,7 @@ static struct chunk_swizzle chunk_swizzle(const struct eval *E, const double *be
 		return cs;
 	struct sm_layout lay = { .swizzle_mask = period - 1, .swizzle_shift = shift };
 	int fixed = 0;
-	double w = layout_worst(E, before, &lay, &fixed);
+	double w = layout_worst(E, before, &lay, bound, &fixed);
 	if (w < 0)
 		return cs;
 	cs.mask = period - 1;
@@ -248,26 +257,56 @@ int64_t sm_kernel_static_smem(const struct sm_kernel *k)
 	return stat;
 }
 
+struct ranked {
+	double before;
+	unsigned i;
+};
+
+static int worse_first(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	if (x->before != y->before)
+		return x->before < y->before ? 1 : -1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int search(const struct sm_fix_query *q, struct eval *E, double *before, struct sm_arena *A,
+		  struct sm_fix_plan *out);
+
 int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fix_plan *out)
 {
 	memset(out, 0, sizeof(*out));
 	const struct sm_kernel_model *m = q->m;
-	const struct sm_array *arr = q->arr;
-	const char *arch = q->arch;
 	struct sm_dim3 blocks[SM_MAX_BLOCK_SHAPES];
 	int nblocks = q->nshapes < SM_MAX_BLOCK_SHAPES ? q->nshapes : SM_MAX_BLOCK_SHAPES;
 	sm_launch_shapes(q->shapes, nblocks, blocks);
-	struct eval E = { m, arr, blocks, nblocks };
 	double *before = sm_arena_alloc(A, (m->nacc + 1) * sizeof(double));
-	if (!before)
+	unsigned *order = sm_arena_alloc(A, (m->nacc + 1) * sizeof(unsigned));
+	if (!before || !order)
 		return -1;
+	struct eval E = { m, q->arr, blocks, nblocks, order, 0, sm_guard_memo_new() };
+	int r = search(q, &E, before, A, out);
+	sm_guard_memo_free(E.gm);
+	return r;
+}
+
+static int search(const struct sm_fix_query *q, struct eval *E, double *before, struct sm_arena *A,
+		  struct sm_fix_plan *out)
+{
+	const struct sm_kernel_model *m = q->m;
+	const struct sm_array *arr = q->arr;
+	const char *arch = q->arch;
+	const struct sm_dim3 *blocks = E->blocks;
+	unsigned *order = E->order;
 	unsigned max_width = arr->elem_size;
 	for (unsigned i = 0; i < m->nacc; i++) {
 		const struct sm_raccess *ra = &m->acc[i];
 		before[i] = -1;
 		if (!ra->src || ra->src->in_flight || !ra->ok || ra->array != arr)
 			continue;
-		before[i] = access_worst(&E, ra, NULL);
+		before[i] = access_worst(E, ra, NULL);
+		if (before[i] >= 0)
+			order[E->n++] = i;
 		if (before[i] > out->worst_before)
 			out->worst_before = before[i];
 		if (before[i] >= 2 - 1e-9)
@@ -277,6 +316,16 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 	}
 	if (out->conflicting == 0)
 		return 0;
+	/* the worst accesses first: a layout that does not bring them under
+	 * the worst degree is turned down at once */
+	struct ranked *rk = sm_arena_alloc(A, (E->n + 1) * sizeof(*rk));
+	if (!rk)
+		return -1;
+	for (unsigned j = 0; j < E->n; j++)
+		rk[j] = (struct ranked){ before[order[j]], order[j] };
+	qsort(rk, E->n, sizeof(*rk), worse_first);
+	for (unsigned j = 0; j < E->n; j++)
+		order[j] = rk[j].i;
 
 	/* the kernel's static shared memory and its threads */
 	int64_t stat = sm_kernel_static_smem(m->kernel);
@@ -296,7 +345,7 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 			if ((dims[arr->ndims - 1] * (int64_t)arr->elem_size) % max_width)
 				continue;
 			struct sm_layout lay = { .dims = dims };
-			if (!try_layout(&E, before, &lay, &best, &best_fixed))
+			if (!try_layout(E, before, &lay, &best, &best_fixed))
 				continue;
 			out->kind = SM_FIX_PAD;
 			out->pad = p;
@@ -308,7 +357,7 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 	/* 2. the offset form for 1-D arrays (and where padding fell short) */
 	if (best > 1 + 1e-9 && arr->ndims == 1 && arr->elem_size <= 4) {
 		struct sm_layout lay = { .offset_shift = 5 };
-		if (try_layout(&E, before, &lay, &best, &best_fixed))
+		if (try_layout(E, before, &lay, &best, &best_fixed))
 			out->kind = SM_FIX_OFFSET;
 	}
 	/* 3. an XOR swizzle of the last index by the previous one */
@@ -318,7 +367,7 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 		int64_t period = last < per128 ? last : per128;
 		if (period >= 2 && (period & (period - 1)) == 0 && last % period == 0) {
 			struct sm_layout lay = { .swizzle_mask = period - 1 };
-			if (try_layout(&E, before, &lay, &best, &best_fixed)) {
+			if (try_layout(E, before, &lay, &best, &best_fixed)) {
 				out->kind = SM_FIX_SWIZZLE;
 				out->swizzle_mask = period - 1;
 			}
@@ -329,7 +378,8 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 	 * costs no memory (and keeps TMA's and ldmatrix's layouts) */
 	struct chunk_swizzle cs = { 0 };
 	if (arr->ndims >= 2 && max_width > arr->elem_size)
-		cs = chunk_swizzle(&E, before, arr, max_width);
+		/* of use only if it beats best, or is conflict-free beside a pad */
+		cs = chunk_swizzle(E, before, arr, max_width, best - 1e-9 > 1 + 1e-9 ? best - 1e-9 : 1 + 1e-9);
 	if (cs.mask && cs.worst < best - 1e-9) {
 		best = cs.worst;
 		best_fixed = cs.fixed;
