@@ -418,6 +418,14 @@ struct sm_expr *cv_conv_shfl_sync(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_warp_collective(struct fe *S, const struct cv_call *k);
 void cv_butterfly_loop(struct fe *S, CXCursor c, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body);
 
+/* convert_wmma.c: wmma::load_matrix_sync / store_matrix_sync on shared
+ * memory (its design note); false when the fragment is not modelled and
+ * nothing was converted */
+bool cv_wmma_load(struct fe *S, const struct cv_call *k);
+bool cv_wmma_store(struct fe *S, const struct cv_call *k);
+/* convert_call.c: a variable of the kernel no declaration names */
+struct sm_var *cv_synthetic_var(struct fe *S, const char *name, bool is_pointer, unsigned pointee_size);
+
 /* convert_async.c: asynchronous copies, tensor-core tile accesses and
  * library collectives (its design note). The calls, converted as lines of convert_call.c's table: */
 struct sm_expr *cv_conv_cvta_shared(struct fe *S, const struct cv_call *k);

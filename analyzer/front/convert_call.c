@@ -81,21 +81,25 @@ static struct sm_stmt *mk_decl(struct fe *S, struct sm_var *v, struct sm_expr *v
 
 /* A variable of the kernel that no declaration names: a call's result
  * or a method's `this`. pointee: its type when it is a pointer. */
-static struct sm_var *synthetic_var(struct fe *S, const char *name, CXType type)
+struct sm_var *cv_synthetic_var(struct fe *S, const char *name, bool is_pointer, unsigned pointee_size)
 {
 	struct sm_var *v = sm_arena_alloc(S->A, sizeof(*v));
 	if (!v)
 		return NULL;
 	v->name = name;
 	v->kind = SM_V_LOCAL;
-	v->is_pointer = type.kind == CXType_Pointer;
-	if (v->is_pointer) {
-		long long s = clang_Type_getSizeOf(clang_getPointeeType(type));
-		v->pointee_size = s > 0 ? (unsigned)s : 1;
-	}
+	v->is_pointer = is_pointer;
+	v->pointee_size = is_pointer ? (pointee_size ? pointee_size : 1) : 0;
 	v->id = S->kvars.n;
 	cv_vec_push(S->A, &S->kvars, v);
 	return v;
+}
+
+static struct sm_var *synthetic_var(struct fe *S, const char *name, CXType type)
+{
+	bool p = type.kind == CXType_Pointer;
+	long long s = p ? clang_Type_getSizeOf(clang_getPointeeType(type)) : 0;
+	return cv_synthetic_var(S, name, p, s > 0 ? (unsigned)s : 1);
 }
 
 static struct sm_var *result_var(struct fe *S, CXCursor def, const char *callee)
@@ -430,6 +434,7 @@ static struct sm_expr *conv_assume(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_operator(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_per_thread(struct fe *S, const struct cv_call *k);
 static struct sm_expr *opaque_call(struct fe *S, const struct cv_call *k, int per_thread);
+static struct sm_expr *conv_wmma(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_meta_group_rank(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_meta_group_size(struct fe *S, const struct cv_call *k);
 static struct sm_expr *conv_group_size(struct fe *S, const struct cv_call *k);
@@ -502,6 +507,8 @@ static const struct device_call device_calls[] = {
 	UNLESS_FOLLOWED("pipeline_consumer_wait_prior", cv_conv_pipe_wait_prior), /* <N>(pipe): all but its N newest stages */
 	UNLESS_FOLLOWED("arrive_and_wait", cv_conv_barrier_arrive_wait), /* a block cuda::barrier: its copies, a block barrier */
 	UNLESS_FOLLOWED("init", cv_conv_barrier_init),          /* init(&bar, n): writes a __shared__ cuda::barrier */
+	UNLESS_FOLLOWED("load_matrix_sync", conv_wmma),        /* wmma: a fragment's ldmatrix or accumulator loads */
+	UNLESS_FOLLOWED("store_matrix_sync", conv_wmma),       /* wmma: an accumulator's stores */
 };
 
 #undef BARRIER
@@ -735,6 +742,16 @@ static struct sm_expr *conv_assume(struct fe *S, const struct cv_call *k)
  * memory), the result is unknown, per thread when it has arguments or
  * per_thread says so. A class-type shared element passed by value or
  * reference (a copy constructor, an operator) is read. */
+/* wmma::load_matrix_sync / store_matrix_sync: the fragments
+ * convert_wmma.c models, else an opaque call as before */
+static struct sm_expr *conv_wmma(struct fe *S, const struct cv_call *k)
+{
+	bool st = !strcmp(k->name, "store_matrix_sync");
+	if (st ? cv_wmma_store(S, k) : cv_wmma_load(S, k))
+		return NULL;
+	return opaque_call(S, k, 0);
+}
+
 static struct sm_expr *opaque_call(struct fe *S, const struct cv_call *k, int per_thread)
 {
 	int dep = per_thread;
