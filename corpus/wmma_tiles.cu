@@ -424,10 +424,18 @@ int main()
  *       wmma::load_matrix_sync(fb, &b[0][0], 32);
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/wmma_tiles.cu:167:5: note: 'b' declared here
+ * corpus/wmma_tiles.cu:182:5: warning: 4-way bank conflict on wmma::store_matrix_sync store of 'c' (float[8][32]) in kernel 'wmma_m8n32k16' with blockDim (32,1,1) from the launch on line 322; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 256) [bank-conflict]
+ *       wmma::store_matrix_sync(&c[0][0], fc, 32, wmma::mem_row_major);
+ *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * corpus/wmma_tiles.cu:168:5: note: 'c' declared here
  * corpus/wmma_tiles.cu:206:5: warning: 2-way bank conflict on wmma::store_matrix_sync store of 'c' (int[16][16]) in kernel 'wmma_s8' with blockDim (32,1,1) from the launch on line 326; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       wmma::store_matrix_sync(&c[0][0], fc, 16, wmma::mem_row_major);
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/wmma_tiles.cu:192:5: note: 'c' declared here
+ * corpus/wmma_tiles.cu:230:5: warning: 2-way bank conflict on wmma::store_matrix_sync store of 'c' (float[16][16]) in kernel 'wmma_tf32' with blockDim (32,1,1) from the launch on line 330; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ *       wmma::store_matrix_sync(&c[0][0], fc, 16, wmma::mem_row_major);
+ *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * corpus/wmma_tiles.cu:216:5: note: 'c' declared here
  * corpus/wmma_tiles.cu:254:5: warning: 2-way bank conflict on wmma::store_matrix_sync store of 'c' (float[16][68]) in kernel 'wmma_bf16_rows144' with blockDim (32,1,1) from the launch on line 334; lanes 2 and 4 of warp 0 hit bank 8 (byte offsets 32 and 288) [bank-conflict]
  *       wmma::store_matrix_sync(&c[0][4], fc, 68, wmma::mem_row_major);
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

@@ -13,14 +13,17 @@
  * - accumulators of float or int (4 bytes), row-major: each lane holds the
  *   pairs (8i + l/4, 8k + 2(l%4)) of the mma fragment: one 8-byte access
  *   per 8x8 block; column-major: one 4-byte access per element of the pair.
- *   Of half (2 bytes), row-major: one 4-byte access per pair.
+ *   Of half (2 bytes), row-major: one 4-byte access per pair. m8n32k16's
+ *   4-byte accumulators (row-major) are the m16n8 fragment of the
+ *   transposed product: lane l holds (2(l%4) + h, l/4 + 8i), one 4-byte
+ *   access each. tf32's m16n16k8 accumulators are m16n16k16's.
  * One call is one loop over its instructions (a synthetic counter), so the
  * line's degree is its worst instruction's and the race search sees every
  * element the call moves. Not modelled (the call stays an opaque one):
- * bf16 and tf32 fragments (nvcc moves them with generic loads, which the
- * profiler does not count as shared), 8-bit a column-major / b row-major,
- * half accumulators column-major, m8n32k16 accumulators, sub-byte and
- * double fragments. */
+ * bf16 and tf32 a/b fragments (nvcc moves them with generic loads, which
+ * the profiler does not count as shared), 8-bit a column-major / b
+ * row-major, half accumulators column-major, m8n32k16 half or
+ * column-major accumulators, sub-byte and double fragments. */
 #include "front/convert.h"
 
 #include <stdlib.h>
@@ -93,14 +96,17 @@ static bool frag_of(CXCursor fa, struct frag *f)
 	f->m = atoi(a[1]);
 	f->n = atoi(a[2]);
 	f->k = atoi(a[3]);
+	bool k8 = f->m == 16 && f->n == 16 && f->k == 8; /* tf32: its accumulators only */
 	if (!((f->m == 16 && f->n == 16 && f->k == 16) || (f->m == 32 && f->n == 8 && f->k == 16) ||
-	      (f->m == 8 && f->n == 32 && f->k == 16)))
+	      (f->m == 8 && f->n == 32 && f->k == 16) || k8))
 		return false;
 	const char *T = a[4];
 	bool h = !strcmp(T, "__half") || !strcmp(T, "half");
 	bool b8 = !strcmp(T, "signed char") || !strcmp(T, "unsigned char") || !strcmp(T, "char");
 	bool w4 = !strcmp(T, "float") || !strcmp(T, "int");
 	if (f->use != F_ACC) {
+		if (k8)
+			return false; /* tf32 a/b: generic loads */
 		f->col_major = n >= 6 && ends_with(a[5], "col_major");
 		if (n < 6 || !(f->col_major || ends_with(a[5], "row_major")))
 			return false;
@@ -112,10 +118,8 @@ static bool frag_of(CXCursor fa, struct frag *f)
 			return false;
 		return true;
 	}
-	if (f->m == 8)
-		return false; /* m8n32k16 accumulators: another lane layout */
 	f->elem = h ? 2 : w4 ? 4 : 0;
-	return f->elem != 0;
+	return f->elem != 0 && (f->m != 8 || f->elem == 4); /* m8n32k16: 4-byte accumulators only */
 }
 
 /* e * k + b, folded where a side is 0 or 1. */
@@ -197,6 +201,20 @@ static struct sm_expr *offset(struct fe *S, const struct frag *f, struct sm_expr
 	struct sm_expr *t2 = cv_mk_bin(S, SM_OP_MUL, cv_mk_bin(S, SM_OP_AND, lane_expr(S, c), cv_mk_const(S, 3), c),
 				       cv_mk_const(S, 2), c);
 	P->lanes = SM_WARP;
+	if (f->m == 8) {
+		/* m8n32k16: the m16n8 fragment of the transposed product, so lane
+		 * l holds (2(l%4) + h, l/4 + 8i), one 4-byte access each;
+		 * instruction j: h = j & 1, i = j >> 1 (row-major only) */
+		if (f->col_major)
+			return NULL;
+		P->n = 8;
+		P->width = 4;
+		P->op = NULL;
+		struct sm_expr *row = cv_mk_bin(S, SM_OP_ADD, t2, cv_mk_bin(S, SM_OP_AND, j, cv_mk_const(S, 1), c), c);
+		struct sm_expr *col = mul_add(S, cv_mk_bin(S, SM_OP_SHR, j, cv_mk_const(S, 1), c), 8, g, c);
+		struct sm_expr *el = cv_mk_bin(S, SM_OP_ADD, cv_mk_bin(S, SM_OP_MUL, row, ldm, c), col, c);
+		return cv_mk_bin(S, SM_OP_MUL, el, cv_mk_const(S, 4), c);
+	}
 	if (!f->col_major) {
 		/* instruction j: block i = j % I, kb = j / I; a pair of elements */
 		P->n = I * Kn;

@@ -192,6 +192,86 @@ def parse_source_csv(text, cu_name):
     return per_line, warnings
 
 
+# --------------------------------------------------------------------------
+# wmma calls: their instructions sit in the toolkit's crt/mma.hpp, whose
+# inline functions nvcc's line table names instead of the call
+
+WMMA_INTRINSIC = re.compile(r'__[a-z]*mma_m\d+n\d+k\d+_(ld_a|ld_b|ld_c|st_c)')
+
+
+def wmma_instructions(text, cu_name):
+    """[(kind, {addr: (wf, ideal, True)})] for each line of a header block
+    (not cu_name) whose source calls a wmma intrinsic (kind ld_a, ld_b,
+    ld_c or st_c), its shared instructions de-duplicated by address."""
+    out = {}
+    cur_file, hdr, cols, kind = None, None, {}, None
+    for r in csv.reader(io.StringIO(text)):
+        if not r or all(not c.strip() for c in r):
+            continue
+        first = r[0].strip()
+        if first == 'File Path':
+            cur_file = r[1].strip() if len(r) > 1 else ''
+            hdr, kind = None, None
+            continue
+        if first == 'Function Name':
+            continue
+        if WF in r and IDEAL in r:
+            hdr = r
+            cols = {'wf': r.index(WF), 'ideal': r.index(IDEAL),
+                    'line': r.index('Line No') if 'Line No' in r else 0,
+                    'addr': r.index('Address') if 'Address' in r else None,
+                    'src': r.index('Source') if 'Source' in r else 1}
+            continue
+        if hdr is None or len(r) < len(hdr) or cur_file is None or os.path.basename(cur_file) == cu_name:
+            continue
+        lf = r[cols['line']].strip()
+        if re.fullmatch(r'\d+', lf):
+            m = WMMA_INTRINSIC.search(r[cols['src']])
+            kind = m.group(1) if m else None
+            continue
+        if lf != '' or kind is None or cols['addr'] is None:
+            continue
+        addr = r[cols['addr']].strip()
+        wf, ideal = num(r[cols['wf']]), num(r[cols['ideal']])
+        if addr in ('', '-', '...') or not wf:
+            continue
+        out.setdefault(kind, {}).setdefault(addr, (wf, ideal or 0.0, True))
+    return sorted(out.items())
+
+
+def wmma_call_lines(src, kernel):
+    """{kind: line} of the wmma calls in kernel's body in the source text:
+    load_matrix_sync of a matrix_a / matrix_b / accumulator fragment
+    (ld_a, ld_b, ld_c; the fragment's kind from its declaration in the
+    kernel) and store_matrix_sync (st_c); a kind called on more than one
+    line is left out (its instructions cannot be told apart)."""
+    lines = src.split('\n')
+    start = None
+    for i, l in enumerate(lines):
+        if re.search(r'__global__\s.*\b%s\s*\(' % re.escape(kernel), l):
+            start = i
+            break
+    if start is None:
+        return {}
+    end = len(lines)
+    for i in range(start + 1, len(lines)):
+        if re.match(r'\s*(__global__|int main\b)', lines[i]):
+            end = i
+            break
+    body = lines[start:end]
+    use = {}
+    for l in body:
+        for m in re.finditer(r'fragment<\s*(?:wmma::|nvcuda::wmma::)?(matrix_a|matrix_b|accumulator)\b[^;]*>\s*(\w+)\s*;', l):
+            use[m.group(2)] = {'matrix_a': 'ld_a', 'matrix_b': 'ld_b', 'accumulator': 'ld_c'}[m.group(1)]
+    found = {}
+    for n, l in enumerate(body):
+        m = re.search(r'load_matrix_sync\(\s*(\w+)\s*,', l)
+        kind = use.get(m.group(1)) if m else ('st_c' if 'store_matrix_sync(' in l else None)
+        if kind:
+            found.setdefault(kind, []).append(start + n + 1)
+    return {k: v[0] for k, v in found.items() if len(v) == 1}
+
+
 def line_rows(per_line):
     """{line: {addr: (wf, ideal, shared)}} -> {line: dict(instructions, wavefronts, ideal, degree)}"""
     out = {}
@@ -369,7 +449,7 @@ def thread_ranges(threads):
     return ','.join(out)
 
 
-def import_raw(path, out, log=print):
+def import_raw(path, out, log=print, corpus='corpus'):
     raw = Raw(path)
     env = env_info(raw.text('env.txt') or '')
     head = ['# gpu: %s' % env['gpu'], '# driver: %s' % env['driver'],
@@ -411,6 +491,20 @@ def import_raw(path, out, log=print):
             per_line, warns = parse_source_csv(raw.text(c), cu)
             for w in warns:
                 log('import: %s %s: %s' % (cu, kname, w))
+            calls = wmma_instructions(raw.text(c), cu)
+            src_path = os.path.join(corpus, cu)
+            at = {}
+            if calls and os.path.exists(src_path):
+                with open(src_path, encoding='utf-8', errors='replace') as fh:
+                    at = wmma_call_lines(fh.read(), kname)
+            for kind, inst in calls:
+                if kind not in at:
+                    log('import: %s %s: wmma %s instructions in mma.hpp with no one call to count them at'
+                        % (cu, kname, kind))
+                    continue
+                dst = per_line.setdefault(at[kind], {})
+                for addr, v in inst.items():
+                    dst.setdefault(addr, v)  # the same instruction named at the call too
             for line, row in line_rows(per_line).items():
                 a = lines.setdefault(line, {'kernels': [], 'instructions': 0, 'wavefronts': 0.0,
                                             'ideal': 0.0, 'degree': None})
@@ -532,8 +626,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('raw', help='raw.tar.gz from tools/gpu/measure.sh (or a folder holding raw/)')
     ap.add_argument('--out', default='corpus/measured', help='output folder (default: corpus/measured)')
+    ap.add_argument('--corpus', default='corpus',
+                    help='the measured sources, to count wmma instructions at their calls (default: corpus)')
     a = ap.parse_args(argv)
-    import_raw(a.raw, a.out, log=lambda s: print(s, file=sys.stderr))
+    import_raw(a.raw, a.out, log=lambda s: print(s, file=sys.stderr), corpus=a.corpus)
     return 0
 
 

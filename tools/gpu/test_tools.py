@@ -141,6 +141,49 @@ class ImportUnits(unittest.TestCase):
         self.assertEqual(rows[5]['wavefronts'], 65536)
         self.assertAlmostEqual(rows[5]['degree'], 32.0)
 
+    def test_wmma_instructions_counted_at_the_call(self):
+        # a wmma call's instructions are named at crt/mma.hpp's lines
+        text = textwrap.dedent('''\
+            "File Path","/cuda/include/crt/mma.hpp"
+            "Function Name","k(half *)"
+            "Line No","Source","Address","Source","L1 Wavefronts Shared","L1 Wavefronts Shared Ideal"
+            "91","__hmma_m16n16k16_ld_a((int*)&a, (const int*)p, ldm, 0);","-","-","8","4"
+            "","","0x10","LDSM.16.M88.4 R4, [R4]","8","4"
+            "","","0x10","LDSM.16.M88.4 R4, [R4]","8","4"
+            "474","__hmma_m16n16k16_st_c_f32((float*)p, (float*)&a, ldm, 0);","-","-","8","4"
+            "","","0x20","STS.64 [R2], R4","4","2"
+            "","","0x30","STS.64 [R2+0x200], R6","4","2"
+            "500","int x = f(y);","-","-","4","4"
+            "","","0x40","LDS R1, [R2]","4","4"
+            "File Path","/x/corpus/a.cu"
+            "Function Name","k(half *)"
+            "Line No","Source","Address","Source","L1 Wavefronts Shared","L1 Wavefronts Shared Ideal"
+            "9","s[t] = 0;","-","-","1","1"
+            "","","0x50","STS [R1], RZ","1","1"
+            ''')
+        calls = dict(imp.wmma_instructions(text, 'a.cu'))
+        self.assertEqual(sorted(calls), ['ld_a', 'st_c'])
+        self.assertEqual(calls['ld_a'], {'0x10': (8.0, 4.0, True)})
+        self.assertEqual(len(calls['st_c']), 2)
+        src = textwrap.dedent('''\
+            __global__ void k(half *p)
+            {
+                wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+                wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
+                wmma::load_matrix_sync(fa, p, 16);
+                wmma::store_matrix_sync(q, fc, 16, wmma::mem_row_major);
+            }
+            __global__ void two(half *p)
+            {
+                wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
+                wmma::load_matrix_sync(fb, p, 16);
+                wmma::load_matrix_sync(fb, p + 256, 16);
+            }
+            ''')
+        self.assertEqual(imp.wmma_call_lines(src, 'k'), {'ld_a': 5, 'st_c': 6})
+        # two loads of one kind: their instructions cannot be told apart
+        self.assertEqual(imp.wmma_call_lines(src, 'two'), {})
+
     def test_racecheck_parse(self):
         text = textwrap.dedent('''\
             ========= COMPUTE-SANITIZER
