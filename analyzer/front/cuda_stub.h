@@ -78,6 +78,44 @@ __device__ __half __hmul(__half, __half);
 __device__ __half operator+(__half, __half);
 __device__ __half2 __hmul2(__half2, __half2);
 __device__ __half2 __hadd2(__half2, __half2);
+struct __align__(2) __nv_bfloat16 { unsigned short __x;
+	__nv_bfloat16() = default;
+	__host__ __device__ __nv_bfloat16(float f);
+	__host__ __device__ operator float() const; };
+typedef struct __nv_bfloat16 nv_bfloat16;
+__host__ __device__ __nv_bfloat16 __float2bfloat16(float);
+__host__ __device__ float __bfloat162float(__nv_bfloat16);
+
+/* tensor-core fragments (mma.h): the calls smemlint models by their
+ * fragment's type, spelled as the toolkit spells it */
+namespace nvcuda {
+namespace wmma {
+struct row_major;
+struct col_major;
+struct matrix_a;
+struct matrix_b;
+struct accumulator;
+namespace precision {
+struct tf32;
+}
+enum layout_t { mem_row_major, mem_col_major };
+template <class Use, int m, int n, int k, class T, class Layout = void> struct fragment {
+	int num_elements;
+	float x[8];
+};
+template <class U, int m, int n, int k, class T, class L>
+__device__ void load_matrix_sync(fragment<U, m, n, k, T, L> &a, const void *p, unsigned ldm);
+template <class U, int m, int n, int k, class T, class L>
+__device__ void load_matrix_sync(fragment<U, m, n, k, T, L> &a, const void *p, unsigned ldm, layout_t layout);
+template <class U, int m, int n, int k, class T, class L>
+__device__ void store_matrix_sync(void *p, const fragment<U, m, n, k, T, L> &a, unsigned ldm, layout_t layout);
+template <class U, int m, int n, int k, class T, class L, class V>
+__device__ void fill_fragment(fragment<U, m, n, k, T, L> &a, const V &v);
+template <class D, class A, class B, class C> __device__ void mma_sync(D &d, const A &a, const B &b, const C &c);
+template <class D, class A, class B, class C>
+__device__ void mma_sync(D &d, const A &a, const B &b, const C &c, bool satf);
+}
+}
 __host__ __device__ __half2 __floats2half2_rn(float, float);
 __host__ __device__ float2 __half22float2(__half2);
 __device__ __half operator*(__half, __half);

@@ -55,7 +55,7 @@ void sm_frontend_free(struct sm_frontend *fe)
 /* Toolkit headers that code includes by name; without a toolkit each is an
  * empty file in a virtual directory (everything is in the forced stub). */
 #define SM_CUDA_STUB_DIR "/<smemlint>/include"
-#define SM_NSTUB_INCLUDES 16
+#define SM_NSTUB_INCLUDES 18
 static const struct {
 	const char *path;
 } sm_stub_includes[SM_NSTUB_INCLUDES] = {
@@ -67,6 +67,7 @@ static const struct {
 	{ SM_CUDA_STUB_DIR "/cuda_fp16.hpp" },       { SM_CUDA_STUB_DIR "/driver_types.h" },
 	{ SM_CUDA_STUB_DIR "/cooperative_groups/reduce.h" }, { SM_CUDA_STUB_DIR "/cooperative_groups/scan.h" },
 	{ SM_CUDA_STUB_DIR "/cuda_pipeline.h" },     { SM_CUDA_STUB_DIR "/cuda_pipeline_primitives.h" },
+	{ SM_CUDA_STUB_DIR "/mma.h" },               { SM_CUDA_STUB_DIR "/cuda_bf16.hpp" },
 };
 static const char sm_stub_include_text[] = "#pragma once\n/* provided by smemlint_cuda.h */\n";
 
