@@ -189,6 +189,9 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 				g.launch.dyn_smem = at.dyn_smem;
 			}
 			g.width = ra->width;
+			g.wavefronts = d->wavefronts;
+			g.ideal_wavefronts = d->ideal;
+			g.wavefronts_exact = d->totals_exact;
 			g.bank_addr = d->worst_addr;
 			g.bank_mask = d->worst_mask;
 			const char *iv = "";

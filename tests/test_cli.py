@@ -47,6 +47,56 @@ class Contract(unittest.TestCase):
         self.assertEqual((r["kernel"], r["array"], r["access"], r["ways"]), ("transpose_naive", "tile", "load", 32))
         self.assertTrue(r["message"].startswith("32-way bank conflict on load of 'tile' (float[32][32])"))
 
+    def test_predicted_wavefronts(self):
+        # the profiler's counts, predicted: per block, per launch (the grid
+        # of transpose.cu's launch is 2x2), against the committed GPU
+        # measurement of the same line (corpus/measured/transpose.tsv)
+        measured = {}
+        with open(os.path.join(ROOT, "corpus", "measured", "transpose.tsv")) as f:
+            for line in f:
+                c = line.rstrip("\n").split("\t")
+                if c[0].isdigit():
+                    measured[int(c[0])] = (int(float(c[3])), int(float(c[4])))
+        doc = results("--all-accesses", os.path.join(ROOT, "corpus", "transpose.cu"))
+        (r,) = bank(doc)
+        self.assertEqual(r["wavefronts"], {"per_block": 1024, "ideal_per_block": 32, "per_launch": 4096,
+                                           "ideal_per_launch": 128, "exact": True})
+        for a in doc["accesses"]:
+            w = a["wavefronts"]
+            self.assertEqual((w["per_launch"], w["ideal_per_launch"]), measured[a["line"]], a)
+        p = run("--format=sarif", os.path.join(ROOT, "corpus", "transpose.cu"))
+        props = json.loads(p.stdout)["runs"][0]["results"][0]["properties"]
+        self.assertEqual(props["wavefronts"]["perLaunch"], 4096)
+        self.assertEqual(props["wavefronts"]["idealPerBlock"], 32)
+        # an unknown trip count: the sums are a bound's, and say so
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "k.cu")
+            write(src, "__global__ void k(float *o, int n) {\n"
+                       "    __shared__ float s[32][32];\n"
+                       "    for (int i = 0; i < n; i++)\n"
+                       "        s[threadIdx.x][i % 32] = 1.0f;\n"
+                       "    __syncthreads();\n"
+                       "    o[threadIdx.x] = s[0][threadIdx.x];\n"
+                       "}\n"
+                       "int main(int argc, char **argv) { k<<<argc, 32>>>(0, argc); }\n")
+            (r,) = bank(results(src))
+            self.assertFalse(r["wavefronts"]["exact"])
+            self.assertNotIn("per_launch", r["wavefronts"])
+        # an invariant loop's iterations are counted, not skipped
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "k.cu")
+            write(src, "__global__ void k(float *o) {\n"
+                       "    __shared__ float s[32][32];\n"
+                       "    float v = 0;\n"
+                       "    for (int i = 0; i < 10; i++)\n"
+                       "        v += s[threadIdx.x][0];\n"
+                       "    o[threadIdx.x] = v;\n"
+                       "}\n"
+                       "int main() { k<<<3, 32>>>(0); }\n")
+            (r,) = bank(results(src))
+            self.assertEqual(r["wavefronts"], {"per_block": 320, "ideal_per_block": 10, "per_launch": 960,
+                                               "ideal_per_launch": 30, "exact": True})
+
     def test_exit_codes(self):
         # 0 and 1 (findings or none) are checked by every rule test
         with tempfile.TemporaryDirectory() as d:

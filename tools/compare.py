@@ -147,6 +147,52 @@ def read_launches(folder):
     return {(base(r['file']), int(r['line'])): r['status'] for r in read_tsv(lp)[1]}
 
 
+def read_totals(folder):
+    """{file.cu: {line: (wavefronts, ideal)}}: the line's shared wavefronts
+    and their ideal, summed over its instructions and the kernel's launch."""
+    out = {}
+    for p in sorted(glob.glob(os.path.join(folder, '*.tsv'))):
+        if os.path.basename(p) in ('racecheck.tsv', 'memcheck.tsv', 'launches.tsv'):
+            continue
+        _, rows = read_tsv(p)
+        d = {}
+        for r in rows:
+            try:
+                d[int(r['line'])] = (float(r['wavefronts']), float(r['ideal']))
+            except (KeyError, ValueError):
+                continue
+        out[os.path.basename(p)[:-4] + '.cu'] = d
+    return out
+
+
+def totals_agree(data, totals):
+    """(lines, agree): of the measured lines every access of which has a
+    predicted per-launch total (smemlint's "wavefronts"), how many have
+    the measured wavefronts and ideal exactly (an access counted once,
+    summed over the line's accesses)."""
+    pred = {}
+    for a in data.get('accesses', []):
+        w = a.get('wavefronts')
+        k = (base(a.get('file')), int(a.get('line', 0)))
+        if not w or 'per_launch' not in w or not w.get('exact', False):
+            pred[k] = None
+            continue
+        if k in pred and pred[k] is None:
+            continue
+        x = pred.setdefault(k, [0, 0])
+        x[0] += w['per_launch']
+        x[1] += w['ideal_per_launch']
+    lines = agree = 0
+    for f, rows in totals.items():
+        for line, (wf, ideal) in rows.items():
+            p = pred.get((f, line))
+            if not p:
+                continue
+            lines += 1
+            agree += p[0] == wf and p[1] == ideal
+    return lines, agree
+
+
 def read_measured(folder):
     """{file.cu: {line: degree}}, races list, set of racechecked files (or None)."""
     lines = {}
@@ -430,7 +476,7 @@ def table_rows(files, stats):
     return rows, trow, tot
 
 
-def render(files, stats, annotated, unknown, stale, known_errors, markdown, notes):
+def render(files, stats, annotated, unknown, stale, known_errors, markdown, notes, totals=(0, 0)):
     rows, trow, tot = table_rows(files, stats)
     hdr = [c for c, _ in COLS]
     out = []
@@ -446,11 +492,12 @@ def render(files, stats, annotated, unknown, stale, known_errors, markdown, note
                    'Exact: %d of %d (%.1f%%), %d of them by mean degree. '
                    'Races: %d of %d racecheck pairs found, %d extra. '
                    'Out of bounds: %d of %d memcheck lines found (witness thread confirmed on %d), %d extra. '
-                   'Launch limits: %d of %d launches the runtime refused found, %d extra.'
+                   'Launch limits: %d of %d launches the runtime refused found, %d extra. '
+                   'Wavefront totals: the predicted per-launch wavefronts and ideal equal the measured ones on %d of %d lines.'
                    % (tot['seen'], tot['lines'], seen_pct, tot['exact'] + tot['exact_mean'], tot['lines'], pct, tot['exact_mean'],
                       tot['race_found'], tot['race_pairs'], tot['race_extra'],
                       tot['oob_found'], tot['oob_lines'], tot['oob_witness'], tot['oob_extra'],
-                      tot['limit_found'], tot['limit_refused'], tot['limit_extra']))
+                      tot['limit_found'], tot['limit_refused'], tot['limit_extra'], totals[1], totals[0]))
         diffs = [d for d in annotated if d[2] != 'unmeasured']
         if diffs:
             out.append('')
@@ -468,11 +515,12 @@ def render(files, stats, annotated, unknown, stale, known_errors, markdown, note
         out.append(fmtrow(trow))
         out.append('')
         out.append('seen: %d/%d shared-memory lines (%.1f%%); exact: %d/%d (%.1f%%), %d by mean degree; races: %d/%d found, %d extra; '
-                   'out of bounds: %d/%d found (witness confirmed %d), %d extra; launch limits: %d/%d refused launches found, %d extra'
+                   'out of bounds: %d/%d found (witness confirmed %d), %d extra; launch limits: %d/%d refused launches found, %d extra; '
+                   'wavefront totals: %d/%d lines equal'
                    % (tot['seen'], tot['lines'], seen_pct, tot['exact'] + tot['exact_mean'], tot['lines'], pct, tot['exact_mean'],
                       tot['race_found'], tot['race_pairs'], tot['race_extra'],
                       tot['oob_found'], tot['oob_lines'], tot['oob_witness'], tot['oob_extra'],
-                      tot['limit_found'], tot['limit_refused'], tot['limit_extra']))
+                      tot['limit_found'], tot['limit_refused'], tot['limit_extra'], totals[1], totals[0]))
         if annotated:
             out.append('')
             for f, key, kind, text, status in annotated:
@@ -533,7 +581,9 @@ def main(argv=None):
     for n in data.get('notifications', []):
         if n.get('level') == 'error':
             notes.append('note: smemlint %s: %s: %s' % (n.get('level'), n.get('file', ''), n.get('message', '')))
-    text = render(files, stats, annotated, unknown, stale, known_errors, a.markdown or a.readme or a.check_readme, notes)
+    tl = totals_agree(data, read_totals(a.measured))
+    text = render(files, stats, annotated, unknown, stale, known_errors, a.markdown or a.readme or a.check_readme, notes,
+                  tl)
     print(text)
     rc = 1 if (unknown or stale or known_errors) else 0
     if a.readme or a.check_readme:

@@ -140,6 +140,12 @@ static void record_accesses(struct sm_kernel_facts *f, struct sm_result *r)
 		rec->why = sm_arena_strdup(&r->arena, deg[a].deg.why);
 		rec->worst = deg[a].deg.worst;
 		rec->mean = deg[a].deg.mean;
+		rec->wavefronts = deg[a].deg.wavefronts;
+		rec->ideal = deg[a].deg.ideal;
+		rec->wavefronts_exact = deg[a].deg.totals_exact;
+		const struct sm_launch_ctx *lc = deg[a].launch ? deg[a].launch : deg[a].ctx;
+		if (lc && lc->grid_known)
+			rec->blocks = lc->grid.x * lc->grid.y * lc->grid.z;
 		for (const struct sm_callsite *c = ra->src->call; c && rec->ncall_lines < 4; c = c->parent)
 			rec->call_lines[rec->ncall_lines++] = c->range.begin.line;
 	}

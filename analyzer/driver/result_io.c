@@ -18,8 +18,8 @@
 #include "base/limits.h"
 
 /* A new pointer field in these structs must be written and read below. */
-_Static_assert(sizeof(struct sm_diag) == 880, "struct sm_diag changed: update analyzer/result_io.c");
-_Static_assert(sizeof(struct sm_access_record) == 144, "struct sm_access_record changed: update analyzer/result_io.c");
+_Static_assert(sizeof(struct sm_diag) == 904, "struct sm_diag changed: update analyzer/result_io.c");
+_Static_assert(sizeof(struct sm_access_record) == 176, "struct sm_access_record changed: update analyzer/result_io.c");
 _Static_assert(sizeof(struct sm_notification) == 24, "struct sm_notification changed: update analyzer/result_io.c");
 _Static_assert(sizeof(enum sm_problem_id) == 4, "the problem id travels in the notification record");
 

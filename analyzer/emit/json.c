@@ -71,6 +71,10 @@ static json_t *result_json(const struct sm_result *r, const struct sm_diag *d)
 		json_object_set_new(j, "ways", json_integer(d->ways));
 	if (d->degree > 0)
 		json_object_set_new(j, "degree", json_real(round(d->degree * 100) / 100));
+	json_t *wf = sm_emit_wavefronts_json(d->wavefronts, d->ideal_wavefronts, d->wavefronts_exact,
+					     sm_emit_grid_blocks(d->launch.grid), false);
+	if (wf)
+		json_object_set_new(j, "wavefronts", wf);
 	json_t *bd = json_array();
 	json_array_append_new(bd, json_integer(d->block.x));
 	json_array_append_new(bd, json_integer(d->block.y));
@@ -141,6 +145,9 @@ static json_t *access_json(const struct sm_result *r, const struct sm_access_rec
 		json_object_set_new(j, "ways", json_integer((json_int_t)(a->worst + 0.5)));
 		json_object_set_new(j, "degree", json_real(round(a->worst * 100) / 100));
 		json_object_set_new(j, "mean_ways", json_real(round(a->mean * 100) / 100));
+		json_t *wj = sm_emit_wavefronts_json(a->wavefronts, a->ideal, a->wavefronts_exact, a->blocks, false);
+		if (wj)
+			json_object_set_new(j, "wavefronts", wj);
 	} else if (a->why) {
 		json_object_set_new(j, "why", jstr(a->why));
 	}

@@ -1,6 +1,8 @@
 /* launch_json.c - a finding's launch context as JSON (see launch_json.h). */
 #include "emit/launch_json.h"
 
+#include <stdint.h>
+
 static json_t *dim_json(struct sm_dim3 d)
 {
 	json_t *a = json_array();
@@ -76,4 +78,27 @@ json_t *sm_emit_witness_json(const struct sm_diag *d)
 	json_object_set_new(w, "bytes", b);
 	json_object_set_new(w, "extent", json_integer(d->witness.extent));
 	return w;
+}
+
+json_t *sm_emit_wavefronts_json(uint64_t w, uint64_t ideal, bool exact, int64_t blocks, bool camel)
+{
+	if (!w)
+		return NULL;
+	json_t *j = json_object();
+	json_object_set_new(j, camel ? "perBlock" : "per_block", json_integer((json_int_t)w));
+	json_object_set_new(j, camel ? "idealPerBlock" : "ideal_per_block", json_integer((json_int_t)ideal));
+	if (blocks > 0 && w <= (uint64_t)INT64_MAX / (uint64_t)blocks) {
+		json_object_set_new(j, camel ? "perLaunch" : "per_launch", json_integer((json_int_t)(w * (uint64_t)blocks)));
+		json_object_set_new(j, camel ? "idealPerLaunch" : "ideal_per_launch",
+				    json_integer((json_int_t)(ideal * (uint64_t)blocks)));
+	}
+	json_object_set_new(j, "exact", json_boolean(exact));
+	return j;
+}
+
+int64_t sm_emit_grid_blocks(struct sm_dim3 g)
+{
+	if (g.x <= 0 || g.y <= 0 || g.z <= 0 || g.x > INT32_MAX || g.y > INT32_MAX || g.z > INT32_MAX)
+		return 0;
+	return g.x * g.y * g.z;
 }

@@ -21,4 +21,16 @@ json_t *sm_emit_launch_json(const struct sm_result *r, const struct sm_diag_laun
  * last], "extent": N}; NULL when the finding has none. */
 json_t *sm_emit_witness_json(const struct sm_diag *d);
 
+/* An access's predicted shared wavefronts, what Nsight Compute counts as
+ * L1 Wavefronts Shared (and ... Ideal) on its instruction:
+ * {"per_block": W, "ideal_per_block": I, "per_launch": W * blocks,
+ * "ideal_per_launch": I * blocks, "exact": b}; the per-launch pair only
+ * when the grid is known (blocks > 0, every block alike), exact false when
+ * a loop bound was not known (the sums are then a bound's). camel: SARIF's
+ * property names (perBlock). NULL when w is 0 (not analyzed). */
+json_t *sm_emit_wavefronts_json(uint64_t w, uint64_t ideal, bool exact, int64_t blocks, bool camel);
+
+/* Blocks in grid g, or 0 when it is not known (a component 0). */
+int64_t sm_emit_grid_blocks(struct sm_dim3 g);
+
 #endif

@@ -224,6 +224,10 @@ static json_t *result(const struct sm_result *r, const struct sm_diag *d, uint64
 		json_object_set_new(p, "ways", json_integer(d->ways));
 	if (d->degree > 0)
 		json_object_set_new(p, "degree", json_real(round(d->degree * 100) / 100));
+	json_t *wf = sm_emit_wavefronts_json(d->wavefronts, d->ideal_wavefronts, d->wavefronts_exact,
+					     sm_emit_grid_blocks(d->launch.grid), true);
+	if (wf)
+		json_object_set_new(p, "wavefronts", wf);
 	if (d->block.x) {
 		json_t *bd = json_array();
 		json_array_append_new(bd, json_integer(d->block.x));

@@ -297,6 +297,12 @@ struct sm_degree {
 	uint32_t worst_mask;
 	int64_t worst_addr[SM_WARP];  /* for bank maps */
 	unsigned long requests;       /* warp requests evaluated */
+	uint64_t wavefronts, ideal;   /* shared wavefronts and their ideal, summed
+	                               * over one block's warps and the loop
+	                               * iterations it runs: what Nsight Compute
+	                               * counts per block for this access */
+	bool totals_exact;            /* those sums count every iteration (no
+	                               * loop bound unknown, no cap reached) */
 	bool oob_lanes;               /* the worst's tries had lanes addressing outside
 	                               * the array (counted in the degree) */
 	bool oob_dropped;             /* lanes outside the array under a guard or loop

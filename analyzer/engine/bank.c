@@ -118,6 +118,8 @@ struct job {
 	int64_t amin, amax;           /* lowest and highest byte address of an
 	                               * active lane, over the leaves so far */
 	unsigned long dropped;        /* lanes left out as outside the array */
+	bool inexact;                 /* an iteration count was not known (the
+	                               * totals are a bound's, not the count's) */
 	int64_t limit;           /* bytes of the array (0: not known) */
 	bool oob;                /* an active lane addressed outside it */
 	bool exact;              /* the address reads no unknown value: a lane
@@ -360,6 +362,36 @@ static bool repeat_shifted(struct job *J, int d, const struct sm_eval_ctx *c, co
 	return true;
 }
 
+/* How many iterations of invariant loop L follow iteration k (whose
+ * condition held for some lane) before it stops: its condition is every
+ * thread's (loop_apart), so lane 0 decides. An unknown condition counts as
+ * the enumeration would (up to its cap for unknown loops) and marks the
+ * totals inexact. */
+static int64_t invariant_trips(struct job *J, const struct sm_loop *L, struct sm_eval_ctx *c, int64_t k, int64_t cap)
+{
+	int64_t saved = c->iter[L->depth], more = 0;
+	int64_t ucap = loop_is_mul(L) ? SM_UNKNOWN_ITER_MUL : SM_UNKNOWN_ITER_ADD;
+	struct sm_eval_ctx lc;
+	for (int64_t n = k + 1; n < cap; n++) {
+		c->iter[L->depth] = n;
+		if (!lane_ctx(J, 0, c, &lc))
+			break;
+		int r = sm_loop_cond(L, &lc);
+		if (r == 0)
+			break;
+		if (r < 0) {
+			J->inexact = true;
+			if (n >= ucap)
+				break;
+		}
+		more++;
+	}
+	if (k + 1 + more >= cap)
+		J->inexact = true;
+	c->iter[L->depth] = saved;
+	return more;
+}
+
 static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 {
 	if (J->err)
@@ -383,6 +415,8 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 	struct rep R = { 0 };
 	for (int64_t k = 0; k < cap && !J->err; k++) {
 		c->iter[L->depth] = k;
+		if (k == cap - 1)
+			J->inexact = true; /* the cap may cut it short */
 		/* does any lane of this warp still run the loop? */
 		int any = 0, unknown = 0;
 		for (int l = 0; l < SM_WARP; l++) {
@@ -404,6 +438,7 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 			break;
 		if (!any && unknown) {
 			int64_t ucap = loop_is_mul(L) ? SM_UNKNOWN_ITER_MUL : SM_UNKNOWN_ITER_ADD;
+			J->inexact = true;
 			if (k >= ucap)
 				break;
 		}
@@ -413,6 +448,7 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 		}
 		if (R.have && repeat_shifted(J, d, c, &R))
 			continue;
+		unsigned long w0 = J->total_wave, i0 = J->total_ideal, r0 = J->out->requests;
 		if (!J->shift[d] || R.tried) {
 			enumerate(J, d + 1, c);
 		} else {
@@ -435,8 +471,15 @@ static void enumerate(struct job *J, int d, struct sm_eval_ctx *c)
 			J->amin = lo < J->amin ? lo : J->amin;
 			J->amax = hi > J->amax ? hi : J->amax;
 		}
-		if (any && J->invariant[d])
-			break; /* every later iteration makes the same requests */
+		if (any && J->invariant[d]) {
+			/* every later iteration makes the same requests: counted,
+			 * not evaluated */
+			int64_t more = invariant_trips(J, L, c, k, cap);
+			J->total_wave += (unsigned long)more * (J->total_wave - w0);
+			J->total_ideal += (unsigned long)more * (J->total_ideal - i0);
+			J->out->requests += (unsigned long)more * (J->out->requests - r0);
+			break;
+		}
 	}
 }
 
@@ -639,6 +682,9 @@ static bool run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 	out->analyzed = true;
 	out->worst = J.worst > 0 ? J.worst : 1.0;
 	out->mean = J.total_ideal ? (double)J.total_wave / (double)J.total_ideal : 1.0;
+	out->wavefronts = J.total_wave;
+	out->ideal = J.total_ideal;
+	out->totals_exact = !J.inexact && !out->truncated;
 	out->nloops = n;
 	/* which loop counter does the worst depend on: report the innermost
 	 * loop whose iteration made a difference */

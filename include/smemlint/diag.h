@@ -137,6 +137,11 @@ struct sm_diag {
 	const int64_t *bank_addr;    /* worst warp's byte addresses (32), or NULL */
 	uint32_t bank_mask;          /* active lanes of that warp */
 	unsigned width;              /* bytes per lane of the access */
+	uint64_t wavefronts;         /* bank-conflict: the access's shared
+	                              * wavefronts in one block (every warp and
+	                              * iteration), or 0 */
+	uint64_t ideal_wavefronts;   /* the same without conflicts */
+	bool wavefronts_exact;       /* every iteration counted (no unknown bound) */
 	struct sm_diag_witness witness; /* the thread that shows it, when set */
 };
 

@@ -35,6 +35,10 @@ struct sm_access_record {
 	bool analyzed;
 	const char *why;
 	double worst, mean;
+	uint64_t wavefronts, ideal;      /* shared wavefronts of one block and their
+	                                  * ideal (engine's sm_degree), when analyzed */
+	bool wavefronts_exact;           /* every iteration counted */
+	int64_t blocks;                  /* blocks per launch (the grid), 0: not known */
 	unsigned call_lines[4];          /* inside inlined helpers: the lines of
 	                                  * the calls that led there, innermost
 	                                  * first (nvcc attributes part of an

@@ -328,6 +328,18 @@ class CompareTests(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn('unknown kind', out)
 
+    def test_wavefront_totals(self):
+        data = {'accesses': [
+            {'file': 'a.cu', 'line': 5, 'wavefronts': {'per_launch': 64, 'ideal_per_launch': 8, 'exact': True}},
+            {'file': 'a.cu', 'line': 5, 'wavefronts': {'per_launch': 32, 'ideal_per_launch': 8, 'exact': True}},
+            {'file': 'a.cu', 'line': 6, 'wavefronts': {'per_launch': 10, 'ideal_per_launch': 10, 'exact': True}},
+            # not counted: a bound's sums, a grid not known, not analyzed
+            {'file': 'a.cu', 'line': 7, 'wavefronts': {'per_launch': 4, 'ideal_per_launch': 4, 'exact': False}},
+            {'file': 'a.cu', 'line': 8, 'wavefronts': {'per_block': 4, 'ideal_per_block': 4, 'exact': True}},
+            {'file': 'a.cu', 'line': 9}]}
+        totals = {'a.cu': {5: (96.0, 16.0), 6: (12.0, 10.0), 7: (4.0, 4.0), 8: (4.0, 4.0), 9: (1.0, 1.0)}}
+        self.assertEqual(cmp_.totals_agree(data, totals), (2, 1))
+
     def test_smemlint_crash_is_exit_2(self):
         with open(self.fake, 'w') as fh:
             fh.write('#!%s\nimport sys\nsys.exit(3)\n' % sys.executable)
