@@ -53,6 +53,14 @@ class CompareNcu(unittest.TestCase):
         self.assertEqual(r[7], ("32.00", "32.00", "exact"))
         self.assertEqual(r[20], ("2.00", "2.00", "exact"))
         self.assertIn("compare-ncu: 14 measured lines, 14 agree", out)
+        # the counts beside each other: measured wavefronts/ideal, then the
+        # predicted per-launch ones; conflict32 has two launches of
+        # different grids, so no one launch's count is predicted
+        counts = {int(m.group(1)): (m.group(2), m.group(3)) for m in
+                  re.finditer(r"^\s*(\d+)\s+\S+\s+\S+\s+\S+\s+\S+\s+(\S+)\s+(\S+)", out, re.M)}
+        self.assertEqual(counts[22], ("64/32", "64/32"))
+        self.assertEqual(counts[31], ("34/2", "34/2"))
+        self.assertEqual(counts[7], ("192/6", "-"))
 
     def test_a_line_that_differs(self):
         # the export with line 7's wavefronts doubled: measured 64-way,

@@ -271,6 +271,7 @@ static struct sm_ncu_row *row_of(struct sm_ncu_row *rows, int *n, unsigned line)
 	memset(x, 0, sizeof(*x));
 	x->line = line;
 	x->measured = x->predicted = x->mean = -1;
+	x->pred_wavefronts = x->pred_ideal = -1;
 	return x;
 }
 
@@ -281,6 +282,8 @@ static struct sm_ncu_row *row_of(struct sm_ncu_row *rows, int *n, unsigned line)
 static void predict(const struct sm_result *r, unsigned line, struct sm_ncu_row *x, const char **why_not,
 		    bool *has_access)
 {
+	bool totals = true;
+	double wf = 0, ideal = 0;
 	for (int pass = 0; pass < 2 && x->predicted < 0; pass++) {
 		for (unsigned i = 0; i < r->nacc; i++) {
 			const struct sm_access_record *a = &r->acc[i];
@@ -299,7 +302,19 @@ static void predict(const struct sm_result *r, unsigned line, struct sm_ncu_row 
 				x->predicted = a->worst;
 			if (a->mean > x->mean)
 				x->mean = a->mean;
+			/* the counts the profiler shows, when every access has them
+			 * (the grid known, every iteration counted) */
+			if (pass == 0 && a->blocks > 0 && a->wavefronts_exact) {
+				wf += (double)a->wavefronts * (double)a->blocks;
+				ideal += (double)a->ideal * (double)a->blocks;
+			} else {
+				totals = false;
+			}
 		}
+	}
+	if (totals && wf > 0) {
+		x->pred_wavefronts = wf;
+		x->pred_ideal = ideal;
 	}
 }
 

@@ -55,6 +55,9 @@ struct sm_ncu_row {
 	double measured;          /* the worst instruction's wavefronts/ideal; -1: none */
 	double predicted;         /* the worst analyzed access's degree; -1: none */
 	double mean;              /* its mean over warps and iterations; -1: none */
+	double pred_wavefronts;   /* the line's accesses' predicted wavefronts per
+	                           * launch, summed; -1: not every access has one */
+	double pred_ideal;        /* their ideal, the same way */
 	enum sm_ncu_verdict verdict;
 	const char *why;          /* why the two differ (static text or in the arena) */
 };

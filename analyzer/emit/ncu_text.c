@@ -1,11 +1,13 @@
 /* ncu_text.c - the --compare-ncu report: per line, Nsight Compute's
  * measured degree (the worst instruction's shared wavefronts / ideal)
- * beside smemlint's predicted one, the verdict and why the two differ;
- * then the agreement over the measured lines. */
+ * beside smemlint's predicted one, the verdict, the measured wavefronts
+ * and ideal beside the predicted per-launch ones, and why the degrees
+ * differ; then the agreement over the measured lines. */
 #include "emit/ncu_text.h"
 
 #include "base/text.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void deg(FILE *out, double d)
@@ -16,6 +18,17 @@ static void deg(FILE *out, double d)
 		fprintf(out, "%10.2f", d);
 }
 
+/* "4096/128": wavefronts and their ideal; "-" when not known */
+static void counts(FILE *out, double wf, double ideal)
+{
+	char buf[48];
+	if (wf < 0)
+		snprintf(buf, sizeof(buf), "-");
+	else
+		snprintf(buf, sizeof(buf), "%.0f/%.0f", wf, ideal);
+	fprintf(out, "%15s", buf);
+}
+
 int sm_emit_ncu(FILE *out, const struct sm_result *r, const struct sm_ncu_row *rows, int n, unsigned blocks,
 		unsigned *differ)
 {
@@ -24,7 +37,8 @@ int sm_emit_ncu(FILE *out, const struct sm_result *r, const struct sm_ncu_row *r
 	sm_text_put_safe(out, r->path, strlen(r->path));
 	fprintf(out, " (%u block%s of the export%s)\n", blocks, blocks == 1 ? "" : "s",
 		blocks ? "" : ": none is about this file");
-	fprintf(out, "%6s %10s %10s %10s  %-12s %s\n", "line", "measured", "predicted", "mean", "verdict", "why");
+	fprintf(out, "%6s %10s %10s %10s  %-12s %15s %15s  %s\n", "line", "measured", "predicted", "mean", "verdict",
+		"wavefronts", "predicted", "why");
 	for (int i = 0; i < n; i++) {
 		const struct sm_ncu_row *w = &rows[i];
 		count[w->verdict]++;
@@ -35,6 +49,10 @@ int sm_emit_ncu(FILE *out, const struct sm_result *r, const struct sm_ncu_row *r
 		fputc(' ', out);
 		deg(out, w->mean);
 		fprintf(out, "  %-12s ", sm_ncu_verdict_name(w->verdict));
+		counts(out, w->instructions ? w->wavefronts : -1, w->ideal);
+		fputc(' ', out);
+		counts(out, w->pred_wavefronts, w->pred_ideal);
+		fputs("  ", out);
 		sm_text_put_safe(out, w->why ? w->why : "", w->why ? strlen(w->why) : 0);
 		fputc('\n', out);
 	}
