@@ -146,7 +146,15 @@ static int header_wanted(struct fe *S, CXFile f)
 
 int cv_file_index(struct fe *S, CXFile f)
 {
-	if (!f || (S->main_file && clang_File_isEqual(f, S->main_file)))
+	/* the same CXFile is the same file: compared as pointers first (every
+	 * cursor's position asks; clang_File_isEqual is a call into
+	 * libclang per file seen) */
+	if (!f || f == S->main_file)
+		return 0;
+	for (unsigned i = 0; i < S->nfiles; i++)
+		if (S->files[i].file == f)
+			return S->files[i].index;
+	if (S->main_file && clang_File_isEqual(f, S->main_file))
 		return 0;
 	for (unsigned i = 0; i < S->nfiles; i++)
 		if (clang_File_isEqual(S->files[i].file, f))
@@ -702,6 +710,25 @@ int cv_try_eval_int(CXCursor c, int64_t *out)
 	}
 	clang_EvalResult_dispose(r);
 	return ok;
+}
+
+struct cv_const {
+	int ok;
+	int64_t v;
+};
+
+int cv_eval_int_kept(struct fe *S, CXCursor c, int64_t *out)
+{
+	struct cv_const *k = cv_cmap_get(&S->consts, c);
+	if (!k && (k = sm_arena_alloc(S->FA, sizeof(*k))) != NULL) {
+		k->ok = cv_try_eval_int(c, &k->v);
+		(void)cv_cmap_put(&S->consts, c, k);
+	}
+	if (!k)
+		return cv_try_eval_int(c, out);
+	if (k->ok)
+		*out = k->v;
+	return k->ok;
 }
 
 int cv_in_main_file(struct fe *S, CXCursor c)

@@ -137,6 +137,10 @@ struct fe {
 	struct cmap butterflies; /* for-statement cursor -> its butterfly verdict
 	                          * (convert_warp.c; a helper's loop is met at
 	                          * every inlining, its tokens read once) */
+	struct cmap consts;      /* initializer cursor -> struct cv_const: what
+	                          * cv_try_eval_int made of it (a helper's
+	                          * const locals are met at every inlining;
+	                          * clang_Cursor_Evaluate is costly) */
 	struct cmap written;     /* host function cursor -> struct cmap * of the
 	                          * locals it writes (convert_host.c; freed by
 	                          * cv_written_free) */
@@ -248,6 +252,8 @@ struct toks cv_tokens_of(struct fe *S, CXCursor c);
 struct toks cv_tokens_until(struct fe *S, CXCursor c, const char *stop);
 /* 1 and *out when clang evaluates c to an integer constant. */
 int cv_try_eval_int(CXCursor c, int64_t *out);
+/* The same, kept per cursor for the file (S->consts). */
+int cv_eval_int_kept(struct fe *S, CXCursor c, int64_t *out);
 
 /* Is c written in the analyzed file (not a header)? */
 int cv_in_main_file(struct fe *S, CXCursor c);

@@ -703,5 +703,6 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 	cv_cmap_free(&S.kernels);
 	cv_cmap_free(&S.inlined);
 	cv_cmap_free(&S.butterflies);
+	cv_cmap_free(&S.consts);
 	cv_written_free(&S);
 }

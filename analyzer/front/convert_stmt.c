@@ -314,7 +314,7 @@ void cv_conv_vardecl(struct fe *S, CXCursor d)
 		 * than a call the analysis would take as per-thread */
 		int64_t k;
 		bool integral = (vt.kind >= CXType_Bool && vt.kind <= CXType_Int128) || vt.kind == CXType_Enum;
-		if (integral && clang_isConstQualifiedType(clang_getCursorType(d)) && cv_try_eval_int(init, &k))
+		if (integral && clang_isConstQualifiedType(clang_getCursorType(d)) && cv_eval_int_kept(S, init, &k))
 			val = cv_mk_const(S, k);
 		else
 			val = cv_conv_expr(S, init);
