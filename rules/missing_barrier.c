@@ -56,14 +56,17 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 	const char *unord = sm_race_unordered_text(ctx, v, "threads", "different warps");
 	/* a copy in flight past a barrier: the wait is what is missing */
 	bool flight = ra->src->in_flight || v->m->acc[r->b].src->in_flight;
-	/* a cuda::barrier used before another thread's init of it is seen */
-	bool uninit = ra->src->op && !strcmp(ra->src->op, "cuda::barrier init");
+	/* a cuda::barrier or PTX mbarrier used before another thread's init
+	 * of it is seen */
+	bool mbar = ra->src->op && !strcmp(ra->src->op, "mbarrier.init");
+	bool uninit = mbar || (ra->src->op && !strcmp(ra->src->op, "cuda::barrier init"));
 	struct sm_race_words w = {
 		.rule = SM_RULE_MISSING_BARRIER,
 		.later = sm_thread_name(r->tid_b, bl, A),
 		.earlier = ta,
-		.headline = uninit ? sm_arena_printf(A, "missing barrier: cuda::barrier '%s' used before its initialization is "
-						       "visible: %s race", name, race_name(r->kind))
+		.headline = uninit ? sm_arena_printf(A, "missing barrier: %s '%s' used before its initialization is "
+						       "visible: %s race", mbar ? "mbarrier" : "cuda::barrier", name,
+						       race_name(r->kind))
 				   : sm_arena_printf(A, "missing barrier: %s race on '%s'", race_name(r->kind), name),
 		.tail = sm_arena_printf(A, "%s %s %s%s",
 					same ? ", threads of different warps at once (no barrier orders one statement's executions)"
@@ -74,7 +77,9 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 					     : ", with no __syncthreads() in between (different warps)",
 					sm_where_text(A, v->m->kernel->name, v->m->acc[r->b].src->call), sm_race_launch_text(ctx, v),
 					r->truncated ? " (search capped)" : ""),
-		.note = uninit ? "__syncthreads() (or block.sync()) after init(&bar, count), before any thread uses the barrier"
+		.note = mbar ? "__syncthreads() after mbarrier.init (with fence.mbarrier_init for the async proxy), before any "
+			       "thread uses the mbarrier"
+		      : uninit ? "__syncthreads() (or block.sync()) after init(&bar, count), before any thread uses the barrier"
 		      : flight ? "wait for the copy (__pipeline_wait_prior(0), cp.async.wait_group 0, pipe.consumer_wait() or "
 				 "bar.arrive_and_wait()) before the __syncthreads() that publishes it"
 		      : same ? "let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element"

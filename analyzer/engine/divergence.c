@@ -418,7 +418,9 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 		return in;
 	}
 	case SM_S_BARRIER:
-		add_barrier(W, s, in);
+		/* an mbarrier's wait: threads may wait on it in a branch */
+		if (s->barrier != SM_BAR_MBARRIER)
+			add_barrier(W, s, in);
 		return in;
 	case SM_S_DECL: case SM_S_ASSIGN: case SM_S_ACCESS: case SM_S_OPAQUE_CALL:
 		for (int i = 0; i < s->nkids; i++)

@@ -487,7 +487,7 @@ static char *asm_text(struct fe *S, const struct toks *t)
 {
 	size_t len = 0;
 	unsigned i = 0;
-	for (; i < t->n && strcmp(t->s[i], ":"); i++)
+	for (; i < t->n && strcmp(t->s[i], ":") && strcmp(t->s[i], "::"); i++)
 		if (t->s[i][0] == '"')
 			len += strlen(t->s[i]);
 	char *out = len ? sm_arena_alloc(S->A, len + 1) : NULL;
@@ -549,6 +549,48 @@ static struct sm_expr *operand_ptr(struct fe *S, CXCursor c, int n)
 	return cv_conv_expr(S, *ks[n]);
 }
 
+/* Past the blanks, braces and labels ("WAIT:") before an instruction. */
+static char *skip_to_instruction(char *p)
+{
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '{' || *p == '}' ||
+		       (p[0] == '\\' && (p[1] == 'n' || p[1] == 't')))
+			p += p[0] == '\\' ? 2 : 1;
+		char *q = p;
+		while ((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_' ||
+		       *q == '$')
+			q++;
+		if (q == p || *q != ':')
+			return p;
+		p = q + 1;
+	}
+}
+
+/* mbarrier.* in inline PTX, on an mbarrier word in shared memory: init
+ * writes its state (8 bytes) and every other operation reads it, so a use
+ * that no barrier orders after another thread's init is a race (as for a
+ * cuda::barrier); try_wait and test_wait (in their retry loop) complete
+ * every copy counted on it and order the block's threads: what arrived
+ * before is visible after. That is exact when every thread arrives (an
+ * init count of the block's threads); with fewer arriving it may hide a
+ * race between threads that did not arrive, never make one up. */
+static void mbarrier(struct fe *S, CXCursor c, const char *ins)
+{
+	bool init = !strncmp(ins, "mbarrier.init", 13);
+	bool wait = !strncmp(ins, "mbarrier.try_wait", 17) || !strncmp(ins, "mbarrier.test_wait", 18);
+	const char *op = init ? "mbarrier.init" : wait ? "mbarrier wait" : "mbarrier use";
+	access_at(S, c, operand_ptr(S, c, mem_operand(ins)), init ? SM_ACC_STORE : SM_ACC_LOAD, 8, op);
+	if (!wait)
+		return;
+	wait_prior(S, -1);
+	struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, c);
+	if (s) {
+		s->barrier = SM_BAR_MBARRIER;
+		s->scope = SM_SCOPE_BLOCK;
+		cv_emit(S, s);
+	}
+}
+
 bool cv_asm_async(struct fe *S, CXCursor c)
 {
 	struct toks t = cv_tokens_of(S, c);
@@ -558,8 +600,7 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 	bool any = false;
 	/* one instruction a statement is the usual form; each is looked at */
 	for (char *ins = text; ins && *ins; ins = strchr(ins, ';') ? strchr(ins, ';') + 1 : NULL) {
-		while (*ins == ' ' || *ins == '\t' || *ins == '\n' || (ins[0] == '\\' && ins[1] == 'n'))
-			ins += ins[0] == '\\' ? 2 : 1;
+		ins = skip_to_instruction(ins);
 		bool ld = !strncmp(ins, "ldmatrix", 8), st = !strncmp(ins, "stmatrix", 8);
 		if (ld || st) {
 			/* .shared or a generic address: either way shared memory
@@ -575,6 +616,9 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			 * rows, and after it over them, with no __syncwarp(): see
 			 * corpus/async_ldmatrix.cu) */
 			access_by_lanes(S, c, operand_ptr(S, c, mem_operand(ins)), ld ? SM_ACC_LOAD : SM_ACC_STORE, 16, lanes, op);
+			any = true;
+		} else if (!strncmp(ins, "mbarrier.", 9)) {
+			mbarrier(S, c, ins);
 			any = true;
 		} else if (!strncmp(ins, "cp.async.commit_group", 21)) {
 			commit(S);

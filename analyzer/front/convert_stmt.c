@@ -448,6 +448,8 @@ static void asm_outputs(struct fe *S, CXCursor c)
 			depth--;
 		else if (depth == 1 && !strcmp(x, ":"))
 			colons++;
+		else if (depth == 1 && !strcmp(x, "::"))
+			colons += 2; /* asm("..." :: inputs : clobbers): C++ lexes "::" as one token */
 		else if (depth == 1 && colons == 1 && !strcmp(x, ","))
 			items++;
 		else if (x[0] == '"' && colons == 0)

@@ -227,6 +227,10 @@ enum sm_barrier_kind {
 	SM_BAR_CG_SYNC,        /* cooperative_groups g.sync() / cg::sync(g) (scope: g) */
 	SM_BAR_ASM,            /* inline asm bar.sync / barrier.sync */
 	SM_BAR_SYNCWARP,       /* __syncwarp(): orders a warp only */
+	SM_BAR_MBARRIER,       /* an mbarrier's wait in inline PTX (try_wait /
+	                        * test_wait): orders the block's threads for the
+	                        * race search, but is not a barrier every thread
+	                        * must reach (no divergent-barrier finding) */
 };
 
 /* Which threads a barrier makes wait for each other (its scope). Threads
