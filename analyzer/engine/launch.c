@@ -231,10 +231,18 @@ static void assume_shapes(struct sm_kernel_launches *L, const struct sm_kernel *
 {
 	const struct sm_dim3 *list = shapes_1d;
 	int n = (int)(sizeof(shapes_1d) / sizeof(shapes_1d[0]));
-	if (stmt_uses_dim(k->body, 2, 0)) {
+	/* the launches' own rank, where every launch says it: a kernel that
+	 * reads threadIdx.y (cooperative groups read all three) launched
+	 * with an integer block is 1-D all the same */
+	int rank = k->nlaunches ? 1 : 3;
+	for (unsigned i = 0; i < k->nlaunches; i++) {
+		int r = k->launches[i].block_known ? 3 : k->launches[i].block_rank;
+		rank = r == 0 ? 3 : r > rank ? r : rank;
+	}
+	if (rank >= 3 && stmt_uses_dim(k->body, 2, 0)) {
 		list = shapes_3d;
 		n = (int)(sizeof(shapes_3d) / sizeof(shapes_3d[0]));
-	} else if (stmt_uses_dim(k->body, 1, 0)) {
+	} else if (rank >= 2 && stmt_uses_dim(k->body, 1, 0)) {
 		list = shapes_2d;
 		n = (int)(sizeof(shapes_2d) / sizeof(shapes_2d[0]));
 	}

@@ -480,6 +480,10 @@ struct sm_expr *cv_conv_call(struct fe *S, CXCursor c);
 /* 1 and *out when the host expression c has a value the front end can
  * compute (constants, and locals whose only value is their initializer). */
 int cv_host_eval(struct fe *S, CXCursor c, int64_t *out);
+/* The highest dimension a launch's block argument may make larger than 1
+ * (1, 2 or 3), from the host code even when its extents are known only at
+ * run time (an integer, dim3(n, 1, 1)); 0 when it cannot tell. */
+int cv_host_dim_rank(struct fe *S, CXCursor c);
 void cv_written_free(struct fe *S);
 
 #endif

@@ -30,6 +30,13 @@ struct mod_walk {
 static void mark(struct mod_walk *m, CXCursor e)
 {
 	e = cv_strip(e);
+	/* a member written (block.y = 4): the variable is written */
+	for (int d = 0; d < 8 && clang_getCursorKind(e) == CXCursor_MemberRefExpr; d++) {
+		struct kids ks = cv_kids_of(e);
+		if (ks.n != 1)
+			return;
+		e = cv_strip(ks.c[0]);
+	}
 	if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
 		return;
 	CXCursor v = clang_getCanonicalCursor(clang_getCursorReferenced(e));
@@ -180,6 +187,59 @@ static int host_eval(struct fe *S, CXCursor c, int64_t *out, int depth)
 	default:
 		return 0;
 	}
+}
+
+/* The highest dimension a launch's block argument may make larger than 1
+ * (1: x only, 2: x and y, 3: any), where the host code says so even when
+ * the extents are known only at run time: an integer (`<<<g, n>>>`, dim3's
+ * conversion gives n x 1 x 1), `dim3(n, 1, 1)`, `dim3(a, b)`, or a local
+ * dim3 so initialized and never written after. 0 when it cannot tell. */
+static int dim_rank(struct fe *S, CXCursor c, int depth)
+{
+	if (depth > SM_HOST_EVAL_DEPTH)
+		return 0;
+	c = cv_strip(c);
+	CXType t = clang_getCanonicalType(clang_getCursorType(c));
+	if ((t.kind >= CXType_Bool && t.kind <= CXType_Int128) || t.kind == CXType_Enum)
+		return 1;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		CXCursor fn = clang_getCursorSemanticParent(d);
+		enum CXCursorKind fk = clang_getCursorKind(fn);
+		if (clang_getCursorKind(d) != CXCursor_VarDecl || (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod) ||
+		    written_in(S, fn, clang_getCanonicalCursor(d)))
+			return 0;
+		struct kids ks = cv_kids_of(d);
+		for (int i = ks.n - 1; i >= 0 && i < 8; i--)
+			if (clang_isExpression(clang_getCursorKind(ks.c[i])))
+				return dim_rank(S, ks.c[i], depth + 1);
+		return 0;
+	}
+	if (k != CXCursor_CallExpr && k != CXCursor_UnexposedExpr)
+		return 0;
+	int n = clang_Cursor_getNumArguments(c);
+	if (n <= 0) {
+		struct kids ks = cv_kids_of(c);
+		return ks.n == 1 && clang_isExpression(clang_getCursorKind(ks.c[0])) ? dim_rank(S, ks.c[0], depth + 1) : 0;
+	}
+	if (n == 1)
+		return dim_rank(S, clang_Cursor_getArgument(c, 0), depth + 1);
+	int rank = 1;
+	for (int i = 1; i < n && i < 3; i++) {
+		CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+		int64_t v;
+		if (clang_getCursorKind(a) == CXCursor_UnexposedExpr && cv_kids_of(a).n == 0)
+			continue; /* a default argument: 1 */
+		if (!host_eval(S, a, &v, depth + 1) || v != 1)
+			rank = i + 1;
+	}
+	return rank;
+}
+
+int cv_host_dim_rank(struct fe *S, CXCursor c)
+{
+	return dim_rank(S, c, 0);
 }
 
 int cv_host_eval(struct fe *S, CXCursor c, int64_t *out)

@@ -279,9 +279,11 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData
 				if (na >= 1)
 					pl->L.grid_known = eval_dim3(S, clang_Cursor_getArgument(conf, 0), &pl->L.grid, 0) &&
 							   pl->L.grid.x > 0 && pl->L.grid.y > 0 && pl->L.grid.z > 0;
-				if (na >= 2)
+				if (na >= 2) {
 					pl->L.block_known = eval_dim3(S, clang_Cursor_getArgument(conf, 1), &pl->L.block, 0) &&
 							    pl->L.block.x > 0 && pl->L.block.y > 0 && pl->L.block.z > 0;
+					pl->L.block_rank = pl->L.block_known ? 0 : cv_host_dim_rank(S, clang_Cursor_getArgument(conf, 1));
+				}
 				/* the kernel's arguments, where the host fixes them */
 				int nk = clang_Cursor_getNumArguments(c);
 				if (nk > 0 && nk <= SM_MAX_LAUNCH_ARGS) {

@@ -323,6 +323,10 @@ struct sm_launch_arg {
 struct sm_launch {
 	struct sm_dim3 block;      /* 0 in a component = not constant */
 	bool block_known;
+	int block_rank;            /* !block_known: the highest dimension the
+	                            * launch may make larger than 1 (1: an
+	                            * integer or dim3(n, 1, 1); 2: z is 1), 0
+	                            * when not known */
 	struct sm_dim3 grid;       /* as block */
 	bool grid_known;
 	struct sm_launch_arg *args;/* one per kernel parameter, or NULL */
