@@ -429,7 +429,7 @@ void cv_butterfly_loop(struct fe *S, CXCursor c, CXCursor init, CXCursor cond, C
  * nothing was converted */
 bool cv_wmma_load(struct fe *S, const struct cv_call *k);
 bool cv_wmma_store(struct fe *S, const struct cv_call *k);
-/* convert_call.c: a variable of the kernel no declaration names */
+/* convert_decl.c: a variable of the kernel no declaration names */
 struct sm_var *cv_synthetic_var(struct fe *S, const char *name, bool is_pointer, unsigned pointee_size);
 
 /* convert_async.c: asynchronous copies, tensor-core tile accesses and

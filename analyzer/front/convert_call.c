@@ -81,20 +81,6 @@ static struct sm_stmt *mk_decl(struct fe *S, struct sm_var *v, struct sm_expr *v
 
 /* A variable of the kernel that no declaration names: a call's result
  * or a method's `this`. pointee: its type when it is a pointer. */
-struct sm_var *cv_synthetic_var(struct fe *S, const char *name, bool is_pointer, unsigned pointee_size)
-{
-	struct sm_var *v = sm_arena_alloc(S->A, sizeof(*v));
-	if (!v)
-		return NULL;
-	v->name = name;
-	v->kind = SM_V_LOCAL;
-	v->is_pointer = is_pointer;
-	v->pointee_size = is_pointer ? (pointee_size ? pointee_size : 1) : 0;
-	v->id = S->kvars.n;
-	cv_vec_push(S->A, &S->kvars, v);
-	return v;
-}
-
 static struct sm_var *synthetic_var(struct fe *S, const char *name, CXType type)
 {
 	bool p = type.kind == CXType_Pointer;

@@ -382,3 +382,19 @@ struct sm_expr *cv_load_at(struct fe *S, CXCursor c, struct sm_expr *base, struc
 	e->place = pl;
 	return e;
 }
+
+/* A variable of the kernel that no declaration names (a call's result, a
+ * method's `this`, a wmma call's instruction counter). */
+struct sm_var *cv_synthetic_var(struct fe *S, const char *name, bool is_pointer, unsigned pointee_size)
+{
+	struct sm_var *v = sm_arena_alloc(S->A, sizeof(*v));
+	if (!v)
+		return NULL;
+	v->name = name;
+	v->kind = SM_V_LOCAL;
+	v->is_pointer = is_pointer;
+	v->pointee_size = is_pointer ? (pointee_size ? pointee_size : 1) : 0;
+	v->id = S->kvars.n;
+	cv_vec_push(S->A, &S->kvars, v);
+	return v;
+}
