@@ -353,9 +353,8 @@ struct sm_layout {
 	                           * launch's dynamic shared size; else unknown */
 };
 
-/* gm: guard values to reuse (they do not depend on the layout), or NULL */
 void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *lay,
-			     struct sm_guard_memo *gm, struct sm_degree *out);
+			     struct sm_degree *out);
 
 /* Dims override: when non-NULL, flattening uses these extents instead of
  * the array's declared ones (the padding search). */

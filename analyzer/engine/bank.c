@@ -801,9 +801,9 @@ static void data_dependent(const struct sm_raccess *ra, const int64_t *dims, str
 }
 
 void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *dims,
-			     struct sm_guard_memo *gm, struct sm_degree *out)
+			     struct sm_degree *out)
 {
-	degree_layout(ra, block, dims, gm, NULL, out);
+	degree_layout(ra, block, dims, NULL, NULL, out);
 }
 
 static void degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *dims,

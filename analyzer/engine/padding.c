@@ -90,7 +90,6 @@ struct eval {
 	                   * candidate is mostly turned down by the access that
 	                   * turned down the one before */
 	unsigned n;       /* entries in order */
-	struct sm_guard_memo *gm; /* guard values: the same under every layout */
 };
 
 /* Worst degree of access i under the layout, over all block shapes;
@@ -100,7 +99,7 @@ static double access_worst(const struct eval *E, const struct sm_raccess *ra, co
 	double w = 0;
 	for (int b = 0; b < E->nb; b++) {
 		struct sm_degree d;
-		sm_access_degree_layout(ra, E->blocks[b], lay, E->gm, &d);
+		sm_access_degree_layout(ra, E->blocks[b], lay, &d);
 		if (!d.analyzed)
 			return -1;
 		if (d.worst > w)
@@ -270,13 +269,12 @@ static int worse_first(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-static int search(const struct sm_fix_query *q, struct eval *E, double *before, struct sm_arena *A,
-		  struct sm_fix_plan *out);
-
 int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fix_plan *out)
 {
 	memset(out, 0, sizeof(*out));
 	const struct sm_kernel_model *m = q->m;
+	const struct sm_array *arr = q->arr;
+	const char *arch = q->arch;
 	struct sm_dim3 blocks[SM_MAX_BLOCK_SHAPES];
 	int nblocks = q->nshapes < SM_MAX_BLOCK_SHAPES ? q->nshapes : SM_MAX_BLOCK_SHAPES;
 	sm_launch_shapes(q->shapes, nblocks, blocks);
@@ -284,20 +282,8 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 	unsigned *order = sm_arena_alloc(A, (m->nacc + 1) * sizeof(unsigned));
 	if (!before || !order)
 		return -1;
-	struct eval E = { m, q->arr, blocks, nblocks, order, 0, sm_guard_memo_new() };
-	int r = search(q, &E, before, A, out);
-	sm_guard_memo_free(E.gm);
-	return r;
-}
-
-static int search(const struct sm_fix_query *q, struct eval *E, double *before, struct sm_arena *A,
-		  struct sm_fix_plan *out)
-{
-	const struct sm_kernel_model *m = q->m;
-	const struct sm_array *arr = q->arr;
-	const char *arch = q->arch;
-	const struct sm_dim3 *blocks = E->blocks;
-	unsigned *order = E->order;
+	struct eval Ev = { m, arr, blocks, nblocks, order, 0 };
+	struct eval *E = &Ev;
 	unsigned max_width = arr->elem_size;
 	for (unsigned i = 0; i < m->nacc; i++) {
 		const struct sm_raccess *ra = &m->acc[i];
