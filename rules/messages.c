@@ -126,6 +126,8 @@ static const char *assumed_text(struct sm_arena *A, const struct sm_launch_from 
 			  : f->runtime_site ? " (assumed: the launch computes it at run time, and no __launch_bounds__ or "
 					      "--block-dim gives it"
 					    : " (assumed: no launch site, __launch_bounds__ or --block-dim gives it";
+	if (f->fitted)
+		why = sm_arena_printf(A, "%s; shapes that overflow a shared array left out", why);
 	if (f->hold == SM_HOLD_ALL)
 		return sm_arena_printf(A, "%s; also %s for the %d other block shape%s tried, %lld to %lld threads)", why, what,
 				       (int)f->nother, f->nother == 1 ? "" : "s", (long long)f->min_threads,

@@ -602,6 +602,27 @@ class AssumedShape(unittest.TestCase):
                 self.assertEqual("the launch computes it at run time" in msg, runtime, msg)
                 self.assertEqual("no launch site" in msg, not runtime, msg)
 
+    def test_fitted_shape_is_said(self):
+        # a 16x16 tile indexed [threadIdx.y][threadIdx.x] and no launch: the
+        # assumption is a shape that fits the tile, and the JSON source says
+        # that shapes were left out (goldens: missing-barrier/assumed_tile_fit.cu);
+        # where only a guard no launch decides bounds the index, no shape is
+        # left out and the first assumption stays
+        src = ("__global__ void k(float *o, unsigned n)\n{\n    __shared__ float t[16][16];\n"
+               "    t[threadIdx.y][threadIdx.x] = 1.0f;\n    __syncthreads();\n"
+               "    o[threadIdx.x] = t[threadIdx.x][threadIdx.y];\n}\n")
+        guarded = src.replace("    t[threadIdx.y]", "    if (threadIdx.x < n) t[threadIdx.y]").replace(
+            "    o[threadIdx.x] =", "    if (threadIdx.x < n) o[threadIdx.x] =")
+        with tempfile.TemporaryDirectory() as d:
+            for text, block, fitted in ((src, [16, 16, 1], True), (guarded, [32, 8, 1], False)):
+                write(os.path.join(d, "k.cu"), text)
+                r = json.loads(run("--format=json", "--no-cuda", "k.cu", cwd=d).stdout)["results"]
+                launches = [x["launch"] for x in r if x.get("launch")]
+                self.assertTrue(launches, r)
+                for l in launches:
+                    self.assertEqual((l["block"], l["source"]["kind"], l["source"].get("fitted", False)),
+                                     (block, "assumed", fitted))
+
 
 class Folding(unittest.TestCase):
     """Past SM_MAX_CAUSE_FINDINGS (50) findings of one cause in one file, the

@@ -54,6 +54,8 @@ json_t *sm_emit_launch_json(const struct sm_result *r, const struct sm_diag_laun
 			json_object_set_new(s, "bound", json_integer(l->from.bound));
 		if (l->from.runtime_site) /* a launch exists; its shape is computed at run time */
 			json_object_set_new(s, "runtime_launch", json_true());
+		if (l->from.fitted) /* shapes that overflow an array were left out */
+			json_object_set_new(s, "fitted", json_true());
 		break;
 	case SM_LAUNCH_NONE:
 	case SM_LAUNCH_CLUSTER:

@@ -16,6 +16,8 @@ int sm_kernel_facts_init(struct sm_kernel_facts *f, struct sm_kernel *k, const s
 	f->ndivergence = -1;
 	bool ok = sm_kernel_launches_init(&f->launch, k, opt, A) == 0;
 	f->resolved = ok && sm_resolve_kernel_at(k, &f->launch.common, A, &f->model) == 0;
+	if (f->resolved)
+		sm_kernel_launches_fit(&f->launch, &f->model);
 	if (!ok) {
 		f->model.kernel = k;
 		return -1;

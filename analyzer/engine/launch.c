@@ -1,6 +1,7 @@
 /* launch.c - the launch contexts of a kernel (see launch.h): which block
  * shapes it is analyzed with and where they came from, what the launches
  * of the file fix, and the context a finding carries. */
+#include "engine/analysis.h"
 #include "engine/launch.h"
 #include "engine/visit.h"
 
@@ -200,7 +201,7 @@ static void find_values(struct sm_kernel_launches *L, const struct sm_kernel *k)
  * __launch_bounds__ (launch.h other[]). Representative, not exhaustive:
  * one warp (where no two threads are in different warps), the usual 1-D
  * sizes up to CUDA's 1024, square and skewed 2-D tiles (16x16 and 32x8
- * kernels are as common as each other), two 3-D blocks; a kernel reading
+ * kernels are as common as each other; 8x8 for a small tile), two 3-D blocks; a kernel reading
  * threadIdx.y or .z may still be launched 1-D (cooperative groups read
  * all three), so the 2-D and 3-D lists hold 1-D shapes too. After the
  * first, fewest threads first: a race that vanishes in a small block is
@@ -209,7 +210,7 @@ static const struct sm_dim3 shapes_1d[] = {
 	{ 256, 1, 1 }, { 32, 1, 1 }, { 64, 1, 1 }, { 128, 1, 1 }, { 512, 1, 1 }, { 1024, 1, 1 },
 };
 static const struct sm_dim3 shapes_2d[] = {
-	{ 32, 8, 1 }, { 32, 1, 1 }, { 16, 8, 1 }, { 16, 16, 1 }, { 8, 32, 1 }, { 256, 1, 1 }, { 32, 32, 1 }, { 1024, 1, 1 },
+	{ 32, 8, 1 }, { 32, 1, 1 }, { 8, 8, 1 }, { 16, 8, 1 }, { 16, 16, 1 }, { 8, 32, 1 }, { 256, 1, 1 }, { 32, 32, 1 }, { 1024, 1, 1 },
 };
 static const struct sm_dim3 shapes_3d[] = {
 	{ 8, 8, 4 }, { 32, 1, 1 }, { 16, 8, 1 }, { 32, 4, 2 }, { 16, 16, 1 }, { 32, 8, 1 }, { 8, 8, 8 }, { 1024, 1, 1 },
@@ -337,6 +338,118 @@ int sm_kernel_launches_init(struct sm_kernel_launches *L, const struct sm_kernel
 	}
 	find_values(L, k);
 	return 0;
+}
+
+/* ---- the shapes the kernel's arrays admit ---- */
+
+/* Does the thread in c run access ra at the first iteration of each loop
+ * around it: 1 yes, 0 no, -1 not known (a condition on the thread left
+ * undecided)? A condition that no two threads decide differently (a
+ * parameter no launch fixes) is taken as true: a kernel whose arrays
+ * overflow whenever its input makes it true is not launched so. */
+static int runs_first(const struct sm_raccess *ra, struct sm_eval_ctx *c)
+{
+	int r = 1;
+	c->strict = 1;
+	for (const struct sm_guard *g = ra->guards; g && r == 1; g = g->next) {
+		c->err = 0;
+		c->budget = SM_EVAL_BUDGET_COND;
+		int t = sm_eval_truth(g->cond, c);
+		if (t < 0)
+			r = sm_expr_thread_dep(g->cond) ? -1 : 1;
+		else if ((t != 0) == g->negate)
+			r = 0;
+	}
+	c->strict = 0;
+	c->err = 0;
+	for (const struct sm_loop *L = ra->loop; L && r == 1; L = L->parent) {
+		int t = L->cond ? sm_loop_cond(L, c) : 1;
+		if (t < 0)
+			r = sm_expr_thread_dep(L->cond) ? -1 : 1;
+		else if (t == 0)
+			r = 0;
+	}
+	return r;
+}
+
+/* Does some thread of block b certainly index outside a declared
+ * dimension of ra's array: a subscript that reads the thread's index and
+ * nothing unknown, out of [0, extent), where the thread runs the access?
+ * Only the corner threads are tried (lowest and highest index in each
+ * dimension), where an index that grows or shrinks with the thread's
+ * reaches its ends: enough for a tile indexed by threadIdx, and never a
+ * wrong answer, only a missed one. */
+static bool overflows(const struct sm_raccess *ra, struct sm_dim3 b)
+{
+	const struct sm_array *a = ra->array;
+	if (!ra->ok || !a || ra->src->array != a || ra->src->in_flight || ra->nidx != a->ndims || a->dims_overflow)
+		return false;
+	for (int corner = 0; corner < 8; corner++) {
+		int64_t x = corner & 1 ? b.x - 1 : 0, y = corner & 2 ? b.y - 1 : 0, z = corner & 4 ? b.z - 1 : 0;
+		if ((corner & 1 && b.x == 1) || (corner & 2 && b.y == 1) || (corner & 4 && b.z == 1))
+			continue; /* the same thread as a corner already tried */
+		struct sm_eval_ctx c;
+		sm_thread_ctx(&c, b, x + b.x * (y + b.y * z));
+		if (runs_first(ra, &c) != 1)
+			continue;
+		for (int i = 0; i < ra->nidx; i++) {
+			if (a->dims[i] <= 0 || !ra->idx[i])
+				continue;
+			c.err = 0;
+			c.used_tid = 0;
+			c.strict = 1;
+			c.budget = SM_EVAL_BUDGET_ACCESS;
+			int64_t v = sm_eval(ra->idx[i], &c);
+			c.strict = 0;
+			if (!c.err && c.used_tid && (v < 0 || v >= a->dims[i]))
+				return true;
+		}
+	}
+	return false;
+}
+
+static bool fits(const struct sm_kernel_model *m, struct sm_dim3 b)
+{
+	for (unsigned i = 0; i < m->nacc; i++)
+		if (overflows(&m->acc[i], b))
+			return false;
+	return true;
+}
+
+static int64_t from_256(struct sm_dim3 b)
+{
+	int64_t d = threads(b) - 256;
+	return d < 0 ? -d : d;
+}
+
+void sm_kernel_launches_fit(struct sm_kernel_launches *L, const struct sm_kernel_model *m)
+{
+	if (!L->assumed || !L->other)
+		return;
+	struct sm_dim3 cand[SM_MAX_ASSUMED_SHAPES + 1];
+	int n = 0, keep = 0;
+	cand[n++] = L->shape[0].block;
+	for (int i = 0; i < L->nother; i++)
+		cand[n++] = L->other[i];
+	bool ok[SM_MAX_ASSUMED_SHAPES + 1];
+	for (int i = 0; i < n; i++)
+		keep += ok[i] = fits(m, cand[i]);
+	if (keep == 0 || keep == n)
+		return; /* none fits (the tile check says nothing), or all do */
+	/* the new assumption: the shape that fits nearest 256 threads, the
+	 * first in the list's order on a tie */
+	int best = -1;
+	for (int i = 0; i < n; i++)
+		if (ok[i] && (best < 0 || from_256(cand[i]) < from_256(cand[best])))
+			best = i;
+	struct sm_dim3 *o = (struct sm_dim3 *)L->other; /* allocated by assume_shapes */
+	int no = 0;
+	for (int i = 0; i < n; i++)
+		if (ok[i] && i != best)
+			o[no++] = cand[i];
+	L->shape[0].block = cand[best];
+	L->shape[0].block_from.fitted = true;
+	L->nother = no;
 }
 
 void sm_launch_shapes(const struct sm_launch_ctx *shape, int n, struct sm_dim3 *out)

@@ -73,6 +73,16 @@ struct sm_kernel_launches {
 	int nvalues;
 };
 
+/* A kernel whose shape is assumed (L->assumed): drop from its shapes
+ * (shape[0] and other[]) those under which a thread certainly indexes a
+ * shared array of model m outside a declared extent (threadIdx.x into a
+ * [16][16] tile with 32 threads), unless none is left; the new assumption
+ * is the one left nearest 256 threads. A kernel is not launched with a
+ * block that overflows its own tiles, and a race found only there is
+ * none. Sets shape[0].block_from.fitted when it dropped one. */
+struct sm_kernel_model;
+void sm_kernel_launches_fit(struct sm_kernel_launches *L, const struct sm_kernel_model *m);
+
 /* The launch contexts of kernel k under options opt, allocated in A.
  * Returns 0, or -1 when A ran out (the lists then hold what fitted; the
  * shapes are always filled). */

@@ -80,6 +80,9 @@ struct sm_launch_from {
 	                              * else a race ("not a race for") */
 	bool runtime_site;           /* ASSUMED: the kernel has a launch site, whose
 	                              * block shape is computed at run time */
+	bool fitted;                 /* ASSUMED: shapes under which a thread
+	                              * certainly indexes past a declared extent
+	                              * of a shared array were left out */
 	uint8_t nother;              /* ALL: how many other shapes were tried */
 	uint16_t not_for[3];         /* NOT: the first shape without it (x, y, z) */
 	uint16_t min_threads;        /* ALL: their fewest and most threads */

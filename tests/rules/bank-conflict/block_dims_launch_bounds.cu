@@ -89,7 +89,7 @@ int main()
  * tests/rules/bank-conflict/block_dims_launch_bounds.cu:22:5: note: the racing write of 'c' by thread 4
  * tests/rules/bank-conflict/block_dims_launch_bounds.cu:21:5: note: 'c' declared here
  * tests/rules/bank-conflict/block_dims_launch_bounds.cu:23:22: note: add __syncthreads() between the two accesses
- * tests/rules/bank-conflict/block_dims_launch_bounds.cu:29:5: warning: 32-way bank conflict on store of 'd' (float[8192]) in kernel 'assumed' with blockDim (256,1,1) (assumed: no launch site, __launch_bounds__ or --block-dim gives it); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/block_dims_launch_bounds.cu:29:5: warning: 32-way bank conflict on store of 'd' (float[8192]) in kernel 'assumed' with blockDim (256,1,1) (assumed: no launch site, __launch_bounds__ or --block-dim gives it; shapes that overflow a shared array left out); lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       d[threadIdx.x * 32] = 1.0f;
  *       ^~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/block_dims_launch_bounds.cu:28:5: note: 'd' declared here

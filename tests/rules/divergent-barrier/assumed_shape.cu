@@ -40,7 +40,7 @@ __global__ void block_barrier(float *o)
  *           ^~~~~~~~~~~~
  * tests/rules/divergent-barrier/assumed_shape.cu:12:9: note: thread-dependent condition 'threadIdx.x % 2'
  * tests/rules/divergent-barrier/assumed_shape.cu:13:9: note: threads of one group for which the condition differs never reach it; make the condition uniform across each group of the barrier's scope or move the barrier out of it
- * tests/rules/divergent-barrier/assumed_shape.cu:23:9: assumed: divergent barrier: '__syncwarp()' (the lanes of mask 0xffffffff in a warp) is under thread-dependent condition 'threadIdx.x < 16' in kernel 'half_row' with blockDim (32,8,1) (assumed; not divergent for blockDim (16,8,1)) [divergent-barrier]
+ * tests/rules/divergent-barrier/assumed_shape.cu:23:9: assumed: divergent barrier: '__syncwarp()' (the lanes of mask 0xffffffff in a warp) is under thread-dependent condition 'threadIdx.x < 16' in kernel 'half_row' with blockDim (32,8,1) (assumed; not divergent for blockDim (8,8,1)) [divergent-barrier]
  *           __syncwarp();
  *           ^~~~~~~~~~~~
  * tests/rules/divergent-barrier/assumed_shape.cu:22:9: note: thread-dependent condition 'threadIdx.x < 16'
