@@ -386,6 +386,10 @@
  * 3); past it, the further arguments of an opaque call are not evaluated
  * (their shared accesses are not analyzed). */
 #define SM_FE_CALL_ARGS 8
+/* Front end: the arguments of a call in a __launch_bounds__ expression
+ * (analyzer/front/launch_bounds.c), each matched by value with a call in
+ * the kernel's body. Past it: no bound is read. */
+#define SM_LB_CALL_ARGS 8
 
 /* Asynchronous copies (cp.async) the front end keeps in flight at once in
  * one kernel, to repeat after each barrier until their wait: a pipeline

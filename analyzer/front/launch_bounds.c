@@ -5,11 +5,12 @@
  * libclang does not expose the attribute's argument, so it is read from
  * the declaration's tokens: an integer, a macro #defined as one, or an
  * expression of integers, + - * / % and parentheses over the kernel's
- * template parameters (their values in this instantiation) and zero-
- * argument calls of constexpr functions (`__launch_bounds__(
- * get_warp_size()*nwarps, 1)`), a call's value being what clang computes
- * for a call of the same function in the kernel's body. Anything else:
- * 0, no bound. */
+ * template parameters (their values in this instantiation) and calls
+ * of constexpr functions (`__launch_bounds__(get_warp_size()*nwarps, 1)`,
+ * `__launch_bounds__(get_nthreads(D, ncols1*ncols2))`), a call's value
+ * being what clang computes for a call of the same function in the
+ * kernel's body whose arguments have the same values (the attribute
+ * itself is not in the AST libclang gives). Anything else: 0, no bound. */
 #include "front/convert.h"
 
 #include <ctype.h>
@@ -25,22 +26,35 @@ struct lb {
 	int err;
 };
 
-/* a zero-argument call of `name` in the kernel's body, evaluated */
+/* a call of `name` in the kernel's body with nargs arguments of the
+ * values args[], evaluated */
 struct call_find {
 	const char *name;
+	const int64_t *args;
+	int nargs;
 	int64_t v;
 	int found;
 };
+
+static bool same_args(CXCursor c, const struct call_find *cf)
+{
+	for (int i = 0; i < cf->nargs; i++) {
+		int64_t v;
+		if (!cv_try_eval_int(clang_Cursor_getArgument(c, (unsigned)i), &v) || v != cf->args[i])
+			return false;
+	}
+	return true;
+}
 
 static enum CXChildVisitResult find_call(CXCursor c, CXCursor p, CXClientData d)
 {
 	(void)p;
 	struct call_find *cf = d;
-	if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == 0) {
+	if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == cf->nargs) {
 		CXString s = clang_getCursorSpelling(c);
 		int same = !strcmp(clang_getCString(s), cf->name);
 		clang_disposeString(s);
-		if (same && cv_try_eval_int(c, &cf->v)) {
+		if (same && same_args(c, cf) && cv_try_eval_int(c, &cf->v)) {
 			cf->found = 1;
 			return CXChildVisit_Break;
 		}
@@ -107,13 +121,26 @@ static int64_t primary(struct lb *L, int depth)
 	}
 	int64_t v = 0;
 	if (!strcmp(peek(L), "(")) {
-		/* name(): the same call in the body, as clang computes it */
-		if (L->at + 1 >= L->end || strcmp(L->t.s[L->at + 1], ")")) {
-			L->err = 1;
-			return 0;
+		/* name(args): the same call in the body, with arguments of the
+		 * same values, as clang computes it */
+		L->at++;
+		int64_t args[SM_LB_CALL_ARGS];
+		int nargs = 0;
+		while (strcmp(peek(L), ")") && !L->err) {
+			if (nargs == SM_LB_CALL_ARGS) {
+				L->err = 1;
+				return 0;
+			}
+			args[nargs++] = sum(L, depth + 1);
+			if (!strcmp(peek(L), ","))
+				L->at++;
+			else if (strcmp(peek(L), ")"))
+				L->err = 1;
 		}
-		L->at += 2;
-		struct call_find cf = { s, 0, 0 };
+		if (L->err || L->at >= L->end)
+			return L->err = 1, 0;
+		L->at++;
+		struct call_find cf = { s, args, nargs, 0, 0 };
 		CXCursor body = cv_body_of(L->fn);
 		if (!clang_Cursor_isNull(body))
 			clang_visitChildren(body, find_call, &cf);
