@@ -221,12 +221,56 @@ struct sm_array *cv_array_of_decl(struct fe *S, CXCursor decl)
  * invokes (one the analysis follows into its caller), else a null
  * cursor: a declaration's question, asked by the expression converter
  * (does a helper return a shared pointer?) and by the call converter. */
+/* The only child of c, or a null cursor. */
+static enum CXChildVisitResult only_kid(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	CXCursor *out = d;
+	if (!clang_Cursor_isNull(out[0])) {
+		out[1] = c; /* a second child */
+		return CXChildVisit_Break;
+	}
+	out[0] = c;
+	return CXChildVisit_Continue;
+}
+
+/* The function a call's callee names through a template argument: in a
+ * specialization of `template <fn_ptr f> __global__ void k() { f(); }`
+ * the callee is the argument substituted for f (`k<helper>`), under
+ * casts, parentheses and `&`, where clang names no function for the
+ * call. Null when the callee is anything else (a pointer variable, a
+ * choice of two functions). */
+static CXCursor template_arg_callee(CXCursor call)
+{
+	CXCursor kids[2] = { clang_getNullCursor(), clang_getNullCursor() };
+	clang_visitChildren(call, only_kid, kids);
+	CXCursor e = kids[0];
+	for (int depth = 0; depth < SM_FE_STRIP_CHAIN && !clang_Cursor_isNull(e); depth++) {
+		enum CXCursorKind k = clang_getCursorKind(e);
+		CXCursor r = k == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e) : clang_getNullCursor();
+		if (!clang_Cursor_isNull(r)) /* a name */
+			return clang_getCursorKind(r) == CXCursor_FunctionDecl ? r : clang_getNullCursor();
+		/* the substituted argument is a DeclRefExpr that names nothing */
+		if (k != CXCursor_DeclRefExpr && k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
+		    !(k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf))
+			break;
+		CXCursor in[2] = { clang_getNullCursor(), clang_getNullCursor() };
+		clang_visitChildren(e, only_kid, in);
+		if (!clang_Cursor_isNull(in[1]))
+			break;
+		e = in[0];
+	}
+	return clang_getNullCursor();
+}
+
 CXCursor cv_inline_target(struct fe *S, CXCursor c)
 {
 	CXCursor none = clang_getNullCursor();
 	if (!S->K)
 		return none;
 	CXCursor ref = clang_getCursorReferenced(c);
+	if (clang_Cursor_isNull(ref) && clang_getCursorKind(c) == CXCursor_CallExpr)
+		ref = template_arg_callee(c);
 	if (clang_Cursor_isNull(ref))
 		return none;
 	CXCursor def = clang_getCursorDefinition(ref);
