@@ -442,7 +442,7 @@ void sm_kernel_launches_fit(struct sm_kernel_launches *L, const struct sm_kernel
 	for (int i = 0; i < n; i++)
 		if (ok[i] && (best < 0 || from_256(cand[i]) < from_256(cand[best])))
 			best = i;
-	struct sm_dim3 *o = (struct sm_dim3 *)L->other; /* allocated by assume_shapes */
+	struct sm_dim3 *o = L->other; /* assume_shapes' array: as long as the list */
 	int no = 0;
 	for (int i = 0; i < n; i++)
 		if (ok[i] && i != best)

@@ -59,7 +59,7 @@ struct sm_kernel_launches {
 	struct sm_launch_ctx shape[SM_MAX_BLOCK_SHAPES]; /* block always known */
 	int nshapes;                       /* >= 1 */
 	bool assumed;                      /* the shape is the stated assumption */
-	const struct sm_dim3 *other;       /* assumed: the other block shapes it
+	struct sm_dim3 *other;             /* assumed: the other block shapes it
 	                                    * admits (by the dimensions it reads,
 	                                    * within __launch_bounds__), fewest
 	                                    * threads first: other[0..nother) */
