@@ -21,6 +21,9 @@
  * modulo that folds two warps onto one element) write the same bytes at
  * once, and no barrier can order them. Two writes of one constant by
  * every thread are left to `same-value-write` (a note).
+ * A thread reading bytes its own asynchronous copy may still be writing
+ * (no wait has completed the copy's group: engine/async_wait.c) is
+ * reported here too, as a missing wait, with that thread as both ends.
  * When every barrier-free path passes a barrier of a smaller scope (a
  * tile's sync, __syncwarp, bar.sync with a count) that does not order the
  * two threads, the message names it ("with no barrier ordering both
@@ -60,6 +63,24 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 	 * of it is seen */
 	bool mbar = ra->src->op && !strcmp(ra->src->op, "mbarrier.init");
 	bool uninit = mbar || (ra->src->op && !strcmp(ra->src->op, "cuda::barrier init"));
+	if (r->own_copy) {
+		struct sm_race_words o = {
+			.rule = SM_RULE_MISSING_BARRIER,
+			.later = ta,
+			.earlier = ta,
+			.headline = sm_arena_printf(A, "missing wait: read of '%s' before its asynchronous copy completes", name),
+			.tail = sm_arena_printf(A, ": no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, "
+						   "arrive_and_wait) completes the copy's group before the read %s%s",
+						sm_where_text(A, v->m->kernel->name, v->m->acc[r->b].src->call),
+						sm_race_launch_text(ctx, v)),
+			.note = "wait for the copy's group before reading its bytes (__pipeline_wait_prior(N) or "
+				"cp.async.wait_group N with N no larger than the groups committed after it, pipe.consumer_wait())",
+			.related = sm_arena_printf(A, "the asynchronous copy into '%s' by %s", ra->name ? ra->name : ra->array->name,
+						   ta),
+		};
+		sm_race_report(ctx, v, &o, sink);
+		return true;
+	}
 	struct sm_race_words w = {
 		.rule = SM_RULE_MISSING_BARRIER,
 		.later = sm_thread_name(r->tid_b, bl, A),
@@ -112,7 +133,9 @@ const struct sm_rule_doc sm_doc_missing_barrier = {
 	"(not counted by the default --fail-on). An asynchronous copy (cp.async, __pipeline_memcpy_async) "
 	"lands at any time up to the wait that completes its commit group (__pipeline_wait_prior, "
 	"cp.async.wait_group, cp.async.wait_all): a __syncthreads() before that wait does not publish it, "
-	"and a read of the copied element by another warp after such a barrier is reported as this race.",
+	"and a read of the copied element by another warp after such a barrier is reported as this race. "
+	"A thread's read of the bytes its own copy may still be writing (no wait has completed the copy's group) "
+	"is reported as a missing wait.",
 	"buf[threadIdx.x] = in[i];\n"
 	"// missing __syncthreads()\n"
 	"out[i] = buf[blockDim.x - 1 - threadIdx.x];  // reads another warp's write\n",

@@ -329,12 +329,12 @@ class Terminal(unittest.TestCase):
 # conflict), in one file
 TWO_LEVELS = """__global__ void k(float *out)
 {
-    __shared__ float t[32][32];
+    __shared__ float t[1024][32];
     unsigned x = threadIdx.x;
     t[x][0] = out[x];
     if (x < 16)
         __syncthreads();
-    out[x] = t[0][x];
+    out[x] = t[0][x % 32];
 }
 """
 

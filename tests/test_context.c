@@ -370,7 +370,7 @@ static const struct shape_row shape_rows[] = {
 	{ "bounds", 1, { D3(0, 0, 0) }, { D3(2, 1, 1) }, { 0 }, 128, D3(0, 0, 0), NULL, 0, D3(0, 0, 0), 1, SM_LAUNCH_BOUNDS,
 	  D3(128, 1, 1), 0, D3(2, 1, 1), 0, 0 },
 	{ "bounds, kernel reads threadIdx.y", 0, { D3(0, 0, 0) }, { D3(0, 0, 0) }, { 0 }, 128, D3(0, 0, 0), NULL, 1,
-	  D3(0, 0, 0), 1, SM_LAUNCH_ASSUMED, D3(32, 4, 1), 0, D3(0, 0, 0), -1, 2 }, /* 32x8 exceeds the bound: halved */
+	  D3(0, 0, 0), 1, SM_LAUNCH_ASSUMED, D3(32, 4, 1), 0, D3(0, 0, 0), -1, 3 }, /* 32x8 over the bound: halved; 32x1, 8x8, 16x8 fit */
 	{ "option over a launch", 1, { D3(32, 1, 1) }, { D3(1, 1, 1) }, { 0 }, 0, D3(64, 2, 1), NULL, 0, D3(0, 0, 0), 1,
 	  SM_LAUNCH_OPTION, D3(64, 2, 1), 0, D3(1, 1, 1), 0, 0 },
 	{ "config", 0, { D3(0, 0, 0) }, { D3(0, 0, 0) }, { 0 }, 0, D3(16, 16, 1), "p/.smemlint.yaml", 1, D3(0, 0, 0), 1,

@@ -183,7 +183,8 @@ static const struct sm_race_set *races_for(struct sm_kernel_facts *f, struct sm_
 {
 	if (!s->done) {
 		s->done = true;
-		s->ok = sm_kernel_races_in(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0;
+		s->ok = sm_kernel_races_in(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0 &&
+			sm_kernel_own_copy_reads(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0;
 		s->partial = f->work && f->work->spent;
 	}
 	return s->ok ? s : NULL;
@@ -311,7 +312,8 @@ const struct sm_race_set *sm_kernel_facts_races_other(struct sm_kernel_facts *f,
 	if (!s0 || want_init(&W, m, s0, f->arena) != 0)
 		return NULL;
 	struct sm_race_filter F = { want_pair, &W };
-	s->ok = sm_kernel_races_pairs(m, f->launch.other[i], &F, f->arena, f->work, &s->v, &s->n) == 0;
+	s->ok = sm_kernel_races_pairs(m, f->launch.other[i], &F, f->arena, f->work, &s->v, &s->n) == 0 &&
+		sm_kernel_own_copy_reads(m, f->launch.other[i], f->arena, f->work, &s->v, &s->n) == 0;
 	s->partial = f->work && f->work->spent;
 	return s->ok ? s : NULL;
 }

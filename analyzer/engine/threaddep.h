@@ -137,6 +137,12 @@ struct sm_race {
 	                               * but one every thread computes alike at the
 	                               * same iterations (a parameter, a load from
 	                               * one global address: s[t & 63] = o[0]) */
+	bool own_copy;                /* a is an asynchronous copy and b a read of
+	                               * its bytes by the copying thread itself
+	                               * (tid_a == tid_b) before any wait completes
+	                               * the copy (async_wait.c): ordered by a
+	                               * wait, not by a barrier; counted with the
+	                               * races between warps (inter_warp) */
 	const struct sm_stmt *unordered; /* a barrier of a smaller scope (a tile,
 	                               * a __syncwarp mask, bar.sync's count)
 	                               * that every barrier-free path from a to b
@@ -174,6 +180,17 @@ struct sm_race_filter {
  * searched to its end (the full search stops at b's first race between
  * warps): whether given pairs race under another block shape, at the cost
  * of those pairs. */
+/* The reads of m's kernel, under block shape `block`, of bytes that the
+ * reading thread's own asynchronous copy may still be writing (a copy in
+ * the read's pending list whose bytes it touches, with a thread of the
+ * first warp or the last thread, its guards decided for that thread where
+ * they are not the read's, at the same iterations of the loops around
+ * both): appended to *out as races with own_copy set, one per read and
+ * copy. Within the file's analysis budget work (NULL: unlimited).
+ * Returns 0, or -1 when out of memory. */
+int sm_kernel_own_copy_reads(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
+			     struct sm_work *work, struct sm_race **out, unsigned *nout);
+
 int sm_kernel_races_pairs(const struct sm_kernel_model *m, struct sm_dim3 block, const struct sm_race_filter *filter,
 			  struct sm_arena *A, struct sm_work *work, struct sm_race **out, unsigned *nout);
 

@@ -301,6 +301,15 @@ struct sm_access *cv_emit_made_access(struct fe *S, CXCursor c, struct sm_access
 	a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
 	a->call = S->call;
 	a->index = S->naccess++;
+	if (a->kind == SM_ACC_LOAD && S->async.n) {
+		/* the copies still in flight here (convert_async.c) */
+		const struct sm_access **p = sm_arena_alloc(S->A, S->async.n * sizeof(*p));
+		if (p) {
+			memcpy(p, S->async.acc, S->async.n * sizeof(*p));
+			a->pending = p;
+			a->npending = S->async.n;
+		}
+	}
 	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);
 	if (s) {
 		s->access = a;

@@ -38,8 +38,10 @@
  * copy left in flight at the end of a loop body is not carried into the
  * next iteration (a pipeline's later wait_prior completes it there), and a
  * copy issued under a branch is repeated after a later barrier unguarded.
- * A read of the copying thread's own element before its wait is not
- * reported (the race search pairs distinct threads). */
+ * Each shared load made while copies are in flight lists them
+ * (sm_access.pending): a read of the copying thread's own bytes before
+ * the wait is found from there (engine/async_wait.c), as the race search
+ * pairs distinct threads only. */
 #include "front/convert.h"
 
 #include <stdlib.h>

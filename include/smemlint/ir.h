@@ -208,6 +208,13 @@ struct sm_access {
 	                           * __pipeline_memcpy_async): it lands at any
 	                           * time up to the wait that completes its
 	                           * commit group */
+	const struct sm_access *const *pending; /* a load: the asynchronous copies
+	                          * (async_copy) issued before it in statement
+	                          * order that no wait has completed where it
+	                          * runs, npending of them, or NULL: the
+	                          * copying thread must not read their bytes
+	                          * yet (engine/async_wait.c) */
+	unsigned npending;
 	const struct sm_access *in_flight; /* not an instruction: the async_copy
 	                           * this access stands for while it is still in
 	                           * flight after a block barrier (the front end

@@ -1,0 +1,234 @@
+/* async_wait.c - a thread reading bytes that its own asynchronous copy may
+ * still be writing (see threaddep.h sm_kernel_own_copy_reads).
+ *
+ * Models: a cp.async (__pipeline_memcpy_async, cuda::memcpy_async, inline
+ * PTX) lands at any time until the wait that completes its commit group;
+ * the front end lists, on each shared load, the copies issued before it
+ * and not yet completed there (sm_access.pending). The race search pairs
+ * distinct threads only, and a block barrier does not complete a copy, so
+ * a read by the copying thread itself before the wait (the stage read one
+ * wait_prior too early) is found here: the copy and the read touch the
+ * same bytes for one thread at the same iterations of the loops around
+ * both. Certain only: the thread is one whose guards (those the copy and
+ * the read do not share) are decided true, the loop conditions hold (a
+ * trip count no launch gives counts as running: the pipeline's own), and
+ * the bytes meet under every assignment of the uniform unknowns tried.
+ * The threads tried are the first warp's and the last one (every thread
+ * of a copy loop runs the same code; the first warp shows it), the
+ * iterations the first two of the loops around both and the first four
+ * of each loop around one only. The GPU's racecheck does not report this
+ * (one thread's own accesses are never a hazard to it); the programming
+ * guide's rule on cp.async is the judge. */
+#include "engine/analysis.h"
+#include "engine/threaddep.h"
+
+#include <string.h>
+
+/* the seeds a witness must hold under (as races.c's) */
+static const unsigned seeds[] = { 0, 1, 2 };
+
+/* iterations tried: of a loop around both accesses, of one around one */
+#define BOTH_ITERS 2
+#define ONE_ITERS 4
+
+static bool in_chain(const struct sm_guard *g, const struct sm_guard *chain)
+{
+	for (; chain; chain = chain->next)
+		if (chain == g)
+			return true;
+	return false;
+}
+
+/* Are the guards of own that other does not share each decided true for
+ * the thread and iterations in c? Chains share their tails, so the walk
+ * stops at the first shared guard. */
+static bool own_guards_hold(const struct sm_guard *own, const struct sm_guard *other, struct sm_eval_ctx *c)
+{
+	bool ok = true;
+	c->strict = 1;
+	for (const struct sm_guard *g = own; g && ok && !in_chain(g, other); g = g->next) {
+		c->err = 0;
+		c->budget = SM_EVAL_BUDGET_COND;
+		int t = sm_eval_truth(g->cond, c);
+		ok = t >= 0 && (t != 0) != g->negate;
+	}
+	c->strict = 0;
+	c->err = 0;
+	return ok;
+}
+
+static bool in_loops(const struct sm_loop *L, const struct sm_loop *chain)
+{
+	for (; chain; chain = chain->parent)
+		if (chain == L)
+			return true;
+	return false;
+}
+
+/* The loops around a or b (at most SM_MAX_LOOPS), how many iterations of
+ * each are tried, and which of the two each is around. */
+struct nest {
+	const struct sm_loop *L[2 * SM_MAX_LOOPS];
+	int tries[2 * SM_MAX_LOOPS];
+	bool of_a[2 * SM_MAX_LOOPS], of_b[2 * SM_MAX_LOOPS];
+	int n;
+};
+
+static void nest_init(struct nest *N, const struct sm_raccess *a, const struct sm_raccess *b)
+{
+	memset(N, 0, sizeof(*N));
+	for (const struct sm_loop *L = a->loop; L && N->n < 2 * SM_MAX_LOOPS; L = L->parent) {
+		N->L[N->n] = L;
+		N->of_a[N->n] = true;
+		N->of_b[N->n] = in_loops(L, b->loop);
+		N->tries[N->n] = N->of_b[N->n] ? BOTH_ITERS : ONE_ITERS;
+		N->n++;
+	}
+	for (const struct sm_loop *L = b->loop; L && N->n < 2 * SM_MAX_LOOPS; L = L->parent) {
+		if (in_loops(L, a->loop))
+			continue;
+		N->L[N->n] = L;
+		N->of_b[N->n] = true;
+		N->tries[N->n] = ONE_ITERS;
+		N->n++;
+	}
+}
+
+/* Set the iterations of vector number v (mixed radix over N->tries) into
+ * ca (a's loops) and cb (b's). False past the last vector. */
+static bool nest_vector(const struct nest *N, int v, struct sm_eval_ctx *ca, struct sm_eval_ctx *cb)
+{
+	for (int i = 0; i < N->n; i++) {
+		int k = v % N->tries[i];
+		v /= N->tries[i];
+		int d = N->L[i]->depth;
+		if (d < 0 || d >= SM_MAX_LOOPS)
+			return false;
+		if (N->of_a[i])
+			ca->iter[d] = k;
+		if (N->of_b[i])
+			cb->iter[d] = k;
+	}
+	return v == 0;
+}
+
+/* Do the loops around ra run at the iterations in c (each condition
+ * decided true, or true for every thread alike)? */
+static bool loops_run(const struct sm_raccess *ra, struct sm_eval_ctx *c)
+{
+	for (const struct sm_loop *L = ra->loop; L; L = L->parent) {
+		int t = L->cond ? sm_loop_cond(L, c) : 1;
+		if (t == 0 || (t < 0 && sm_expr_thread_dep(L->cond)))
+			return false;
+	}
+	return true;
+}
+
+/* Does thread tid's copy (a) touch bytes its read (b) touches, at the
+ * iterations in ca and cb, under every seed? */
+static bool meets(const struct sm_raccess *a, const struct sm_raccess *b, struct sm_eval_ctx *ca,
+		  struct sm_eval_ctx *cb, int64_t *addr)
+{
+	int64_t wa = a->width ? a->width : 1, wb = b->width ? b->width : 1;
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		ca->seed = cb->seed = seeds[i];
+		int64_t x, y;
+		if (sm_access_addr(a, NULL, ca, &x) != 1 || sm_access_addr(b, NULL, cb, &y) != 1)
+			return false;
+		if (!(x < y + wb && y < x + wa))
+			return false;
+		if (i == 0)
+			*addr = x > y ? x : y;
+	}
+	return true;
+}
+
+static bool same_storage(const struct sm_raccess *a, const struct sm_raccess *b)
+{
+	return a->array && b->array && (a->array == b->array || (a->array->is_dynamic && b->array->is_dynamic));
+}
+
+/* A witness for copy a and read b in block `block`: the thread and the
+ * byte, into r. */
+static bool witness(const struct sm_raccess *a, const struct sm_raccess *b, struct sm_dim3 block, struct sm_work *work,
+		    struct sm_race *r)
+{
+	int64_t nthreads = block.x * block.y * block.z;
+	struct nest N;
+	nest_init(&N, a, b);
+	for (int64_t t = 0; t < nthreads && t <= SM_WARP; t++) {
+		int64_t lin = t < SM_WARP ? t : nthreads - 1;
+		if (t == SM_WARP && nthreads <= SM_WARP)
+			break;
+		for (int v = 0;; v++) {
+			if (sm_work_over(work))
+				return false;
+			struct sm_eval_ctx ca, cb;
+			sm_thread_ctx(&ca, block, lin);
+			sm_thread_ctx(&cb, block, lin);
+			if (!nest_vector(&N, v, &ca, &cb))
+				break;
+			if (work)
+				work->used += 8;
+			int64_t addr;
+			if (!loops_run(a, &ca) || !loops_run(b, &cb) || !own_guards_hold(a->guards, b->guards, &ca) ||
+			    !own_guards_hold(b->guards, a->guards, &cb) || !meets(a, b, &ca, &cb, &addr))
+				continue;
+			memset(r, 0, sizeof(*r));
+			r->kind = SM_RACE_RAW;
+			r->inter_warp = true;
+			r->own_copy = true;
+			memcpy(r->tid_a, ca.tid, sizeof(r->tid_a));
+			memcpy(r->tid_b, ca.tid, sizeof(r->tid_b));
+			r->addr = addr;
+			return true;
+		}
+	}
+	return false;
+}
+
+int sm_kernel_own_copy_reads(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
+			     struct sm_work *work, struct sm_race **out, unsigned *nout)
+{
+	unsigned found = 0, cap = 0;
+	struct sm_race *v = NULL;
+	for (unsigned b = 0; b < m->nacc; b++) {
+		const struct sm_raccess *rb = &m->acc[b];
+		if (!rb->ok || !rb->src || !rb->src->npending || rb->src->kind != SM_ACC_LOAD)
+			continue;
+		for (unsigned a = 0; a < m->nacc; a++) {
+			const struct sm_raccess *ra = &m->acc[a];
+			bool listed = false;
+			for (unsigned p = 0; p < rb->src->npending && !listed; p++)
+				listed = rb->src->pending[p] == ra->src;
+			struct sm_race r;
+			if (!listed || !ra->ok || !same_storage(ra, rb) || !witness(ra, rb, block, work, &r))
+				continue;
+			r.a = a;
+			r.b = b;
+			if (found == cap) {
+				unsigned ncap = cap ? 2 * cap : 4;
+				struct sm_race *nv = sm_arena_alloc(A, ncap * sizeof(*nv));
+				if (!nv)
+					return -1;
+				if (found)
+					memcpy(nv, v, found * sizeof(*nv));
+				v = nv;
+				cap = ncap;
+			}
+			v[found++] = r;
+			break; /* one copy names the read's hazard */
+		}
+	}
+	if (!found)
+		return 0;
+	struct sm_race *all = sm_arena_alloc(A, (*nout + found) * sizeof(*all));
+	if (!all)
+		return -1;
+	if (*nout)
+		memcpy(all, *out, *nout * sizeof(*all));
+	memcpy(all + *nout, v, found * sizeof(*all));
+	*out = all;
+	*nout += found;
+	return 0;
+}
