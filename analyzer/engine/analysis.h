@@ -242,6 +242,16 @@ int sm_guards_hold_lanes(const struct sm_guard *g, struct sm_eval_ctx *c, bool *
  * the thread and iterations in c, 0 when one is decided false, -1 when
  * none is false and one is undecidable. No memo. */
 int sm_guards_decided(const struct sm_guard *g, struct sm_eval_ctx *c);
+/* Does each guard of the chain from g on, up to the first that is also in
+ * the chain stop (NULL: to its end; chains share their tails), hold for
+ * the thread and iterations in c: decided true, or with uniform_true
+ * undecidable but alike in every thread (it reads no thread index: a
+ * parameter no launch gives)? No memo. */
+bool sm_guards_all_hold(const struct sm_guard *g, const struct sm_guard *stop, bool uniform_true, struct sm_eval_ctx *c);
+/* Do loop L and the loops around it run at the iterations in c: each
+ * condition decided true, or undecidable but alike in every thread (a
+ * trip count no launch gives counts as running)? */
+bool sm_loops_run(const struct sm_loop *L, struct sm_eval_ctx *c);
 
 /* The value of condition e for the thread in c in three values: 1 true,
  * 0 false, -1 undecidable. && || ! follow Kleene's logic, so the known

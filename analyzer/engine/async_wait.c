@@ -31,32 +31,6 @@ static const unsigned seeds[] = { 0, 1, 2 };
 #define BOTH_ITERS 2
 #define ONE_ITERS 4
 
-static bool in_chain(const struct sm_guard *g, const struct sm_guard *chain)
-{
-	for (; chain; chain = chain->next)
-		if (chain == g)
-			return true;
-	return false;
-}
-
-/* Are the guards of own that other does not share each decided true for
- * the thread and iterations in c? Chains share their tails, so the walk
- * stops at the first shared guard. */
-static bool own_guards_hold(const struct sm_guard *own, const struct sm_guard *other, struct sm_eval_ctx *c)
-{
-	bool ok = true;
-	c->strict = 1;
-	for (const struct sm_guard *g = own; g && ok && !in_chain(g, other); g = g->next) {
-		c->err = 0;
-		c->budget = SM_EVAL_BUDGET_COND;
-		int t = sm_eval_truth(g->cond, c);
-		ok = t >= 0 && (t != 0) != g->negate;
-	}
-	c->strict = 0;
-	c->err = 0;
-	return ok;
-}
-
 static bool in_loops(const struct sm_loop *L, const struct sm_loop *chain)
 {
 	for (; chain; chain = chain->parent)
@@ -112,18 +86,6 @@ static bool nest_vector(const struct nest *N, int v, struct sm_eval_ctx *ca, str
 	return v == 0;
 }
 
-/* Do the loops around ra run at the iterations in c (each condition
- * decided true, or true for every thread alike)? */
-static bool loops_run(const struct sm_raccess *ra, struct sm_eval_ctx *c)
-{
-	for (const struct sm_loop *L = ra->loop; L; L = L->parent) {
-		int t = L->cond ? sm_loop_cond(L, c) : 1;
-		if (t == 0 || (t < 0 && sm_expr_thread_dep(L->cond)))
-			return false;
-	}
-	return true;
-}
-
 /* Does thread tid's copy (a) touch bytes its read (b) touches, at the
  * iterations in ca and cb, under every seed? */
 static bool meets(const struct sm_raccess *a, const struct sm_raccess *b, struct sm_eval_ctx *ca,
@@ -171,8 +133,10 @@ static bool witness(const struct sm_raccess *a, const struct sm_raccess *b, stru
 			if (work)
 				work->used += 8;
 			int64_t addr;
-			if (!loops_run(a, &ca) || !loops_run(b, &cb) || !own_guards_hold(a->guards, b->guards, &ca) ||
-			    !own_guards_hold(b->guards, a->guards, &cb) || !meets(a, b, &ca, &cb, &addr))
+			/* the guards the two do not share, decided */
+			if (!sm_loops_run(a->loop, &ca) || !sm_loops_run(b->loop, &cb) ||
+			    !sm_guards_all_hold(a->guards, b->guards, false, &ca) ||
+			    !sm_guards_all_hold(b->guards, a->guards, false, &cb) || !meets(a, b, &ca, &cb, &addr))
 				continue;
 			memset(r, 0, sizeof(*r));
 			r->kind = SM_RACE_RAW;

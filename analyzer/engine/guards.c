@@ -309,6 +309,39 @@ int sm_guards_decided(const struct sm_guard *g, struct sm_eval_ctx *c)
 	return r;
 }
 
+static bool in_chain(const struct sm_guard *g, const struct sm_guard *chain)
+{
+	for (; chain; chain = chain->next)
+		if (chain == g)
+			return true;
+	return false;
+}
+
+bool sm_guards_all_hold(const struct sm_guard *g, const struct sm_guard *stop, bool uniform_true, struct sm_eval_ctx *c)
+{
+	bool ok = true;
+	c->strict = 1;
+	for (; g && ok && !in_chain(g, stop); g = g->next) {
+		c->err = 0;
+		c->budget = SM_EVAL_BUDGET_COND;
+		int t = sm_eval_truth(g->cond, c);
+		ok = t < 0 ? uniform_true && !sm_expr_thread_dep(g->cond) : (t != 0) != g->negate;
+	}
+	c->strict = 0;
+	c->err = 0;
+	return ok;
+}
+
+bool sm_loops_run(const struct sm_loop *L, struct sm_eval_ctx *c)
+{
+	for (; L; L = L->parent) {
+		int t = L->cond ? sm_loop_cond(L, c) : 1;
+		if (t == 0 || (t < 0 && sm_expr_thread_dep(L->cond)))
+			return false;
+	}
+	return true;
+}
+
 static int access_addr(const struct sm_raccess *ra, const int64_t *dims, struct sm_eval_ctx *c, int64_t *addr,
 		       unsigned skip);
 

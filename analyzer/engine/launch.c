@@ -342,36 +342,6 @@ int sm_kernel_launches_init(struct sm_kernel_launches *L, const struct sm_kernel
 
 /* ---- the shapes the kernel's arrays admit ---- */
 
-/* Does the thread in c run access ra at the first iteration of each loop
- * around it: 1 yes, 0 no, -1 not known (a condition on the thread left
- * undecided)? A condition that no two threads decide differently (a
- * parameter no launch fixes) is taken as true: a kernel whose arrays
- * overflow whenever its input makes it true is not launched so. */
-static int runs_first(const struct sm_raccess *ra, struct sm_eval_ctx *c)
-{
-	int r = 1;
-	c->strict = 1;
-	for (const struct sm_guard *g = ra->guards; g && r == 1; g = g->next) {
-		c->err = 0;
-		c->budget = SM_EVAL_BUDGET_COND;
-		int t = sm_eval_truth(g->cond, c);
-		if (t < 0)
-			r = sm_expr_thread_dep(g->cond) ? -1 : 1;
-		else if ((t != 0) == g->negate)
-			r = 0;
-	}
-	c->strict = 0;
-	c->err = 0;
-	for (const struct sm_loop *L = ra->loop; L && r == 1; L = L->parent) {
-		int t = L->cond ? sm_loop_cond(L, c) : 1;
-		if (t < 0)
-			r = sm_expr_thread_dep(L->cond) ? -1 : 1;
-		else if (t == 0)
-			r = 0;
-	}
-	return r;
-}
-
 /* Does some thread of block b certainly index outside a declared
  * dimension of ra's array: a subscript that reads the thread's index and
  * nothing unknown, out of [0, extent), where the thread runs the access?
@@ -390,7 +360,11 @@ static bool overflows(const struct sm_raccess *ra, struct sm_dim3 b)
 			continue; /* the same thread as a corner already tried */
 		struct sm_eval_ctx c;
 		sm_thread_ctx(&c, b, x + b.x * (y + b.y * z));
-		if (runs_first(ra, &c) != 1)
+		/* it runs the access at the first iteration of each loop; a
+		 * condition alike in every thread (a parameter no launch
+		 * gives) is taken as true: a kernel whose arrays overflow
+		 * whenever its input makes it true is not launched so */
+		if (!sm_guards_all_hold(ra->guards, NULL, true, &c) || !sm_loops_run(ra->loop, &c))
 			continue;
 		for (int i = 0; i < ra->nidx; i++) {
 			if (a->dims[i] <= 0 || !ra->idx[i])
