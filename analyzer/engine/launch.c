@@ -201,9 +201,11 @@ static void find_values(struct sm_kernel_launches *L, const struct sm_kernel *k)
  * __launch_bounds__ (launch.h other[]). Representative, not exhaustive:
  * one warp (where no two threads are in different warps), the usual 1-D
  * sizes up to CUDA's 1024, square and skewed 2-D tiles (16x16 and 32x8
- * kernels are as common as each other; 8x8 for a small tile), two 3-D blocks; a kernel reading
- * threadIdx.y or .z may still be launched 1-D (cooperative groups read
- * all three), so the 2-D and 3-D lists hold 1-D shapes too. After the
+ * kernels are as common as each other; 8x8 for a small tile), two 3-D
+ * blocks; a kernel reading threadIdx.y or .z may still be launched 1-D
+ * (cooperative groups read all three), so the 2-D and 3-D lists hold 1-D
+ * shapes too. sm_kernel_launches_fit then drops the shapes that overflow
+ * the kernel's own arrays. After the
  * first, fewest threads first: a race that vanishes in a small block is
  * ruled out by the cheapest searches. */
 static const struct sm_dim3 shapes_1d[] = {

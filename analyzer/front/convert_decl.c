@@ -221,19 +221,6 @@ struct sm_array *cv_array_of_decl(struct fe *S, CXCursor decl)
  * invokes (one the analysis follows into its caller), else a null
  * cursor: a declaration's question, asked by the expression converter
  * (does a helper return a shared pointer?) and by the call converter. */
-/* The only child of c, or a null cursor. */
-static enum CXChildVisitResult only_kid(CXCursor c, CXCursor p, CXClientData d)
-{
-	(void)p;
-	CXCursor *out = d;
-	if (!clang_Cursor_isNull(out[0])) {
-		out[1] = c; /* a second child */
-		return CXChildVisit_Break;
-	}
-	out[0] = c;
-	return CXChildVisit_Continue;
-}
-
 /* The function a call's callee names through a template argument: in a
  * specialization of `template <fn_ptr f> __global__ void k() { f(); }`
  * the callee is the argument substituted for f (`k<helper>`), under
@@ -242,9 +229,8 @@ static enum CXChildVisitResult only_kid(CXCursor c, CXCursor p, CXClientData d)
  * choice of two functions). */
 static CXCursor template_arg_callee(CXCursor call)
 {
-	CXCursor kids[2] = { clang_getNullCursor(), clang_getNullCursor() };
-	clang_visitChildren(call, only_kid, kids);
-	CXCursor e = kids[0];
+	struct kids ks = cv_kids_of(call); /* the callee, then the arguments */
+	CXCursor e = ks.n ? ks.c[0] : clang_getNullCursor();
 	for (int depth = 0; depth < SM_FE_STRIP_CHAIN && !clang_Cursor_isNull(e); depth++) {
 		enum CXCursorKind k = clang_getCursorKind(e);
 		CXCursor r = k == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e) : clang_getNullCursor();
@@ -254,11 +240,7 @@ static CXCursor template_arg_callee(CXCursor call)
 		if (k != CXCursor_DeclRefExpr && k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
 		    !(k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf))
 			break;
-		CXCursor in[2] = { clang_getNullCursor(), clang_getNullCursor() };
-		clang_visitChildren(e, only_kid, in);
-		if (!clang_Cursor_isNull(in[1]))
-			break;
-		e = in[0];
+		e = cv_sole_operand(e);
 	}
 	return clang_getNullCursor();
 }
