@@ -6,7 +6,7 @@ race labelled real, one labelled false, one not labelled, and a label that
 no finding matches.
 
     SMEMLINT=build/smemlint python3 tests/test_realtrees.py"""
-import io, os, re, subprocess, sys, tempfile
+import io, os, re, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -129,15 +129,23 @@ def main():
                     "proj-src\tsrc/k.cu\t12\tmissing-barrier\tfalse\tlabelled false for the test's sake\n"
                     "proj-src\tsrc/k.cu\t30\tmissing-barrier\treal\ta label no finding matches\n")
         out = io.StringIO()
-        rows = realtrees.report(SMEMLINT, os.path.join(tmp, "clones"), out=out, data=data, options=("--no-cuda",))
+        clang = shutil.which("clang-22")
+        virtual = {"/<smemlint>/smemlint_compat.h": os.path.join(ROOT, "analyzer", "front", "cuda_compat.h"),
+                   "/<smemlint>/smemlint_cuda.h": os.path.join(ROOT, "analyzer", "front", "cuda_stub.h")}
+        rows = realtrees.report(SMEMLINT, os.path.join(tmp, "clones"), out=out, data=data, options=("--no-cuda",),
+                                clang=clang, virtual=virtual)
         text = out.getvalue()
         print(text)
         if len(rows) != 1:
             fails.append(f"expected one tree linted, got {len(rows)}")
         else:
-            name, commit, rc, secs, nfound, real, false, unl, prec, probs, crashes, green = rows[0]
+            name, commit, rc, secs, nfound, real, false, unl, prec, probs, crashes, green, vs = rows[0]
             if (rc, nfound, real, false, unl, prec, probs, crashes, green) != (1, 3, 1, 1, 1, "50%", 0, 0, "0"):
                 fails.append(f"row {rows[0]}: expected exit 1, 3 findings, 1 real, 1 false, 1 not labelled, 50%")
+            # the time against clang of the same file, which clang parses
+            if clang and (not re.fullmatch(r"\d+\.\d\dx", vs) or
+                          "clang-22 -fsyntax-only of the same 1 files at -j2" not in text or "(0 rejected)" not in text):
+                fails.append(f"row {rows[0]}: no time against clang of the one file, or clang rejected it")
         for want in ("elsewhere: not fetched", "not labelled: src/k.cu:19 missing-barrier",
                      "label unmatched (a real race no longer found): src/k.cu:30 missing-barrier",
                      "| proj-src |"):

@@ -1,7 +1,8 @@
 /* test_uniform.c - Check tests of values alike in the threads of one tile
  * (analyzer/engine/uniform.c): the span of an expression, the race search
  * telling one tile's one value (benign) from two tiles' values (a race),
- * and a tile's barrier under a condition alike in the tile. IR built with
+ * a tile's barrier under a condition alike in the tile, one value in two
+ * given threads and the race search's opposite arms. IR built with
  * tests/ir_builder.c. Never links libclang. */
 #include <check.h>
 #include <stdint.h>
@@ -259,6 +260,105 @@ START_TEST(test_tile_condition)
 }
 END_TEST
 
+/* ---- one value in two given threads (sm_expr_alike_for) ---- */
+
+enum ashape { A_TID_X, A_TID_Y, A_ROW_PLUS_PARAM, A_TILE32, A_PER_THREAD, A_LOAD_ROW, A_LANE, A_PARAM };
+
+struct alike_row {
+	enum ashape shape;
+	struct sm_dim3 block;
+	int64_t la, lb;
+	bool want;
+};
+
+static const struct alike_row alike_rows[] = {
+	{ A_TID_X, { 32, 4, 1 }, 0, 1, false },
+	{ A_TID_X, { 32, 4, 1 }, 3, 35, true },           /* x = 3 in rows 0 and 1 */
+	{ A_TID_Y, { 32, 4, 1 }, 0, 31, true },           /* one 32-wide row */
+	{ A_TID_Y, { 32, 4, 1 }, 0, 32, false },
+	{ A_TID_Y, { 16, 8, 1 }, 0, 16, false },          /* rows of 16: one warp, two rows */
+	{ A_ROW_PLUS_PARAM, { 32, 4, 1 }, 8, 1, true },   /* j0 + threadIdx.y >= n */
+	{ A_ROW_PLUS_PARAM, { 32, 4, 1 }, 8, 40, false },
+	{ A_TILE32, { 64, 1, 1 }, 0, 31, true },          /* a warp's vote */
+	{ A_TILE32, { 64, 1, 1 }, 31, 32, false },
+	{ A_PER_THREAD, { 64, 1, 1 }, 0, 1, false },
+	{ A_LOAD_ROW, { 32, 4, 1 }, 3, 7, true },         /* p[threadIdx.y] */
+	{ A_LOAD_ROW, { 32, 4, 1 }, 3, 35, false },
+	{ A_LANE, { 64, 1, 1 }, 1, 33, true },
+	{ A_LANE, { 64, 1, 1 }, 1, 2, false },
+	{ A_PARAM, { 64, 1, 1 }, 0, 63, true },
+};
+
+START_TEST(test_alike)
+{
+	const struct alike_row *R = &alike_rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_expr *row = sm_irb_builtin(&b, SM_B_TID, 1), *e = NULL;
+	switch (R->shape) {
+	case A_TID_X: e = tid(&b); break;
+	case A_TID_Y: e = row; break;
+	case A_ROW_PLUS_PARAM:
+		e = OP(&b, SM_OP_GE, OP(&b, SM_OP_ADD, K(&b, 4), row), V(&b, var(&b, "n", SM_V_PARAM)));
+		break;
+	case A_TILE32: e = OP(&b, SM_OP_NE, tile_value(&b, 32), K(&b, 0)); break;
+	case A_PER_THREAD: e = tile_value(&b, 0); break;
+	case A_LOAD_ROW: {
+		struct sm_array *p = sm_arena_alloc(&b.A, sizeof(*p));
+		struct sm_access *pl = sm_arena_alloc(&b.A, sizeof(*pl));
+		e = tile_value(&b, 0);
+		p->ndims = 1;
+		p->dims[0] = 4;
+		p->elem_size = 4;
+		pl->array = p;
+		pl->nidx = 1;
+		pl->idx[0] = row;
+		e->place = pl;
+		break;
+	}
+	case A_LANE: e = BI(&b, SM_B_LANE); break;
+	case A_PARAM: e = V(&b, var(&b, "n", SM_V_PARAM)); break;
+	}
+	ck_assert_msg(sm_expr_alike_for(e, R->block, R->la, R->lb) == R->want, "row %d", _i);
+	ck_assert_msg(sm_expr_alike_for(e, R->block, R->lb, R->la) == R->want, "row %d, the threads swapped", _i);
+	sm_irb_release(&b);
+}
+END_TEST
+
+/* ---- the race search: `if (c) s[tid] = 1; else s[tid ^ 1] = 2;` in a
+ * 128-thread block: lanes 0 and 1 meet across the arms only where c may
+ * part them ---- */
+
+struct arms_row {
+	unsigned span;    /* c's span: 0 per thread, 32 a warp's vote, 128 the block's */
+	unsigned races;
+};
+
+static const struct arms_row arms_rows[] = {
+	{ 0, 1 },    /* a per-thread condition: lane 0 and lane 1 may part */
+	{ 32, 0 },   /* a warp's vote: t and t ^ 1 share a warp, go one way */
+	{ 128, 0 },  /* alike in the block */
+	{ 1, 1 },    /* alike in runs of one thread: per thread */
+};
+
+START_TEST(test_arms)
+{
+	const struct arms_row *R = &arms_rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_expr *c = OP(&b, SM_OP_GT, tile_value(&b, R->span), K(&b, 0));
+	struct sm_stmt *body = blk(&b, 1, iff(&b, c, acc(&b, SM_ACC_STORE, tid(&b)),
+					     acc(&b, SM_ACC_STORE, OP(&b, SM_OP_XOR, tid(&b), K(&b, 1)))));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_race *r;
+	unsigned n = 0;
+	ck_assert_int_eq(sm_kernel_races(&m, B128, &b.A, &r, &n), 0);
+	ck_assert_msg(n == R->races, "row %d: %u races", _i, n);
+	sm_irb_release(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("uniform");
@@ -267,6 +367,8 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_repeat, 0, (int)(sizeof(repeat_rows) / sizeof(repeat_rows[0])));
 	tcase_add_loop_test(tc, test_tile_store, 0, (int)(sizeof(race_rows) / sizeof(race_rows[0])));
 	tcase_add_loop_test(tc, test_tile_condition, 0, (int)(sizeof(split_rows) / sizeof(split_rows[0])));
+	tcase_add_loop_test(tc, test_alike, 0, (int)(sizeof(alike_rows) / sizeof(alike_rows[0])));
+	tcase_add_loop_test(tc, test_arms, 0, (int)(sizeof(arms_rows) / sizeof(arms_rows[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }

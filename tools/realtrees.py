@@ -38,7 +38,7 @@ verdict (real | false), reason (one line: why, read from the code).
 nvcc.tsv columns: tree, file (relative to the checkout), verdict (accepts |
 rejects), nvcc's first error line ('-' when it accepts).
 Lines starting with '#' are comments."""
-import argparse, collections, json, os, re, subprocess, sys, time
+import argparse, collections, concurrent.futures, json, os, re, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "realtrees")
@@ -145,15 +145,16 @@ def checkout_commit(path):
     return p.stdout.strip() if p.returncode == 0 else None
 
 
-def lint_tree(smemlint, root, tree, jobs=2, timeout=300, options=(), keep=None):
-    """Lint one tree; returns exit code, seconds, barrier findings
-    {(file, line, rule): first message}, and input problems by id."""
+def lint_tree(smemlint, root, tree, jobs=2, timeout=300, options=(), keep=None, env=None):
+    """Lint one tree (env: more environment variables); returns exit code,
+    seconds, barrier findings {(file, line, rule): first message}, and
+    input problems by id."""
     top = os.path.join(root, tree["checkout"])
     cmd = [os.path.abspath(smemlint), "-q", "--format=jsonl", f"-j{jobs}", "--timeout", str(timeout), *options, *tree["path"].split(",")]
     if tree["flags"]:
         cmd += ["--"] + tree["flags"]
     t0 = time.monotonic()
-    p = subprocess.run(cmd, cwd=top, capture_output=True, text=True)
+    p = subprocess.run(cmd, cwd=top, capture_output=True, text=True, env={**os.environ, **(env or {})})
     secs = time.monotonic() - t0
     if keep:
         # every finding of every rule, to read (--keep)
@@ -175,11 +176,37 @@ def lint_tree(smemlint, root, tree, jobs=2, timeout=300, options=(), keep=None):
     return p.returncode, secs, found, problems, flagged
 
 
+def clang_tree(smemlint, root, tree, clang, virtual, jobs=2, options=()):
+    """`clang -fsyntax-only` of the files smemlint parses in one tree, with
+    exactly its parse flags (--print-clang-args), `jobs` at a time, as
+    smemlint's -j runs its workers; returns (seconds, files, files clang
+    rejects). `virtual` maps the headers smemlint keeps in memory to their
+    sources (tools/bench's VIRTUAL)."""
+    top = os.path.join(root, tree["checkout"])
+    cmd = [os.path.abspath(smemlint), *options, "--print-clang-args", *tree["path"].split(",")]
+    if tree["flags"]:
+        cmd += ["--"] + tree["flags"]
+    p = subprocess.run(cmd, cwd=top, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"realtrees: --print-clang-args failed on {tree['name']}: {p.stderr.strip()[:300]}")
+    cmds = [[clang, "-fsyntax-only", *[virtual.get(x, x) for x in e["arguments"]], e["file"]]
+            for e in json.loads(p.stdout)]
+
+    def one(c):
+        return subprocess.run(c, cwd=top, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+
+    t0 = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        rcs = list(pool.map(one, cmds))
+    return time.monotonic() - t0, len(cmds), sum(1 for r in rcs if r != 0)
+
+
 def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, options=(), keep=None, nvcc=None,
-           write=False):
+           write=False, clang=None, virtual=None, cold_cache=False):
     """Lint every fetched tree and print its figures; returns one row per
     tree linted: (name, commit, exit, seconds, findings, real, false, not
-    labelled, precision, input problems, crashes)."""
+    labelled, precision, input problems, crashes, flagged files nvcc
+    accepts, smemlint's time over clang's: '-' without `clang`)."""
     trees = load_trees(os.path.join(data, "trees.tsv"))
     labels = load_labels(trees, os.path.join(data, "labels.tsv"))
     verdicts = load_nvcc(trees, os.path.join(data, "nvcc.tsv"))
@@ -195,7 +222,20 @@ def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, option
         if head != tree["commit"]:
             print(f"{name}: checkout is at {head}, the labels are for {tree['commit']}; skipped", file=out)
             continue
-        rc, secs, found, problems, flagged = lint_tree(smemlint, root, tree, jobs, options=options, keep=keep)
+        if cold_cache:
+            # an empty header cache: the run builds its precompiled
+            # headers, as a first run on a fresh CI machine does
+            with tempfile.TemporaryDirectory(prefix="smemlint-cold-") as cache:
+                rc, secs, found, problems, flagged = lint_tree(smemlint, root, tree, jobs, options=options,
+                                                               keep=keep, env={"XDG_CACHE_HOME": cache})
+        else:
+            rc, secs, found, problems, flagged = lint_tree(smemlint, root, tree, jobs, options=options, keep=keep)
+        vs = "-"
+        if clang:
+            csecs, nfiles, crej = clang_tree(smemlint, root, tree, clang, virtual or {}, jobs, options)
+            vs = f"{secs / csecs:.2f}x" if csecs > 0 else "-"
+            print(f"{name}: clang-22 -fsyntax-only of the same {nfiles} files at -j{jobs}: {csecs:.1f} s "
+                  f"({crej} rejected); smemlint / clang {vs}", file=out)
         green = {"accepts": [], "header": [], "rejects": [], "unchecked": []}
         for file, ids in sorted(flagged.items()):
             if file.endswith(HEADER_EXTS):
@@ -225,7 +265,7 @@ def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, option
         crashes = problems.get("internal-error", 0) + problems.get("analysis-failed", 0)
         bad = len(green["accepts"]) + len(green["header"])
         rows.append((name, tree["commit"][:10], rc, secs, len(found), real, false, len(unlabelled), prec,
-                     sum(problems.values()), crashes, f"{bad}" + ("+?" if green["unchecked"] else "")))
+                     sum(problems.values()), crashes, f"{bad}" + ("+?" if green["unchecked"] else ""), vs))
         print(f"{name} @ {tree['commit'][:10]}: exit {rc}, {secs:.1f} s, {len(found)} barrier findings "
               f"({', '.join(f'{n} {l}' for l, n in sorted(by_level.items(), key=lambda x: str(x[0])))}): "
               f"{real} real, {false} false, {len(unlabelled)} not labelled, {assumed} at the level assumed; "
@@ -245,10 +285,10 @@ def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, option
     if rows:
         print(file=out)
         print("| tree | commit | exit | seconds | barrier findings | real | false | not labelled | precision "
-              "| input problems | crashes | nvcc accepts, flagged |", file=out)
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|", file=out)
+              "| input problems | crashes | nvcc accepts, flagged | smemlint / clang |", file=out)
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|", file=out)
         for r in rows:
-            print("| {} | {} | {} | {:.1f} | {} | {} | {} | {} | {} | {} | {} | {} |".format(*r), file=out)
+            print("| {} | {} | {} | {:.1f} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(*r), file=out)
     if write:
         write_nvcc(verdicts, os.path.join(data, "nvcc.tsv"))
     return rows

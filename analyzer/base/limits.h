@@ -343,6 +343,13 @@
 #define SM_RACE_EVALS 4000000ul
 #define SM_RACE_TRIES 64
 
+/* Guards walked in each of two accesses' chains to find the one `if` whose
+ * opposite arms they sit in (guards.c sm_arms_exclusive), per pair of
+ * threads verified. Past it: the arms are not seen as exclusive, and the
+ * race search may pair threads that take opposite arms of a condition
+ * alike for both, as before. */
+#define SM_ARMS_GUARD_WALK 64
+
 /* Distinct (byte interval, thread) touches the race search's index keeps
  * per kernel and block shape (engine/raceindex.h): 24 bytes each, so 1M
  * is 24 MiB. Accesses with the same addresses share their touches, so

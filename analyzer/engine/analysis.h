@@ -116,6 +116,12 @@ int64_t sm_expr_uniform_span_under(const struct sm_expr *e, const struct sm_guar
  * extent a multiple of 32, the lane) is alike in the whole block: 0. */
 struct sm_kernel_launches;
 int64_t sm_expr_uniform_span_in(const struct sm_expr *e, const struct sm_kernel_launches *K);
+/* Does the closed expression take one value in threads la and lb (linear
+ * ids) of a block of this shape, at the same loop iterations? Its thread
+ * indices are theirs (threadIdx.y alike for two lanes of one row), a
+ * tile's collective alike in one tile, a load alike where its address is;
+ * anything else per thread is not. */
+bool sm_expr_alike_for(const struct sm_expr *e, struct sm_dim3 block, int64_t la, int64_t lb);
 
 /* ---- the bank model ---- */
 
@@ -252,6 +258,14 @@ bool sm_guards_all_hold(const struct sm_guard *g, const struct sm_guard *stop, b
  * condition decided true, or undecidable but alike in every thread (a
  * trip count no launch gives counts as running)? */
 bool sm_loops_run(const struct sm_loop *L, struct sm_eval_ctx *c);
+/* Can thread la running ra (at the iterations in ca) and thread lb running
+ * rb (at cb) never be there at once? True when the two sit in the opposite
+ * arms of one `if` whose condition is alike for the two threads
+ * (sm_expr_alike_for: threadIdx.y for two lanes of one row, a vote in one
+ * warp) at the same iterations of the loops around both. The race search takes an undecidable guard as true for
+ * each thread apart; this keeps it from pairing the two arms' threads. */
+bool sm_arms_exclusive(const struct sm_raccess *ra, const struct sm_eval_ctx *ca, int la,
+		       const struct sm_raccess *rb, const struct sm_eval_ctx *cb, int lb, struct sm_dim3 block);
 
 /* The value of condition e for the thread in c in three values: 1 true,
  * 0 false, -1 undecidable. && || ! follow Kleene's logic, so the known

@@ -488,3 +488,32 @@ bool sm_access_loop_contradicts(const struct sm_raccess *ra, struct sm_eval_ctx 
 	}
 	return false;
 }
+
+/* ---- two threads in the opposite arms of one condition ---- */
+
+bool sm_arms_exclusive(const struct sm_raccess *ra, const struct sm_eval_ctx *ca, int la,
+		       const struct sm_raccess *rb, const struct sm_eval_ctx *cb, int lb, struct sm_dim3 block)
+{
+	/* the loops around both: at one iteration in the two contexts, or
+	 * the condition may be a different instance for each */
+	for (const struct sm_loop *L = ra->loop; L; L = L->parent)
+		for (const struct sm_loop *M = rb->loop; M; M = M->parent)
+			if (L == M && L->depth < SM_MAX_LOOPS && ca->iter[L->depth] != cb->iter[L->depth])
+				return false;
+	int na = 0;
+	for (const struct sm_guard *ga = ra->guards; ga && na < SM_ARMS_GUARD_WALK; ga = ga->next, na++) {
+		int nb = 0;
+		for (const struct sm_guard *gb = rb->guards; gb && nb < SM_ARMS_GUARD_WALK; gb = gb->next, nb++) {
+			if (gb == ga)
+				break; /* the shared tail: both sit under it alike */
+			if (gb->cond != ga->cond || gb->negate == ga->negate)
+				continue;
+			/* one if, its two arms: when its condition is alike
+			 * for the two threads (uniform.c), no instance of it
+			 * sends one each way */
+			if (sm_expr_alike_for(ga->cond, block, la, lb))
+				return true;
+		}
+	}
+	return false;
+}

@@ -194,3 +194,65 @@ bool sm_scope_within_runs(const struct sm_stmt *s, int64_t span, const struct sm
 	}
 	return true;
 }
+
+/* ---- one value in two given threads ---- */
+
+struct aw {
+	const int64_t *ta, *tb;    /* the two threads' ids */
+	int64_t la, lb;            /* and linear ids */
+	unsigned left;             /* nodes the walk may still visit */
+};
+
+static bool alike(const struct sm_expr *e, struct aw *w, int depth)
+{
+	if (!e)
+		return true;
+	if (depth > SM_SCAN_EXPR_DEPTH || !w->left || !--w->left)
+		return false;
+	switch (e->kind) {
+	case SM_E_CONST:
+	case SM_E_VAR:
+		return true;
+	case SM_E_BUILTIN:
+		if (e->builtin == SM_B_TID)
+			return e->dim >= 0 && e->dim < 3 && w->ta[e->dim] == w->tb[e->dim];
+		if (e->builtin == SM_B_LANE)
+			return w->la % SM_WARP == w->lb % SM_WARP;
+		return true;
+	case SM_E_OPAQUE:
+		if (!e->thread_dep)
+			return true;
+		if (e->span > 1 && (sm_expr_is_collective(e) || !e->place))
+			return w->la / e->span == w->lb / e->span; /* one tile's one value */
+		if (!e->place || (!e->place->array && !e->place->base))
+			return false; /* a per-thread unknown */
+		/* a load: alike where its address is (a race on it is
+		 * reported apart) */
+		for (int i = 0; i < e->place->nidx; i++)
+			if (!alike(e->place->idx[i], w, depth + 1))
+				return false;
+		return alike(e->place->extra, w, depth + 1) && alike(e->place->base, w, depth + 1);
+	case SM_E_BINARY:
+		return alike(e->a, w, depth + 1) && alike(e->b, w, depth + 1);
+	case SM_E_UNARY:
+	case SM_E_CAST:
+		return alike(e->a, w, depth + 1);
+	case SM_E_COND:
+		return alike(e->a, w, depth + 1) && alike(e->b, w, depth + 1) && alike(e->c, w, depth + 1);
+	case SM_E_LOOPVAR:
+	case SM_E_LOOPEXIT:
+	case SM_E_PREV:
+	case SM_E_ADDR:
+		return !sm_expr_thread_dep(e);
+	}
+	return false;
+}
+
+bool sm_expr_alike_for(const struct sm_expr *e, struct sm_dim3 block, int64_t la, int64_t lb)
+{
+	int64_t ta[3], tb[3];
+	sm_thread_id(block, la, ta);
+	sm_thread_id(block, lb, tb);
+	struct aw w = { ta, tb, la, lb, SM_SPAN_NODES };
+	return alike(e, &w, 0);
+}
