@@ -18,6 +18,12 @@
  * alike in each tile never splits a group of a tile's barrier
  * (sm_scope_within_runs).
  *
+ * Between two given threads the question is narrower (sm_expr_alike_for):
+ * does the value read only what the two share, their common thread
+ * indices (threadIdx.y of two lanes of one row), one tile's collective,
+ * a load at an address alike for both? The race search uses it to keep
+ * two threads out of the opposite arms of one `if` (guards.c).
+ *
  * Conservative: a thread index is per thread; a loop counter or pointer
  * that depends on the thread is per thread; an expression too deep to
  * walk is per thread.
