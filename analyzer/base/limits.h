@@ -468,6 +468,12 @@
  * grid size. Real launch expressions are 1 to 5 deep. Past it: the value
  * is unknown at that launch. */
 #define SM_HOST_EVAL_DEPTH 32
+
+/* Front end: host function template specializations walked for launches
+ * inside one another (convert_kernel.c walk_instantiation: `dispatch(f,
+ * n)` calling a generic lambda that launches). Past it: a launch deeper
+ * down is not found, and its kernel's block shape is assumed, as before. */
+#define SM_HOST_INST_DEPTH 8
 /* Kernel arguments recorded per launch. Kernels take a handful; 64 covers
  * generated ones. Past it: none of that launch's arguments are used. */
 #define SM_MAX_LAUNCH_ARGS 64

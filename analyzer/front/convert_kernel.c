@@ -198,6 +198,9 @@ struct launch_ctx {
 	struct vec optins;   /* pending: struct pending_optin */
 	struct vec device_fns; /* CXCursor *: __device__ definitions, converted
 	                        * on their own only when no kernel inlines them */
+	struct cmap inst_seen; /* host template specializations walked for
+	                        * launches (canonical cursor -> 1) */
+	int inst_depth;        /* specializations walked inside one another */
 };
 
 struct pending_launch {
@@ -253,7 +256,41 @@ static int is_config_call(struct fe *S, CXCursor c)
 	if (clang_getCursorKind(c) != CXCursor_CallExpr)
 		return 0;
 	const char *n = cv_cx_str(S->A, clang_getCursorSpelling(c));
-	return !strcmp(n, "__cudaPushCallConfiguration") || !strcmp(n, "cudaConfigureCall");
+	/* cudaLaunchDevice: a launch compiled for the device, as in a lambda
+	 * (clang takes a lambda as __host__ __device__) */
+	return !strcmp(n, "__cudaPushCallConfiguration") || !strcmp(n, "cudaConfigureCall") ||
+	       !strcmp(n, "cudaLaunchDevice");
+}
+
+static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData d);
+
+/* A call of a host function template's specialization (or of a generic
+ * lambda's: `dispatch(launch, n)` calling `launch(integral_constant<int,
+ * 32>{})`) whose pattern is in a converted file: its instantiated body is
+ * walked for launches, where the template arguments are constants
+ * (`k<ic.value><<<g, ic.value>>>` is `k<32><<<g, 32>>>` there). The
+ * pattern's own launch, dependent, names no kernel specialization. Each
+ * specialization once, at most SM_HOST_INST_DEPTH inside one another. */
+static void walk_instantiation(struct launch_ctx *lc, CXCursor call)
+{
+	struct fe *S = lc->S;
+	CXCursor fn = clang_getCursorReferenced(call);
+	enum CXCursorKind k = clang_getCursorKind(fn);
+	if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) ||
+	    clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn)) ||
+	    cv_has_attr(fn, CXCursor_CUDAGlobalAttr) || lc->inst_depth >= SM_HOST_INST_DEPTH)
+		return;
+	if (cv_has_attr(fn, CXCursor_CUDADeviceAttr) && !cv_has_attr(fn, CXCursor_CUDAHostAttr))
+		return;
+	CXCursor def = clang_getCursorDefinition(fn);
+	if (clang_Cursor_isNull(def) || !cv_in_converted_file(S, def))
+		return;
+	CXCursor key = clang_getCanonicalCursor(def);
+	if (cv_cmap_get(&lc->inst_seen, key) || cv_cmap_put(&lc->inst_seen, key, (void *)1) < 0)
+		return;
+	lc->inst_depth++;
+	clang_visitChildren(def, launch_visit, lc);
+	lc->inst_depth--;
 }
 
 static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData d)
@@ -274,15 +311,18 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData
 				pl->kernel = callee;
 				pl->L.range = cv_range_of(S, c);
 				CXCursor conf = cv_strip(ks.c[cfg]);
-				int na = clang_Cursor_getNumArguments(conf);
+				/* a device-side launch's call is cudaLaunchDevice(fn,
+				 * params, grid, block, smem, stream) */
+				int base = !strcmp(cv_cx_str(S->A, clang_getCursorSpelling(conf)), "cudaLaunchDevice") ? 2 : 0;
+				int na = clang_Cursor_getNumArguments(conf) - base;
 				pl->L.dyn_smem = -1;
 				if (na >= 1)
-					pl->L.grid_known = eval_dim3(S, clang_Cursor_getArgument(conf, 0), &pl->L.grid, 0) &&
+					pl->L.grid_known = eval_dim3(S, clang_Cursor_getArgument(conf, (unsigned)base), &pl->L.grid, 0) &&
 							   pl->L.grid.x > 0 && pl->L.grid.y > 0 && pl->L.grid.z > 0;
 				if (na >= 2) {
-					pl->L.block_known = eval_dim3(S, clang_Cursor_getArgument(conf, 1), &pl->L.block, 0) &&
+					pl->L.block_known = eval_dim3(S, clang_Cursor_getArgument(conf, (unsigned)base + 1), &pl->L.block, 0) &&
 							    pl->L.block.x > 0 && pl->L.block.y > 0 && pl->L.block.z > 0;
-					pl->L.block_rank = pl->L.block_known ? 0 : cv_host_dim_rank(S, clang_Cursor_getArgument(conf, 1));
+					pl->L.block_rank = pl->L.block_known ? 0 : cv_host_dim_rank(S, clang_Cursor_getArgument(conf, (unsigned)base + 1));
 				}
 				/* the kernel's arguments, where the host fixes them */
 				int nk = clang_Cursor_getNumArguments(c);
@@ -299,7 +339,7 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData
 					/* a constant, or what the host code computes
 					 * (size_t bytes = 2 * n * sizeof(float)) */
 					int64_t v;
-					CXCursor sz = clang_Cursor_getArgument(conf, 2);
+					CXCursor sz = clang_Cursor_getArgument(conf, (unsigned)base + 2);
 					if (cv_try_eval_int(sz, &v) || cv_host_eval(S, sz, &v))
 						pl->L.dyn_smem = v;
 				} else {
@@ -321,6 +361,8 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData
 					po->value = -1;
 				cv_vec_push(S->A, &lc->optins, po);
 			}
+		} else if (cfg < 0 && cv_in_converted_file(S, c)) {
+			walk_instantiation(lc, c);
 		}
 	}
 	return CXChildVisit_Recurse;
@@ -706,5 +748,6 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 	cv_cmap_free(&S.inlined);
 	cv_cmap_free(&S.butterflies);
 	cv_cmap_free(&S.consts);
+	cv_cmap_free(&lc.inst_seen);
 	cv_written_free(&S);
 }

@@ -284,6 +284,10 @@ const char *cudaGetErrorName(cudaError_t);
 cudaError_t cudaFuncSetAttribute(const void *, enum cudaFuncAttribute, int);
 int __cudaPushCallConfiguration(dim3, dim3, size_t = 0, cudaStream_t = 0);
 cudaError_t cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);
+/* a launch compiled for the device: dynamic parallelism, and a launch in
+ * a lambda, which clang takes as __host__ __device__ */
+__device__ void *cudaGetParameterBuffer(size_t, size_t);
+__device__ cudaError_t cudaLaunchDevice(void *, void *, dim3, dim3, unsigned int, cudaStream_t);
 }
 template <class T> static inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
 template <class T> static inline cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value)
