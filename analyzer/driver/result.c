@@ -370,18 +370,31 @@ unsigned sm_result_fold_causes(struct sm_result *r, unsigned keep)
 	return folded;
 }
 
-/* Equal messages, or equal but for their launch's provenance (see
- * driver/headers.h). */
+/* Are a's and b's messages equal but for the texts ta and tb, found at the
+ * same offset in each? */
+static bool equal_but(const char *a, const char *ta, const char *b, const char *tb)
+{
+	const char *pa = ta && *ta ? strstr(a, ta) : NULL, *pb = tb && *tb ? strstr(b, tb) : NULL;
+	if (!pa || !pb || pa - a != pb - b)
+		return false;
+	size_t at = (size_t)(pa - a);
+	return !strncmp(a, b, at) && !strcmp(pa + strlen(ta), pb + strlen(tb));
+}
+
+/* Equal messages, or equal but for their launch's provenance, or for the
+ * block shapes of two launch sites (see driver/headers.h). */
 bool sm_diag_same_message(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b)
 {
 	if (!strcmp(a->message ? a->message : "", b->message ? b->message : ""))
 		return true;
 	if (!a->message || !b->message || a->launch.from.kind == SM_LAUNCH_NONE || b->launch.from.kind == SM_LAUNCH_NONE)
 		return false;
-	const char *ta = sm_launch_from_text(A, &a->launch.from), *tb = sm_launch_from_text(A, &b->launch.from);
-	const char *pa = ta && *ta ? strstr(a->message, ta) : NULL, *pb = tb && *tb ? strstr(b->message, tb) : NULL;
-	if (!pa || !pb || pa - a->message != pb - b->message)
-		return false;
-	size_t at = (size_t)(pa - a->message);
-	return !strncmp(a->message, b->message, at) && !strcmp(pa + strlen(ta), pb + strlen(tb));
+	if (equal_but(a->message, sm_launch_from_text(A, &a->launch.from), b->message,
+		      sm_launch_from_text(A, &b->launch.from)))
+		return true;
+	/* one template launched with a block of its own per instantiation
+	 * (k<32><<<g, 32>>>, k<64><<<g, 64>>>): the same race between the
+	 * same threads under each is one finding */
+	return a->launch.from.kind == SM_LAUNCH_SITE && b->launch.from.kind == SM_LAUNCH_SITE &&
+	       equal_but(a->message, sm_launch_text(A, &a->launch), b->message, sm_launch_text(A, &b->launch));
 }

@@ -2,10 +2,12 @@
  * that turns a run-time block size into a template argument (llm.c's
  * dispatch_launch: a generic lambda called with integral constants). The
  * lambda's body as written is dependent; its specializations launch
- * reduce_k<32> with 32 threads and reduce_k<128> with 128, so each is
+ * reduce_k<32> with 32 threads, reduce_k<64> with 64 and reduce_k<128>
+ * with 128, so each is
  * analyzed with its own block instead of an assumed one: with 32 threads
- * the zeroing and the sum race inside one warp (warp-sync), with 128
- * between warps (missing-barrier). A member of a class template and a
+ * the zeroing and the sum race inside one warp (warp-sync), with 64 and
+ * 128 between warps (missing-barrier: the same two threads under both
+ * blocks, one finding). A member of a class template and a
  * function template launching directly are followed the same way. */
 
 template <int N> struct int_c {
@@ -28,6 +30,7 @@ void dispatch(Launcher &&launch, int block_size)
 {
     switch (block_size) {
     case 32: return launch(int_c<32>{});
+    case 64: return launch(int_c<64>{});
     case 128: return launch(int_c<128>{});
     }
 }
@@ -73,28 +76,28 @@ void run_transpose(float *out, const float *in)
 
 /*
  * check-output-start
- * tests/rules/missing-barrier/template_dispatch_launch.cu:21:5: error: missing barrier: write-after-write race on 'acc': thread 32 writes acc[1], which thread 1 wrote at line 20, with no __syncthreads() in between (different warps) in kernel 'reduce_k' with blockDim (128,1,1) from the launch on line 39 [missing-barrier]
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:23:5: error: missing barrier: write-after-write race on 'acc': thread 32 writes acc[1], which thread 1 wrote at line 22, with no __syncthreads() in between (different warps) in kernel 'reduce_k' with blockDim (128,1,1) from the launch on line 42 (the same in 2 instantiations of 'reduce_k') [missing-barrier]
  *       acc[threadIdx.x / 32] = in[threadIdx.x];
  *       ^~~~~~~~~~~~~~~~~~~~~
- * tests/rules/missing-barrier/template_dispatch_launch.cu:20:9: note: the racing write of 'acc' by thread 1
- * tests/rules/missing-barrier/template_dispatch_launch.cu:18:5: note: 'acc' declared here
- * tests/rules/missing-barrier/template_dispatch_launch.cu:21:5: note: add __syncthreads() between the two accesses
- * tests/rules/missing-barrier/template_dispatch_launch.cu:21:5: warning: unsynchronized warp exchange on 'acc': lane 1 of warp 0 writes acc[0], which lane 0 wrote at line 20, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'reduce_k' with blockDim (32,1,1) from the launch on line 39 [warp-sync]
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:22:9: note: the racing write of 'acc' by thread 1
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:20:5: note: 'acc' declared here
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:23:5: note: add __syncthreads() between the two accesses
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:23:5: warning: unsynchronized warp exchange on 'acc': lane 1 of warp 0 writes acc[0], which lane 0 wrote at line 22, with no __syncwarp() in between (a race under independent thread scheduling, volatile or not) in kernel 'reduce_k' with blockDim (32,1,1) from the launch on line 42 [warp-sync]
  *       acc[threadIdx.x / 32] = in[threadIdx.x];
  *       ^~~~~~~~~~~~~~~~~~~~~
- * tests/rules/missing-barrier/template_dispatch_launch.cu:20:9: note: the other lane's write of 'acc'
- * tests/rules/missing-barrier/template_dispatch_launch.cu:18:5: note: 'acc' declared here
- * tests/rules/missing-barrier/template_dispatch_launch.cu:21:5: note: add __syncwarp() between the write and the access that depends on it
- * tests/rules/missing-barrier/template_dispatch_launch.cu:50:42: warning: 8-way bank conflict on load of 't' (float[16][16]) in kernel 'transpose_k' with blockDim (16,16,1) from the launch on line 56; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:22:9: note: the other lane's write of 'acc'
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:20:5: note: 'acc' declared here
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:23:5: note: add __syncwarp() between the write and the access that depends on it
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:53:42: warning: 8-way bank conflict on load of 't' (float[16][16]) in kernel 'transpose_k' with blockDim (16,16,1) from the launch on line 59; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[threadIdx.y * T + threadIdx.x] = t[threadIdx.x][threadIdx.y];
  *                                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~
- * tests/rules/missing-barrier/template_dispatch_launch.cu:48:5: note: 't' declared here
- * tests/rules/missing-barrier/template_dispatch_launch.cu:50:42: note: swizzle 't': write every access `t[r][c]` as `t[r][c ^ (r & 15)]`: 1 of 1 conflicting accesses become conflict-free (verified); write this access as `t[threadIdx.x][(threadIdx.y) ^ ((threadIdx.x) & 15)]`
- * tests/rules/missing-barrier/template_dispatch_launch.cu:50:42: error: missing barrier: read-after-write race on 't': thread (2,0) reads t[2][0], which thread (0,2) wrote at line 49, with no __syncthreads() in between (different warps) in kernel 'transpose_k' with blockDim (16,16,1) from the launch on line 56 [missing-barrier]
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:51:5: note: 't' declared here
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:53:42: note: swizzle 't': write every access `t[r][c]` as `t[r][c ^ (r & 15)]`: 1 of 1 conflicting accesses become conflict-free (verified); write this access as `t[threadIdx.x][(threadIdx.y) ^ ((threadIdx.x) & 15)]`
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:53:42: error: missing barrier: read-after-write race on 't': thread (2,0) reads t[2][0], which thread (0,2) wrote at line 52, with no __syncthreads() in between (different warps) in kernel 'transpose_k' with blockDim (16,16,1) from the launch on line 59 [missing-barrier]
  *       out[threadIdx.y * T + threadIdx.x] = t[threadIdx.x][threadIdx.y];
  *                                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~
- * tests/rules/missing-barrier/template_dispatch_launch.cu:49:5: note: the racing write of 't' by thread (0,2)
- * tests/rules/missing-barrier/template_dispatch_launch.cu:48:5: note: 't' declared here
- * tests/rules/missing-barrier/template_dispatch_launch.cu:50:42: note: add __syncthreads() between the two accesses
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:52:5: note: the racing write of 't' by thread (0,2)
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:51:5: note: 't' declared here
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:53:42: note: add __syncthreads() between the two accesses
  * check-output-end
  */
