@@ -28,6 +28,25 @@ static struct sm_expr *tile_value(struct sm_irb *b, unsigned span)
 	return e;
 }
 
+/* A load of a 4-byte element idx of an array of n: a per-thread unknown
+ * with its place, alike where its address is. */
+static struct sm_expr *load_at(struct sm_irb *b, int64_t n, struct sm_expr *idx)
+{
+	struct sm_array *buf = sm_arena_alloc(&b->A, sizeof(*buf));
+	struct sm_access *pl = sm_arena_alloc(&b->A, sizeof(*pl));
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_ptr_nonnull(pl);
+	struct sm_expr *e = tile_value(b, 0);
+	buf->ndims = 1;
+	buf->dims[0] = n;
+	buf->elem_size = 4;
+	pl->array = buf;
+	pl->nidx = 1;
+	pl->idx[0] = idx;
+	e->place = pl;
+	return e;
+}
+
 /* ---- the span of an expression ---- */
 
 enum vshape { V_TILE, V_TILE_PLUS_CONST, V_TILE_PLUS_TID, V_TWO_TILES, V_COND, V_CONST, V_PARAM, V_TID, V_NTID,
@@ -126,19 +145,7 @@ START_TEST(test_repeat)
 	case R_LANE: in = BI(&b, SM_B_LANE); break;
 	case R_TID_DIV: in = OP(&b, SM_OP_DIV, tid(&b), K(&b, R->m)); break;
 	case R_TID: in = tid(&b); break;
-	case R_LOAD_MOD: {
-		struct sm_array *buf = sm_arena_alloc(&b.A, sizeof(*buf));
-		struct sm_access *pl = sm_arena_alloc(&b.A, sizeof(*pl));
-		in = tile_value(&b, 0);
-		buf->ndims = 1;
-		buf->dims[0] = 32;
-		buf->elem_size = 4;
-		pl->array = buf;
-		pl->nidx = 1;
-		pl->idx[0] = OP(&b, SM_OP_REM, tid(&b), K(&b, R->m));
-		in->place = pl;
-		break;
-	}
+	case R_LOAD_MOD: in = load_at(&b, 32, OP(&b, SM_OP_REM, tid(&b), K(&b, R->m))); break;
 	case R_PARAM: in = V(&b, var(&b, "n", SM_V_PARAM)); break;
 	}
 	struct sm_expr *e = tile_value(&b, R->span);
@@ -303,19 +310,7 @@ START_TEST(test_alike)
 		break;
 	case A_TILE32: e = OP(&b, SM_OP_NE, tile_value(&b, 32), K(&b, 0)); break;
 	case A_PER_THREAD: e = tile_value(&b, 0); break;
-	case A_LOAD_ROW: {
-		struct sm_array *p = sm_arena_alloc(&b.A, sizeof(*p));
-		struct sm_access *pl = sm_arena_alloc(&b.A, sizeof(*pl));
-		e = tile_value(&b, 0);
-		p->ndims = 1;
-		p->dims[0] = 4;
-		p->elem_size = 4;
-		pl->array = p;
-		pl->nidx = 1;
-		pl->idx[0] = row;
-		e->place = pl;
-		break;
-	}
+	case A_LOAD_ROW: e = load_at(&b, 4, row); break;
 	case A_LANE: e = BI(&b, SM_B_LANE); break;
 	case A_PARAM: e = V(&b, var(&b, "n", SM_V_PARAM)); break;
 	}

@@ -49,6 +49,8 @@ struct sw {
 	const struct sm_guard *under;
 	int64_t xq;
 	unsigned left;
+	const int64_t *ta, *tb;    /* sm_expr_alike_for: the two threads' ids */
+	int64_t la, lb;            /* ... and linear ids; ta NULL: repeats */
 };
 
 /* Does e take the same value in threads t and t + k * n (every k)? A
@@ -57,7 +59,10 @@ struct sw {
  * xq, which every block's x extent is a multiple of, is a multiple of n
  * (t and t + n then differ by n in x, or sit in another row at the same
  * x % n); a load does
- * where its address does; an operation where its operands do. */
+ * where its address does; an operation where its operands do.
+ * With w->ta set (sm_expr_alike_for), the same question for the two
+ * threads ta and tb alone (n unused): a thread index where theirs agree,
+ * a tile's collective where they share its tile. */
 static bool repeats(const struct sm_expr *e, int64_t n, struct sw *w, int depth)
 {
 	if (!e)
@@ -69,12 +74,16 @@ static bool repeats(const struct sm_expr *e, int64_t n, struct sw *w, int depth)
 	case SM_E_VAR:
 		return true;
 	case SM_E_BUILTIN:
+		if (w->ta && e->builtin == SM_B_TID)
+			return e->dim >= 0 && e->dim < 3 && w->ta[e->dim] == w->tb[e->dim];
 		if (e->builtin == SM_B_LANE)
-			return n % SM_WARP == 0;
+			return w->ta ? w->la % SM_WARP == w->lb % SM_WARP : n % SM_WARP == 0;
 		return e->builtin != SM_B_TID;
 	case SM_E_OPAQUE:
 		if (!e->thread_dep)
 			return true;
+		if (w->ta && e->span > 1 && (sm_expr_is_collective(e) || !e->place))
+			return w->la / e->span == w->lb / e->span; /* one tile's one value */
 		if (!e->place || (!e->place->array && !e->place->base))
 			return false; /* a per-thread unknown, or another collective */
 		for (int i = 0; i < e->place->nidx; i++)
@@ -85,7 +94,7 @@ static bool repeats(const struct sm_expr *e, int64_t n, struct sw *w, int depth)
 		const struct sm_expr *x = e->a;
 		while (x && x->kind == SM_E_CAST)
 			x = x->a; /* (int)threadIdx.x */
-		if (w->xq > 0 && w->xq % n == 0 && e->b && e->b->kind == SM_E_CONST && x && x->kind == SM_E_BUILTIN &&
+		if (!w->ta && w->xq > 0 && w->xq % n == 0 && e->b && e->b->kind == SM_E_CONST && x && x->kind == SM_E_BUILTIN &&
 		    x->builtin == SM_B_TID && x->dim == 0) {
 			int64_t m = e->op == SM_OP_REM ? e->b->ival : e->op == SM_OP_AND ? e->b->ival + 1 : 0;
 			if (m > 0 && (e->op == SM_OP_REM || (m & (m - 1)) == 0) && n % m == 0)
@@ -158,7 +167,7 @@ static int64_t span(const struct sm_expr *e, struct sw *w, int depth)
 
 int64_t sm_expr_uniform_span(const struct sm_expr *e)
 {
-	struct sw w = { NULL, 0, SM_SPAN_NODES };
+	struct sw w = { .under = NULL, .xq = 0, .left = SM_SPAN_NODES };
 	return span(e, &w, 0);
 }
 
@@ -167,13 +176,13 @@ int64_t sm_expr_uniform_span_in(const struct sm_expr *e, const struct sm_kernel_
 	int64_t xq = 0; /* the gcd of the blocks' x extents; 0: none known */
 	for (int bi = 0; K && bi < K->nshapes; bi++)
 		xq = gcd(xq, K->shape[bi].block.x > 0 ? K->shape[bi].block.x : 1);
-	struct sw w = { NULL, xq, SM_SPAN_NODES };
+	struct sw w = { .under = NULL, .xq = xq, .left = SM_SPAN_NODES };
 	return span(e, &w, 0);
 }
 
 int64_t sm_expr_uniform_span_under(const struct sm_expr *e, const struct sm_guard *guards)
 {
-	struct sw w = { guards, 0, SM_SPAN_NODES };
+	struct sw w = { .under = guards, .xq = 0, .left = SM_SPAN_NODES };
 	return span(e, &w, 0);
 }
 
@@ -203,62 +212,11 @@ bool sm_scope_within_runs(const struct sm_stmt *s, int64_t span, const struct sm
 
 /* ---- one value in two given threads ---- */
 
-struct aw {
-	const int64_t *ta, *tb;    /* the two threads' ids */
-	int64_t la, lb;            /* and linear ids */
-	unsigned left;             /* nodes the walk may still visit */
-};
-
-static bool alike(const struct sm_expr *e, struct aw *w, int depth)
-{
-	if (!e)
-		return true;
-	if (depth > SM_SCAN_EXPR_DEPTH || !w->left || !--w->left)
-		return false;
-	switch (e->kind) {
-	case SM_E_CONST:
-	case SM_E_VAR:
-		return true;
-	case SM_E_BUILTIN:
-		if (e->builtin == SM_B_TID)
-			return e->dim >= 0 && e->dim < 3 && w->ta[e->dim] == w->tb[e->dim];
-		if (e->builtin == SM_B_LANE)
-			return w->la % SM_WARP == w->lb % SM_WARP;
-		return true;
-	case SM_E_OPAQUE:
-		if (!e->thread_dep)
-			return true;
-		if (e->span > 1 && (sm_expr_is_collective(e) || !e->place))
-			return w->la / e->span == w->lb / e->span; /* one tile's one value */
-		if (!e->place || (!e->place->array && !e->place->base))
-			return false; /* a per-thread unknown */
-		/* a load: alike where its address is (a race on it is
-		 * reported apart) */
-		for (int i = 0; i < e->place->nidx; i++)
-			if (!alike(e->place->idx[i], w, depth + 1))
-				return false;
-		return alike(e->place->extra, w, depth + 1) && alike(e->place->base, w, depth + 1);
-	case SM_E_BINARY:
-		return alike(e->a, w, depth + 1) && alike(e->b, w, depth + 1);
-	case SM_E_UNARY:
-	case SM_E_CAST:
-		return alike(e->a, w, depth + 1);
-	case SM_E_COND:
-		return alike(e->a, w, depth + 1) && alike(e->b, w, depth + 1) && alike(e->c, w, depth + 1);
-	case SM_E_LOOPVAR:
-	case SM_E_LOOPEXIT:
-	case SM_E_PREV:
-	case SM_E_ADDR:
-		return !sm_expr_thread_dep(e);
-	}
-	return false;
-}
-
 bool sm_expr_alike_for(const struct sm_expr *e, struct sm_dim3 block, int64_t la, int64_t lb)
 {
 	int64_t ta[3], tb[3];
 	sm_thread_id(block, la, ta);
 	sm_thread_id(block, lb, tb);
-	struct aw w = { ta, tb, la, lb, SM_SPAN_NODES };
-	return alike(e, &w, 0);
+	struct sw w = { NULL, 0, SM_SPAN_NODES, ta, tb, la, lb };
+	return repeats(e, 1, &w, 0);
 }
