@@ -32,9 +32,7 @@
 /* Do the messages of a and b say the same but for where their launch
  * contexts came from ("from the launch at a.cu:3" and "... b.cu:3": one
  * header finding seen through two includers, one template instantiated
- * twice), or but for the block shapes of two launch sites (one template
- * launched with a block of its own per instantiation)? The comparison's
- * text is built in A. */
+ * twice)? The comparison's text is built in A. */
 bool sm_diag_same_message(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b);
 
 /* Copy F's header table (paths and contents) into r's arena. */

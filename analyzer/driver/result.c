@@ -252,11 +252,14 @@ void sm_result_sort(struct sm_result *r)
  * instantiation of a template kernel separately, under the template's
  * name; an identical finding of one kernel name twice in one file comes
  * from two of them.) */
-static bool same_finding(struct sm_result *r, const struct sm_diag *a, const struct sm_diag *b)
+static bool same_but_site_block(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b);
+
+static bool same_finding(struct sm_arena *scratch, const struct sm_diag *a, const struct sm_diag *b)
 {
 	return a->kernel && a->rule == b->rule && !cmp_pos(a->range.begin, b->range.begin) &&
 	       !cmp_pos(a->range.end, b->range.end) && a->access == b->access && !cmp_str(a->kernel, b->kernel) &&
-	       !cmp_str(a->array, b->array) && sm_diag_same_message(&r->arena, a, b) && !cmp_str(a->note, b->note);
+	       !cmp_str(a->array, b->array) && !cmp_str(a->note, b->note) &&
+	       (sm_diag_same_message(scratch, a, b) || same_but_site_block(scratch, a, b));
 }
 
 unsigned sm_result_merge_instantiations(struct sm_result *r)
@@ -265,13 +268,17 @@ unsigned sm_result_merge_instantiations(struct sm_result *r)
 	bool *gone = r->ndiags ? calloc(r->ndiags, sizeof(bool)) : NULL;
 	if (r->ndiags && !gone)
 		return 0; /* out of memory: reported as they are */
+	/* the texts the comparisons build, released after: not the result's
+	 * arena, which a file's many findings would fill */
+	struct sm_arena scratch;
+	sm_arena_init(&scratch, 0);
 	for (unsigned i = 0; i < r->ndiags; i++) {
 		if (gone[i])
 			continue;
 		struct sm_diag *d = &r->diags[i];
 		unsigned count = 1;
 		for (unsigned k = i + 1; k < r->ndiags; k++)
-			if (!gone[k] && same_finding(r, d, &r->diags[k])) {
+			if (!gone[k] && same_finding(&scratch, d, &r->diags[k])) {
 				gone[k] = true;
 				count++;
 			}
@@ -286,6 +293,7 @@ unsigned sm_result_merge_instantiations(struct sm_result *r)
 	}
 	r->ndiags = out;
 	free(gone);
+	sm_arena_release(&scratch);
 	return merged;
 }
 
@@ -381,20 +389,26 @@ static bool equal_but(const char *a, const char *ta, const char *b, const char *
 	return !strncmp(a, b, at) && !strcmp(pa + strlen(ta), pb + strlen(tb));
 }
 
-/* Equal messages, or equal but for their launch's provenance, or for the
- * block shapes of two launch sites (see driver/headers.h). */
+/* Equal messages, or equal but for their launch's provenance (see
+ * driver/headers.h). */
 bool sm_diag_same_message(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b)
 {
 	if (!strcmp(a->message ? a->message : "", b->message ? b->message : ""))
 		return true;
 	if (!a->message || !b->message || a->launch.from.kind == SM_LAUNCH_NONE || b->launch.from.kind == SM_LAUNCH_NONE)
 		return false;
-	if (equal_but(a->message, sm_launch_from_text(A, &a->launch.from), b->message,
-		      sm_launch_from_text(A, &b->launch.from)))
-		return true;
-	/* one template launched with a block of its own per instantiation
-	 * (k<32><<<g, 32>>>, k<64><<<g, 64>>>): the same race between the
-	 * same threads under each is one finding */
-	return a->launch.from.kind == SM_LAUNCH_SITE && b->launch.from.kind == SM_LAUNCH_SITE &&
+	return equal_but(a->message, sm_launch_from_text(A, &a->launch.from), b->message,
+			 sm_launch_from_text(A, &b->launch.from));
+}
+
+/* One template launched with a block of its own per instantiation
+ * (k<32><<<g, 32>>>, k<64><<<g, 64>>>), in one file: the same finding
+ * between the same threads under each launch site's block is one. (Not
+ * across files: a header's kernel launched with another block by another
+ * includer stays apart, sm_diag_same_message.) */
+static bool same_but_site_block(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b)
+{
+	return a->message && b->message && a->launch.from.kind == SM_LAUNCH_SITE &&
+	       b->launch.from.kind == SM_LAUNCH_SITE &&
 	       equal_but(a->message, sm_launch_text(A, &a->launch), b->message, sm_launch_text(A, &b->launch));
 }

@@ -313,7 +313,9 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData
 				CXCursor conf = cv_strip(ks.c[cfg]);
 				/* a device-side launch's call is cudaLaunchDevice(fn,
 				 * params, grid, block, smem, stream) */
-				int base = !strcmp(cv_cx_str(S->A, clang_getCursorSpelling(conf)), "cudaLaunchDevice") ? 2 : 0;
+				CXString cn = clang_getCursorSpelling(conf);
+				int base = !strcmp(clang_getCString(cn), "cudaLaunchDevice") ? 2 : 0;
+				clang_disposeString(cn);
 				int na = clang_Cursor_getNumArguments(conf) - base;
 				pl->L.dyn_smem = -1;
 				if (na >= 1)
