@@ -251,15 +251,21 @@ static const char *referenced_name(struct fe *S, CXCursor arg)
 	return clang_Cursor_isNull(r) ? "" : cv_cx_str(S->A, clang_getCursorSpelling(r));
 }
 
-static int is_config_call(struct fe *S, CXCursor c)
+/* A launch's configuration call: the index of its grid argument (its
+ * block, shared bytes follow), or -1 when c is none. cudaLaunchDevice(fn,
+ * params, grid, block, smem, stream) is a launch compiled for the device,
+ * as in a lambda (clang takes a lambda as __host__ __device__). */
+static int config_call_base(CXCursor c)
 {
 	if (clang_getCursorKind(c) != CXCursor_CallExpr)
-		return 0;
-	const char *n = cv_cx_str(S->A, clang_getCursorSpelling(c));
-	/* cudaLaunchDevice: a launch compiled for the device, as in a lambda
-	 * (clang takes a lambda as __host__ __device__) */
-	return !strcmp(n, "__cudaPushCallConfiguration") || !strcmp(n, "cudaConfigureCall") ||
-	       !strcmp(n, "cudaLaunchDevice");
+		return -1;
+	CXString cs = clang_getCursorSpelling(c);
+	const char *n = clang_getCString(cs);
+	int base = !strcmp(n, "__cudaPushCallConfiguration") || !strcmp(n, "cudaConfigureCall") ? 0
+		   : !strcmp(n, "cudaLaunchDevice")                                               ? 2
+											       : -1;
+	clang_disposeString(cs);
+	return base;
 }
 
 static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData d);
@@ -300,10 +306,14 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData
 	struct fe *S = lc->S;
 	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
 		struct kids ks = cv_kids_of(c);
-		int cfg = -1;
-		for (int i = 0; i < ks.n && i < 8; i++)
-			if (is_config_call(S, cv_strip(ks.c[i])))
+		int cfg = -1, base = 0;
+		for (int i = 0; i < ks.n && i < 8; i++) {
+			int b = config_call_base(cv_strip(ks.c[i]));
+			if (b >= 0) {
 				cfg = i;
+				base = b;
+			}
+		}
 		if (cfg >= 0 && cv_in_converted_file(S, c)) {
 			CXCursor callee = clang_getCursorReferenced(c);
 			struct pending_launch *pl = sm_arena_alloc(S->A, sizeof(*pl));
@@ -311,11 +321,6 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData
 				pl->kernel = callee;
 				pl->L.range = cv_range_of(S, c);
 				CXCursor conf = cv_strip(ks.c[cfg]);
-				/* a device-side launch's call is cudaLaunchDevice(fn,
-				 * params, grid, block, smem, stream) */
-				CXString cn = clang_getCursorSpelling(conf);
-				int base = !strcmp(clang_getCString(cn), "cudaLaunchDevice") ? 2 : 0;
-				clang_disposeString(cn);
 				int na = clang_Cursor_getNumArguments(conf) - base;
 				pl->L.dyn_smem = -1;
 				if (na >= 1)
