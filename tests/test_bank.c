@@ -120,7 +120,7 @@ START_TEST(test_guard_active_lanes)
 	/* if (tid < 8) s[32*tid]: only 8 lanes active -> 8-way */
 	struct sm_irb b;
 	sm_irb_init(&b);
-	struct sm_guard g = { OP(&b, SM_OP_LT, T(&b, 0), K(&b, 8)), false, { { 0, 0 }, { 0, 0 }, 0 }, NULL };
+	struct sm_guard g = { OP(&b, SM_OP_LT, T(&b, 0), K(&b, 8)), false, { { 0, 0 }, { 0, 0 }, 0 }, NULL, false };
 	double d = degree1(&b, sm_irb_array(&b, "t", 4, 4096, 0), OP(&b, SM_OP_MUL, T(&b, 0), K(&b, 32)), NULL, 4,
 			   (struct sm_dim3){ 32, 1, 1 }, &g);
 	ck_assert(d == 8);

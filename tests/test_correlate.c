@@ -5,7 +5,9 @@
  * unknown offsets are not. Table-driven: each row is a condition over
  * s[tid] and s[tid + d] (d from the row, so d == 0 is the same element).
  * Also the three-valued guard (eval.c sm_eval_truth): && and || decided by
- * their known operands where those decide them. */
+ * their known operands where those decide them. The AND rows are tried
+ * as nested ifs too: related when joined (nothing written between the
+ * two conditions), never otherwise. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +109,17 @@ START_TEST(test_rows)
 		memset(&c, 0, sizeof(c));
 		c.tid[0] = t;
 		c.ntid = (struct sm_dim3){ 32, 1, 1 };
-		ck_assert_msg(sm_guard_impossible(cond, r->negate, &c) == r->impossible, "%s (thread %d)", r->what, t);
+		struct sm_guard g = { .cond = cond, .negate = r->negate };
+		ck_assert_msg(sm_guard_impossible(&g, &c) == r->impossible, "%s (thread %d)", r->what, t);
+		if (r->shape != AND || r->negate)
+			continue;
+		/* the same two tests as nested ifs, the inner on the outer's
+		 * value: related only when nothing was written between them */
+		struct sm_guard outer = { .cond = first };
+		struct sm_guard inner = { .cond = second, .next = &outer, .joined = true };
+		ck_assert_msg(sm_guard_impossible(&inner, &c) == r->impossible, "nested %s (thread %d)", r->what, t);
+		inner.joined = false;
+		ck_assert_msg(!sm_guard_impossible(&inner, &c), "nested %s, written between (thread %d)", r->what, t);
 	}
 	sm_irb_release(&b);
 }
@@ -126,7 +138,8 @@ START_TEST(test_unknown_offset)
 	struct sm_eval_ctx c;
 	memset(&c, 0, sizeof(c));
 	c.ntid = (struct sm_dim3){ 32, 1, 1 };
-	ck_assert(!sm_guard_impossible(cond, false, &c));
+	struct sm_guard g = { .cond = cond };
+	ck_assert(!sm_guard_impossible(&g, &c));
 	sm_irb_release(&b);
 }
 END_TEST

@@ -25,6 +25,10 @@ struct sm_guard {
 	bool negate;
 	struct sm_range range;    /* the condition as written */
 	const struct sm_guard *next;
+	bool joined;              /* next's condition ran just before this one's,
+	                           * with nothing written by this thread in
+	                           * between: their loads of one element read one
+	                           * value (correlate.c) */
 };
 
 /* A loop induction variable: value at iteration k is init (op step)^k.
@@ -226,12 +230,20 @@ void sm_thread_ctx(struct sm_eval_ctx *c, struct sm_dim3 b, int64_t lin);
  * k times (eval.c). Sets c->err when it overflows or is undefined. */
 int64_t sm_iv_apply(enum sm_op op, int64_t v, int64_t step, int64_t k, struct sm_eval_ctx *c);
 
-/* Is the guard condition cond (its negation when negate) false for the
+/* Is guard g's condition (its negation when g->negate) false for the
  * thread and iterations in c because it compares one shared element with
  * constants in ways no value satisfies (x == 0 && x != 0, through two loads
- * of the same element)? Only loads within this one condition are related
- * (correlate.c). */
-bool sm_guard_impossible(const struct sm_expr *cond, bool negate, struct sm_eval_ctx *c);
+ * of the same element)? Loads of one condition are related, and those of
+ * the guards it is joined to (sm_guard.joined: nested ifs with nothing
+ * written between their conditions) (correlate.c). */
+bool sm_guard_impossible(const struct sm_guard *g, struct sm_eval_ctx *c);
+
+/* Does statement s always leave its block (return, break, continue,
+ * goto; a block ending in one, an if both of whose arms do)? Does it
+ * surely write no memory (a declaration, an assignment to a local, a
+ * shared load)? (cfg.c) */
+bool sm_stmt_exits(const struct sm_stmt *s);
+bool sm_stmt_writes_nothing(const struct sm_stmt *s);
 
 /* Does the chain of guards from g on hold for the thread and iterations
  * in c (guards.c)? Undecidable guards are taken as true, unless they test

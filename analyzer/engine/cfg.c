@@ -19,6 +19,51 @@ static enum sm_seen is_loop_dependent(const struct sm_expr *e, void *arg)
 	return hit ? SM_SEEN_HIT : SM_SEEN_GO;
 }
 
+bool sm_stmt_exits(const struct sm_stmt *s)
+{
+	if (!s)
+		return false;
+	switch (s->kind) {
+	case SM_S_RETURN:
+	case SM_S_BREAK:
+	case SM_S_CONTINUE:
+	case SM_S_GOTO:
+		return true;
+	case SM_S_BLOCK:
+		return s->nkids > 0 && sm_stmt_exits(s->kids[s->nkids - 1]);
+	case SM_S_IF:
+		return s->nkids >= 2 && sm_stmt_exits(s->kids[0]) && sm_stmt_exits(s->kids[1]);
+	case SM_S_DECL: case SM_S_ASSIGN: case SM_S_LOOP: case SM_S_SWITCH: case SM_S_BARRIER: case SM_S_ACCESS:
+	case SM_S_OPAQUE_CALL: case SM_S_CALL:
+		break;
+	}
+	return false;
+}
+
+bool sm_stmt_writes_nothing(const struct sm_stmt *s)
+{
+	if (!s)
+		return true;
+	switch (s->kind) {
+	case SM_S_ACCESS:
+		return s->access && s->access->kind == SM_ACC_LOAD;
+	case SM_S_DECL:
+	case SM_S_ASSIGN:
+		return true;
+	case SM_S_BLOCK:
+	case SM_S_IF:
+		/* e.g. the front end's `if (a) load` for the loads of b in a && b */
+		for (int i = 0; i < s->nkids; i++)
+			if (!sm_stmt_writes_nothing(s->kids[i]))
+				return false;
+		return true;
+	case SM_S_LOOP: case SM_S_SWITCH: case SM_S_BARRIER: case SM_S_OPAQUE_CALL: case SM_S_CALL:
+	case SM_S_RETURN: case SM_S_BREAK: case SM_S_CONTINUE: case SM_S_GOTO:
+		break;
+	}
+	return false;
+}
+
 bool sm_expr_refs_loops(const struct sm_expr *e)
 {
 	struct sm_expr_walk w = { is_loop_dependent, NULL, SM_WALK_LOAD_PLACE, SM_SCAN_EXPR_DEPTH, true };

@@ -20,8 +20,15 @@
  * value: no thread can write it between two loads of one condition without
  * a race of its own, which the search reports on its own. When the two
  * atoms admit no common value, the guard is false for this thread. Loads of
- * different conditions (nested ifs) are never correlated: the thread may
- * write the element between them. */
+ * nested conditions are related the same way when nothing is written
+ * between them (sm_guard.joined: the inner if is the first statement of
+ * the outer one's arm, or follows only declarations, assignments to locals
+ * and loads), as in GPUVerify's form of the same step,
+ *
+ *     if (b[y][x] == 0) { if (b[y][k] != 0 && b[k][x] != 0) b[y][x] = ...; }
+ *
+ * Once the thread may have written in between (a store, a call, a loop, an
+ * if), the conditions are never related: the element may have changed. */
 #include "engine/analysis.h"
 
 #include <stdint.h>
@@ -220,11 +227,13 @@ static bool compatible(const struct atom *x, const struct atom *y)
 	return lo <= hi;
 }
 
-bool sm_guard_impossible(const struct sm_expr *cond, bool negate, struct sm_eval_ctx *c)
+bool sm_guard_impossible(const struct sm_guard *g, struct sm_eval_ctx *c)
 {
 	struct atoms A;
 	A.n = 0;
-	collect(cond, !negate, c, &A, 0);
+	collect(g->cond, !g->negate, c, &A, 0);
+	for (const struct sm_guard *o = g; o->joined && o->next; o = o->next)
+		collect(o->next->cond, !o->next->negate, c, &A, 0);
 	for (int i = 0; i < A.n; i++)
 		for (int j = i + 1; j < A.n; j++)
 			if (A.a[i].array == A.a[j].array && A.a[i].addr == A.a[j].addr && !compatible(&A.a[i], &A.a[j]))

@@ -165,7 +165,7 @@ static int guard_one(const struct sm_guard *g, struct sm_eval_ctx *c, unsigned c
 		c->err = 0;
 		c->budget = SM_EVAL_BUDGET_COND;
 		int t = sm_eval_truth(g->cond, c);
-		r = t >= 0 ? (t != 0) != g->negate : !sm_guard_impossible(g->cond, g->negate, c);
+		r = t >= 0 ? (t != 0) != g->negate : !sm_guard_impossible(g, c);
 	} else {
 		r = (v != 0) != g->negate;
 	}

@@ -386,33 +386,13 @@ struct walk {
 	const struct sm_guard *guards;
 	const struct sm_loop *loop;
 	int loop_depth;
+	bool fresh; /* this thread wrote nothing since the innermost guard's condition */
 };
 
 static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w);
 
-static bool stmt_exits(const struct sm_stmt *s)
-{
-	if (!s)
-		return false;
-	switch (s->kind) {
-	case SM_S_RETURN:
-	case SM_S_BREAK:
-	case SM_S_CONTINUE:
-	case SM_S_GOTO:
-		return true;
-	case SM_S_BLOCK:
-		return s->nkids > 0 && stmt_exits(s->kids[s->nkids - 1]);
-	case SM_S_IF:
-		return s->nkids >= 2 && stmt_exits(s->kids[0]) && stmt_exits(s->kids[1]);
-	case SM_S_DECL: case SM_S_ASSIGN: case SM_S_LOOP: case SM_S_SWITCH: case SM_S_BARRIER: case SM_S_ACCESS:
-	case SM_S_OPAQUE_CALL: case SM_S_CALL:
-		break;
-	}
-	return false;
-}
-
 static const struct sm_guard *push_guard(struct rs *R, const struct sm_guard *g, struct sm_expr *cond,
-					 bool negate, struct sm_range range)
+					 bool negate, struct sm_range range, bool joined)
 {
 	if (!cond)
 		return g;
@@ -423,6 +403,7 @@ static const struct sm_guard *push_guard(struct rs *R, const struct sm_guard *g,
 	n->negate = negate;
 	n->range = range;
 	n->next = g;
+	n->joined = joined && g;
 	return n;
 }
 
@@ -785,6 +766,7 @@ static void walk_loop(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 	L->cond = s->cond ? subst(R, s->cond, lenv, 0) : NULL;
 	record_stmt(R, s, L->cond, L, w.guards);
 	struct walk inner = w;
+	inner.fresh = false; /* a later iteration runs after the body's writes */
 	inner.loop = L;
 	inner.loop_depth = w.loop_depth + 1;
 	if (w.loop_depth >= SM_MAX_LOOPS) {
@@ -827,13 +809,14 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 		for (int i = 0; i < s->nkids; i++) {
 			struct sm_stmt *k = s->kids[i];
 			walk(R, k, env, cur);
+			cur.fresh = cur.fresh && sm_stmt_writes_nothing(k);
 			if (k && k->kind == SM_S_IF && k->cond) {
-				bool then_exits = k->nkids > 0 && stmt_exits(k->kids[0]);
-				bool else_exits = k->nkids > 1 && stmt_exits(k->kids[1]);
+				bool then_exits = k->nkids > 0 && sm_stmt_exits(k->kids[0]);
+				bool else_exits = k->nkids > 1 && sm_stmt_exits(k->kids[1]);
 				if (then_exits && !else_exits)
-					cur.guards = push_guard(R, cur.guards, subst(R, k->cond, env, 0), true, k->cond->range);
+					cur.guards = push_guard(R, cur.guards, subst(R, k->cond, env, 0), true, k->cond->range, false);
 				else if (else_exits && !then_exits)
-					cur.guards = push_guard(R, cur.guards, subst(R, k->cond, env, 0), false, k->cond->range);
+					cur.guards = push_guard(R, cur.guards, subst(R, k->cond, env, 0), false, k->cond->range, false);
 			}
 		}
 		break;
@@ -867,13 +850,14 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 		env_t e1 = env_copy(R, env), e2 = env_copy(R, env);
 		struct walk w1 = w, w2 = w;
 		struct sm_range cr = s->cond ? s->cond->range : s->range;
-		w1.guards = push_guard(R, w.guards, c, false, cr);
-		w2.guards = push_guard(R, w.guards, c, true, cr);
+		w1.guards = push_guard(R, w.guards, c, false, cr, w.fresh);
+		w2.guards = push_guard(R, w.guards, c, true, cr, w.fresh);
+		w1.fresh = w2.fresh = true;
 		struct sm_stmt *th = s->nkids > 0 ? s->kids[0] : NULL;
 		struct sm_stmt *el = s->nkids > 1 ? s->kids[1] : NULL;
 		walk(R, th, e1, w1);
 		walk(R, el, e2, w2);
-		bool x1 = stmt_exits(th), x2 = stmt_exits(el);
+		bool x1 = sm_stmt_exits(th), x2 = sm_stmt_exits(el);
 		unsigned char *decl = NULL; /* variables declared in a branch, when asked */
 		for (unsigned i = 0; i < R->K->nvars; i++) {
 			if (x1 && !x2)
@@ -913,6 +897,7 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 	case SM_S_SWITCH: {
 		record_stmt(R, s, subst(R, s->cond, env, 0), w.loop, w.guards);
 		env_t e1 = env_copy(R, env);
+		w.fresh = false;
 		if (s->nkids > 0)
 			walk(R, s->kids[0], e1, w);
 		for (unsigned i = 0; i < R->K->nvars; i++)
@@ -981,7 +966,7 @@ int sm_resolve_kernel_at(struct sm_kernel *k, const struct sm_launch_ctx *launch
 	if (!R.out || !env)
 		return -1;
 	bind_launch_values(&R, env, launch);
-	struct walk w = { NULL, NULL, 0 };
+	struct walk w = { NULL, NULL, 0, false };
 	walk(&R, k->body, env, w);
 	/* accesses never reached by the walk (dead code) stay !ok */
 	for (unsigned i = 0; i < k->naccesses; i++)

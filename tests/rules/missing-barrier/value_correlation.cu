@@ -82,6 +82,45 @@ __global__ void nested_ifs(int *g)
     g[t] = v[t];
 }
 
+// the closure step as nested ifs (GPUVerify's form): nothing is written
+// between the outer test of d[y][x] and the inner one of d[y][k], so in
+// iteration k == x they read one value, == 0 and != 0 at once
+__global__ void closure_nested(int *g)
+{
+    __shared__ int d[N][N];
+    int y = threadIdx.y, x = threadIdx.x;
+    d[y][x] = g[y * N + x];
+    __syncthreads();
+    for (int k = 0; k < N; k++) {
+        if (d[y][x] == 0) {
+            if (d[y][k] != 0 && d[k][x] != 0)
+                d[y][x] = k + 2;
+        }
+        __syncthreads();
+    }
+    g[y * N + x] = d[y][x];
+}
+
+// twin: the thread writes (another array) between the two tests, so they
+// are not related and the write of e[y][x] counts against the row's reads
+__global__ void closure_nested_written(int *g)
+{
+    __shared__ int e[N][N];
+    __shared__ int seen[N][N];
+    int y = threadIdx.y, x = threadIdx.x;
+    e[y][x] = g[y * N + x];
+    __syncthreads();
+    for (int k = 0; k < N; k++) {
+        if (e[y][x] == 0) {
+            seen[y][x] = k;
+            if (e[y][k] != 0 && e[k][x] != 0)
+                e[y][x] = k + 2;
+        }
+        __syncthreads();
+    }
+    g[y * N + x] = e[y][x] + seen[y][x];
+}
+
 void launch(int *g)
 {
     closure<<<1, dim3(N, N)>>>(g);
@@ -89,27 +128,35 @@ void launch(int *g)
     range_test<<<1, 64>>>(g);
     range_ok<<<1, 64>>>(g);
     nested_ifs<<<1, 64>>>(g);
+    closure_nested<<<1, dim3(N, N)>>>(g);
+    closure_nested_written<<<1, dim3(N, N)>>>(g);
 }
 
 /*
  * check-output-start
- * tests/rules/missing-barrier/value_correlation.cu:33:13: error: missing barrier: write-after-read race on 'c': thread (0,0) overwrites c[0][0], which thread (0,1) read at line 32, with no __syncthreads() in between (different warps) in kernel 'closure_racy' with blockDim (32,32,1) from the launch on line 88 [missing-barrier]
+ * tests/rules/missing-barrier/value_correlation.cu:33:13: error: missing barrier: write-after-read race on 'c': thread (0,0) overwrites c[0][0], which thread (0,1) read at line 32, with no __syncthreads() in between (different warps) in kernel 'closure_racy' with blockDim (32,32,1) from the launch on line 127 [missing-barrier]
  *               c[y][x] = k + 2;
  *               ^~~~~~~
  * tests/rules/missing-barrier/value_correlation.cu:32:29: note: the racing read of 'c' by thread (0,1)
  * tests/rules/missing-barrier/value_correlation.cu:27:5: note: 'c' declared here
  * tests/rules/missing-barrier/value_correlation.cu:33:13: note: add __syncthreads() between the two accesses
- * tests/rules/missing-barrier/value_correlation.cu:64:9: error: missing barrier: write-after-read race on 'q': thread 31 overwrites q[31], which thread 32 read at line 62, with no __syncthreads() in between (different warps) in kernel 'range_ok' with blockDim (64,1,1) from the launch on line 90 [missing-barrier]
+ * tests/rules/missing-barrier/value_correlation.cu:64:9: error: missing barrier: write-after-read race on 'q': thread 31 overwrites q[31], which thread 32 read at line 62, with no __syncthreads() in between (different warps) in kernel 'range_ok' with blockDim (64,1,1) from the launch on line 129 [missing-barrier]
  *           q[t] = 1;
  *           ^~~~
  * tests/rules/missing-barrier/value_correlation.cu:62:13: note: the racing read of 'q' by thread 32
  * tests/rules/missing-barrier/value_correlation.cu:58:5: note: 'q' declared here
  * tests/rules/missing-barrier/value_correlation.cu:64:9: note: add __syncthreads() between the two accesses
- * tests/rules/missing-barrier/value_correlation.cu:79:13: error: missing barrier: write-after-read race on 'v': thread 0 overwrites v[32], which thread 32 read at line 78, with no __syncthreads() in between (different warps) in kernel 'nested_ifs' with blockDim (64,1,1) from the launch on line 91 [missing-barrier]
+ * tests/rules/missing-barrier/value_correlation.cu:79:13: error: missing barrier: write-after-read race on 'v': thread 0 overwrites v[32], which thread 32 read at line 78, with no __syncthreads() in between (different warps) in kernel 'nested_ifs' with blockDim (64,1,1) from the launch on line 130 [missing-barrier]
  *               v[(t + 32) & 63] = 2;
  *               ^~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/value_correlation.cu:78:13: note: the racing read of 'v' by thread 32
  * tests/rules/missing-barrier/value_correlation.cu:72:5: note: 'v' declared here
  * tests/rules/missing-barrier/value_correlation.cu:79:13: note: add __syncthreads() between the two accesses
+ * tests/rules/missing-barrier/value_correlation.cu:117:17: error: missing barrier: write-after-read race on 'e': thread (0,0) overwrites e[0][0], which thread (0,1) read at line 116, with no __syncthreads() in between (different warps) in kernel 'closure_nested_written' with blockDim (32,32,1) from the launch on line 132 [missing-barrier]
+ *                   e[y][x] = k + 2;
+ *                   ^~~~~~~
+ * tests/rules/missing-barrier/value_correlation.cu:116:33: note: the racing read of 'e' by thread (0,1)
+ * tests/rules/missing-barrier/value_correlation.cu:108:5: note: 'e' declared here
+ * tests/rules/missing-barrier/value_correlation.cu:117:17: note: add __syncthreads() between the two accesses
  * check-output-end
  */
