@@ -70,7 +70,7 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 			.earlier = ta,
 			.headline = sm_arena_printf(A, "missing wait: read of '%s' before its asynchronous copy completes", name),
 			.tail = sm_arena_printf(A, ": no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, "
-						   "arrive_and_wait) completes the copy's group before the read %s%s",
+						   "arrive_and_wait) completes the copy's group before the read %s %s",
 						sm_where_text(A, v->m->kernel->name, v->m->acc[r->b].src->call),
 						sm_race_launch_text(ctx, v)),
 			.note = "wait for the copy's group before reading its bytes (__pipeline_wait_prior(N) or "

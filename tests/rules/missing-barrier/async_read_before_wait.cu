@@ -110,25 +110,25 @@ void launch(const float *in, float *out, int n)
 /*
  * check-args: --no-cuda
  * check-output-start
- * tests/rules/missing-barrier/async_read_before_wait.cu:20:14: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[0], which its own asynchronous copy at line 18 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes the copy's group before the read in kernel 'early'with blockDim (128,1,1) from the launch on line 101 [missing-barrier]
+ * tests/rules/missing-barrier/async_read_before_wait.cu:20:14: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[0], which its own asynchronous copy at line 18 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes the copy's group before the read in kernel 'early' with blockDim (128,1,1) from the launch on line 101 [missing-barrier]
  *       out[t] = s[t] * 2.0f;
  *                ^~~~
  * tests/rules/missing-barrier/async_read_before_wait.cu:18:29: note: the asynchronous copy into 's' by thread 0
  * tests/rules/missing-barrier/async_read_before_wait.cu:16:5: note: 's' declared here
  * tests/rules/missing-barrier/async_read_before_wait.cu:20:14: note: wait for the copy's group before reading its bytes (__pipeline_wait_prior(N) or cp.async.wait_group N with N no larger than the groups committed after it, pipe.consumer_wait())
- * tests/rules/missing-barrier/async_read_before_wait.cu:30:14: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[0], which its own asynchronous copy at line 27 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes the copy's group before the read in kernel 'wait_too_weak'with blockDim (128,1,1) from the launch on line 102 [missing-barrier]
+ * tests/rules/missing-barrier/async_read_before_wait.cu:30:14: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[0], which its own asynchronous copy at line 27 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes the copy's group before the read in kernel 'wait_too_weak' with blockDim (128,1,1) from the launch on line 102 [missing-barrier]
  *       out[t] = s[t] * 2.0f;
  *                ^~~~
  * tests/rules/missing-barrier/async_read_before_wait.cu:27:29: note: the asynchronous copy into 's' by thread 0
  * tests/rules/missing-barrier/async_read_before_wait.cu:25:5: note: 's' declared here
  * tests/rules/missing-barrier/async_read_before_wait.cu:30:14: note: wait for the copy's group before reading its bytes (__pipeline_wait_prior(N) or cp.async.wait_group N with N no larger than the groups committed after it, pipe.consumer_wait())
- * tests/rules/missing-barrier/async_read_before_wait.cu:44:16: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[1][0], which its own asynchronous copy at line 41 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes the copy's group before the read in kernel 'next_stage'with blockDim (128,1,1) from the launch on line 103 [missing-barrier]
+ * tests/rules/missing-barrier/async_read_before_wait.cu:44:16: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[1][0], which its own asynchronous copy at line 41 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes the copy's group before the read in kernel 'next_stage' with blockDim (128,1,1) from the launch on line 103 [missing-barrier]
  *           acc += s[(k + 1) & 1][t];
  *                  ^~~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/async_read_before_wait.cu:41:33: note: the asynchronous copy into 's' by thread 0
  * tests/rules/missing-barrier/async_read_before_wait.cu:35:5: note: 's' declared here
  * tests/rules/missing-barrier/async_read_before_wait.cu:44:16: note: wait for the copy's group before reading its bytes (__pipeline_wait_prior(N) or cp.async.wait_group N with N no larger than the groups committed after it, pipe.consumer_wait())
- * tests/rules/missing-barrier/async_read_before_wait.cu:58:14: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[0], which its own asynchronous copy at line 55 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes the copy's group before the read in kernel 'ptx_group'with blockDim (128,1,1) from the launch on line 104 [missing-barrier]
+ * tests/rules/missing-barrier/async_read_before_wait.cu:58:14: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[0], which its own asynchronous copy at line 55 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes the copy's group before the read in kernel 'ptx_group' with blockDim (128,1,1) from the launch on line 104 [missing-barrier]
  *       out[t] = s[t];
  *                ^~~~
  * tests/rules/missing-barrier/async_read_before_wait.cu:55:1: note: the asynchronous copy into 's' by thread 0
