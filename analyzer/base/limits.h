@@ -404,6 +404,13 @@
  * as complete at once (a race on it may be missed; no false one). */
 #define SM_FE_ASYNC_PENDING 64
 
+/* Commits, waits and shared loads of one loop body the front end notes
+ * to follow the copies in flight at its end into the next iteration
+ * (convert_async.c cv_async_loop_end): a pipeline's body has a few. Past
+ * it the loop's copies are not followed over its back edge (a read before
+ * their wait may be missed; no false finding). */
+#define SM_FE_LOOP_EVENTS 4096
+
 /* Elements of local arrays the front end follows as variables at once in
  * one kernel (`sumf[j] = warp_sum(sumf[j]); buf[w] = sumf[j];`), and the
  * local arrays whose uses it has checked: a kernel keeps a handful of

@@ -68,10 +68,23 @@ static void nest_init(struct nest *N, const struct sm_raccess *a, const struct s
 	}
 }
 
-/* Set the iterations of vector number v (mixed radix over N->tries) into
- * ca (a's loops) and cb (b's). False past the last vector. */
-static bool nest_vector(const struct nest *N, int v, struct sm_eval_ctx *ca, struct sm_eval_ctx *cb)
+/* The innermost loop around both (the first of a's loops that is b's
+ * too), or -1. */
+static int nest_common(const struct nest *N)
 {
+	for (int i = 0; i < N->n; i++)
+		if (N->of_a[i] && N->of_b[i])
+			return i;
+	return -1;
+}
+
+/* Set the iterations of vector number v (mixed radix over N->tries) into
+ * ca (a's loops) and cb (b's); with `carried` the read runs one iteration
+ * of the innermost loop around both after the copy. False past the last
+ * vector. */
+static bool nest_vector(const struct nest *N, int v, bool carried, struct sm_eval_ctx *ca, struct sm_eval_ctx *cb)
+{
+	int common = carried ? nest_common(N) : -1;
 	for (int i = 0; i < N->n; i++) {
 		int k = v % N->tries[i];
 		v /= N->tries[i];
@@ -81,7 +94,7 @@ static bool nest_vector(const struct nest *N, int v, struct sm_eval_ctx *ca, str
 		if (N->of_a[i])
 			ca->iter[d] = k;
 		if (N->of_b[i])
-			cb->iter[d] = k;
+			cb->iter[d] = k + (i == common);
 	}
 	return v == 0;
 }
@@ -110,14 +123,17 @@ static bool same_storage(const struct sm_raccess *a, const struct sm_raccess *b)
 	return a->array && b->array && (a->array == b->array || (a->array->is_dynamic && b->array->is_dynamic));
 }
 
-/* A witness for copy a and read b in block `block`: the thread and the
- * byte, into r. */
-static bool witness(const struct sm_raccess *a, const struct sm_raccess *b, struct sm_dim3 block, struct sm_work *work,
-		    struct sm_race *r)
+/* A witness for copy a and read b in block `block` (carried: a issued
+ * one iteration of their innermost common loop before b runs): the thread
+ * and the byte, into r. */
+static bool witness(const struct sm_raccess *a, const struct sm_raccess *b, bool carried, struct sm_dim3 block,
+		    struct sm_work *work, struct sm_race *r)
 {
 	int64_t nthreads = block.x * block.y * block.z;
 	struct nest N;
 	nest_init(&N, a, b);
+	if (carried && nest_common(&N) < 0)
+		return false; /* a copy from before the loop: pending already says it */
 	for (int64_t t = 0; t < nthreads && t <= SM_WARP; t++) {
 		int64_t lin = t < SM_WARP ? t : nthreads - 1;
 		if (t == SM_WARP && nthreads <= SM_WARP)
@@ -128,7 +144,7 @@ static bool witness(const struct sm_raccess *a, const struct sm_raccess *b, stru
 			struct sm_eval_ctx ca, cb;
 			sm_thread_ctx(&ca, block, lin);
 			sm_thread_ctx(&cb, block, lin);
-			if (!nest_vector(&N, v, &ca, &cb))
+			if (!nest_vector(&N, v, carried, &ca, &cb))
 				break;
 			if (work)
 				work->used += 8;
@@ -142,6 +158,7 @@ static bool witness(const struct sm_raccess *a, const struct sm_raccess *b, stru
 			r->kind = SM_RACE_RAW;
 			r->inter_warp = true;
 			r->own_copy = true;
+			r->cross_iter = carried;
 			memcpy(r->tid_a, ca.tid, sizeof(r->tid_a));
 			memcpy(r->tid_b, ca.tid, sizeof(r->tid_b));
 			r->addr = addr;
@@ -158,15 +175,20 @@ int sm_kernel_own_copy_reads(const struct sm_kernel_model *m, struct sm_dim3 blo
 	struct sm_race *v = NULL;
 	for (unsigned b = 0; b < m->nacc; b++) {
 		const struct sm_raccess *rb = &m->acc[b];
-		if (!rb->ok || !rb->src || !rb->src->npending || rb->src->kind != SM_ACC_LOAD)
+		if (!rb->ok || !rb->src || (!rb->src->npending && !rb->src->ncarried) || rb->src->kind != SM_ACC_LOAD)
 			continue;
 		for (unsigned a = 0; a < m->nacc; a++) {
 			const struct sm_raccess *ra = &m->acc[a];
-			bool listed = false;
+			bool listed = false, carried = false;
 			for (unsigned p = 0; p < rb->src->npending && !listed; p++)
 				listed = rb->src->pending[p] == ra->src;
+			for (unsigned p = 0; p < rb->src->ncarried && !carried; p++)
+				carried = rb->src->carried[p] == ra->src;
+			/* one copy may be both: this iteration's, and the last one's */
 			struct sm_race r;
-			if (!listed || !ra->ok || !same_storage(ra, rb) || !witness(ra, rb, block, work, &r))
+			if ((!listed && !carried) || !ra->ok || !same_storage(ra, rb) ||
+			    !((listed && witness(ra, rb, false, block, work, &r)) ||
+			      (carried && witness(ra, rb, true, block, work, &r))))
 				continue;
 			r.a = a;
 			r.b = b;

@@ -170,6 +170,7 @@ struct fe {
 		unsigned group[SM_FE_ASYNC_PENDING]; /* commit group; 0: open */
 		unsigned n;
 		unsigned commits; /* groups committed so far */
+		struct cv_async_loop *loop; /* the innermost loop being converted */
 	} async;
 	/* elements of local arrays followed as variables (convert_local.c) */
 	struct {
@@ -465,6 +466,19 @@ void cv_emit_barrier(struct fe *S, struct sm_stmt *s);
 const char *cv_recovered_call_name(struct fe *S, CXCursor call);
 /* A kernel's conversion starts with no copy in flight. */
 void cv_async_reset(struct fe *S);
+
+/* The back edge of a loop (convert_async.c): the commits and waits of
+ * its body, in order, so that the copies still in flight at the end of the
+ * body can be followed into the next iteration. begin before the body's
+ * conversion (its condition's), end after it and the step's: the loads of
+ * body and step then list the copies no wait completes before them
+ * (sm_access.carried). */
+struct cv_async_loop {
+	struct vec ev;                /* struct cv_async_ev, in order */
+	struct cv_async_loop *up;     /* the enclosing loop's, or NULL */
+};
+void cv_async_loop_begin(struct fe *S, struct cv_async_loop *L);
+void cv_async_loop_end(struct fe *S, struct cv_async_loop *L, const struct sm_stmt *body, const struct sm_stmt *step);
 
 /* Inline the call c of def: bind its parameters (by value, by pointer,
  * by reference), convert def's body into an SM_S_CALL statement in the

@@ -34,14 +34,19 @@
  *   window); an integer variable given such an address holds a pointer into
  *   shared memory (with byte units), as ldmatrix and cp.async operands are
  *   written.
- * Limits: the group bookkeeping follows the statements in order once: a
- * copy left in flight at the end of a loop body is not carried into the
- * next iteration (a pipeline's later wait_prior completes it there), and a
- * copy issued under a branch is repeated after a later barrier unguarded.
  * Each shared load made while copies are in flight lists them
  * (sm_access.pending): a read of the copying thread's own bytes before
  * the wait is found from there (engine/async_wait.c), as the race search
- * pairs distinct threads only. */
+ * pairs distinct threads only. A copy still in flight at the end of a loop
+ * body is in flight at the top of the next iteration: the loads of the body
+ * that no wait orders after it list it too (sm_access.carried), found from
+ * the body's commits and waits in order (cv_async_loop_end).
+ * Limits: the group bookkeeping follows the statements in order once; a
+ * copy carried over a back edge is not repeated after the next iteration's
+ * barriers (a read of another thread's element behind a barrier but before
+ * the wait is found for the copies of the same iteration, or of the code
+ * before the loop, only); and a copy issued under a branch is repeated
+ * after a later barrier unguarded. */
 #include "front/convert.h"
 
 #include <stdlib.h>
@@ -123,8 +128,104 @@ static void issue(struct fe *S, struct sm_access *a)
 	}
 }
 
+/* ---- the back edge ---- */
+
+enum ev_kind { EV_COMMIT, EV_WAIT };
+
+struct cv_async_ev {
+	enum ev_kind kind;
+	int64_t n;         /* EV_WAIT: the groups it leaves; < 0 every copy */
+	unsigned mark;     /* the accesses made before it (sm_access.index) */
+};
+
+static void note(struct fe *S, enum ev_kind kind, int64_t n)
+{
+	for (struct cv_async_loop *L = S->async.loop; L; L = L->up) {
+		struct cv_async_ev *e = L->ev.n < SM_FE_LOOP_EVENTS ? sm_arena_alloc(S->A, sizeof(*e)) : NULL;
+		if (!e)
+			return;
+		*e = (struct cv_async_ev){ kind, n, S->naccess };
+		cv_vec_push(S->A, &L->ev, e);
+	}
+}
+
+void cv_async_loop_begin(struct fe *S, struct cv_async_loop *L)
+{
+	memset(L, 0, sizeof(*L));
+	L->up = S->async.loop;
+	S->async.loop = L;
+}
+
+/* The shared loads under s, into v. */
+static void body_loads(struct fe *S, const struct sm_stmt *s, struct vec *v, int depth)
+{
+	if (!s || depth > SM_FE_MAX_DEPTH)
+		return;
+	if (s->kind == SM_S_ACCESS && s->access && s->access->kind == SM_ACC_LOAD)
+		cv_vec_push(S->A, v, s->access);
+	for (int i = 0; i < s->nkids; i++)
+		body_loads(S, s->kids[i], v, depth + 1);
+}
+
+static int by_index(const void *x, const void *y)
+{
+	unsigned a = (*(struct sm_access *const *)x)->index, b = (*(struct sm_access *const *)y)->index;
+	return a < b ? -1 : a > b;
+}
+
+/* Follow the copies in flight now, at the end of the body, through the
+ * body's commits and waits again, in the order of its loads: each copy is
+ * in flight at a load until a wait leaves fewer groups than have been
+ * committed after it. */
+void cv_async_loop_end(struct fe *S, struct cv_async_loop *L, const struct sm_stmt *body, const struct sm_stmt *step)
+{
+	S->async.loop = L->up;
+	unsigned n = S->async.n;
+	if (!n || L->ev.n >= SM_FE_LOOP_EVENTS)
+		return; /* nothing carried, or a body too long to follow */
+	struct vec loads = { 0 };
+	body_loads(S, body, &loads, 0);
+	body_loads(S, step, &loads, 0);
+	if (!loads.n)
+		return;
+	qsort(loads.v, loads.n, sizeof(*loads.v), by_index);
+	int64_t after[SM_FE_ASYNC_PENDING]; /* groups committed after it; -1: open */
+	bool done[SM_FE_ASYNC_PENDING];
+	for (unsigned i = 0; i < n; i++) {
+		after[i] = S->async.group[i] ? (int64_t)(S->async.commits - S->async.group[i]) : -1;
+		done[i] = false;
+	}
+	unsigned k = 0, left = n;
+	for (unsigned j = 0; j < loads.n && left; j++) {
+		struct sm_access *a = loads.v[j];
+		for (; k < L->ev.n && ((const struct cv_async_ev *)L->ev.v[k])->mark <= a->index; k++) {
+			const struct cv_async_ev *e = L->ev.v[k];
+			left = 0;
+			for (unsigned i = 0; i < n; i++) {
+				if (e->kind == EV_COMMIT)
+					after[i]++;
+				else if (e->n < 0 || (after[i] >= 0 && after[i] >= e->n))
+					done[i] = true;
+				left += !done[i];
+			}
+		}
+		if (!left)
+			break;
+		const struct sm_access **v = sm_arena_alloc(S->A, (a->ncarried + left) * sizeof(*v));
+		if (!v)
+			return;
+		if (a->ncarried)
+			memcpy(v, a->carried, a->ncarried * sizeof(*v));
+		for (unsigned i = 0; i < n; i++)
+			if (!done[i])
+				v[a->ncarried++] = S->async.acc[i];
+		a->carried = v;
+	}
+}
+
 static void commit(struct fe *S)
 {
+	note(S, EV_COMMIT, 0);
 	S->async.commits++;
 	for (unsigned i = 0; i < S->async.n; i++)
 		if (!S->async.group[i])
@@ -135,6 +236,7 @@ static void commit(struct fe *S)
  * copy, committed or not). */
 static void wait_prior(struct fe *S, int64_t n)
 {
+	note(S, EV_WAIT, n);
 	unsigned out = 0;
 	for (unsigned i = 0; i < S->async.n; i++) {
 		unsigned g = S->async.group[i];

@@ -108,6 +108,8 @@ static void conv_for(struct fe *S, CXCursor c)
 	struct sm_stmt *sinit = NULL, *sbody, *sstep = NULL;
 	if (!clang_Cursor_isNull(init))
 		sinit = conv_stmt(S, init);
+	struct cv_async_loop back;
+	cv_async_loop_begin(S, &back);
 	/* accesses in the condition run every iteration: put them at the top
 	 * of the body as well */
 	struct vec condv = { 0 };
@@ -131,6 +133,7 @@ static void conv_for(struct fe *S, CXCursor c)
 	}
 	if (!clang_Cursor_isNull(inc))
 		sstep = conv_stmt(S, inc);
+	cv_async_loop_end(S, &back, sbody, sstep);
 	loop->kids = kids2(S, sinit, sbody, sstep);
 	loop->nkids = 3;
 	cv_emit(S, loop);
@@ -196,13 +199,18 @@ static void conv_range_for(struct fe *S, CXCursor c)
 		d->value = vk == CXType_LValueReference || vk == CXType_RValueReference || vk == CXType_Record ? NULL : elem;
 		cv_emit(S, d);
 	}
+	struct cv_async_loop back;
+	cv_async_loop_begin(S, &back);
 	cv_conv_stmt_into(S, ks.c[ks.n - 1]);
 	S->block = saved;
 	struct sm_stmt *b = cv_mk_stmt(S, SM_S_BLOCK, c);
+	if (b) {
+		b->kids = (struct sm_stmt **)body.v;
+		b->nkids = (int)body.n;
+	}
+	cv_async_loop_end(S, &back, b, NULL);
 	if (!b)
 		return;
-	b->kids = (struct sm_stmt **)body.v;
-	b->nkids = (int)body.n;
 	loop->kids = kids2(S, NULL, b, NULL);
 	loop->nkids = 3;
 	cv_emit(S, loop);
@@ -219,6 +227,8 @@ static void conv_while(struct fe *S, CXCursor c, int is_do)
 	if (!loop)
 		return;
 	loop->is_do_while = is_do;
+	struct cv_async_loop back;
+	cv_async_loop_begin(S, &back);
 	struct vec condv = { 0 };
 	struct vec *saved = S->block;
 	S->block = &condv;
@@ -245,6 +255,7 @@ static void conv_while(struct fe *S, CXCursor c, int is_do)
 			sbody = nb;
 		}
 	}
+	cv_async_loop_end(S, &back, sbody, NULL);
 	loop->kids = kids2(S, NULL, sbody, NULL);
 	loop->nkids = 3;
 	cv_emit(S, loop);

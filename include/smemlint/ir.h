@@ -215,6 +215,14 @@ struct sm_access {
 	                          * copying thread must not read their bytes
 	                          * yet (engine/async_wait.c) */
 	unsigned npending;
+	const struct sm_access *const *carried; /* a load in a loop body: the
+	                          * asynchronous copies in flight at the end of
+	                          * the body that no wait completes before it
+	                          * in the next iteration, ncarried of them, or
+	                          * NULL (engine/async_wait.c pairs them one
+	                          * iteration of the innermost loop around both
+	                          * apart) */
+	unsigned ncarried;
 	const struct sm_access *in_flight; /* not an instruction: the async_copy
 	                           * this access stands for while it is still in
 	                           * flight after a block barrier (the front end
