@@ -444,6 +444,7 @@ static const struct device_call device_calls[] = {
 	BARRIER("barrier_sync", SM_BAR_SYNCTHREADS_OP),        /* the same */
 	BARRIER("__syncwarp", SM_BAR_SYNCWARP),                /* barrier of the lanes of its mask */
 	BARRIER("sync", SM_BAR_CG_SYNC),                       /* g.sync(), cg::sync(g): the group's barrier */
+	BARRIER("barrier_wait", SM_BAR_CG_SYNC),               /* cluster.barrier_wait(token): the wait of the split barrier */
 	CALL("atomic*", -1, conv_atomic),                      /* atomic access of its first argument */
 	BINARY("min", SM_OP_MIN),                              /* integer minimum */
 	BINARY("umin", SM_OP_MIN),                             /* the same, unsigned */

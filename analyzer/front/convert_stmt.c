@@ -261,14 +261,25 @@ static void conv_while(struct fe *S, CXCursor c, int is_do)
 	cv_emit(S, loop);
 }
 
+/* An asm statement that is a barrier of the whole block: bar.sync,
+ * barrier.sync, bar.red, barrier.cta, or the wait of a cluster barrier
+ * (barrier.cluster.wait, the cluster's threads include the block's) unless
+ * its arrive is written .relaxed in the same statement, which orders no
+ * memory. */
 static int asm_is_barrier(struct fe *S, CXCursor c)
 {
 	struct toks t = cv_tokens_of(S, c);
-	for (unsigned i = 0; i < t.n; i++)
-		if (t.s[i][0] == '"' && (strstr(t.s[i], "bar.sync") || strstr(t.s[i], "barrier.sync") ||
-					 strstr(t.s[i], "bar.red") || strstr(t.s[i], "barrier.cta")))
+	int wait = 0, relaxed = 0;
+	for (unsigned i = 0; i < t.n; i++) {
+		if (t.s[i][0] != '"')
+			continue;
+		if (strstr(t.s[i], "bar.sync") || strstr(t.s[i], "barrier.sync") || strstr(t.s[i], "bar.red") ||
+		    strstr(t.s[i], "barrier.cta"))
 			return 1;
-	return 0;
+		wait |= strstr(t.s[i], "barrier.cluster.wait") != NULL;
+		relaxed |= strstr(t.s[i], "barrier.cluster.arrive.relaxed") != NULL;
+	}
+	return wait && !relaxed;
 }
 
 /* Bind v, a reference initialized with the lvalue init: a shared location

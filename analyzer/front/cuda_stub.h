@@ -240,6 +240,23 @@ struct coalesced_group {
 	__device__ unsigned ballot(int) const;
 	__device__ operator thread_group() const;
 };
+struct cluster_group {
+	struct arrival_token {};
+	__device__ void sync() const;
+	__device__ arrival_token barrier_arrive() const;
+	__device__ void barrier_wait() const;
+	__device__ void barrier_wait(arrival_token &&) const;
+	__device__ unsigned block_rank() const;
+	__device__ unsigned num_blocks() const;
+	__device__ unsigned thread_rank() const;
+	__device__ unsigned num_threads() const;
+	__device__ dim3 block_index() const;
+	__device__ dim3 dim_blocks() const;
+	__device__ unsigned query_shared_rank(const void *) const;
+	template <class T> __device__ T *map_shared_rank(T *, unsigned) const;
+	template <class T> __device__ T &map_shared_rank(T &, unsigned) const;
+};
+__device__ cluster_group this_cluster();
 struct grid_group {
 	__device__ void sync() const;
 	__device__ unsigned long long thread_rank() const;

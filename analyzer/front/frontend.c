@@ -179,6 +179,10 @@ const char **sm_frontend_args(const struct sm_frontend_options *opt, int *argc, 
 		}
 		ADD("-include");
 		ADD(SM_CUDA_COMPAT_PATH);
+		/* cooperative_groups declares cluster_group and this_cluster()
+		 * only under nvcc or with this defined; clang has the cluster
+		 * intrinsics they call (sm_90) */
+		ADD("-D_CG_CLUSTER_INTRINSICS_AVAILABLE");
 	} else {
 		ADD("-nocudainc");
 		ADD("-include");
@@ -194,7 +198,7 @@ const char **sm_frontend_args(const struct sm_frontend_options *opt, int *argc, 
 		ADD("-idirafter");
 		ADD(opt->host_include);
 	}
-	_Static_assert(SM_OWN_ARGS >= 21, "room for smemlint's own flags");
+	_Static_assert(SM_OWN_ARGS >= 22, "room for smemlint's own flags");
 	for (int i = 0; i < nuser; i++)
 		ADD(opt->args[i]);
 #undef ADD
