@@ -6,11 +6,13 @@ race labelled real, one labelled false, one not labelled, and a label that
 no finding matches.
 
     SMEMLINT=build/smemlint python3 tests/test_realtrees.py"""
-import io, os, re, shutil, subprocess, sys, tempfile
+import io, os, re, shutil, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
 import realtrees  # noqa: E402
+from tooling import git, git_repo  # noqa: E402
 
 SMEMLINT = os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint"))
 
@@ -45,12 +47,6 @@ void run(float *o)
 """
 
 
-def git(cwd, *args):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@t")
-    return subprocess.run(["git", "-C", cwd, *args], check=True, capture_output=True, text=True, env=env).stdout
-
-
 def green_trees(tmp, data):
     """Issue 27: files with input problems above a note, against nvcc's
     verdicts: one nvcc rejects (nvcc.tsv), one it has no verdict for until
@@ -59,18 +55,11 @@ def green_trees(tmp, data):
     is a note (not flagged), as is a file with findings only."""
     fails = []
     proj = os.path.join(tmp, "clones", "green")
-    os.makedirs(os.path.join(proj, "src"))
     files = {"rejected.cu": "__global__ void broken( {}\n",
              "accepted.cu": "__global__ void also_broken(int x) { x = ; }\n",
              "alone.cuh": "__global__ void lone(undeclared_t x) {}\n",
              "fine.cu": "__global__ void k(float *o) { __shared__ float s[64]; s[threadIdx.x] = 1; o[0] = s[0]; }\n"}
-    for n, text in files.items():
-        with open(os.path.join(proj, "src", n), "w") as f:
-            f.write(text)
-    git(proj, "init", "-q")
-    git(proj, "add", ".")
-    git(proj, "commit", "-q", "-m", "g")
-    head = git(proj, "rev-parse", "HEAD").strip()
+    head = git_repo(proj, {"src/" + n: text for n, text in files.items()})
     with open(os.path.join(data, "trees.tsv"), "a") as f:
         f.write(f"green-src\tsomeone/green\t{head}\tgreen\tsrc\t-\n")
     with open(os.path.join(data, "nvcc.tsv"), "w") as f:
@@ -111,13 +100,7 @@ def main():
         fails.append("the committed trees.tsv/labels.tsv are empty")
     with tempfile.TemporaryDirectory() as tmp:
         proj = os.path.join(tmp, "clones", "proj")
-        os.makedirs(os.path.join(proj, "src"))
-        with open(os.path.join(proj, "src", "k.cu"), "w") as f:
-            f.write(KERNELS)
-        git(proj, "init", "-q")
-        git(proj, "add", ".")
-        git(proj, "commit", "-q", "-m", "k")
-        head = git(proj, "rev-parse", "HEAD").strip()
+        head = git_repo(proj, {"src/k.cu": KERNELS})
         data = os.path.join(tmp, "data")
         os.makedirs(data)
         with open(os.path.join(data, "trees.tsv"), "w") as f:

@@ -7,11 +7,13 @@ GPUVerify-like tree whose kernels carry `//pass` / `//xfail` marks, block
 shapes (both spellings), a define and an annotation.
 
     SMEMLINT=build/smemlint python3 tests/test_suites.py"""
-import io, os, subprocess, sys, tempfile
+import io, os, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
 import suites  # noqa: E402
+from tooling import git, git_repo  # noqa: E402
 
 SMEMLINT = os.environ.get("SMEMLINT", os.path.join(ROOT, "build", "smemlint"))
 
@@ -63,23 +65,6 @@ GPUVERIFY = {
 }
 
 
-def git(cwd, *args):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@t")
-    return subprocess.run(["git", "-C", cwd, *args], check=True, capture_output=True, text=True, env=env).stdout
-
-
-def repo(path, files):
-    for rel, text in files.items():
-        os.makedirs(os.path.dirname(os.path.join(path, rel)), exist_ok=True)
-        with open(os.path.join(path, rel), "w") as f:
-            f.write(text)
-    git(path, "init", "-q")
-    git(path, "add", ".")
-    git(path, "commit", "-q", "-m", "s")
-    return git(path, "rev-parse", "HEAD").strip()
-
-
 def main():
     fails = []
     committed = suites.load_suites()
@@ -91,10 +76,10 @@ def main():
         fails.append("GPUVerify's block shape and defines misread")
     with tempfile.TemporaryDirectory() as tmp:
         clones = os.path.join(tmp, "clones")
-        ihead = repo(os.path.join(clones, "indigo"), {
+        ihead = git_repo(os.path.join(clones, "indigo"), {
             "copyright.txt": "ours\n", "Gen/generate_CUDA_codes.py": GENERATOR,
             "Gen/CUDA_sources/rev.idg": IDG, "Gen/sources_include/side.h": "#define SIDE 64\n"})
-        ghead = repo(os.path.join(clones, "gv"), {"suite/" + k: v for k, v in GPUVERIFY.items()})
+        ghead = git_repo(os.path.join(clones, "gv"), {"suite/" + k: v for k, v in GPUVERIFY.items()})
         data = os.path.join(tmp, "data")
         os.makedirs(data)
         with open(os.path.join(data, "suites.tsv"), "w") as f:

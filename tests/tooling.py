@@ -12,6 +12,7 @@ with ../shared beside it has (the SARIF Multitool, a required tool, validates
 against the same schema).
 """
 import os
+import subprocess
 import unittest
 
 REQUIRED = os.environ.get("SMEMLINT_REQUIRE_TOOLS") == "1"
@@ -90,3 +91,23 @@ def nobody_or_skip(test, binary, *paths):
             test.skipTest(f"nobody (uid {NOBODY}) cannot read {path}: a directory above it is private "
                           "(TMPDIR under a 0700 directory?)")
     return _drop_to_nobody
+
+
+def git(cwd, *args):
+    """git in cwd with a fixed identity; its standard output."""
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@t")
+    return subprocess.run(["git", "-C", cwd, *args], check=True, capture_output=True, text=True, env=env).stdout
+
+
+def git_repo(path, files):
+    """A git repository at path holding files ({relative path: text}) in
+    one commit; its commit id (a stand-in for a pinned third-party tree)."""
+    for rel, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(path, rel)), exist_ok=True)
+        with open(os.path.join(path, rel), "w") as f:
+            f.write(text)
+    git(path, "init", "-q")
+    git(path, "add", ".")
+    git(path, "commit", "-q", "-m", "s")
+    return git(path, "rev-parse", "HEAD").strip()

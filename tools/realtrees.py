@@ -62,17 +62,38 @@ def _rows(path, ncols):
     return out
 
 
+def check_pin(path, n, seen, name, repo, commit, checkout):
+    """The columns every pinned third-party repository has (trees.tsv,
+    tests/suites/suites.tsv): a ValueError naming the line when one is
+    malformed."""
+    if name in seen:
+        raise ValueError(f"{path}:{n}: '{name}' listed twice")
+    if not re.fullmatch(r"[0-9a-f]{40}", commit):
+        raise ValueError(f"{path}:{n}: commit '{commit}' is not 40 hex digits")
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo):
+        raise ValueError(f"{path}:{n}: repository '{repo}' is not owner/name")
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", checkout) or checkout in (".", ".."):
+        raise ValueError(f"{path}:{n}: checkout '{checkout}' is not a plain folder name")
+
+
+def pinned_checkout(root, name, pin, out):
+    """The folder of pin's clone under root, or None (said on out) when it
+    is not fetched or not at the pinned commit."""
+    top = os.path.join(root, pin["checkout"])
+    if not os.path.isdir(top):
+        print(f"{name}: not fetched (clone {pin['repo']} at {pin['commit']} into {top})", file=out)
+        return None
+    head = checkout_commit(top)
+    if head != pin["commit"]:
+        print(f"{name}: checkout is at {head}, the labels are for {pin['commit']}; skipped", file=out)
+        return None
+    return top
+
+
 def load_trees(path=os.path.join(DATA, "trees.tsv")):
     trees = collections.OrderedDict()
     for n, (name, repo, commit, checkout, sub, flags) in _rows(path, 6):
-        if name in trees:
-            raise ValueError(f"{path}:{n}: tree '{name}' listed twice")
-        if not re.fullmatch(r"[0-9a-f]{40}", commit):
-            raise ValueError(f"{path}:{n}: commit '{commit}' is not 40 hex digits")
-        if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo):
-            raise ValueError(f"{path}:{n}: repository '{repo}' is not owner/name")
-        if not re.fullmatch(r"[A-Za-z0-9_.-]+", checkout) or checkout in (".", ".."):
-            raise ValueError(f"{path}:{n}: checkout '{checkout}' is not a plain folder name")
+        check_pin(path, n, trees, name, repo, commit, checkout)
         for part in sub.split(","):
             if not part or part.startswith("/") or ".." in part.split("/"):
                 raise ValueError(f"{path}:{n}: path '{part}' leaves the checkout")
@@ -214,13 +235,8 @@ def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, option
     for name, tree in trees.items():
         if names and name not in names:
             continue
-        top = os.path.join(root, tree["checkout"])
-        if not os.path.isdir(top):
-            print(f"{name}: not fetched (clone {tree['repo']} at {tree['commit']} into {top})", file=out)
-            continue
-        head = checkout_commit(top)
-        if head != tree["commit"]:
-            print(f"{name}: checkout is at {head}, the labels are for {tree['commit']}; skipped", file=out)
+        top = pinned_checkout(root, name, tree, out)
+        if not top:
             continue
         if cold_cache:
             # an empty header cache: the run builds its precompiled

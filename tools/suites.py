@@ -42,7 +42,7 @@ import argparse, collections, fnmatch, glob, json, os, re, subprocess, sys, temp
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "suites")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from realtrees import BARRIER_RULES, _rows, checkout_commit  # noqa: E402
+from realtrees import BARRIER_RULES, _rows, check_pin, pinned_checkout  # noqa: E402
 
 KINDS = ("indigo", "gpuverify")
 EXPECTS = ("race", "clean", "skip")
@@ -52,14 +52,7 @@ SHIM = "gpuverify_annotations.h"
 def load_suites(path=os.path.join(DATA, "suites.tsv")):
     suites = collections.OrderedDict()
     for n, (name, repo, commit, checkout, kind, sub) in _rows(path, 6):
-        if name in suites:
-            raise ValueError(f"{path}:{n}: suite '{name}' listed twice")
-        if not re.fullmatch(r"[0-9a-f]{40}", commit):
-            raise ValueError(f"{path}:{n}: commit '{commit}' is not 40 hex digits")
-        if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo):
-            raise ValueError(f"{path}:{n}: repository '{repo}' is not owner/name")
-        if not re.fullmatch(r"[A-Za-z0-9_.-]+", checkout) or checkout in (".", ".."):
-            raise ValueError(f"{path}:{n}: checkout '{checkout}' is not a plain folder name")
+        check_pin(path, n, suites, name, repo, commit, checkout)
         if kind not in KINDS:
             raise ValueError(f"{path}:{n}: kind '{kind}' is not one of {KINDS}")
         if not sub or sub.startswith("/") or ".." in sub.split("/"):
@@ -198,13 +191,8 @@ def report(smemlint, root, names=None, jobs=2, out=sys.stdout, data=DATA, option
     for name, suite in suites.items():
         if names and name not in names:
             continue
-        top = os.path.join(root, suite["checkout"])
-        if not os.path.isdir(top):
-            print(f"{name}: not fetched (clone {suite['repo']} at {suite['commit']} into {top})", file=out)
-            continue
-        head = checkout_commit(top)
-        if head != suite["commit"]:
-            print(f"{name}: checkout is at {head}, the labels are for {suite['commit']}; skipped", file=out)
+        top = pinned_checkout(root, name, suite, out)
+        if not top:
             continue
         t0 = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="smemlint-suite-") as work:
