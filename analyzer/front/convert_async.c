@@ -128,6 +128,21 @@ static void issue(struct fe *S, struct sm_access *a)
 	}
 }
 
+/* Groups committed after copy i's (-1: it is in the open group). */
+static int64_t groups_after(const struct fe *S, unsigned i)
+{
+	unsigned g = S->async.group[i];
+	return g ? (int64_t)(S->async.commits - g) : -1;
+}
+
+/* Does a wait that leaves the n most recent groups (n < 0: none, every
+ * copy committed or not) complete a copy with `after` groups committed
+ * after its own? */
+static bool wait_completes(int64_t after, int64_t n)
+{
+	return n < 0 || (after >= 0 && after >= n);
+}
+
 /* ---- the back edge ---- */
 
 enum ev_kind { EV_COMMIT, EV_WAIT };
@@ -192,7 +207,7 @@ void cv_async_loop_end(struct fe *S, struct cv_async_loop *L, const struct sm_st
 	int64_t after[SM_FE_ASYNC_PENDING]; /* groups committed after it; -1: open */
 	bool done[SM_FE_ASYNC_PENDING];
 	for (unsigned i = 0; i < n; i++) {
-		after[i] = S->async.group[i] ? (int64_t)(S->async.commits - S->async.group[i]) : -1;
+		after[i] = groups_after(S, i);
 		done[i] = false;
 	}
 	unsigned k = 0, left = n;
@@ -204,7 +219,7 @@ void cv_async_loop_end(struct fe *S, struct cv_async_loop *L, const struct sm_st
 			for (unsigned i = 0; i < n; i++) {
 				if (e->kind == EV_COMMIT)
 					after[i]++;
-				else if (e->n < 0 || (after[i] >= 0 && after[i] >= e->n))
+				else if (wait_completes(after[i], e->n))
 					done[i] = true;
 				left += !done[i];
 			}
@@ -239,11 +254,9 @@ static void wait_prior(struct fe *S, int64_t n)
 	note(S, EV_WAIT, n);
 	unsigned out = 0;
 	for (unsigned i = 0; i < S->async.n; i++) {
-		unsigned g = S->async.group[i];
-		bool done = n < 0 || (g && (int64_t)g <= (int64_t)S->async.commits - n);
-		if (!done) {
+		if (!wait_completes(groups_after(S, i), n)) {
 			S->async.acc[out] = S->async.acc[i];
-			S->async.group[out++] = g;
+			S->async.group[out++] = S->async.group[i];
 		}
 	}
 	S->async.n = out;
