@@ -24,6 +24,10 @@
  * A thread reading bytes its own asynchronous copy may still be writing
  * (no wait has completed the copy's group: engine/async_wait.c) is
  * reported here too, as a missing wait, with that thread as both ends.
+ * Two blocks of a cluster (engine/dsmem.c): an access through the pointer
+ * map_shared_rank returns and the other block's access of the same bytes
+ * with no cluster barrier between, or a remote access the kernel can end
+ * after with no cluster barrier ("missing cluster barrier").
  * When every barrier-free path passes a barrier of a smaller scope (a
  * tile's sync, __syncwarp, bar.sync with a count) that does not order the
  * two threads, the message names it ("with no barrier ordering both
@@ -47,6 +51,51 @@ static const char *race_name(enum sm_race_kind k)
 	return k == SM_RACE_RAW ? "read-after-write" : k == SM_RACE_WAR ? "write-after-read" : "write-after-write";
 }
 
+/* Two blocks of a cluster (engine/dsmem.c): a's and b's threads are in
+ * different blocks, one of the accesses through map_shared_rank; or a
+ * remote access the kernel can end after with no cluster barrier. */
+static void remote_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, struct sm_sink *sink)
+{
+	struct sm_arena *A = ctx->scratch;
+	const struct sm_race *r = v->r;
+	const struct sm_raccess *ra = &v->m->acc[r->a], *rb = &v->m->acc[r->b];
+	const char *ta = sm_thread_name(r->tid_a, v->block, A), *tb = sm_thread_name(r->tid_b, v->block, A);
+	const char *name = sm_race_array_name(v);
+	const char *elem = sm_element_name(rb->array, rb->array->name, r->addr, A);
+	const char *where = sm_arena_printf(A, " %s %s", sm_where_text(A, v->m->kernel->name, rb->src->call),
+					    sm_race_launch_text(ctx, v));
+	const char *verb = rb->src->kind == SM_ACC_LOAD ? "reads" : "writes";
+	const char *when = r->cross_iter ? " in the previous iteration" : "";
+	struct sm_race_words w = { .rule = SM_RULE_MISSING_BARRIER, .later = tb, .earlier = ta };
+	if (r->remote_exit) {
+		w.headline = sm_arena_printf(A, "missing cluster barrier: the block whose '%s' this %s may have exited", name,
+					     rb->src->kind == SM_ACC_LOAD ? "reads" : "writes");
+		w.story = sm_arena_printf(A, "%s %s %s of another block of the cluster (through map_shared_rank), and the "
+					     "kernel can end after it with no cluster barrier, so that block may have exited "
+					     "and its shared memory be gone", tb, verb, elem);
+		w.tail = where;
+		w.note = "add cluster.sync() after the last access to another block's shared memory, before the kernel returns";
+		w.related = sm_arena_printf(A, "the access to another block's '%s'", name);
+	} else {
+		w.headline = sm_arena_printf(A, "missing cluster barrier: %s race on '%s' between two blocks of a cluster",
+					     race_name(r->kind), name);
+		w.story = rb->src->remote
+			? sm_arena_printf(A, "%s of one block %s %s of another block (through map_shared_rank), which that "
+					     "block's %s %s at line %u%s", tb, verb, elem, ta,
+					  ra->src->kind == SM_ACC_LOAD ? "read" : "wrote", ra->src->range.begin.line, when)
+			: sm_arena_printf(A, "%s of one block %s %s, which %s of another block %s there through "
+					     "map_shared_rank at line %u%s", tb, verb, elem, ta,
+					  ra->src->kind == SM_ACC_LOAD ? "read" : "wrote", ra->src->range.begin.line, when);
+		w.tail = sm_arena_printf(A, ", with no cluster barrier in between (__syncthreads() orders one block only)%s",
+					 where);
+		w.note = "put cluster.sync() (or barrier.cluster.arrive and barrier.cluster.wait) between the two "
+			 "accesses: only a cluster barrier orders the blocks of a cluster";
+		w.related = sm_arena_printf(A, "the racing %s of '%s' by %s of %s block", kind_word(ra->src->kind),
+					    ra->name ? ra->name : ra->array->name, ta, ra->src->remote ? "one" : "another");
+	}
+	sm_race_report(ctx, v, &w, sink);
+}
+
 static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, struct sm_sink *sink)
 {
 	struct sm_arena *A = ctx->scratch;
@@ -63,6 +112,10 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 	 * of it is seen */
 	bool mbar = ra->src->op && !strcmp(ra->src->op, "mbarrier.init");
 	bool uninit = mbar || (ra->src->op && !strcmp(ra->src->op, "cuda::barrier init"));
+	if (r->remote || r->remote_exit) {
+		remote_report(ctx, v, sink);
+		return true;
+	}
 	if (r->own_copy) {
 		struct sm_race_words o = {
 			.rule = SM_RULE_MISSING_BARRIER,
@@ -137,7 +190,10 @@ const struct sm_rule_doc sm_doc_missing_barrier = {
 	"and a read of the copied element by another warp after such a barrier is reported as this race. "
 	"A thread's read of the bytes its own copy may still be writing (no wait has completed the copy's group, "
 	"issued in this iteration or, still in flight at the end of the loop body, in the previous one) "
-	"is reported as a missing wait.",
+	"is reported as a missing wait. Another block's shared memory (cluster.map_shared_rank) is ordered with "
+	"that block's threads only by a cluster barrier (cluster.sync()): a remote access and the other block's "
+	"access of the same bytes with no cluster barrier between race, and a remote access with no cluster "
+	"barrier after it before the kernel ends may touch a block that has exited.",
 	"buf[threadIdx.x] = in[i];\n"
 	"// missing __syncthreads()\n"
 	"out[i] = buf[blockDim.x - 1 - threadIdx.x];  // reads another warp's write\n",

@@ -189,7 +189,7 @@ void sm_race_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v
 	const char *when = r->cross_iter ? " in the previous iteration" : "";
 	const char *verb = r->kind == SM_RACE_RAW ? "reads" : r->kind == SM_RACE_WAR ? "overwrites" : "writes";
 	const char *past = r->kind == SM_RACE_WAR ? "read" : "wrote";
-	const char *story = r->own_copy ? sm_arena_printf(A, "%s reads %s, which its own asynchronous copy at line %u%s may "
+	const char *story = w->story ? w->story : r->own_copy ? sm_arena_printf(A, "%s reads %s, which its own asynchronous copy at line %u%s may "
 							  "still be writing", w->later, elem, la, when)
 			  : r->a == r->b && !r->cross_iter ? sm_arena_printf(A, "%s %s %s, which %s also writes in the same statement",
 							  w->later, verb, elem, w->earlier)

@@ -57,6 +57,8 @@ struct sm_race_words {
 	const char *tail;             /* the message after the story (kernel, block) */
 	const char *note;             /* the fix */
 	const char *related;          /* related[0]'s message: the earlier access */
+	const char *story;            /* the story, when not the one sm_race_report
+	                               * tells (two blocks of a cluster), or NULL */
 };
 
 /* Build and report the finding of race v: the later access's location,

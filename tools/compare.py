@@ -21,7 +21,9 @@ part of an inlined body's instructions to the call line.
   unmeasured   smemlint has accesses on a line with no measurement (code the
                compiler removed or never ran); informational only
 Races: each racecheck pair (unordered pair of lines in a file) is found when a
-missing-barrier or warp-sync result has {line, related[0].line} equal to it;
+missing-barrier or warp-sync result has {line, related[0].line} equal to it
+(a cluster hazard, one line: another block's shared memory touched before
+it entered or after it exited, is found by a result naming that line);
 smemlint race results matching no racecheck pair are extra.
 Out of bounds: each line compute-sanitizer memcheck reports an invalid
 __shared__ access on (corpus/measured/memcheck.tsv) is found when a
@@ -349,8 +351,10 @@ def compare(data, measured, races, checked, oob=None, mchecked=None, launches=No
 
     def same_race(rc, lint):
         # line 0: racecheck saw that side inside a toolkit header's inline
-        # function (import.py), called from some line of the kernel
-        return rc == lint or (0 in rc and len(rc) == 2 and (rc - {0}) <= lint)
+        # function (import.py), called from some line of the kernel; one
+        # line: a cluster hazard (another block's shared memory touched
+        # with no cluster barrier), found by a finding naming that line
+        return rc == lint or (0 in rc and len(rc) == 2 and (rc - {0}) <= lint) or (len(rc) == 1 and rc <= lint)
 
     def lint_has(f, pair):
         return (f, pair) in lint_pairs or any(g == f and same_race(pair, lp) for g, lp in lint_pairs)

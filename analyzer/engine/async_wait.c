@@ -20,6 +20,7 @@
  * (one thread's own accesses are never a hazard to it); the programming
  * guide's rule on cp.async is the judge. */
 #include "engine/analysis.h"
+#include "engine/nest.h"
 #include "engine/threaddep.h"
 
 #include <string.h>
@@ -30,74 +31,6 @@ static const unsigned seeds[] = { 0, 1, 2 };
 /* iterations tried: of a loop around both accesses, of one around one */
 #define BOTH_ITERS 2
 #define ONE_ITERS 4
-
-static bool in_loops(const struct sm_loop *L, const struct sm_loop *chain)
-{
-	for (; chain; chain = chain->parent)
-		if (chain == L)
-			return true;
-	return false;
-}
-
-/* The loops around a or b (at most SM_MAX_LOOPS), how many iterations of
- * each are tried, and which of the two each is around. */
-struct nest {
-	const struct sm_loop *L[2 * SM_MAX_LOOPS];
-	int tries[2 * SM_MAX_LOOPS];
-	bool of_a[2 * SM_MAX_LOOPS], of_b[2 * SM_MAX_LOOPS];
-	int n;
-};
-
-static void nest_init(struct nest *N, const struct sm_raccess *a, const struct sm_raccess *b)
-{
-	memset(N, 0, sizeof(*N));
-	for (const struct sm_loop *L = a->loop; L && N->n < 2 * SM_MAX_LOOPS; L = L->parent) {
-		N->L[N->n] = L;
-		N->of_a[N->n] = true;
-		N->of_b[N->n] = in_loops(L, b->loop);
-		N->tries[N->n] = N->of_b[N->n] ? BOTH_ITERS : ONE_ITERS;
-		N->n++;
-	}
-	for (const struct sm_loop *L = b->loop; L && N->n < 2 * SM_MAX_LOOPS; L = L->parent) {
-		if (in_loops(L, a->loop))
-			continue;
-		N->L[N->n] = L;
-		N->of_b[N->n] = true;
-		N->tries[N->n] = ONE_ITERS;
-		N->n++;
-	}
-}
-
-/* The innermost loop around both (the first of a's loops that is b's
- * too), or -1. */
-static int nest_common(const struct nest *N)
-{
-	for (int i = 0; i < N->n; i++)
-		if (N->of_a[i] && N->of_b[i])
-			return i;
-	return -1;
-}
-
-/* Set the iterations of vector number v (mixed radix over N->tries) into
- * ca (a's loops) and cb (b's); with `carried` the read runs one iteration
- * of the innermost loop around both after the copy. False past the last
- * vector. */
-static bool nest_vector(const struct nest *N, int v, bool carried, struct sm_eval_ctx *ca, struct sm_eval_ctx *cb)
-{
-	int common = carried ? nest_common(N) : -1;
-	for (int i = 0; i < N->n; i++) {
-		int k = v % N->tries[i];
-		v /= N->tries[i];
-		int d = N->L[i]->depth;
-		if (d < 0 || d >= SM_MAX_LOOPS)
-			return false;
-		if (N->of_a[i])
-			ca->iter[d] = k;
-		if (N->of_b[i])
-			cb->iter[d] = k + (i == common);
-	}
-	return v == 0;
-}
 
 /* Does thread tid's copy (a) touch bytes its read (b) touches, at the
  * iterations in ca and cb, under every seed? */
@@ -130,9 +63,9 @@ static bool witness(const struct sm_raccess *a, const struct sm_raccess *b, bool
 		    struct sm_work *work, struct sm_race *r)
 {
 	int64_t nthreads = block.x * block.y * block.z;
-	struct nest N;
-	nest_init(&N, a, b);
-	if (carried && nest_common(&N) < 0)
+	struct sm_nest N;
+	sm_nest_init(&N, a, b, BOTH_ITERS, ONE_ITERS);
+	if (carried && sm_nest_common(&N) < 0)
 		return false; /* a copy from before the loop: pending already says it */
 	for (int64_t t = 0; t < nthreads && t <= SM_WARP; t++) {
 		int64_t lin = t < SM_WARP ? t : nthreads - 1;
@@ -144,7 +77,7 @@ static bool witness(const struct sm_raccess *a, const struct sm_raccess *b, bool
 			struct sm_eval_ctx ca, cb;
 			sm_thread_ctx(&ca, block, lin);
 			sm_thread_ctx(&cb, block, lin);
-			if (!nest_vector(&N, v, carried, &ca, &cb))
+			if (!sm_nest_vector(&N, v, carried, &ca, &cb))
 				break;
 			if (work)
 				work->used += 8;
@@ -206,15 +139,5 @@ int sm_kernel_own_copy_reads(const struct sm_kernel_model *m, struct sm_dim3 blo
 			break; /* one copy names the read's hazard */
 		}
 	}
-	if (!found)
-		return 0;
-	struct sm_race *all = sm_arena_alloc(A, (*nout + found) * sizeof(*all));
-	if (!all)
-		return -1;
-	if (*nout)
-		memcpy(all, *out, *nout * sizeof(*all));
-	memcpy(all + *nout, v, found * sizeof(*all));
-	*out = all;
-	*nout += found;
-	return 0;
+	return sm_races_append(A, out, nout, v, found);
 }

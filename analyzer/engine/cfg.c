@@ -300,6 +300,11 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
 		return c;
 	}
 	case SM_S_BARRIER: {
+		if (G->cluster_only) {
+			int c = cnew(G, s->cluster ? CN_BARRIER : CN_PLAIN);
+			cedge(G, c, next);
+			return c;
+		}
 		int64_t st = sm_scope_threads(s);
 		int kind = st > 0 && st < G->nthreads ? CN_SCOPED : CN_BARRIER;
 		int sc = -1;
@@ -418,9 +423,11 @@ uint32_t sm_cfg_pair_ord(const struct sm_cfg *G, int64_t a, int64_t b)
 	return o;
 }
 
-int sm_cfg_build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc)
+static int build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc,
+		 bool cluster_only)
 {
 	memset(G, 0, sizeof(*G));
+	G->cluster_only = cluster_only;
 	G->nacc = nacc;
 	G->acc_node_of = malloc((nacc + 1) * sizeof(int));
 	G->acc_nloops = calloc(nacc + 1, sizeof(int));
@@ -440,6 +447,16 @@ int sm_cfg_build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_di
 	G->lp = NULL;
 	int entry = cbuild(G, m->kernel->body, G->exit, -1, -1, 0);
 	return G->failed ? -1 : entry;
+}
+
+int sm_cfg_build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc)
+{
+	return build(G, m, block, nacc, false);
+}
+
+int sm_cfg_build_cluster(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc)
+{
+	return build(G, m, block, nacc, true);
 }
 
 void sm_cfg_free(struct sm_cfg *G)

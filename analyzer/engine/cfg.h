@@ -64,6 +64,9 @@ struct sm_cfg {
 	 * that many threads in whole warps, which threads (1 a member); NULL:
 	 * the scope's own groups (scope_group) */
 	unsigned char *members[SM_MAX_BARRIER_SCOPES];
+	bool cluster_only;     /* sm_cfg_build_cluster: the cluster barriers are
+	                        * the only CN_BARRIER nodes, every other barrier
+	                        * is CN_PLAIN (they order one block only) */
 };
 
 /* Does node c stop a path for a pair of threads that the scoped
@@ -85,6 +88,9 @@ struct sm_cfg_walk {
 /* Build m's graph for a block of shape block, with nacc accesses. Returns
  * the entry node, or -1 (out of memory; sm_cfg_free still applies). */
 int sm_cfg_build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc);
+/* The same graph for the blocks of a cluster: only cluster barriers
+ * (sm_stmt.cluster) order (dsmem.c). */
+int sm_cfg_build_cluster(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc);
 void sm_cfg_free(struct sm_cfg *G);
 int sm_cfg_walk_init(struct sm_cfg_walk *W, const struct sm_cfg *G, struct sm_work *work);
 void sm_cfg_walk_free(struct sm_cfg_walk *W);

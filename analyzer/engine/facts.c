@@ -134,6 +134,14 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 			}
 		}
 	}
+	/* another block's memory: its bounds stay, its banks are not this
+	 * block's and the profiler counts no shared wavefronts for it */
+	for (unsigned a = 0; a < m->nacc; a++)
+		if (m->acc[a].src && m->acc[a].src->remote) {
+			res[a].deg.analyzed = false;
+			res[a].deg.why = "another block's shared memory (map_shared_rank): no bank model for the cluster's "
+					 "network";
+		}
 	/* groups nvcc fuses: every member gets the fused access's degree */
 	struct sm_merge *mg = sm_arena_alloc(f->arena, (m->nacc + 1) * sizeof(*mg));
 	if (mg) {
@@ -184,7 +192,8 @@ static const struct sm_race_set *races_for(struct sm_kernel_facts *f, struct sm_
 	if (!s->done) {
 		s->done = true;
 		s->ok = sm_kernel_races_in(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0 &&
-			sm_kernel_own_copy_reads(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0;
+			sm_kernel_own_copy_reads(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0 &&
+			sm_kernel_remote_races(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0;
 		s->partial = f->work && f->work->spent;
 	}
 	return s->ok ? s : NULL;
@@ -313,7 +322,8 @@ const struct sm_race_set *sm_kernel_facts_races_other(struct sm_kernel_facts *f,
 		return NULL;
 	struct sm_race_filter F = { want_pair, &W };
 	s->ok = sm_kernel_races_pairs(m, f->launch.other[i], &F, f->arena, f->work, &s->v, &s->n) == 0 &&
-		sm_kernel_own_copy_reads(m, f->launch.other[i], f->arena, f->work, &s->v, &s->n) == 0;
+		sm_kernel_own_copy_reads(m, f->launch.other[i], f->arena, f->work, &s->v, &s->n) == 0 &&
+		sm_kernel_remote_races(m, f->launch.other[i], f->arena, f->work, &s->v, &s->n) == 0;
 	s->partial = f->work && f->work->spent;
 	return s->ok ? s : NULL;
 }

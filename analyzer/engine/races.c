@@ -731,6 +731,13 @@ int sm_kernel_races_in(const struct sm_kernel_model *m, struct sm_dim3 block, st
 	return sm_kernel_races_pairs(m, block, NULL, A, work, out, nout);
 }
 
+/* Is access i one the block's search pairs (a remote access is dsmem.c's)? */
+static bool searched(const struct sm_cfg *G, const struct sm_kernel_model *m, unsigned i)
+{
+	const struct sm_raccess *r = &m->acc[i];
+	return r->ok && r->src && r->array && !r->src->remote && G->acc_node_of[i] >= 0;
+}
+
 int sm_kernel_races_pairs(const struct sm_kernel_model *m, struct sm_dim3 block, const struct sm_race_filter *F,
 			  struct sm_arena *A, struct sm_work *work, struct sm_race **out, unsigned *nout)
 {
@@ -802,12 +809,10 @@ int sm_kernel_races_pairs(const struct sm_kernel_model *m, struct sm_dim3 block,
 		goto done;
 	}
 	for (unsigned i = 0; i < nacc; i++) {
-		const struct sm_raccess *ra = &m->acc[i];
-		bool use = ra->ok && ra->src && ra->array && G.acc_node_of[i] >= 0;
 		if (sm_work_over(work))
 			memset(&rg[i], 0, sizeof(rg[i])); /* unbounded (no search follows) */
 		else
-			acc_range(memo, ra, block, &rg[i], use ? X : NULL, tbuf);
+			acc_range(memo, &m->acc[i], block, &rg[i], searched(&G, m, i) ? X : NULL, tbuf);
 	}
 	if (sm_work_over(work))
 		goto spent; /* no pair will be tried */
@@ -820,8 +825,7 @@ int sm_kernel_races_pairs(const struct sm_kernel_model *m, struct sm_dim3 block,
 	unsigned *all = usable, *cand = usable + nacc + 1, *unb = usable + 2 * (nacc + 1);
 	unsigned nall = 0, ncand = 0, nunb = 0;
 	for (unsigned i = 0; i < nacc; i++) {
-		const struct sm_raccess *ra = &m->acc[i];
-		if (!ra->ok || !ra->src || !ra->array || G.acc_node_of[i] < 0)
+		if (!searched(&G, m, i))
 			continue;
 		all[nall++] = i;
 		if (!rg[i].bounded)
@@ -833,7 +837,7 @@ int sm_kernel_races_pairs(const struct sm_kernel_model *m, struct sm_dim3 block,
 		work->used += steps + nacc;
 	for (unsigned b = 0; b < nacc && !sm_work_over(work); b++) {
 		const struct sm_raccess *rb = &m->acc[b];
-		if (!rb->ok || !rb->src || !rb->array || G.acc_node_of[b] < 0)
+		if (!searched(&G, m, b))
 			continue;
 		const unsigned *L = !rg[b].bounded ? all : sm_race_index_alone(X, b) ? unb : cand;
 		unsigned nl = !rg[b].bounded ? nall : sm_race_index_alone(X, b) ? nunb : ncand;
@@ -851,7 +855,7 @@ int sm_kernel_races_pairs(const struct sm_kernel_model *m, struct sm_dim3 block,
 			const struct sm_raccess *ra = &m->acc[a];
 			if (work)
 				work->used++; /* a pair formed */
-			if (!ra->ok || !ra->src || !ra->array || G.acc_node_of[a] < 0)
+			if (!searched(&G, m, a))
 				continue;
 			if (F && !F->want(F->ctx, a, b))
 				continue;

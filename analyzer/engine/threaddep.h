@@ -143,6 +143,15 @@ struct sm_race {
 	                               * the copy (async_wait.c): ordered by a
 	                               * wait, not by a barrier; counted with the
 	                               * races between warps (inter_warp) */
+	bool remote;                  /* a and b run in two blocks of one cluster
+	                               * (one of them through map_shared_rank, in
+	                               * the other's memory), no cluster barrier
+	                               * between (dsmem.c); tid_a and tid_b are
+	                               * in those two blocks */
+	bool remote_exit;             /* a == b, a remote access that a path
+	                               * reaches the kernel's end from with no
+	                               * cluster barrier: the block whose memory
+	                               * it touches may have exited (dsmem.c) */
 	const struct sm_stmt *unordered; /* a barrier of a smaller scope (a tile,
 	                               * a __syncwarp mask, bar.sync's count)
 	                               * that every barrier-free path from a to b
@@ -188,6 +197,17 @@ struct sm_race_filter {
  * both): appended to *out as races with own_copy set, one per read and
  * copy. Within the file's analysis budget work (NULL: unlimited).
  * Returns 0, or -1 when out of memory. */
+/* Distributed shared memory, under block shape `block`: each remote
+ * access (sm_access.remote) paired with the accesses of the same array
+ * that another block of the cluster can run with no cluster barrier
+ * between (any two threads, the same thread id included: they are in
+ * different blocks; a witness at the first iterations), one race with
+ * `remote` set per pair; and each remote access from which the kernel's
+ * end is reached with no cluster barrier, one race with `remote_exit`.
+ * Appended to *out, within the budget work. Returns 0, or -1 when out of
+ * memory. */
+int sm_kernel_remote_races(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
+			   struct sm_work *work, struct sm_race **out, unsigned *nout);
 int sm_kernel_own_copy_reads(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
 			     struct sm_work *work, struct sm_race **out, unsigned *nout);
 

@@ -301,6 +301,7 @@ struct sm_access *cv_emit_made_access(struct fe *S, CXCursor c, struct sm_access
 	a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
 	a->call = S->call;
 	a->index = S->naccess++;
+	a->remote = a->remote || cv_expr_remote(a->base);
 	if (a->kind == SM_ACC_LOAD && S->async.n) {
 		/* the copies still in flight here (convert_async.c) */
 		const struct sm_access **p = sm_arena_alloc(S->A, S->async.n * sizeof(*p));

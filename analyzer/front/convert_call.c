@@ -485,6 +485,7 @@ static const struct device_call device_calls[] = {
 	UNLESS_FOLLOWED("__lane_id", conv_per_thread),         /* the same */
 	UNLESS_FOLLOWED("__match_*", conv_per_thread),         /* the lanes holding the same value: per warp */
 	CALL("__cvta_generic_to_shared", 1, cv_conv_cvta_shared), /* p as a byte address in the shared window */
+	CALL("map_shared_rank", 2, cv_conv_map_shared_rank),  /* cluster.map_shared_rank(p, r): p in block r's shared memory */
 	CALL("__pipeline_memcpy_async", -1, cv_conv_pipeline_memcpy), /* cp.async: an asynchronous store of 4/8/16 bytes */
 	CALL("__pipeline_commit", 0, cv_conv_pipeline_commit), /* closes a commit group of copies */
 	CALL("__pipeline_wait_prior", 1, cv_conv_pipeline_wait), /* completes all but the n newest groups */
@@ -537,6 +538,7 @@ static struct sm_expr *conv_barrier(struct fe *S, const struct cv_call *k)
 		s->barrier = bk;
 		s->scope = g.sc;
 		s->scope_arg = g.arg;
+		s->cluster = g.cluster;
 		if (bk == SM_BAR_SYNCWARP)
 			cv_syncwarp_scope(k->c, k->nargs, k->nargs > 0 ? k->args[0] : k->c, s);
 		cv_emit_barrier(S, s);

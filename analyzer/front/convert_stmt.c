@@ -262,10 +262,10 @@ static void conv_while(struct fe *S, CXCursor c, int is_do)
 }
 
 /* An asm statement that is a barrier of the whole block: bar.sync,
- * barrier.sync, bar.red, barrier.cta, or the wait of a cluster barrier
- * (barrier.cluster.wait, the cluster's threads include the block's) unless
- * its arrive is written .relaxed in the same statement, which orders no
- * memory. */
+ * barrier.sync, bar.red, barrier.cta (1), or the wait of a cluster barrier
+ * (barrier.cluster.wait, 2: the cluster's threads include the block's)
+ * unless its arrive is written .relaxed in the same statement, which
+ * orders no memory. 0: no barrier. */
 static int asm_is_barrier(struct fe *S, CXCursor c)
 {
 	struct toks t = cv_tokens_of(S, c);
@@ -279,7 +279,7 @@ static int asm_is_barrier(struct fe *S, CXCursor c)
 		wait |= strstr(t.s[i], "barrier.cluster.wait") != NULL;
 		relaxed |= strstr(t.s[i], "barrier.cluster.arrive.relaxed") != NULL;
 	}
-	return wait && !relaxed;
+	return wait && !relaxed ? 2 : 0;
 }
 
 /* Bind v, a reference initialized with the lvalue init: a shared location
@@ -537,7 +537,8 @@ static void asm_outputs(struct fe *S, CXCursor c)
 
 static void conv_asm(struct fe *S, CXCursor c)
 {
-	if (!asm_is_barrier(S, c)) {
+	int bar = asm_is_barrier(S, c);
+	if (!bar) {
 		cv_asm_async(S, c);
 		asm_outputs(S, c);
 		return;
@@ -545,6 +546,7 @@ static void conv_asm(struct fe *S, CXCursor c)
 	struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, c);
 	if (s) {
 		s->barrier = SM_BAR_ASM;
+		s->cluster = bar == 2;
 		cv_asm_scope(S, c, s);
 		cv_emit_barrier(S, s);
 	}

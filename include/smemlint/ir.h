@@ -126,6 +126,9 @@ struct sm_expr {
 	struct sm_access *place;   /* ADDR: where the pointer points */
 	bool is_ptr;               /* value is a pointer; BINARY ADD/SUB then
 	                            * has b already scaled to bytes */
+	bool remote;               /* a pointer map_shared_rank returned: into
+	                            * the same array of another block of the
+	                            * cluster (distributed shared memory) */
 	struct sm_expr *a, *b, *c; /* operands */
 	struct sm_range range;     /* where it was written (may be zero) */
 };
@@ -167,6 +170,9 @@ struct sm_var {
 	bool is_pointer;           /* T * */
 	bool is_const;
 	bool points_shared;        /* a pointer assigned an address in shared memory */
+	bool points_remote;        /* given a pointer map_shared_rank returned
+	                            * (sm_expr.remote) somewhere in its function:
+	                            * every access through it is remote */
 	bool is_ref;               /* a reference bound to a shared location (a
 	                            * parameter `uint &a` called with s[i]): held
 	                            * as a pointer; every use is an access */
@@ -204,6 +210,11 @@ struct sm_access {
 	const char *op;           /* the instruction when not a plain load or
 	                           * store ("ldmatrix.x4", "stmatrix.x2",
 	                           * "cp.async"), or NULL */
+	bool remote;              /* through a pointer map_shared_rank returned:
+	                           * the same array of another block of the
+	                           * cluster, ordered with that block's threads
+	                           * only by a cluster barrier (engine/dsmem.c);
+	                           * the block race search leaves it out */
 	bool async_copy;          /* a store by an asynchronous copy (cp.async,
 	                           * __pipeline_memcpy_async): it lands at any
 	                           * time up to the wait that completes its
@@ -316,6 +327,11 @@ struct sm_stmt {
 	enum sm_scope scope;       /* BARRIER: the threads it orders */
 	int64_t scope_arg;         /* BARRIER: TILE threads per tile, LANES the
 	                            * lane mask, COUNT the thread count; else 0 */
+	bool cluster;              /* BARRIER: a cluster barrier (cluster.sync(),
+	                            * barrier_wait, barrier.cluster.wait): orders
+	                            * the blocks of the cluster too, the one
+	                            * barrier that orders distributed shared
+	                            * memory */
 	struct sm_access *access;  /* ACCESS */
 	const struct sm_callsite *call; /* CALL: this call; others: the inlined
 	                                 * call they are in, or NULL */

@@ -300,13 +300,30 @@ RACE_RE = re.compile(
     r'\s*\[(?P<n>[\d,]+) hazards?\]')
 
 
+# A cluster kernel's hazard, one per thread: an access to another block's
+# shared memory (map_shared_rank) before that block entered or after it
+# exited, i.e. with no cluster barrier ordering the two blocks.
+CLUSTER_RE = re.compile(r'Potential invalid __shared__ (?P<acc>read|write) of size \d+ bytes?\s+'
+                        r'at\s+(?P<k>.+?)\+0x[0-9a-fA-F]+ in (?P<f>.+?):(?P<l>\d+)\s+'
+                        r'by thread .*?is located in a block that might (?:not have entered yet|have already exited)')
+
+
 def parse_racecheck(text):
-    """Return list of dicts from racecheck analysis output."""
+    """Return list of dicts from racecheck analysis output. A cluster
+    hazard (one line, its threads counted as hazards) has line_a == line_b."""
     lines = [re.sub(r'^=+ ?', '', l.rstrip('\n')) for l in text.splitlines()]
     found = []
+    cluster = {}
     i = 0
     while i < len(lines):
-        if 'Race reported between' in lines[i]:
+        if lines[i].startswith('Potential invalid __shared__'):
+            m = CLUSTER_RE.search(' '.join(l.strip() for l in lines[i:i + 4]))
+            if m:
+                key = (m.group('acc'), base_kernel_name(m.group('k')), os.path.basename(m.group('f').strip()),
+                       int(m.group('l')))
+                cluster[key] = cluster.get(key, 0) + 1
+            i += 1
+        elif 'Race reported between' in lines[i]:
             chunk = lines[i]
             j = i + 1
             while 'hazard' not in chunk and j < len(lines) and j <= i + 4:
@@ -331,6 +348,9 @@ def parse_racecheck(text):
             i = j
         else:
             i += 1
+    for (acc, k, f, l), n in sorted(cluster.items()):
+        found.append({'severity': 'error', 'access_a': acc, 'access_b': acc, 'kernel': k, 'kernel_b': k,
+                      'file_a': f, 'file_b': f, 'line_a': l, 'line_b': l, 'hazards': n})
     return found
 
 

@@ -78,17 +78,20 @@ log "builds done: $(grep -c ' ok$' "$W/build/status.txt") ok, $(grep -c FAILED "
 # race/F.log: the -O0 -G build (default report).  race/F.O3.log: the -O3 build
 # with --racecheck-report analysis; it sees intra-warp hazards (e.g. a warp
 # reduction without __syncwarp) that the -G build did not show on the H100.
+# The print limit is high: a cluster kernel's hazards (another block's
+# shared memory read before it entered or after it exited) come one per
+# thread, and 200 of them hid the other kernels' races.
 race_one() {
   b=$1
   if [ -x "$W/bin/${b}_g" ]; then
-    timeout "$RACE_TIMEOUT" compute-sanitizer --tool racecheck --print-limit 200 "$W/bin/${b}_g" \
+    timeout "$RACE_TIMEOUT" compute-sanitizer --tool racecheck --print-limit 5000 "$W/bin/${b}_g" \
       >"$W/race/$b.log" 2>&1
     echo "$b G rc=$?"
   else
     echo "$b G no binary"
   fi
   if [ -x "$W/bin/$b" ]; then
-    timeout "$RACE_TIMEOUT" compute-sanitizer --tool racecheck --racecheck-report analysis --print-limit 200 \
+    timeout "$RACE_TIMEOUT" compute-sanitizer --tool racecheck --racecheck-report analysis --print-limit 5000 \
       "$W/bin/$b" >"$W/race/$b.O3.log" 2>&1
     echo "$b O3 rc=$?"
   else

@@ -201,6 +201,24 @@ class ImportUnits(unittest.TestCase):
                          ('k', 48, 49, 1024, 'x.cu'))
         self.assertEqual((r[1]['severity'], r[1]['access_a'], r[1]['access_b']), ('warning', 'read', 'write'))
 
+    def test_racecheck_cluster_hazards(self):
+        # another block's shared memory touched before it entered or after
+        # it exited: one report per thread, one record per line
+        one = textwrap.dedent('''\
+            ========= Potential invalid __shared__ %s of size 4 bytes
+            =========     at pull(float *)+0x120 in /a/dsmem.cu:%d
+            =========     by thread (%d,0,0) in block (1,0,0)
+            =========     Address 0x400 is located in a block that might %s
+            =========     Saved host backtrace up to driver entry point at kernel launch time
+            ========= 
+            ''')
+        text = (one % ('read', 33, 0, 'not have entered yet') + one % ('read', 33, 1, 'not have entered yet') +
+                one % ('write', 57, 0, 'have already exited') +
+                one.replace('might %s', 'is fine') % ('read', 60, 0))
+        r = imp.parse_racecheck(text)
+        self.assertEqual([(x['kernel'], x['line_a'], x['line_b'], x['access_a'], x['hazards'], x['file_a']) for x in r],
+                         [('pull', 33, 33, 'read', 2, 'dsmem.cu'), ('pull', 57, 57, 'write', 1, 'dsmem.cu')])
+
 
 FAKE_SMEMLINT = '''#!%s
 import json, os, sys
