@@ -345,7 +345,7 @@ int main()
  *                             ^~~~~~~~~~
  * corpus/async_ldmatrix.cu:111:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:118:27: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_ldmatrix.cu:128:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[32], which thread 32 wrote at line 125, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes it before the __syncthreads() between (different warps) in kernel 'cpasync_no_wait' with blockDim (64,1,1) from the launch on line 258 [missing-barrier]
+ * corpus/async_ldmatrix.cu:128:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[32], which thread 32 wrote at line 125, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the __syncthreads() between (different warps) in kernel 'cpasync_no_wait' with blockDim (64,1,1) from the launch on line 258 [missing-barrier]
  *       out[t] = s[(t + 32) % 64];
  *                ^~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:125:29: note: the racing write of 's' by thread 32

@@ -144,7 +144,7 @@ int main()
  *                ^~~~~~~~~~~~~~~~~~~~~
  * corpus/async_libcu.cu:19:5: note: 'tile' declared here
  * corpus/async_libcu.cu:28:14: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 1 of 2 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_libcu.cu:77:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[63], which thread 63 wrote at line 75, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes it before the __syncthreads() between (different warps) in kernel 'barrier_no_wait' with blockDim (64,1,1) from the launch on line 118 [missing-barrier]
+ * corpus/async_libcu.cu:77:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[63], which thread 63 wrote at line 75, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the __syncthreads() between (different warps) in kernel 'barrier_no_wait' with blockDim (64,1,1) from the launch on line 118 [missing-barrier]
  *       out[t] = s[63 - t];
  *                ^~~~~~~~~
  * corpus/async_libcu.cu:75:24: note: the racing write of 's' by thread 63

@@ -123,7 +123,7 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 			.earlier = ta,
 			.headline = sm_arena_printf(A, "missing wait: read of '%s' before its asynchronous copy completes", name),
 			.tail = sm_arena_printf(A, ": no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, "
-						   "arrive_and_wait) completes the copy's group before the read %s %s",
+						   "arrive_and_wait, an mbarrier's try_wait) completes the copy's group before the read %s %s",
 						sm_where_text(A, v->m->kernel->name, v->m->acc[r->b].src->call),
 						sm_race_launch_text(ctx, v)),
 			.note = "wait for the copy's group before reading its bytes (__pipeline_wait_prior(N) or "
@@ -145,7 +145,7 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 		.tail = sm_arena_printf(A, "%s %s %s%s",
 					same ? ", threads of different warps at once (no barrier orders one statement's executions)"
 					: flight ? ", while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, "
-						   "cp.async.wait_group, consumer_wait, arrive_and_wait) completes it before the "
+						   "cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the "
 						   "__syncthreads() between (different warps)"
 					: unord ? sm_arena_printf(A, ", %s", unord)
 					     : ", with no __syncthreads() in between (different warps)",
@@ -184,9 +184,10 @@ const struct sm_rule_doc sm_doc_missing_barrier = {
 	"only the owner writes its element and never while others read it. "
 	"When no launch, __launch_bounds__ or --block-dim gives the block shape, a race found under the assumed "
 	"shape that does not hold for every shape the kernel admits is reported at the level 'assumed' "
-	"(not counted by the default --fail-on). An asynchronous copy (cp.async, __pipeline_memcpy_async) "
-	"lands at any time up to the wait that completes its commit group (__pipeline_wait_prior, "
-	"cp.async.wait_group, cp.async.wait_all): a __syncthreads() before that wait does not publish it, "
+	"(not counted by the default --fail-on). An asynchronous copy (cp.async, __pipeline_memcpy_async, a "
+	"bulk copy) lands at any time up to the wait that completes it (__pipeline_wait_prior, "
+	"cp.async.wait_group, cp.async.wait_all, an mbarrier's try_wait): a __syncthreads() before that wait does "
+	"not publish it, "
 	"and a read of the copied element by another warp after such a barrier is reported as this race. "
 	"A thread's read of the bytes its own copy may still be writing (no wait has completed the copy's group, "
 	"issued in this iteration or, still in flight at the end of the loop body, in the previous one) "

@@ -404,6 +404,12 @@
  * as complete at once (a race on it may be missed; no false one). */
 #define SM_FE_ASYNC_PENDING 64
 
+/* Bytes of one bulk copy (cp.async.bulk) the front end models as one
+ * thread's store: a block's shared memory is at most 227 KiB on sm_90, so
+ * a larger size is no real copy. Past it the copy is not modelled (a race
+ * on it may be missed; no false one). */
+#define SM_FE_BULK_BYTES (256 * 1024)
+
 /* Commits, waits and shared loads of one loop body the front end notes
  * to follow the copies in flight at its end into the next iteration
  * (convert_async.c cv_async_loop_end): a pipeline's body has a few. Past

@@ -134,14 +134,20 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 			}
 		}
 	}
-	/* another block's memory: its bounds stay, its banks are not this
-	 * block's and the profiler counts no shared wavefronts for it */
-	for (unsigned a = 0; a < m->nacc; a++)
-		if (m->acc[a].src && m->acc[a].src->remote) {
+	/* another block's memory, or a bulk copy: its bounds stay, but the
+	 * lanes' banks do not serve it (the cluster's network, the async
+	 * proxy) and the profiler counts no shared wavefronts for it */
+	for (unsigned a = 0; a < m->nacc; a++) {
+		const struct sm_access *src = m->acc[a].src;
+		bool bulk = src && src->async_copy && src->width > 16;
+		if (src && (src->remote || bulk)) {
 			res[a].deg.analyzed = false;
-			res[a].deg.why = "another block's shared memory (map_shared_rank): no bank model for the cluster's "
-					 "network";
+			res[a].deg.why = bulk ? "one thread's copy of a whole range (a bulk copy): the async proxy writes it, "
+						"not the lanes"
+					      : "another block's shared memory (map_shared_rank): no bank model for the "
+						"cluster's network";
 		}
+	}
 	/* groups nvcc fuses: every member gets the fused access's degree */
 	struct sm_merge *mg = sm_arena_alloc(f->arena, (m->nacc + 1) * sizeof(*mg));
 	if (mg) {

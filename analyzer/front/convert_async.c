@@ -20,6 +20,12 @@
  *   in_flight, races only) until a wait completes it, so a read of another
  *   thread's element after the barrier but before the wait is a race, as
  *   the GPU's racecheck says.
+ * - cp.async.bulk (inline PTX, sm_90+: the non-tensor TMA copy, `cp.async.
+ *   bulk.shared::cta|cluster.global.mbarrier::complete_tx::bytes [dst],
+ *   [src], size, [mbar]`): a store of `size` bytes by the issuing thread,
+ *   landing at any time until the mbarrier's wait (which completes every
+ *   copy, as for cp.async). The async proxy writes it, not the lanes: no
+ *   bank degree (engine/facts.c).
  * - cuda::memcpy_async(dst, src, size, pipe | bar) (libcu++): the same
  *   store, on a thread-scope cuda::pipeline (producer_commit closes a stage,
  *   consumer_wait completes the oldest, pipeline_consumer_wait_prior<N> all
@@ -478,16 +484,20 @@ struct sm_expr *cv_conv_cuda_memcpy_async(struct fe *S, const struct cv_call *k)
 	/* cuda::memcpy_async(dst, src, size, pipe | barrier); the
 	 * cooperative forms (a group first) split the copy among the group
 	 * in a way the library chooses: not modelled */
-	if (k->nargs != 4 || clang_getCanonicalType(clang_getCursorType(k->args[0])).kind != CXType_Pointer)
+	enum CXTypeKind dk = clang_getCanonicalType(clang_getCursorType(k->args[0])).kind;
+	if (k->nargs != 4 || (dk != CXType_Pointer && dk != CXType_ConstantArray))
 		return NULL;
 	enum completion how = completion_of(S, k->args[3]);
 	int64_t size = copy_size(k->args[2]);
 	if (how == C_BLOCK_BARRIER)
 		barrier_state(S, k->c, barrier_object(S, k->args[3]), SM_ACC_LOAD);
-	if (how == C_OTHER || (size != 4 && size != 8 && size != 16))
+	bool bulk = size > 16 && size % 16 == 0 && size <= SM_FE_BULK_BYTES;
+	if (how == C_OTHER || (size != 4 && size != 8 && size != 16 && !bulk))
 		return NULL;
+	/* a larger aligned size: one thread's copy of the whole range (a
+	 * bulk copy on sm_90, a run of cp.async before) */
 	issue(S, access_at(S, k->args[0], cv_conv_expr(S, k->args[0]), SM_ACC_STORE, (unsigned)size,
-			   "cp.async (cuda::memcpy_async)"));
+			   bulk ? "bulk copy (cuda::memcpy_async)" : "cp.async (cuda::memcpy_async)"));
 	return NULL;
 }
 
@@ -674,9 +684,10 @@ static char *skip_to_instruction(char *p)
 		       (p[0] == '\\' && (p[1] == 'n' || p[1] == 't')))
 			p += p[0] == '\\' ? 2 : 1;
 		char *q = p;
+		/* a label made unique per inlined copy is written `L_%=` */
 		while ((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_' ||
-		       *q == '$')
-			q++;
+		       *q == '$' || (q[0] == '%' && q[1] == '='))
+			q += q[0] == '%' ? 2 : 1;
 		if (q == p || *q != ':')
 			return p;
 		p = q + 1;
@@ -746,6 +757,20 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			any = true;
 		} else if (!strncmp(ins, "cp.async.wait_all", 17)) {
 			wait_prior(S, -1);
+			any = true;
+		} else if (!strncmp(ins, "cp.async.bulk.shared", 20) && strstr(ins, ".global") &&
+			   strstr(ins, "mbarrier::complete_tx")) {
+			/* cp.async.bulk.shared::cta|cluster.global.mbarrier::
+			 * complete_tx::bytes [dst], [src], size, [mbar]: the
+			 * issuing thread's copy of size bytes (a multiple of 16),
+			 * complete at the mbarrier's wait */
+			const char *sz = strchr(ins, ']');
+			sz = sz ? strchr(sz + 1, ']') : NULL;
+			sz = sz ? strchr(sz, ',') : NULL;
+			int64_t n = sz ? asm_count(S, c, sz + 1, "") : -1;
+			if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
+				issue(S, access_at(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE, (unsigned)n,
+						   "cp.async.bulk"));
 			any = true;
 		} else if (!strncmp(ins, "cp.async.c", 10) && strstr(ins, ".shared")) {
 			/* cp.async.ca|cg.shared.global [dst], [src], N[, src-size] */

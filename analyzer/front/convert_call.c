@@ -306,7 +306,8 @@ static void leave_callee(struct fe *S, const struct caller_state *saved)
 
 /* The parameters become variables of the kernel declared with the
  * arguments' values; a shared reference is a reference into shared
- * memory, a pointer given a shared pointer points into it. */
+ * memory, a pointer or integer given a shared address points into it
+ * (cv_var_takes), as a local variable would. */
 static void declare_params(struct fe *S, struct inlining *in)
 {
 	in->params = sm_arena_alloc(S->A, ((size_t)in->nparams + 1) * sizeof(*in->params));
@@ -321,8 +322,12 @@ static void declare_params(struct fe *S, struct inlining *in)
 			long long sz = clang_Type_getSizeOf(clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(p))));
 			v->is_ref = v->is_pointer = v->points_shared = true;
 			v->pointee_size = sz > 0 ? (unsigned)sz : 1;
-		} else if (v->is_pointer && b->val && b->val->is_ptr) {
-			v->points_shared = true;
+		} else if (v->is_pointer || cv_type_is_integer(clang_getCursorType(p))) {
+			/* a pointer given a shared pointer, an integer given a
+			 * shared address (a cvta'd operand of an asm helper),
+			 * another block's pointer (map_shared_rank); a struct
+			 * passed by value is a value, not a place */
+			cv_var_takes(v, b->val);
 		}
 		cv_emit(S, mk_decl(S, v, b->val, p));
 	}

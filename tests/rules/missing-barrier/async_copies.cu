@@ -83,19 +83,19 @@ void launch(const float *in, float *out, int n)
 
 /*
  * check-output-start
- * tests/rules/missing-barrier/async_copies.cu:19:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[63], which thread 63 wrote at line 16, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes it before the __syncthreads() between (different warps) in kernel 'ptx_no_wait' with blockDim (64,1,1) from the launch on line 77 [missing-barrier]
+ * tests/rules/missing-barrier/async_copies.cu:19:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[63], which thread 63 wrote at line 16, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the __syncthreads() between (different warps) in kernel 'ptx_no_wait' with blockDim (64,1,1) from the launch on line 77 [missing-barrier]
  *       out[t] = s[63 - t];
  *                ^~~~~~~~~
  * tests/rules/missing-barrier/async_copies.cu:16:1: note: the racing write of 's' by thread 63
  * tests/rules/missing-barrier/async_copies.cu:14:5: note: 's' declared here
  * tests/rules/missing-barrier/async_copies.cu:19:14: note: wait for the copy (__pipeline_wait_prior(0), cp.async.wait_group 0, pipe.consumer_wait() or bar.arrive_and_wait()) before the __syncthreads() that publishes it
- * tests/rules/missing-barrier/async_copies.cu:47:19: error: missing barrier: read-after-write race on 'b': thread 0 reads b[63], which thread 63 wrote at line 42, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes it before the __syncthreads() between (different warps) in kernel 'two_groups' with blockDim (64,1,1) from the launch on line 79 [missing-barrier]
+ * tests/rules/missing-barrier/async_copies.cu:47:19: error: missing barrier: read-after-write race on 'b': thread 0 reads b[63], which thread 63 wrote at line 42, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the __syncthreads() between (different warps) in kernel 'two_groups' with blockDim (64,1,1) from the launch on line 79 [missing-barrier]
  *       out[64 + t] = b[63 - t];
  *                     ^~~~~~~~~
  * tests/rules/missing-barrier/async_copies.cu:42:29: note: the racing write of 'b' by thread 63
  * tests/rules/missing-barrier/async_copies.cu:38:29: note: 'b' declared here
  * tests/rules/missing-barrier/async_copies.cu:47:19: note: wait for the copy (__pipeline_wait_prior(0), cp.async.wait_group 0, pipe.consumer_wait() or bar.arrive_and_wait()) before the __syncthreads() that publishes it
- * tests/rules/missing-barrier/async_copies.cu:59:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[63], which thread 63 wrote at line 55, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes it before the __syncthreads() between (different warps) in kernel 'two_barriers' with blockDim (64,1,1) from the launch on line 80 [missing-barrier]
+ * tests/rules/missing-barrier/async_copies.cu:59:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[63], which thread 63 wrote at line 55, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the __syncthreads() between (different warps) in kernel 'two_barriers' with blockDim (64,1,1) from the launch on line 80 [missing-barrier]
  *       out[t] = s[63 - t];
  *                ^~~~~~~~~
  * tests/rules/missing-barrier/async_copies.cu:55:29: note: the racing write of 's' by thread 63

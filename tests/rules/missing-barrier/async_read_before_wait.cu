@@ -154,31 +154,31 @@ void launch(const float *in, float *out, int n)
 /*
  * check-args: --no-cuda
  * check-output-start
- * tests/rules/missing-barrier/async_read_before_wait.cu:24:14: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[0], which its own asynchronous copy at line 22 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes the copy's group before the read in kernel 'early' with blockDim (128,1,1) from the launch on line 143 [missing-barrier]
+ * tests/rules/missing-barrier/async_read_before_wait.cu:24:14: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[0], which its own asynchronous copy at line 22 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes the copy's group before the read in kernel 'early' with blockDim (128,1,1) from the launch on line 143 [missing-barrier]
  *       out[t] = s[t] * 2.0f;
  *                ^~~~
  * tests/rules/missing-barrier/async_read_before_wait.cu:22:29: note: the asynchronous copy into 's' by thread 0
  * tests/rules/missing-barrier/async_read_before_wait.cu:20:5: note: 's' declared here
  * tests/rules/missing-barrier/async_read_before_wait.cu:24:14: note: wait for the copy's group before reading its bytes (__pipeline_wait_prior(N) or cp.async.wait_group N with N no larger than the groups committed after it, pipe.consumer_wait())
- * tests/rules/missing-barrier/async_read_before_wait.cu:34:14: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[0], which its own asynchronous copy at line 31 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes the copy's group before the read in kernel 'wait_too_weak' with blockDim (128,1,1) from the launch on line 144 [missing-barrier]
+ * tests/rules/missing-barrier/async_read_before_wait.cu:34:14: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[0], which its own asynchronous copy at line 31 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes the copy's group before the read in kernel 'wait_too_weak' with blockDim (128,1,1) from the launch on line 144 [missing-barrier]
  *       out[t] = s[t] * 2.0f;
  *                ^~~~
  * tests/rules/missing-barrier/async_read_before_wait.cu:31:29: note: the asynchronous copy into 's' by thread 0
  * tests/rules/missing-barrier/async_read_before_wait.cu:29:5: note: 's' declared here
  * tests/rules/missing-barrier/async_read_before_wait.cu:34:14: note: wait for the copy's group before reading its bytes (__pipeline_wait_prior(N) or cp.async.wait_group N with N no larger than the groups committed after it, pipe.consumer_wait())
- * tests/rules/missing-barrier/async_read_before_wait.cu:48:16: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[1][0], which its own asynchronous copy at line 45 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes the copy's group before the read in kernel 'next_stage' with blockDim (128,1,1) from the launch on line 145 [missing-barrier]
+ * tests/rules/missing-barrier/async_read_before_wait.cu:48:16: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[1][0], which its own asynchronous copy at line 45 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes the copy's group before the read in kernel 'next_stage' with blockDim (128,1,1) from the launch on line 145 [missing-barrier]
  *           acc += s[(k + 1) & 1][t];
  *                  ^~~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/async_read_before_wait.cu:45:33: note: the asynchronous copy into 's' by thread 0
  * tests/rules/missing-barrier/async_read_before_wait.cu:39:5: note: 's' declared here
  * tests/rules/missing-barrier/async_read_before_wait.cu:48:16: note: wait for the copy's group before reading its bytes (__pipeline_wait_prior(N) or cp.async.wait_group N with N no larger than the groups committed after it, pipe.consumer_wait())
- * tests/rules/missing-barrier/async_read_before_wait.cu:62:14: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[0], which its own asynchronous copy at line 59 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes the copy's group before the read in kernel 'ptx_group' with blockDim (128,1,1) from the launch on line 146 [missing-barrier]
+ * tests/rules/missing-barrier/async_read_before_wait.cu:62:14: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[0], which its own asynchronous copy at line 59 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes the copy's group before the read in kernel 'ptx_group' with blockDim (128,1,1) from the launch on line 146 [missing-barrier]
  *       out[t] = s[t];
  *                ^~~~
  * tests/rules/missing-barrier/async_read_before_wait.cu:59:1: note: the asynchronous copy into 's' by thread 0
  * tests/rules/missing-barrier/async_read_before_wait.cu:56:5: note: 's' declared here
  * tests/rules/missing-barrier/async_read_before_wait.cu:62:14: note: wait for the copy's group before reading its bytes (__pipeline_wait_prior(N) or cp.async.wait_group N with N no larger than the groups committed after it, pipe.consumer_wait())
- * tests/rules/missing-barrier/async_read_before_wait.cu:116:20: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[1][0], which its own asynchronous copy at line 112 in the previous iteration may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes the copy's group before the read in kernel 'carried_stage' with blockDim (128,1,1) from the launch on line 150 [missing-barrier]
+ * tests/rules/missing-barrier/async_read_before_wait.cu:116:20: error: missing wait: read of 's' before its asynchronous copy completes: thread 0 reads s[1][0], which its own asynchronous copy at line 112 in the previous iteration may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes the copy's group before the read in kernel 'carried_stage' with blockDim (128,1,1) from the launch on line 150 [missing-barrier]
  *               acc += s[k & 1][t];
  *                      ^~~~~~~~~~~
  * tests/rules/missing-barrier/async_read_before_wait.cu:112:33: note: the asynchronous copy into 's' by thread 0

@@ -56,7 +56,7 @@ void launch(const float *in, float *out)
 
 /*
  * check-output-start
- * tests/rules/missing-barrier/libcu_pipeline.cu:34:26: error: missing barrier: read-after-write race on 'b': thread 0 reads b[63], which thread 63 wrote at line 30, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait) completes it before the __syncthreads() between (different warps) in kernel 'wait_prior1' with blockDim (64,1,1) from the launch on line 53 [missing-barrier]
+ * tests/rules/missing-barrier/libcu_pipeline.cu:34:26: error: missing barrier: read-after-write race on 'b': thread 0 reads b[63], which thread 63 wrote at line 30, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the __syncthreads() between (different warps) in kernel 'wait_prior1' with blockDim (64,1,1) from the launch on line 53 [missing-barrier]
  *       out[t] = a[63 - t] + b[63 - t];
  *                            ^~~~~~~~~
  * tests/rules/missing-barrier/libcu_pipeline.cu:30:24: note: the racing write of 'b' by thread 63
