@@ -177,8 +177,10 @@ static bool written_adjacent(const struct sm_access *a, const struct sm_access *
 
 static bool same_place(const struct sm_raccess *a, const struct sm_raccess *b)
 {
+	/* another block's memory (remote) is never one instruction with the
+	 * block's own */
 	return a->ok && b->ok && a->array && a->array == b->array && a->loop == b->loop && a->guards == b->guards &&
-	       a->src->kind == b->src->kind && a->width == b->width;
+	       a->src->kind == b->src->kind && a->width == b->width && a->src->remote == b->src->remote;
 }
 
 void sm_find_merges(const struct sm_kernel_model *m, const struct sm_dim3 *blocks, int nblocks, struct sm_arena *A,
