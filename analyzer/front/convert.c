@@ -296,6 +296,19 @@ void cv_emit(struct fe *S, struct sm_stmt *s)
 	}
 }
 
+bool cv_expr_remote(const struct sm_expr *e)
+{
+	for (int depth = 0; e && depth < SM_FE_MAX_DEPTH; depth++) {
+		if (e->remote || (e->kind == SM_E_VAR && e->var && e->var->points_remote))
+			return true;
+		if (e->kind != SM_E_BINARY || !e->is_ptr)
+			return false;
+		/* p + n, n + p, p - n: the pointer operand */
+		e = e->a && (e->a->is_ptr || e->a->kind == SM_E_VAR) ? e->a : e->b;
+	}
+	return false;
+}
+
 struct sm_access *cv_emit_made_access(struct fe *S, CXCursor c, struct sm_access *a)
 {
 	a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);

@@ -436,9 +436,9 @@ struct sm_var *cv_synthetic_var(struct fe *S, const char *name, bool is_pointer,
 /* convert_async.c: asynchronous copies, tensor-core tile accesses and
  * library collectives (its design note). The calls, converted as lines of convert_call.c's table: */
 struct sm_expr *cv_conv_cvta_shared(struct fe *S, const struct cv_call *k);
-/* barrier_scope.c: cluster.map_shared_rank(p, rank): p, marked remote */
+/* convert_async.c: cluster.map_shared_rank(p, rank): p, marked remote */
 struct sm_expr *cv_conv_map_shared_rank(struct fe *S, const struct cv_call *k);
-/* convert_decl.c: is e a pointer into another block's shared memory
+/* convert.c: is e a pointer into another block's shared memory
  * (sm_expr.remote, a variable given one, or such a pointer plus n)? */
 bool cv_expr_remote(const struct sm_expr *e);
 struct sm_expr *cv_conv_pipeline_memcpy(struct fe *S, const struct cv_call *k);

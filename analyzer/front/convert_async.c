@@ -36,6 +36,8 @@
  *   pipeline or barrier completes every copy (it may wait).
  * - CUB block collectives (BlockScan, BlockReduce, ...): the block barrier
  *   inside them, whose toolkit code is not converted.
+ * - cluster.map_shared_rank(p, rank): p, marked remote (another block's
+ *   shared memory, engine/dsmem.c).
  * - __cvta_generic_to_shared(p): p itself (a byte address in the shared
  *   window); an integer variable given such an address holds a pointer into
  *   shared memory (with byte units), as ldmatrix and cp.async operands are
@@ -303,6 +305,32 @@ void cv_async_reset(struct fe *S)
 struct sm_expr *cv_conv_cvta_shared(struct fe *S, const struct cv_call *k)
 {
 	return cv_conv_expr(S, k->args[0]);
+}
+
+/* cluster.map_shared_rank(p, rank) with p a shared pointer the conversion
+ * follows: the same place in the shared memory of block `rank` of the
+ * cluster. Which block is not followed: the access is remote, to the
+ * same array of some other block, unless the rank is the block's own
+ * (block_rank() itself: p). The reference form, and a pointer not
+ * followed, are an opaque value. */
+struct sm_expr *cv_conv_map_shared_rank(struct fe *S, const struct cv_call *k)
+{
+	CXCursor p = cv_strip(k->args[0]);
+	CXType t = clang_getCanonicalType(clang_getCursorType(p));
+	bool ptr = t.kind == CXType_Pointer || t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray;
+	if (!ptr || !cv_is_shared_ptr(S, p))
+		return cv_opaque(S, k->c, k->name, 1);
+	struct sm_expr *e = cv_conv_expr(S, k->args[0]);
+	(void)cv_conv_expr(S, k->args[1]);
+	CXCursor rank = cv_strip(k->args[1]);
+	const char *rn = cv_cx_str(S->A, clang_getCursorSpelling(rank));
+	bool own = clang_getCursorKind(rank) == CXCursor_CallExpr && rn && !strcmp(rn, "block_rank");
+	struct sm_expr *r = e && !own ? sm_arena_alloc(S->A, sizeof(*r)) : NULL;
+	if (!r)
+		return e;
+	*r = *e; /* a variable's node is shared by its every use */
+	r->remote = true;
+	return r;
 }
 
 struct sm_expr *cv_conv_pipeline_memcpy(struct fe *S, const struct cv_call *k)

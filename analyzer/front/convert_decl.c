@@ -214,19 +214,6 @@ void cv_var_takes(struct sm_var *v, const struct sm_expr *val)
 		v->points_remote = true;
 }
 
-bool cv_expr_remote(const struct sm_expr *e)
-{
-	for (int depth = 0; e && depth < SM_FE_MAX_DEPTH; depth++) {
-		if (e->remote || (e->kind == SM_E_VAR && e->var && e->var->points_remote))
-			return true;
-		if (e->kind != SM_E_BINARY || !e->is_ptr)
-			return false;
-		/* p + n, n + p, p - n: the pointer operand */
-		e = e->a && (e->a->is_ptr || e->a->kind == SM_E_VAR) ? e->a : e->b;
-	}
-	return false;
-}
-
 struct sm_array *cv_array_of_decl(struct fe *S, CXCursor decl)
 {
 	return cv_cmap_get(&S->arrays, clang_getCanonicalCursor(decl));
