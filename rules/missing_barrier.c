@@ -96,6 +96,40 @@ static void remote_report(const struct sm_rule_ctx *ctx, const struct sm_race_vi
 	sm_race_report(ctx, v, &w, sink);
 }
 
+/* A generic-proxy write that a bulk copy out of shared memory reads with
+ * no fence.proxy.async between (engine/proxy.c). */
+static void proxy_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, struct sm_sink *sink)
+{
+	struct sm_arena *A = ctx->scratch;
+	const struct sm_race *r = v->r;
+	const struct sm_raccess *ra = &v->m->acc[r->a], *rb = &v->m->acc[r->b];
+	const char *ta = sm_thread_name(r->tid_a, v->block, A), *tb = sm_thread_name(r->tid_b, v->block, A);
+	const char *name = sm_race_array_name(v);
+	struct sm_race_words w = {
+		.rule = SM_RULE_MISSING_BARRIER,
+		.later = tb,
+		.earlier = ta,
+		.headline = sm_arena_printf(A, "missing proxy fence: bulk copy out of '%s' may read stale bytes", name),
+		.story = sm_arena_printf(A, "the bulk copy (cp.async.bulk) %s issues reads %s, which %s wrote at line %u%s "
+					    "through the generic proxy",
+					 tb, sm_element_name(rb->array, rb->array->name, r->addr, A), ta,
+					 ra->src->range.begin.line, r->cross_iter ? " in the previous iteration" : ""),
+		.tail = sm_arena_printf(A, ", with no fence.proxy.async between the write and the copy (a __syncthreads() "
+					   "orders the threads, not the generic and async proxies) %s %s",
+					sm_where_text(A, v->m->kernel->name, rb->src->call), sm_race_launch_text(ctx, v)),
+		.note = "after the writes, before the __syncthreads() that hands the tile to the issuing thread: "
+			"asm volatile(\"fence.proxy.async.shared::cta;\") (cuda::ptx::fence_proxy_async(cuda::ptx::space_shared))",
+		.related = sm_arena_printf(A, "the generic-proxy write of '%s' by %s", ra->name ? ra->name : ra->array->name, ta),
+	};
+	sm_race_report(ctx, v, &w, sink);
+}
+
+/* a bulk copy out of shared memory (its read, convert_async.c) */
+static bool bulk_out(const struct sm_access *a)
+{
+	return a->op && !strcmp(a->op, "cp.async.bulk store");
+}
+
 static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, struct sm_sink *sink)
 {
 	struct sm_arena *A = ctx->scratch;
@@ -106,14 +140,42 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 	const char *name = sm_race_array_name(v);
 	bool same = r->a == r->b && !r->cross_iter;
 	const char *unord = sm_race_unordered_text(ctx, v, "threads", "different warps");
-	/* a copy in flight past a barrier: the wait is what is missing */
+	/* a copy in flight past a barrier: the wait is what is missing; a
+	 * bulk copy out of shared memory (a read) waits at its bulk group */
 	bool flight = ra->src->in_flight || v->m->acc[r->b].src->in_flight;
+	bool out = bulk_out(ra->src) || bulk_out(v->m->acc[r->b].src);
 	/* a cuda::barrier or PTX mbarrier used before another thread's init
 	 * of it is seen */
 	bool mbar = ra->src->op && !strcmp(ra->src->op, "mbarrier.init");
 	bool uninit = mbar || (ra->src->op && !strcmp(ra->src->op, "cuda::barrier init"));
 	if (r->remote || r->remote_exit) {
 		remote_report(ctx, v, sink);
+		return true;
+	}
+	if (r->proxy) {
+		proxy_report(ctx, v, sink);
+		return true;
+	}
+	if (r->own_copy && out) {
+		struct sm_race_words o = {
+			.rule = SM_RULE_MISSING_BARRIER,
+			.later = ta,
+			.earlier = ta,
+			.headline = sm_arena_printf(A, "missing wait: write of '%s' before its bulk copy out of shared memory "
+						       "has read it", name),
+			.story = sm_arena_printf(A, "%s overwrites %s, which its own bulk copy (cp.async.bulk) at line %u%s may "
+						    "still be reading", ta,
+						 sm_element_name(v->m->acc[r->b].array, name, r->addr, A),
+						 ra->src->range.begin.line, r->cross_iter ? " in the previous iteration" : ""),
+			.tail = sm_arena_printf(A, ": no cp.async.bulk.wait_group.read completes the copy's bulk group before the "
+						   "write %s %s",
+						sm_where_text(A, v->m->kernel->name, v->m->acc[r->b].src->call),
+						sm_race_launch_text(ctx, v)),
+			.note = "wait for the copy's bulk group (cp.async.bulk.wait_group.read N, N no larger than the bulk groups "
+				"committed after it) before writing its bytes",
+			.related = sm_arena_printf(A, "the bulk copy out of '%s' by %s", ra->name ? ra->name : ra->array->name, ta),
+		};
+		sm_race_report(ctx, v, &o, sink);
 		return true;
 	}
 	if (r->own_copy) {
@@ -144,6 +206,9 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 				   : sm_arena_printf(A, "missing barrier: %s race on '%s'", race_name(r->kind), name),
 		.tail = sm_arena_printf(A, "%s %s %s%s",
 					same ? ", threads of different warps at once (no barrier orders one statement's executions)"
+					: flight && out ? ", while that bulk copy out of shared memory may still be reading it: no "
+							  "cp.async.bulk.wait_group.read by its thread completes it before the "
+							  "__syncthreads() between (different warps)"
 					: flight ? ", while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, "
 						   "cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the "
 						   "__syncthreads() between (different warps)"
@@ -154,6 +219,8 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 		.note = mbar ? "__syncthreads() after mbarrier.init (with fence.mbarrier_init for the async proxy), before any "
 			       "thread uses the mbarrier"
 		      : uninit ? "__syncthreads() (or block.sync()) after init(&bar, count), before any thread uses the barrier"
+		      : flight && out ? "let the issuing thread wait for its bulk group (cp.async.bulk.wait_group.read 0) before "
+					"the __syncthreads() after which the buffer is written again"
 		      : flight ? "wait for the copy (__pipeline_wait_prior(0), cp.async.wait_group 0, pipe.consumer_wait() or "
 				 "bar.arrive_and_wait()) before the __syncthreads() that publishes it"
 		      : same ? "let one thread write it (if (threadIdx.x == 0)) and __syncthreads() before it is read, or give each thread its own element"

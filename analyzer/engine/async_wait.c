@@ -18,15 +18,17 @@
  * iterations the first two of the loops around both and the first four
  * of each loop around one only. The GPU's racecheck does not report this
  * (one thread's own accesses are never a hazard to it); the programming
- * guide's rule on cp.async is the judge. */
+ * guide's rule on cp.async is the judge.
+ *
+ * The same holds the other way for a bulk copy out of shared memory
+ * (cp.async.bulk.global.shared::cta): it reads at any time until its bulk
+ * wait_group, so the issuing thread's own write of those bytes before that
+ * wait is a write-after-read hazard (listed on the store's pending). */
 #include "engine/analysis.h"
 #include "engine/nest.h"
 #include "engine/threaddep.h"
 
 #include <string.h>
-
-/* the seeds a witness must hold under (as races.c's) */
-static const unsigned seeds[] = { 0, 1, 2 };
 
 /* iterations tried: of a loop around both accesses, of one around one */
 #define BOTH_ITERS 2
@@ -38,8 +40,8 @@ static bool meets(const struct sm_raccess *a, const struct sm_raccess *b, struct
 		  struct sm_eval_ctx *cb, int64_t *addr)
 {
 	int64_t wa = a->width ? a->width : 1, wb = b->width ? b->width : 1;
-	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
-		ca->seed = cb->seed = seeds[i];
+	for (int i = 0; i < SM_NEST_SEEDS; i++) {
+		ca->seed = cb->seed = sm_nest_seeds[i];
 		int64_t x, y;
 		if (sm_access_addr(a, NULL, ca, &x) != 1 || sm_access_addr(b, NULL, cb, &y) != 1)
 			return false;
@@ -49,11 +51,6 @@ static bool meets(const struct sm_raccess *a, const struct sm_raccess *b, struct
 			*addr = x > y ? x : y;
 	}
 	return true;
-}
-
-static bool same_storage(const struct sm_raccess *a, const struct sm_raccess *b)
-{
-	return a->array && b->array && (a->array == b->array || (a->array->is_dynamic && b->array->is_dynamic));
 }
 
 /* A witness for copy a and read b in block `block` (carried: a issued
@@ -88,7 +85,9 @@ static bool witness(const struct sm_raccess *a, const struct sm_raccess *b, bool
 			    !sm_guards_all_hold(b->guards, a->guards, false, &cb) || !meets(a, b, &ca, &cb, &addr))
 				continue;
 			memset(r, 0, sizeof(*r));
-			r->kind = SM_RACE_RAW;
+			/* a read before the copy in lands, or a write before
+			 * the bulk copy out has read */
+			r->kind = b->src->kind == SM_ACC_STORE ? SM_RACE_WAR : SM_RACE_RAW;
 			r->inter_warp = true;
 			r->own_copy = true;
 			r->cross_iter = carried;
@@ -108,7 +107,8 @@ int sm_kernel_own_copy_reads(const struct sm_kernel_model *m, struct sm_dim3 blo
 	struct sm_race *v = NULL;
 	for (unsigned b = 0; b < m->nacc; b++) {
 		const struct sm_raccess *rb = &m->acc[b];
-		if (!rb->ok || !rb->src || (!rb->src->npending && !rb->src->ncarried) || rb->src->kind != SM_ACC_LOAD)
+		if (!rb->ok || !rb->src || (!rb->src->npending && !rb->src->ncarried) ||
+		    (rb->src->kind != SM_ACC_LOAD && rb->src->kind != SM_ACC_STORE))
 			continue;
 		for (unsigned a = 0; a < m->nacc; a++) {
 			const struct sm_raccess *ra = &m->acc[a];
@@ -119,7 +119,7 @@ int sm_kernel_own_copy_reads(const struct sm_kernel_model *m, struct sm_dim3 blo
 				carried = rb->src->carried[p] == ra->src;
 			/* one copy may be both: this iteration's, and the last one's */
 			struct sm_race r;
-			if ((!listed && !carried) || !ra->ok || !same_storage(ra, rb) ||
+			if ((!listed && !carried) || !ra->ok || !sm_same_storage(ra, rb) ||
 			    !((listed && witness(ra, rb, false, block, work, &r)) ||
 			      (carried && witness(ra, rb, true, block, work, &r))))
 				continue;

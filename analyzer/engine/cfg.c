@@ -300,8 +300,8 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
 		return c;
 	}
 	case SM_S_BARRIER: {
-		if (G->cluster_only) {
-			int c = cnew(G, s->cluster ? CN_BARRIER : CN_PLAIN);
+		if (G->mode != SM_CFG_BLOCK) {
+			int c = cnew(G, G->mode == SM_CFG_CLUSTER && s->cluster ? CN_BARRIER : CN_PLAIN);
 			cedge(G, c, next);
 			return c;
 		}
@@ -347,6 +347,11 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
 		return c;
 	}
 	case SM_S_DECL: case SM_S_ASSIGN: case SM_S_OPAQUE_CALL: {
+		if (G->mode == SM_CFG_PROXY && s->proxy_fence) {
+			int c = cnew(G, CN_BARRIER);
+			cedge(G, c, next);
+			return c;
+		}
 		int n = next;
 		for (int i = s->nkids - 1; i >= 0; i--)
 			n = cbuild(G, s->kids[i], n, brk, cont, depth + 1);
@@ -424,10 +429,10 @@ uint32_t sm_cfg_pair_ord(const struct sm_cfg *G, int64_t a, int64_t b)
 }
 
 static int build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc,
-		 bool cluster_only)
+		 enum sm_cfg_mode mode)
 {
 	memset(G, 0, sizeof(*G));
-	G->cluster_only = cluster_only;
+	G->mode = mode;
 	G->nacc = nacc;
 	G->acc_node_of = malloc((nacc + 1) * sizeof(int));
 	G->acc_nloops = calloc(nacc + 1, sizeof(int));
@@ -451,12 +456,13 @@ static int build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_di
 
 int sm_cfg_build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc)
 {
-	return build(G, m, block, nacc, false);
+	return build(G, m, block, nacc, SM_CFG_BLOCK);
 }
 
-int sm_cfg_build_cluster(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc)
+int sm_cfg_build_for(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc,
+		     enum sm_cfg_mode mode)
 {
-	return build(G, m, block, nacc, true);
+	return build(G, m, block, nacc, mode);
 }
 
 void sm_cfg_free(struct sm_cfg *G)

@@ -32,6 +32,17 @@ struct sm_cloop {
 	int parent;   /* the enclosing loop, or -1 */
 };
 
+/* The graphs: which statements stop a path (CN_BARRIER) */
+enum sm_cfg_mode {
+	SM_CFG_BLOCK,   /* the block's barriers (scoped ones for their threads) */
+	SM_CFG_CLUSTER, /* the cluster barriers only (sm_stmt.cluster): what
+	                 * orders two blocks of a cluster (dsmem.c); every
+	                 * other barrier orders one block only */
+	SM_CFG_PROXY,   /* fence.proxy.async only (sm_stmt.proxy_fence): what
+	                 * orders a generic-proxy write before a bulk copy's
+	                 * read (proxy.c); no barrier does */
+};
+
 struct sm_cfg {
 	struct sm_cnode *n;
 	int nn;                                          /* nodes in n */
@@ -64,9 +75,7 @@ struct sm_cfg {
 	 * that many threads in whole warps, which threads (1 a member); NULL:
 	 * the scope's own groups (scope_group) */
 	unsigned char *members[SM_MAX_BARRIER_SCOPES];
-	bool cluster_only;     /* sm_cfg_build_cluster: the cluster barriers are
-	                        * the only CN_BARRIER nodes, every other barrier
-	                        * is CN_PLAIN (they order one block only) */
+	enum sm_cfg_mode mode; /* what a CN_BARRIER node is (sm_cfg_build_for) */
 };
 
 /* Does node c stop a path for a pair of threads that the scoped
@@ -88,9 +97,9 @@ struct sm_cfg_walk {
 /* Build m's graph for a block of shape block, with nacc accesses. Returns
  * the entry node, or -1 (out of memory; sm_cfg_free still applies). */
 int sm_cfg_build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc);
-/* The same graph for the blocks of a cluster: only cluster barriers
- * (sm_stmt.cluster) order (dsmem.c). */
-int sm_cfg_build_cluster(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc);
+/* The same graph where only what `mode` names stops a path. */
+int sm_cfg_build_for(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc,
+		     enum sm_cfg_mode mode);
 void sm_cfg_free(struct sm_cfg *G);
 int sm_cfg_walk_init(struct sm_cfg_walk *W, const struct sm_cfg *G, struct sm_work *work);
 void sm_cfg_walk_free(struct sm_cfg_walk *W);

@@ -33,87 +33,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the seeds a witness must hold under (as races.c's) */
-static const unsigned seeds[] = { 0, 1, 2 };
-
 #define BOTH_ITERS 2
 #define ONE_ITERS 4
 /* findings per kernel and shape: the first ones name the hazard */
 #define MAX_FOUND 64
-
-static bool same_storage(const struct sm_raccess *a, const struct sm_raccess *b)
-{
-	return a->array && b->array && (a->array == b->array || (a->array->is_dynamic && b->array->is_dynamic));
-}
-
-/* Thread lin's context for r at the iterations in c: does it run r (loops,
- * guards decided), and at which byte under each seed? */
-static bool runs_at(const struct sm_raccess *r, struct sm_eval_ctx *c, int64_t addr[3])
-{
-	if (!sm_loops_run(r->loop, c) || !sm_guards_all_hold(r->guards, NULL, false, c))
-		return false;
-	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
-		c->seed = seeds[i];
-		if (sm_access_addr(r, NULL, c, &addr[i]) != 1)
-			return false;
-	}
-	c->seed = 0;
-	return true;
-}
-
-/* A thread of one block running a and one of another running b (one of
- * the two remote) whose bytes meet, at the first iterations (carried: b
- * one iteration of their innermost common loop after a): into r. */
-static bool witness(const struct sm_raccess *a, const struct sm_raccess *b, bool carried, struct sm_dim3 block,
-		    struct sm_work *work, struct sm_race *r)
-{
-	int64_t nthreads = block.x * block.y * block.z;
-	int64_t wa = a->width ? a->width : 1, wb = b->width ? b->width : 1;
-	struct sm_nest N;
-	sm_nest_init(&N, a, b, BOTH_ITERS, ONE_ITERS);
-	if (carried && sm_nest_common(&N) < 0)
-		return false;
-	for (int v = 0;; v++) {
-		struct sm_eval_ctx ca, cb;
-		sm_thread_ctx(&ca, block, 0);
-		sm_thread_ctx(&cb, block, 0);
-		if (!sm_nest_vector(&N, v, carried, &ca, &cb))
-			return false;
-		for (int64_t t = 0; t <= SM_WARP && t < nthreads; t++) {
-			int64_t la = t < SM_WARP ? t : nthreads - 1;
-			int64_t x[3], y[3];
-			struct sm_eval_ctx c1 = ca;
-			sm_thread_id(block, la, c1.tid);
-			if (!runs_at(a, &c1, x))
-				continue;
-			for (int64_t lb = 0; lb < nthreads; lb++) {
-				if (sm_work_over(work))
-					return false;
-				if (work)
-					work->used += 4;
-				struct sm_eval_ctx c2 = cb;
-				sm_thread_id(block, lb, c2.tid);
-				if (!runs_at(b, &c2, y))
-					continue;
-				bool meet = true;
-				for (int i = 0; i < 3 && meet; i++)
-					meet = x[i] < y[i] + wb && y[i] < x[i] + wa;
-				if (!meet)
-					continue;
-				memset(r, 0, sizeof(*r));
-				r->kind = a->src->kind == SM_ACC_LOAD ? SM_RACE_WAR
-					  : b->src->kind == SM_ACC_LOAD ? SM_RACE_RAW : SM_RACE_WAW;
-				r->inter_warp = true;
-				r->remote = true;
-				r->cross_iter = carried;
-				memcpy(r->tid_a, c1.tid, sizeof(r->tid_a));
-				memcpy(r->tid_b, c2.tid, sizeof(r->tid_b));
-				r->addr = x[0] > y[0] ? x[0] : y[0];
-				return true;
-			}
-		}
-	}
-}
 
 /* A thread that runs remote access a at its first iterations: into r. */
 static bool exit_witness(const struct sm_raccess *a, struct sm_dim3 block, struct sm_race *r)
@@ -123,7 +46,7 @@ static bool exit_witness(const struct sm_raccess *a, struct sm_dim3 block, struc
 		struct sm_eval_ctx c;
 		sm_thread_ctx(&c, block, t < SM_WARP ? t : nthreads - 1);
 		int64_t x[3];
-		if (!runs_at(a, &c, x))
+		if (!sm_nest_runs_at(a, &c, x))
 			continue;
 		memset(r, 0, sizeof(*r));
 		r->kind = a->src->kind == SM_ACC_LOAD ? SM_RACE_RAW : SM_RACE_WAW;
@@ -165,7 +88,8 @@ static void pair(const struct sm_cfg *G, const struct sm_kernel_model *m, unsign
 		for (int swap = 0; swap < 2; swap++) {
 			unsigned a = swap ? y : x, b = swap ? x : y;
 			if (sm_cfg_reach(G, G->acc_node_of[a], G->acc_node_of[b], closed, -1, 0, W) &&
-			    witness(&m->acc[a], &m->acc[b], carried, block, work, &r)) {
+			    sm_nest_pair_witness(&m->acc[a], &m->acc[b], carried, block, BOTH_ITERS, ONE_ITERS, work, &r)) {
+				r.remote = true;
 				add(F, &r, a, b);
 				return;
 			}
@@ -186,7 +110,7 @@ int sm_kernel_remote_races(const struct sm_kernel_model *m, struct sm_dim3 block
 	memset(&W, 0, sizeof(W));
 	struct found *F = calloc(1, sizeof(*F));
 	int rc = 0;
-	int entry = sm_cfg_build_cluster(&G, m, block, m->nacc);
+	int entry = sm_cfg_build_for(&G, m, block, m->nacc, SM_CFG_CLUSTER);
 	unsigned char *closed = entry >= 0 ? malloc((size_t)G.nloops + 1) : NULL;
 	if (!F || !closed || sm_cfg_walk_init(&W, &G, work)) {
 		rc = -1;
@@ -202,7 +126,7 @@ int sm_kernel_remote_races(const struct sm_kernel_model *m, struct sm_dim3 block
 			add(F, &r, x, x);
 		for (unsigned y = 0; y < m->nacc && !sm_work_over(work); y++) {
 			const struct sm_raccess *ry = &m->acc[y];
-			if (!ry->ok || !ry->src || ry->src->remote || G.acc_node_of[y] < 0 || !same_storage(rx, ry))
+			if (!ry->ok || !ry->src || ry->src->remote || G.acc_node_of[y] < 0 || !sm_same_storage(rx, ry))
 				continue;
 			int kx = rx->src->kind, ky = ry->src->kind;
 			if ((kx == SM_ACC_LOAD && ky == SM_ACC_LOAD) || (kx == SM_ACC_ATOMIC && ky == SM_ACC_ATOMIC))

@@ -142,7 +142,7 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 		bool bulk = src && src->async_copy && src->width > 16;
 		if (src && (src->remote || bulk)) {
 			res[a].deg.analyzed = false;
-			res[a].deg.why = bulk ? "one thread's copy of a whole range (a bulk copy): the async proxy writes it, "
+			res[a].deg.why = bulk ? "one thread's copy of a whole range (a bulk copy): the async proxy moves it, "
 						"not the lanes"
 					      : "another block's shared memory (map_shared_rank): no bank model for the "
 						"cluster's network";
@@ -199,7 +199,8 @@ static const struct sm_race_set *races_for(struct sm_kernel_facts *f, struct sm_
 		s->done = true;
 		s->ok = sm_kernel_races_in(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0 &&
 			sm_kernel_own_copy_reads(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0 &&
-			sm_kernel_remote_races(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0;
+			sm_kernel_remote_races(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0 &&
+			sm_kernel_proxy_races(&f->model, block, f->arena, f->work, &s->v, &s->n) == 0;
 		s->partial = f->work && f->work->spent;
 	}
 	return s->ok ? s : NULL;
@@ -329,7 +330,8 @@ const struct sm_race_set *sm_kernel_facts_races_other(struct sm_kernel_facts *f,
 	struct sm_race_filter F = { want_pair, &W };
 	s->ok = sm_kernel_races_pairs(m, f->launch.other[i], &F, f->arena, f->work, &s->v, &s->n) == 0 &&
 		sm_kernel_own_copy_reads(m, f->launch.other[i], f->arena, f->work, &s->v, &s->n) == 0 &&
-		sm_kernel_remote_races(m, f->launch.other[i], f->arena, f->work, &s->v, &s->n) == 0;
+		sm_kernel_remote_races(m, f->launch.other[i], f->arena, f->work, &s->v, &s->n) == 0 &&
+		sm_kernel_proxy_races(m, f->launch.other[i], f->arena, f->work, &s->v, &s->n) == 0;
 	s->partial = f->work && f->work->spent;
 	return s->ok ? s : NULL;
 }

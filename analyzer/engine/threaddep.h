@@ -152,6 +152,10 @@ struct sm_race {
 	                               * reaches the kernel's end from with no
 	                               * cluster barrier: the block whose memory
 	                               * it touches may have exited (dsmem.c) */
+	bool proxy;                   /* a (a generic-proxy store) is read by b, a
+	                               * bulk copy out of shared memory (the async
+	                               * proxy), on a path with no
+	                               * fence.proxy.async (proxy.c) */
 	const struct sm_stmt *unordered; /* a barrier of a smaller scope (a tile,
 	                               * a __syncwarp mask, bar.sync's count)
 	                               * that every barrier-free path from a to b
@@ -210,6 +214,14 @@ int sm_kernel_remote_races(const struct sm_kernel_model *m, struct sm_dim3 block
 			   struct sm_work *work, struct sm_race **out, unsigned *nout);
 int sm_kernel_own_copy_reads(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
 			     struct sm_work *work, struct sm_race **out, unsigned *nout);
+/* Proxies, under block shape `block`: each bulk copy out of shared memory
+ * (a load with async_copy) paired with the generic stores of the same
+ * storage from which a path reaches it with no fence.proxy.async (any two
+ * threads, the same one included; a witness at the first iterations), one
+ * race with `proxy` set per pair (a the store, b the copy). Appended to
+ * *out, within the budget work. Returns 0, or -1 when out of memory. */
+int sm_kernel_proxy_races(const struct sm_kernel_model *m, struct sm_dim3 block, struct sm_arena *A,
+			  struct sm_work *work, struct sm_race **out, unsigned *nout);
 
 int sm_kernel_races_pairs(const struct sm_kernel_model *m, struct sm_dim3 block, const struct sm_race_filter *filter,
 			  struct sm_arena *A, struct sm_work *work, struct sm_race **out, unsigned *nout);

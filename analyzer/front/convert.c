@@ -315,13 +315,17 @@ struct sm_access *cv_emit_made_access(struct fe *S, CXCursor c, struct sm_access
 	a->call = S->call;
 	a->index = S->naccess++;
 	a->remote = a->remote || cv_expr_remote(a->base);
-	if (a->kind == SM_ACC_LOAD && S->async.n) {
-		/* the copies still in flight here (convert_async.c) */
+	if ((a->kind == SM_ACC_LOAD || a->kind == SM_ACC_STORE) && S->async.n) {
+		/* the copies still in flight here (convert_async.c): into
+		 * shared memory for a load, out of it (bulk) for a store */
 		const struct sm_access **p = sm_arena_alloc(S->A, S->async.n * sizeof(*p));
-		if (p) {
-			memcpy(p, S->async.acc, S->async.n * sizeof(*p));
+		unsigned n = 0;
+		for (unsigned i = 0; p && i < S->async.n; i++)
+			if (S->async.bulk[i] == (a->kind == SM_ACC_STORE))
+				p[n++] = S->async.acc[i];
+		if (n) {
 			a->pending = p;
-			a->npending = S->async.n;
+			a->npending = n;
 		}
 	}
 	struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);

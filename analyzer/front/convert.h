@@ -168,8 +168,11 @@ struct fe {
 	struct {
 		struct sm_access *acc[SM_FE_ASYNC_PENDING];
 		unsigned group[SM_FE_ASYNC_PENDING]; /* commit group; 0: open */
+		bool bulk[SM_FE_ASYNC_PENDING]; /* a bulk copy out of shared memory
+		                                 * (a read), in the bulk groups */
 		unsigned n;
 		unsigned commits; /* groups committed so far */
+		unsigned bulk_commits; /* bulk groups (cp.async.bulk.commit_group) */
 		struct cv_async_loop *loop; /* the innermost loop being converted */
 	} async;
 	/* elements of local arrays followed as variables (convert_local.c) */

@@ -125,22 +125,30 @@ static void after_barrier(struct fe *S, CXCursor c);
 
 /* ---- commit groups ---- */
 
-static void issue(struct fe *S, struct sm_access *a)
+/* Copy a is in flight, in the open group (bulk: of the bulk groups). */
+static void issue_in(struct fe *S, struct sm_access *a, bool bulk)
 {
 	if (!a)
 		return;
 	a->async_copy = true;
 	if (S->async.n < SM_FE_ASYNC_PENDING) {
 		S->async.acc[S->async.n] = a;
+		S->async.bulk[S->async.n] = bulk;
 		S->async.group[S->async.n++] = 0; /* in the open group */
 	}
+}
+
+static void issue(struct fe *S, struct sm_access *a)
+{
+	issue_in(S, a, false);
 }
 
 /* Groups committed after copy i's (-1: it is in the open group). */
 static int64_t groups_after(const struct fe *S, unsigned i)
 {
 	unsigned g = S->async.group[i];
-	return g ? (int64_t)(S->async.commits - g) : -1;
+	unsigned commits = S->async.bulk[i] ? S->async.bulk_commits : S->async.commits;
+	return g ? (int64_t)(commits - g) : -1;
 }
 
 /* Does a wait that leaves the n most recent groups (n < 0: none, every
@@ -159,15 +167,16 @@ struct cv_async_ev {
 	enum ev_kind kind;
 	int64_t n;         /* EV_WAIT: the groups it leaves; < 0 every copy */
 	unsigned mark;     /* the accesses made before it (sm_access.index) */
+	bool bulk;         /* of the bulk groups */
 };
 
-static void note(struct fe *S, enum ev_kind kind, int64_t n)
+static void note(struct fe *S, enum ev_kind kind, int64_t n, bool bulk)
 {
 	for (struct cv_async_loop *L = S->async.loop; L; L = L->up) {
 		struct cv_async_ev *e = L->ev.n < SM_FE_LOOP_EVENTS ? sm_arena_alloc(S->A, sizeof(*e)) : NULL;
 		if (!e)
 			return;
-		*e = (struct cv_async_ev){ kind, n, S->naccess };
+		*e = (struct cv_async_ev){ kind, n, S->naccess, bulk };
 		cv_vec_push(S->A, &L->ev, e);
 	}
 }
@@ -214,15 +223,19 @@ void cv_async_loop_end(struct fe *S, struct cv_async_loop *L, const struct sm_st
 	qsort(loads.v, loads.n, sizeof(*loads.v), by_index);
 	int64_t after[SM_FE_ASYNC_PENDING]; /* groups committed after it; -1: open */
 	bool done[SM_FE_ASYNC_PENDING];
+	unsigned left = 0;
 	for (unsigned i = 0; i < n; i++) {
 		after[i] = groups_after(S, i);
-		done[i] = false;
+		done[i] = S->async.bulk[i]; /* a bulk read is not carried to loads */
+		left += !done[i];
 	}
-	unsigned k = 0, left = n;
+	unsigned k = 0;
 	for (unsigned j = 0; j < loads.n && left; j++) {
 		struct sm_access *a = loads.v[j];
 		for (; k < L->ev.n && ((const struct cv_async_ev *)L->ev.v[k])->mark <= a->index; k++) {
 			const struct cv_async_ev *e = L->ev.v[k];
+			if (e->bulk)
+				continue;
 			left = 0;
 			for (unsigned i = 0; i < n; i++) {
 				if (e->kind == EV_COMMIT)
@@ -246,28 +259,41 @@ void cv_async_loop_end(struct fe *S, struct cv_async_loop *L, const struct sm_st
 	}
 }
 
+/* Close the open group (bulk: of the bulk groups, which cp.async's
+ * commits and waits do not touch, nor these theirs). */
+static void commit_in(struct fe *S, bool bulk)
+{
+	note(S, EV_COMMIT, 0, bulk);
+	unsigned g = bulk ? ++S->async.bulk_commits : ++S->async.commits;
+	for (unsigned i = 0; i < S->async.n; i++)
+		if (!S->async.group[i] && S->async.bulk[i] == bulk)
+			S->async.group[i] = g;
+}
+
 static void commit(struct fe *S)
 {
-	note(S, EV_COMMIT, 0);
-	S->async.commits++;
-	for (unsigned i = 0; i < S->async.n; i++)
-		if (!S->async.group[i])
-			S->async.group[i] = S->async.commits;
+	commit_in(S, false);
 }
 
 /* Complete every committed group but the n most recent (n < 0: every
- * copy, committed or not). */
-static void wait_prior(struct fe *S, int64_t n)
+ * copy, committed or not), of the bulk groups or the others. */
+static void wait_prior_in(struct fe *S, int64_t n, bool bulk)
 {
-	note(S, EV_WAIT, n);
+	note(S, EV_WAIT, n, bulk);
 	unsigned out = 0;
 	for (unsigned i = 0; i < S->async.n; i++) {
-		if (!wait_completes(groups_after(S, i), n)) {
+		if (S->async.bulk[i] != bulk || !wait_completes(groups_after(S, i), n)) {
 			S->async.acc[out] = S->async.acc[i];
+			S->async.bulk[out] = S->async.bulk[i];
 			S->async.group[out++] = S->async.group[i];
 		}
 	}
 	S->async.n = out;
+}
+
+static void wait_prior(struct fe *S, int64_t n)
+{
+	wait_prior_in(S, n, false);
 }
 
 void cv_emit_barrier(struct fe *S, struct sm_stmt *s)
@@ -799,6 +825,38 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
 				issue(S, access_at(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE, (unsigned)n,
 						   "cp.async.bulk"));
+			any = true;
+		} else if (!strncmp(ins, "cp.async.bulk.global.shared", 27) && strstr(ins, ".bulk_group")) {
+			/* cp.async.bulk.global.shared::cta.bulk_group [dst],
+			 * [src], size: the issuing thread's read of size bytes
+			 * (the async proxy's), complete at the bulk wait_group
+			 * (.read) that leaves fewer groups than were committed
+			 * after it */
+			const char *src = strchr(ins, ']');
+			const char *sz = src ? strchr(src + 1, ']') : NULL;
+			sz = sz ? strchr(sz, ',') : NULL;
+			int64_t n = sz ? asm_count(S, c, sz + 1, "") : -1;
+			if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
+				issue_in(S, access_at(S, c, operand_ptr(S, c, mem_operand(src + 1)), SM_ACC_LOAD, (unsigned)n,
+						      "cp.async.bulk store"), true);
+			any = true;
+		} else if (!strncmp(ins, "cp.async.bulk.commit_group", 26)) {
+			commit_in(S, true);
+			any = true;
+		} else if (!strncmp(ins, "cp.async.bulk.wait_group", 24)) {
+			/* .read completes the reads of shared memory, which is
+			 * all that is modelled: either form */
+			const char *w = strstr(ins, ".read") ? "cp.async.bulk.wait_group.read" : "cp.async.bulk.wait_group";
+			wait_prior_in(S, asm_count(S, c, ins, w), true);
+			any = true;
+		} else if (!strncmp(ins, "fence.proxy.async", 17)) {
+			/* the thread's generic-proxy accesses before it are seen
+			 * by the async proxy after it (engine/proxy.c) */
+			struct sm_stmt *f = cv_mk_stmt(S, SM_S_OPAQUE_CALL, c);
+			if (f) {
+				f->proxy_fence = true;
+				cv_emit(S, f);
+			}
 			any = true;
 		} else if (!strncmp(ins, "cp.async.c", 10) && strstr(ins, ".shared")) {
 			/* cp.async.ca|cg.shared.global [dst], [src], N[, src-size] */

@@ -215,16 +215,20 @@ struct sm_access {
 	                           * cluster, ordered with that block's threads
 	                           * only by a cluster barrier (engine/dsmem.c);
 	                           * the block race search leaves it out */
-	bool async_copy;          /* a store by an asynchronous copy (cp.async,
-	                           * __pipeline_memcpy_async): it lands at any
-	                           * time up to the wait that completes its
-	                           * commit group */
-	const struct sm_access *const *pending; /* a load: the asynchronous copies
-	                          * (async_copy) issued before it in statement
-	                          * order that no wait has completed where it
-	                          * runs, npending of them, or NULL: the
-	                          * copying thread must not read their bytes
-	                          * yet (engine/async_wait.c) */
+	bool async_copy;          /* an asynchronous copy: a store (cp.async,
+	                           * __pipeline_memcpy_async, cp.async.bulk into
+	                           * shared memory) lands at any time up to the
+	                           * wait that completes its commit group; a
+	                           * load (cp.async.bulk out of shared memory,
+	                           * op "cp.async.bulk store") reads at any time
+	                           * up to its bulk wait_group */
+	const struct sm_access *const *pending; /* the asynchronous copies issued
+	                          * before it in statement order that no wait
+	                          * has completed where it runs, npending of
+	                          * them, or NULL: a load lists the copies
+	                          * into shared memory, a store the bulk copies
+	                          * out of it; the copying thread must not
+	                          * touch their bytes yet (engine/async_wait.c) */
 	unsigned npending;
 	const struct sm_access *const *carried; /* a load in a loop body: the
 	                          * asynchronous copies in flight at the end of
@@ -327,6 +331,10 @@ struct sm_stmt {
 	enum sm_scope scope;       /* BARRIER: the threads it orders */
 	int64_t scope_arg;         /* BARRIER: TILE threads per tile, LANES the
 	                            * lane mask, COUNT the thread count; else 0 */
+	bool proxy_fence;          /* OPAQUE_CALL: fence.proxy.async: the
+	                            * thread's generic-proxy accesses before it
+	                            * are seen by the async proxy (a bulk copy)
+	                            * after it (engine/proxy.c) */
 	bool cluster;              /* BARRIER: a cluster barrier (cluster.sync(),
 	                            * barrier_wait, barrier.cluster.wait): orders
 	                            * the blocks of the cluster too, the one
