@@ -20,6 +20,7 @@ README_MAX_BYTES = 15000          # issue 26: a README one reads in minutes
 # the generated tables: marker name -> the tool that writes it
 GENERATED = {
     "accuracy": "tools/compare.py --readme README.md",
+    "differences": "tools/compare.py --readme README.md",
     "bench": "tools/bench --update-readme",
     "scaling": "tools/bench --scaling --update-readme",
     "cache-cold": "tools/bench --cache-cold --update-readme",

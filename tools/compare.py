@@ -480,10 +480,14 @@ def table_rows(files, stats):
     return rows, trow, tot
 
 
-def render(files, stats, annotated, unknown, stale, known_errors, markdown, notes, totals=(0, 0)):
+def render(files, stats, annotated, unknown, stale, known_errors, markdown, notes, totals=(0, 0), split=False):
+    """The comparison as text (Markdown with markdown). With split (the
+    README): (the tables and totals, the Markdown differences table that
+    doc/accuracy.md holds)."""
     rows, trow, tot = table_rows(files, stats)
     hdr = [c for c, _ in COLS]
     out = []
+    dout = []
     pct = 100.0 * (tot['exact'] + tot['exact_mean']) / tot['lines'] if tot['lines'] else 0.0
     seen_pct = 100.0 * tot['seen'] / tot['lines'] if tot['lines'] else 0.0
     if markdown:
@@ -504,11 +508,17 @@ def render(files, stats, annotated, unknown, stale, known_errors, markdown, note
                       tot['limit_found'], tot['limit_refused'], tot['limit_extra'], totals[1], totals[0]))
         diffs = [d for d in annotated if d[2] != 'unmeasured']
         if diffs:
-            out.append('')
-            out.append('| where | kind | detail | status |')
-            out.append('|---|---|---|---|')
+            dout.append('| where | kind | detail | status |')
+            dout.append('|---|---|---|---|')
             for f, key, kind, text, status in diffs:
-                out.append('| %s | %s | %s | %s |' % (loc(f, key), kind, text, status.replace('|', '\\|')))
+                dout.append('| %s | %s | %s | %s |' % (loc(f, key), kind, text, status.replace('|', '\\|')))
+            if split:
+                out.append('')
+                out.append('%d lines and pairs differ from the GPU, each with its reason: '
+                           '[doc/accuracy.md](doc/accuracy.md#differences-from-the-gpu).' % len(diffs))
+            else:
+                out.append('')
+                out += dout
     else:
         widths = [max(len(x) for x in col) for col in zip(hdr, *rows, trow)]
         fmtrow = lambda r: '  '.join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
@@ -541,6 +551,8 @@ def render(files, stats, annotated, unknown, stale, known_errors, markdown, note
     if problems:
         out.append('')
         out += problems
+    if split:
+        return '\n'.join(out), '\n'.join(dout)
     return '\n'.join(out)
 
 
@@ -589,6 +601,8 @@ def main(argv=None):
     text = render(files, stats, annotated, unknown, stale, known_errors, a.markdown or a.readme or a.check_readme, notes,
                   tl)
     print(text)
+    if a.readme or a.check_readme:
+        text, dtext = render(files, stats, annotated, unknown, stale, known_errors, True, notes, tl, split=True)
     rc = 1 if (unknown or stale or known_errors) else 0
     if a.readme or a.check_readme:
         path = a.readme or a.check_readme
@@ -600,16 +614,25 @@ def main(argv=None):
         gpu = measured_header(a.measured)
         block = b + '\n' + gpu + '\n\n' + text.strip() + '\n' + e
         new = doc[:doc.index(b)] + block + doc[doc.index(e) + len(e):]
-        if a.check_readme:
-            if new != doc:
-                print('compare: the accuracy table in %s is out of date; run tools/compare.py ... --readme %s'
-                      % (path, path), file=sys.stderr)
-                return 1
-        elif new != doc:
-            tmp = path + '.tmp'
-            with open(tmp, 'w', encoding='utf-8') as fh:
-                fh.write(new)
-            os.replace(tmp, path)
+        # the differences, one per line with its reason, in doc/accuracy.md
+        dpath = os.path.join(os.path.dirname(os.path.abspath(path)), 'doc', 'accuracy.md')
+        ddoc = open(dpath, encoding='utf-8').read() if os.path.exists(dpath) else ''
+        db, de = '<!-- differences:begin -->', '<!-- differences:end -->'
+        if db not in ddoc or de not in ddoc:
+            print('compare: %s has no %s ... %s markers' % (dpath, db, de), file=sys.stderr)
+            return 2
+        dnew = ddoc[:ddoc.index(db)] + db + '\n' + dtext.strip() + '\n' + ddoc[ddoc.index(de):]
+        for p_, old_, new_ in ((path, doc, new), (dpath, ddoc, dnew)):
+            if a.check_readme:
+                if new_ != old_:
+                    print('compare: the accuracy table in %s is out of date; run tools/compare.py ... --readme %s'
+                          % (p_, path), file=sys.stderr)
+                    return 1
+            elif new_ != old_:
+                tmp = p_ + '.tmp'
+                with open(tmp, 'w', encoding='utf-8') as fh:
+                    fh.write(new_)
+                os.replace(tmp, p_)
     return rc
 
 

@@ -448,6 +448,12 @@ struct sm_expr *cv_conv_pipeline_memcpy(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipeline_commit(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipeline_wait(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_cuda_memcpy_async(struct fe *S, const struct cv_call *k);
+/* the bulk copy out of shared memory, its groups and the proxy fence, as
+ * libcu++ and cuda::ptx spell them (the PTX: cv_asm_async) */
+struct sm_expr *cv_conv_bulk_store(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_bulk_commit(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_bulk_wait(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_proxy_fence(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipe_commit(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipe_wait(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_barrier_arrive_wait(struct fe *S, const struct cv_call *k);

@@ -555,6 +555,89 @@ struct sm_expr *cv_conv_cuda_memcpy_async(struct fe *S, const struct cv_call *k)
 	return NULL;
 }
 
+/* A fence.proxy.async statement at c (engine/proxy.c reads it). */
+static void emit_proxy_fence(struct fe *S, CXCursor c)
+{
+	struct sm_stmt *f = cv_mk_stmt(S, SM_S_OPAQUE_CALL, c);
+	if (f) {
+		f->proxy_fence = true;
+		cv_emit(S, f);
+	}
+}
+
+/* The cuda::ptx state space argument i names: 'g' global, 'c'
+ * shared::cluster, 's' shared::cta, 0 none. Its type is spelled by the
+ * tag's name (space_shared_t) or, in an instantiation, as space_t of the
+ * enumerator's value (dot_space: global, cluster, shared, in that order). */
+static char ptx_space(const struct cv_call *k, int i)
+{
+	if (i >= k->nargs)
+		return 0;
+	static const struct { const char *spelled; char space; } names[] = {
+		{ "space_global", 'g' }, { "dot_space)0", 'g' }, { "space_cluster", 'c' }, { "dot_space)1", 'c' },
+		{ "space_shared", 's' }, { "dot_space)2", 's' },
+	};
+	CXString t = clang_getTypeSpelling(clang_getCursorType(k->args[i]));
+	const char *ts = clang_getCString(t);
+	char space = 0;
+	for (size_t j = 0; j < sizeof(names) / sizeof(names[0]) && !space; j++)
+		if (strstr(ts, names[j].spelled))
+			space = names[j].space;
+	clang_disposeString(t);
+	return space;
+}
+
+/* The bulk copy out of shared memory, as libcu++ spells it:
+ * cuda::device::experimental::cp_async_bulk_shared_to_global(gmem, smem,
+ * size), or cuda::ptx::cp_async_bulk(space_global, space_shared, gmem,
+ * smem, size): the same read as the PTX (cv_asm_async). Other forms of
+ * cuda::ptx::cp_async_bulk (into shared memory on an mbarrier, with a
+ * byte mask, multicast) are not modelled: their arguments are converted. */
+struct sm_expr *cv_conv_bulk_store(struct fe *S, const struct cv_call *k)
+{
+	bool ptx = !strcmp(k->name, "cp_async_bulk");
+	int src = ptx ? 3 : 1;
+	if (k->nargs != src + 2 || (ptx && !(ptx_space(k, 0) == 'g' && ptx_space(k, 1) == 's'))) {
+		for (int i = 0; i < k->nargs; i++)
+			(void)cv_conv_expr(S, k->args[i]);
+		return NULL;
+	}
+	(void)cv_conv_expr(S, k->args[src - 1]);
+	int64_t n = copy_size(k->args[src + 1]);
+	struct sm_expr *p = cv_conv_expr(S, k->args[src]);
+	if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
+		issue_in(S, access_at(S, k->c, p, SM_ACC_LOAD, (unsigned)n, "cp.async.bulk store"), true);
+	return NULL;
+}
+
+/* cp_async_bulk_commit_group(): closes a bulk group */
+struct sm_expr *cv_conv_bulk_commit(struct fe *S, const struct cv_call *k)
+{
+	(void)k;
+	commit_in(S, true);
+	return NULL;
+}
+
+/* cp_async_bulk_wait_group[_read]<N>() (libcu++) or (n32_t<N>)
+ * (cuda::ptx): N is the called function's template argument */
+struct sm_expr *cv_conv_bulk_wait(struct fe *S, const struct cv_call *k)
+{
+	CXCursor fn = clang_getCursorReferenced(k->c);
+	long long n = clang_Cursor_getNumTemplateArguments(fn) >= 1 ? clang_Cursor_getTemplateArgumentValue(fn, 0) : -1;
+	wait_prior_in(S, n >= 0 ? n : -1, true);
+	return NULL;
+}
+
+/* fence_proxy_async_shared_cta() (libcu++), cuda::ptx::fence_proxy_async()
+ * or (space_shared): the fence.proxy.async the PTX spells */
+struct sm_expr *cv_conv_proxy_fence(struct fe *S, const struct cv_call *k)
+{
+	if (k->nargs && ptx_space(k, 0) != 's' && ptx_space(k, 0) != 'c')
+		return NULL; /* the global state space: not shared memory's */
+	emit_proxy_fence(S, k->c);
+	return NULL;
+}
+
 struct sm_expr *cv_conv_barrier_init(struct fe *S, const struct cv_call *k)
 {
 	/* init(&bar, count): the thread writes the barrier's state */
@@ -849,14 +932,10 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			const char *w = strstr(ins, ".read") ? "cp.async.bulk.wait_group.read" : "cp.async.bulk.wait_group";
 			wait_prior_in(S, asm_count(S, c, ins, w), true);
 			any = true;
-		} else if (!strncmp(ins, "fence.proxy.async", 17)) {
+		} else if (!strncmp(ins, "fence.proxy.async", 17) && strncmp(ins, "fence.proxy.async.global", 24)) {
 			/* the thread's generic-proxy accesses before it are seen
 			 * by the async proxy after it (engine/proxy.c) */
-			struct sm_stmt *f = cv_mk_stmt(S, SM_S_OPAQUE_CALL, c);
-			if (f) {
-				f->proxy_fence = true;
-				cv_emit(S, f);
-			}
+			emit_proxy_fence(S, c);
 			any = true;
 		} else if (!strncmp(ins, "cp.async.c", 10) && strstr(ins, ".shared")) {
 			/* cp.async.ca|cg.shared.global [dst], [src], N[, src-size] */

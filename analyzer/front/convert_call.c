@@ -500,6 +500,13 @@ static const struct device_call device_calls[] = {
 	UNLESS_FOLLOWED("pipeline_consumer_wait_prior", cv_conv_pipe_wait_prior), /* <N>(pipe): all but its N newest stages */
 	UNLESS_FOLLOWED("arrive_and_wait", cv_conv_barrier_arrive_wait), /* a block cuda::barrier: its copies, a block barrier */
 	UNLESS_FOLLOWED("init", cv_conv_barrier_init),          /* init(&bar, n): writes a __shared__ cuda::barrier */
+	UNLESS_FOLLOWED("cp_async_bulk_shared_to_global", cv_conv_bulk_store), /* the TMA store: the issuer's read of the range */
+	UNLESS_FOLLOWED("cp_async_bulk", cv_conv_bulk_store),   /* cuda::ptx: the same, in its (space_global, space_shared) form */
+	UNLESS_FOLLOWED("cp_async_bulk_commit_group", cv_conv_bulk_commit), /* closes a bulk group */
+	UNLESS_FOLLOWED("cp_async_bulk_wait_group_read", cv_conv_bulk_wait), /* <N>: all but the N newest bulk groups read */
+	UNLESS_FOLLOWED("cp_async_bulk_wait_group", cv_conv_bulk_wait), /* <N>: the same, complete */
+	UNLESS_FOLLOWED("fence_proxy_async_shared_cta", cv_conv_proxy_fence), /* fence.proxy.async.shared::cta */
+	UNLESS_FOLLOWED("fence_proxy_async", cv_conv_proxy_fence), /* cuda::ptx: the same, () or (space_shared) */
 	UNLESS_FOLLOWED("load_matrix_sync", conv_wmma),        /* wmma: a fragment's ldmatrix or accumulator loads */
 	UNLESS_FOLLOWED("store_matrix_sync", conv_wmma),       /* wmma: an accumulator's stores */
 };
