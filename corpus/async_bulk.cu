@@ -186,10 +186,10 @@ int main()
  * check-output-start
  * corpus/async_bulk.cu:116:56: note: __shared__ 'bar' is declared without an initializer but its type has a constructor: clang rejects it, nvcc ignores the constructor with a warning; analyzed as nvcc compiles it
  * corpus/async_bulk.cu:130:56: note: __shared__ 'bar' is declared without an initializer but its type has a constructor: clang rejects it, nvcc ignores the constructor with a warning; analyzed as nvcc compiles it
- * corpus/async_bulk.cu:77:14: error: missing barrier: read-after-write race on 'tile': thread 0 reads tile[255], which thread 32 wrote at line 41, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the __syncthreads() between (different warps) in kernel 'bulk_barrier_only' with blockDim (256,1,1) from the launch on line 159 [missing-barrier]
+ * corpus/async_bulk.cu:77:14: error: missing barrier: read-after-write race on 'tile': thread 32 reads tile[223], which thread 0 wrote at line 41, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the __syncthreads() between (different warps) in kernel 'bulk_barrier_only' with blockDim (256,1,1) from the launch on line 159 [missing-barrier]
  *       out[t] = tile[N - 1 - t];
  *                ^~~~~~~~~~~~~~~
- * corpus/async_bulk.cu:41:1: note: the racing write of 'tile' by thread 32
+ * corpus/async_bulk.cu:41:1: note: the racing write of 'tile' by thread 0
  * corpus/async_bulk.cu:68:5: note: 'tile' declared here
  * corpus/async_bulk.cu:77:14: note: wait for the copy (__pipeline_wait_prior(0), cp.async.wait_group 0, pipe.consumer_wait() or bar.arrive_and_wait()) before the __syncthreads() that publishes it
  * corpus/async_bulk.cu:92:17: error: missing wait: read of 'tile' before its asynchronous copy completes: thread 0 reads tile[0], which its own asynchronous copy at line 41 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes the copy's group before the read in kernel 'bulk_own_early' with blockDim (256,1,1) from the launch on line 162 [missing-barrier]
@@ -204,10 +204,10 @@ int main()
  * corpus/async_bulk.cu:109:5: note: the racing write of 'tile' by thread 255
  * corpus/async_bulk.cu:100:5: note: 'tile' declared here
  * corpus/async_bulk.cu:110:14: note: add __syncthreads() between the two accesses
- * corpus/async_bulk.cu:138:14: error: missing barrier: read-after-write race on 'tile': thread 0 reads tile[255], which thread 32 wrote at line 136, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the __syncthreads() between (different warps) in kernel 'lib_bulk_early' with blockDim (256,1,1) from the launch on line 176 [missing-barrier]
+ * corpus/async_bulk.cu:138:14: error: missing barrier: read-after-write race on 'tile': thread 32 reads tile[223], which thread 0 wrote at line 136, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the __syncthreads() between (different warps) in kernel 'lib_bulk_early' with blockDim (256,1,1) from the launch on line 176 [missing-barrier]
  *       out[t] = tile[N - 1 - t];
  *                ^~~~~~~~~~~~~~~
- * corpus/async_bulk.cu:136:28: note: the racing write of 'tile' by thread 32
+ * corpus/async_bulk.cu:136:28: note: the racing write of 'tile' by thread 0
  * corpus/async_bulk.cu:129:5: note: 'tile' declared here
  * corpus/async_bulk.cu:138:14: note: wait for the copy (__pipeline_wait_prior(0), cp.async.wait_group 0, pipe.consumer_wait() or bar.arrive_and_wait()) before the __syncthreads() that publishes it
  * check-output-end

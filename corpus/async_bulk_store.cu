@@ -204,10 +204,10 @@ int main()
  * corpus/async_bulk_store.cu:67:5: note: the generic-proxy write of 'tile' by thread 0
  * corpus/async_bulk_store.cu:65:5: note: 'tile' declared here
  * corpus/async_bulk_store.cu:36:1: note: after the writes, before the __syncthreads() that hands the tile to the issuing thread: asm volatile("fence.proxy.async.shared::cta;") (cuda::ptx::fence_proxy_async(cuda::ptx::space_shared))
- * corpus/async_bulk_store.cu:85:5: error: missing barrier: write-after-read race on 'tile': thread 0 overwrites tile[0], which thread 32 read at line 36, while that bulk copy out of shared memory may still be reading it: no cp.async.bulk.wait_group.read by its thread completes it before the __syncthreads() between (different warps) in kernel 'store_reuse_racy' with blockDim (256,1,1) from the launch on line 173 [missing-barrier]
+ * corpus/async_bulk_store.cu:85:5: error: missing barrier: write-after-read race on 'tile': thread 32 overwrites tile[32], which thread 0 read at line 36, while that bulk copy out of shared memory may still be reading it: no cp.async.bulk.wait_group.read by its thread completes it before the __syncthreads() between (different warps) in kernel 'store_reuse_racy' with blockDim (256,1,1) from the launch on line 173 [missing-barrier]
  *       tile[t] = 0.0f;
  *       ^~~~~~~
- * corpus/async_bulk_store.cu:36:1: note: the racing read of 'tile' by thread 32
+ * corpus/async_bulk_store.cu:36:1: note: the racing read of 'tile' by thread 0
  * corpus/async_bulk_store.cu:77:5: note: 'tile' declared here
  * corpus/async_bulk_store.cu:85:5: note: let the issuing thread wait for its bulk group (cp.async.bulk.wait_group.read 0) before the __syncthreads() after which the buffer is written again
  * corpus/async_bulk_store.cu:86:18: error: missing barrier: read-after-write race on 'tile': thread 31 reads tile[32], which thread 32 wrote at line 85, with no __syncthreads() in between (different warps) in kernel 'store_reuse_racy' with blockDim (256,1,1) from the launch on line 173 [missing-barrier]

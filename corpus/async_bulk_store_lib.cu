@@ -142,10 +142,10 @@ int main()
  * corpus/async_bulk_store_lib.cu:41:5: note: the generic-proxy write of 'tile' by thread 0
  * corpus/async_bulk_store_lib.cu:39:5: note: 'tile' declared here
  * corpus/async_bulk_store_lib.cu:44:9: note: after the writes, before the __syncthreads() that hands the tile to the issuing thread: asm volatile("fence.proxy.async.shared::cta;") (cuda::ptx::fence_proxy_async(cuda::ptx::space_shared))
- * corpus/async_bulk_store_lib.cu:62:5: error: missing barrier: write-after-read race on 'tile': thread 0 overwrites tile[0], which thread 32 read at line 58, while that bulk copy out of shared memory may still be reading it: no cp.async.bulk.wait_group.read by its thread completes it before the __syncthreads() between (different warps) in kernel 'lib_reuse_racy' with blockDim (256,1,1) from the launch on line 116 [missing-barrier]
+ * corpus/async_bulk_store_lib.cu:62:5: error: missing barrier: write-after-read race on 'tile': thread 32 overwrites tile[32], which thread 0 read at line 58, while that bulk copy out of shared memory may still be reading it: no cp.async.bulk.wait_group.read by its thread completes it before the __syncthreads() between (different warps) in kernel 'lib_reuse_racy' with blockDim (256,1,1) from the launch on line 116 [missing-barrier]
  *       tile[t] = 0.0f;
  *       ^~~~~~~
- * corpus/async_bulk_store_lib.cu:58:9: note: the racing read of 'tile' by thread 32
+ * corpus/async_bulk_store_lib.cu:58:9: note: the racing read of 'tile' by thread 0
  * corpus/async_bulk_store_lib.cu:52:5: note: 'tile' declared here
  * corpus/async_bulk_store_lib.cu:62:5: note: let the issuing thread wait for its bulk group (cp.async.bulk.wait_group.read 0) before the __syncthreads() after which the buffer is written again
  * corpus/async_bulk_store_lib.cu:91:9: error: missing wait: write of 'tile' before its bulk copy out of shared memory has read it: thread 0 overwrites tile[0], which its own bulk copy (cp.async.bulk) at line 89 may still be reading: no cp.async.bulk.wait_group.read completes the copy's bulk group before the write in kernel 'ptx_own_early' with blockDim (256,1,1) from the launch on line 128 [missing-barrier]

@@ -417,6 +417,17 @@ static void record_access(struct rs *R, struct sm_access *a, env_t env, struct w
 	ra->width = a->width;
 	ra->loop = w.loop;
 	ra->guards = w.guards;
+	if (a->in_flight && a->in_flight->index < R->K->naccesses) {
+		/* a copy still in flight after a barrier is in flight for the
+		 * threads that issued it: the issue's guards, when the barrier
+		 * is in the same loops and under (some of) the same guards */
+		const struct sm_raccess *o = &R->out[a->in_flight->index];
+		bool outer = !w.guards;
+		for (const struct sm_guard *g = o->guards; g && !outer; g = g->next)
+			outer = g->next == w.guards;
+		if (o->src == a->in_flight && o->loop == w.loop && outer)
+			ra->guards = o->guards;
+	}
 	ra->value = a->value ? subst(R, (struct sm_expr *)a->value, env, 0) : NULL;
 	ra->ok = true;
 	ra->name = a->array ? a->array->name

@@ -53,8 +53,9 @@
  * copy carried over a back edge is not repeated after the next iteration's
  * barriers (a read of another thread's element behind a barrier but before
  * the wait is found for the copies of the same iteration, or of the code
- * before the loop, only); and a copy issued under a branch is repeated
- * after a later barrier unguarded. */
+ * before the loop, only). A copy repeated after a barrier keeps the guards
+ * of its issue (engine/resolve.c) when the barrier is in the same loops and
+ * outside those guards; elsewhere it is repeated for every thread. */
 #include "front/convert.h"
 
 #include <stdlib.h>

@@ -104,10 +104,10 @@ void launch(const float *in, float *out)
 /*
  * check-args: --no-cuda
  * check-output-start
- * tests/rules/missing-barrier/bulk_copy_helpers.cu:60:21: error: missing barrier: read-after-write race on 'tile': thread 0 reads tile[127], which thread 32 wrote at line 25, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the __syncthreads() between (different warps) in kernel 'tile_barrier_only' with blockDim (128,1,1) from the launch on line 99 [missing-barrier]
+ * tests/rules/missing-barrier/bulk_copy_helpers.cu:60:21: error: missing barrier: read-after-write race on 'tile': thread 32 reads tile[95], which thread 0 wrote at line 25, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the __syncthreads() between (different warps) in kernel 'tile_barrier_only' with blockDim (128,1,1) from the launch on line 99 [missing-barrier]
  *   	out[threadIdx.x] = tile[127 - threadIdx.x];
  *   	                   ^~~~~~~~~~~~~~~~~~~~~~~
- * tests/rules/missing-barrier/bulk_copy_helpers.cu:25:1: note: the racing write of 'tile' by thread 32
+ * tests/rules/missing-barrier/bulk_copy_helpers.cu:25:1: note: the racing write of 'tile' by thread 0
  * tests/rules/missing-barrier/bulk_copy_helpers.cu:54:2: note: 'tile' declared here
  * tests/rules/missing-barrier/bulk_copy_helpers.cu:60:21: note: wait for the copy (__pipeline_wait_prior(0), cp.async.wait_group 0, pipe.consumer_wait() or bar.arrive_and_wait()) before the __syncthreads() that publishes it
  * tests/rules/missing-barrier/bulk_copy_helpers.cu:72:11: error: missing wait: read of 'tile' before its asynchronous copy completes: thread 0 reads tile[5], which its own asynchronous copy at line 25 may still be writing: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes the copy's group before the read in kernel 'tile_own_early' with blockDim (128,1,1) from the launch on line 100 [missing-barrier]
