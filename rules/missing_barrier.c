@@ -124,10 +124,11 @@ static void proxy_report(const struct sm_rule_ctx *ctx, const struct sm_race_vis
 	sm_race_report(ctx, v, &w, sink);
 }
 
-/* a bulk copy out of shared memory (its read, convert_async.c) */
+/* a bulk copy out of shared memory: the one asynchronous copy that is a
+ * load (convert_async.c; engine/proxy.c asks the same) */
 static bool bulk_out(const struct sm_access *a)
 {
-	return a->op && !strcmp(a->op, "cp.async.bulk store");
+	return a->async_copy && a->kind == SM_ACC_LOAD;
 }
 
 static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, struct sm_sink *sink)
