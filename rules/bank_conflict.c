@@ -51,27 +51,27 @@ static const char *src_text(const struct sm_file *F, struct sm_range r, struct s
 	return s ? sm_arena_strndup(A, s, n) : NULL;
 }
 
-/* The swizzled spelling of one access: a[i][j] -> a[i][j ^ ((i) & mask)]. */
+/* The swizzled spelling of one access: a[i][j] -> a[i][j ^ (i & mask)]. */
 static const char *swizzled(const struct sm_file *F, const struct sm_raccess *ra, int64_t mask, struct sm_arena *A)
 {
 	const struct sm_access *a = ra->src;
 	if (!a->array || a->nidx != a->array->ndims || a->nidx < 2)
 		return NULL;
-	const char *prev = src_text(F, a->idx[a->nidx - 2]->range, A);
-	const char *last = src_text(F, a->idx[a->nidx - 1]->range, A);
-	if (!prev || !last)
-		return NULL;
 	char buf[1024];
 	size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", a->array->name);
-	for (int i = 0; i < a->nidx - 1 && n < sizeof(buf); i++) {
-		const char *t = src_text(F, a->idx[i]->range, A);
+	for (int i = 0; i < a->nidx && n < sizeof(buf); i++) {
+		const char *t = src_text(F, a->idx_range[i], A);
 		if (!t)
 			return NULL;
+		if (i == a->nidx - 1) {
+			const char *row = src_text(F, a->idx_range[i - 1], A);
+			t = row ? sm_fix_swizzle_text(t, row, mask, A) : NULL;
+			if (!t)
+				return NULL;
+		}
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "[%s]", t);
 	}
-	if (n < sizeof(buf))
-		snprintf(buf + n, sizeof(buf) - n, "[(%s) ^ ((%s) & %lld)]", last, prev, (long long)mask);
-	return sm_arena_strdup(A, buf);
+	return n < sizeof(buf) ? sm_arena_strdup(A, buf) : NULL;
 }
 
 static bool same_range(struct sm_range a, struct sm_range b)
@@ -241,6 +241,13 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			} else if (plan && plan->kind == SM_FIX_SWIZZLE) {
 				const char *sw = swizzled(ctx->file, ra, plan->swizzle_mask, A);
 				g.note = sw ? sm_arena_printf(A, "%s; write this access as `%s`", plan->note, sw) : plan->note;
+				g.fix_refused = plan->refuse;
+				if (plan->nedits) {
+					/* every access of the array, on each of its findings */
+					g.fix = plan->edits[0];
+					g.fix_more = plan->edits + 1;
+					g.nfix_more = plan->nedits - 1;
+				}
 			} else if (plan && plan->kind == SM_FIX_OFFSET) {
 				g.note = plan->note;
 			}
@@ -263,5 +270,6 @@ const struct sm_rule_doc sm_doc_bank_conflict = {
 	"Change the layout so that the lanes of a warp fall into different banks: pad the row "
 	"(float tile[32][33]), store element e at e + (e >> 5), or XOR-swizzle the column with the row. "
 	"smemlint verifies the smallest padding that removes every conflict of the array and offers it "
-	"as a fix-it (--fix applies it).",
+	"as a fix-it (--fix applies it), or, where no padding works, the XOR swizzle (--fix rewrites "
+	"every access of the array).",
 };

@@ -88,5 +88,69 @@ class ApplyFix(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(self.dir)), sorted(self.FILES + ["common.cuh"]), "no stray files")
 
 
+class ApplySwizzle(unittest.TestCase):
+    """A swizzle is one fix of many edits: every access of the array is
+    rewritten, or (a use the fix cannot follow) none."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="smemlint-swz-")
+        shutil.copy(os.path.join(ROOT, "corpus", "swizzle_fix.cu"), self.dir)
+        shutil.copy(os.path.join(ROOT, "corpus", "common.cuh"), self.dir)
+        shutil.copy(os.path.join(ROOT, "tests", "rules", "bank-conflict", "swizzle_fix.cu"),
+                    os.path.join(self.dir, "refusals.cu"))
+        self.corpus = os.path.join(self.dir, "swizzle_fix.cu")
+        self.refusals = os.path.join(self.dir, "refusals.cu")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def test_every_access_rewritten_and_conflicts_gone(self):
+        before, _ = lint(self.corpus)
+        fixes = [r["fix"] for r in conflicts(before)]
+        self.assertEqual(len(fixes), 3, fixes)
+        # the JSON holds the whole fix: the first edit and the others
+        self.assertEqual(sorted(1 + len(f.get("more", [])) for f in fixes), [2, 2, 3])
+        p = subprocess.run([SMEMLINT, "--fix", self.corpus], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("swizzle_fix.cu:14:5: fixed: 'tile' swizzled in 2 accesses, e.g. [x] -> [x ^ (y & 15)]", p.stderr)
+        self.assertIn("swizzle_fix.cu:35:5: fixed: 'acc' swizzled in 3 accesses", p.stderr)
+        text = open(self.corpus).read()
+        for line in ("tile[y][x ^ (y & 15)] = in[y * T16 + x];", "out[y * T16 + x] = tile[x][y ^ (x & 15)];",
+                     "acc[x][y ^ (x & 15)] += in[(k * T16 + y) * T16 + x];",
+                     # row 0: 0 & 15 is 0, so that access keeps its place
+                     "out[y * T16 + x] = acc[y][x ^ (y & 15)] + acc[0][x];"):
+            self.assertIn(line, text)
+        after, _ = lint(self.corpus)
+        self.assertEqual(conflicts(after), [])
+        snap = open(self.corpus, "rb").read()
+        p2 = subprocess.run([SMEMLINT, "--fix", self.corpus], capture_output=True, text=True)
+        self.assertNotIn("fixed:", p2.stderr)
+        self.assertEqual(open(self.corpus, "rb").read(), snap, "a second --fix changes nothing")
+        if NVCC:
+            c = subprocess.run([NVCC, "-arch=sm_90", "-c", self.corpus, "-o", self.corpus + ".o"],
+                               capture_output=True, text=True)
+            self.assertEqual(c.returncode, 0, c.stderr)
+        else:
+            require(self, False, "nvcc not found: the compile check of the swizzled file is skipped")
+
+    def test_refused_swizzles_leave_arrays_alone(self):
+        orig = open(self.refusals).read()
+        p = subprocess.run([SMEMLINT, "--fix", "--no-cuda", self.refusals], capture_output=True, text=True)
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        self.assertIn("fixed: 't' swizzled in 4 accesses", p.stderr)
+        for why in ("an access of 'm' is not written as a subscript", "a row index of 'c' has side effects or calls",
+                    "not every use of 's' in the kernel", "'g' is declared at file scope"):
+            self.assertIn("not fixed: " + why, p.stderr)
+        text = open(self.refusals).read()
+        self.assertIn("t[y][(x | 0) ^ (y & 15)] = x;", text)
+        self.assertIn("out[x] = t[x][(y & 15) ^ (x & 15)] + t[0][x] + t[3][x ^ 3] + t[y + 0][x ^ ((y + 0) & 15)];", text)
+        # the refused arrays' lines are as they were
+        changed = [a for a, b in zip(orig.splitlines(), text.splitlines()) if a != b]
+        self.assertEqual(len(changed), 2, changed)
+        after, _ = lint("--no-cuda", self.refusals)
+        self.assertFalse([r for r in conflicts(after) if r["array"] == "t"])
+        self.assertEqual({r["array"] for r in conflicts(after)}, {"m", "c", "s", "g"})
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

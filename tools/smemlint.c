@@ -270,7 +270,7 @@ static const struct sm_opt options[] = {
 	SESSION_BOOL("--no-gitignore", no_gitignore, "walk directories without skipping what git ignores"),
 	OWN_BOOL("--show-banks", eo.show_banks, "text: print a lanes x banks map under each conflict"),
 	SESSION_BOOL("--all-findings", all_findings, "report every finding (past 50 of one cause they are\nfolded into the last one shown, which says how many)"),
-	SESSION_BOOL("--fix", fix, "apply padding fixes to the files in place"),
+	SESSION_BOOL("--fix", fix, "apply padding and swizzle fixes to the files in place"),
 	SM_OPT_CALL("--fail-on", "LEVEL", h_fail_on,
 		 "exit 1 only for findings at LEVEL or above: error,\nwarning, note (the default: any finding but an assumed\none), assumed or never"),
 	SM_OPT_CALL("--exit-zero", NULL, h_exit_zero, "findings never make the exit status 1 (--fail-on never)"),

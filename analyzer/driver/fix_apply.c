@@ -1,4 +1,5 @@
-/* fix_apply.c - --fix: apply padding fix-its to the analyzed file.
+/* fix_apply.c - --fix: apply padding and swizzle fix-its to the analyzed
+ * file (a swizzle is one fix of many edits, applied all together).
  *
  * The edits come from the findings of one sm_result, deduplicated (every
  * conflicting access of an array carries the same declaration fix). The
@@ -23,7 +24,8 @@ struct edit {
 	size_t begin, end;
 	const char *text;
 	unsigned line, col;
-	const char *what;
+	const struct sm_diag *d;  /* the finding whose fix it is */
+	bool lead;                /* the first edit of a swizzle: logged for all */
 };
 
 static int cmp_edit(const void *a, const void *b)
@@ -57,7 +59,10 @@ static int write_edited(FILE *f, void *arg)
 
 int sm_apply_fixes(const struct sm_result *r, FILE *log, const struct sm_write_faults *faults, char *err, size_t errlen)
 {
-	struct edit *e = calloc(r->ndiags + 1, sizeof(*e));
+	size_t cap = 1;
+	for (unsigned i = 0; i < r->ndiags; i++)
+		cap += r->diags[i].fix.text ? 1 + (size_t)r->diags[i].nfix_more : 0;
+	struct edit *e = calloc(cap, sizeof(*e));
 	if (!e) {
 		snprintf(err, errlen, "out of memory fixing '%s'", r->path);
 		return -1;
@@ -76,30 +81,34 @@ int sm_apply_fixes(const struct sm_result *r, FILE *log, const struct sm_write_f
 		}
 		if (!d->fix.text)
 			continue;
-		size_t b = sm_text_offset(r->text, r->len, d->fix.range.begin.line, d->fix.range.begin.col);
-		size_t en = sm_text_offset(r->text, r->len, d->fix.range.end.line, d->fix.range.end.col);
-		if (b == SM_TEXT_NPOS || en == SM_TEXT_NPOS || en < b)
-			continue;
-		int dup = 0;
-		for (size_t k = 0; k < n; k++)
-			if (e[k].begin == b && e[k].end == en) {
-				dup = 1;
-				if (strcmp(e[k].text, d->fix.text)) {
-					snprintf(err, errlen, "conflicting fixes for '%s' at %u:%u; nothing changed", r->path,
-						 d->fix.range.begin.line, d->fix.range.begin.col);
-					free(e);
-					return -1;
-				}
+		for (unsigned m = 0; m <= d->nfix_more; m++) {
+			/* all of one fix's edits, or (a file changed under it) none */
+			const struct sm_fixit *fx = m ? &d->fix_more[m - 1] : &d->fix;
+			size_t b = sm_text_offset(r->text, r->len, fx->range.begin.line, fx->range.begin.col);
+			size_t en = sm_text_offset(r->text, r->len, fx->range.end.line, fx->range.end.col);
+			if (b == SM_TEXT_NPOS || en == SM_TEXT_NPOS || en < b) {
+				snprintf(err, errlen, "a fix of '%s' at %u:%u is outside the file; nothing changed", r->path,
+					 fx->range.begin.line, fx->range.begin.col);
+				free(e);
+				return -1;
 			}
-		if (dup)
-			continue;
-		e[n].begin = b;
-		e[n].end = en;
-		e[n].text = d->fix.text;
-		e[n].line = d->fix.range.begin.line;
-		e[n].col = d->fix.range.begin.col;
-		e[n].what = d->array;
-		n++;
+			int dup = 0;
+			for (size_t k = 0; k < n; k++)
+				if (e[k].begin == b && e[k].end == en) {
+					dup = 1;
+					if (strcmp(e[k].text, fx->text)) {
+						snprintf(err, errlen, "conflicting fixes for '%s' at %u:%u; nothing changed",
+							 r->path, fx->range.begin.line, fx->range.begin.col);
+						free(e);
+						return -1;
+					}
+				}
+			if (dup)
+				continue;
+			e[n] = (struct edit){ b, en, fx->text, fx->range.begin.line, fx->range.begin.col, d,
+					      d->nfix_more > 0 && m == 0 };
+			n++;
+		}
 	}
 	if (n == 0) {
 		free(e);
@@ -139,9 +148,18 @@ int sm_apply_fixes(const struct sm_result *r, FILE *log, const struct sm_write_f
 		free(e);
 		return -1;
 	}
-	for (size_t k = 0; k < n; k++)
-		fprintf(log, "%s:%u:%u: fixed: '%s' dimensions %.*s -> %s\n", r->path, e[k].line, e[k].col,
-			e[k].what ? e[k].what : "?", (int)(e[k].end - e[k].begin), r->text + e[k].begin, e[k].text);
+	for (size_t k = 0; k < n; k++) {
+		const struct sm_diag *d = e[k].d;
+		const char *what = d->array ? d->array : "?";
+		if (!d->nfix_more)
+			fprintf(log, "%s:%u:%u: fixed: '%s' dimensions %.*s -> %s\n", r->path, e[k].line, e[k].col, what,
+				(int)(e[k].end - e[k].begin), r->text + e[k].begin, e[k].text);
+		else if (e[k].lead) /* at the declaration, once for the array */
+			fprintf(log, "%s:%u:%u: fixed: '%s' swizzled in %u accesses, e.g. [%.*s] -> [%s]\n", r->path,
+				d->nrelated ? d->related[0].range.begin.line : e[k].line,
+				d->nrelated ? d->related[0].range.begin.col : e[k].col, what, d->nfix_more + 1,
+				(int)(e[k].end - e[k].begin), r->text + e[k].begin, e[k].text);
+	}
 	free(e);
 	return (int)n;
 }

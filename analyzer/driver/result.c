@@ -88,6 +88,30 @@ static const char *keep(struct sm_arena *A, const char *s)
 	return s ? sm_arena_strdup(A, s) : NULL;
 }
 
+/* copy d's fix into A: all its edits or, out of memory, none of them (a
+ * swizzle applied to some accesses only would change what the code reads) */
+static void keep_fix(struct sm_arena *A, struct sm_diag *d)
+{
+	d->fix.text = keep(A, d->fix.text);
+	if (!d->nfix_more || !d->fix_more) {
+		d->fix_more = NULL;
+		d->nfix_more = 0;
+		return;
+	}
+	struct sm_fixit *c = sm_arena_alloc(A, d->nfix_more * sizeof(*c));
+	for (unsigned i = 0; c && i < d->nfix_more; i++) {
+		c[i].range = d->fix_more[i].range;
+		c[i].text = keep(A, d->fix_more[i].text);
+		if (!c[i].text)
+			c = NULL;
+	}
+	d->fix_more = c;
+	if (!c) {
+		d->fix.text = NULL;
+		d->nfix_more = 0;
+	}
+}
+
 void sm_result_compact(struct sm_result *r)
 {
 	bool need_text = r->ndiags || r->nacc;
@@ -115,7 +139,7 @@ void sm_result_compact(struct sm_result *r)
 		d->array = keep(&c.arena, d->array);
 		for (int k = 0; k < d->nrelated && k < SM_MAX_RELATED; k++)
 			d->related[k].message = keep(&c.arena, d->related[k].message);
-		d->fix.text = keep(&c.arena, d->fix.text);
+		keep_fix(&c.arena, d);
 		d->fix_refused = keep(&c.arena, d->fix_refused);
 		d->launch.from.config = keep(&c.arena, d->launch.from.config);
 		d->launch.from.file = keep(&c.arena, d->launch.from.file);
@@ -173,7 +197,7 @@ static void sink_report(struct sm_sink *sink, const struct sm_diag *d)
 	c.array = sm_arena_strdup(A, d->array);
 	for (int i = 0; i < d->nrelated && i < SM_MAX_RELATED; i++)
 		c.related[i].message = sm_arena_strdup(A, d->related[i].message);
-	c.fix.text = sm_arena_strdup(A, d->fix.text);
+	keep_fix(A, &c);
 	c.fix_refused = sm_arena_strdup(A, d->fix_refused);
 	c.launch.from.config = sm_arena_strdup(A, d->launch.from.config);
 	c.launch.from.file = sm_arena_strdup(A, d->launch.from.file);

@@ -18,7 +18,7 @@
 #include "base/limits.h"
 
 /* A new pointer field in these structs must be written and read below. */
-_Static_assert(sizeof(struct sm_diag) == 904, "struct sm_diag changed: update analyzer/result_io.c");
+_Static_assert(sizeof(struct sm_diag) == 920, "struct sm_diag changed: update analyzer/result_io.c");
 _Static_assert(sizeof(struct sm_access_record) == 176, "struct sm_access_record changed: update analyzer/result_io.c");
 _Static_assert(sizeof(struct sm_notification) == 24, "struct sm_notification changed: update analyzer/result_io.c");
 _Static_assert(sizeof(enum sm_problem_id) == 4, "the problem id travels in the notification record");
@@ -74,6 +74,10 @@ int sm_result_write(FILE *f, const struct sm_result *r)
 		for (int k = 0; k < SM_MAX_RELATED; k++)
 			rc |= w_str(f, k < d->nrelated ? d->related[k].message : NULL);
 		rc |= w_str(f, d->fix.text);
+		for (unsigned k = 0; k < d->nfix_more; k++) {
+			rc |= w_bytes(f, &d->fix_more[k].range, sizeof(d->fix_more[k].range));
+			rc |= w_str(f, d->fix_more[k].text);
+		}
 		rc |= w_str(f, d->fix_refused);
 		rc |= w_str(f, d->launch.from.config);
 		rc |= w_str(f, d->launch.from.file);
@@ -192,6 +196,19 @@ int sm_result_read(const char *buf, size_t len, const char *path, struct sm_resu
 		for (int k = 0; k < SM_MAX_RELATED; k++)
 			d.related[k].message = r_str(&R, &tmp);
 		d.fix.text = r_str(&R, &tmp);
+		d.fix_more = NULL;
+		if (d.nfix_more > SM_MAX_FILE_ACCESSES)
+			R.bad = 1;
+		else if (d.nfix_more) {
+			struct sm_fixit *m = sm_arena_alloc(&tmp, d.nfix_more * sizeof(*m));
+			if (!m)
+				R.bad = 1;
+			for (unsigned k = 0; m && k < d.nfix_more && !R.bad; k++) {
+				r_bytes(&R, &m[k].range, sizeof(m[k].range));
+				m[k].text = r_str(&R, &tmp);
+			}
+			d.fix_more = m;
+		}
 		d.fix_refused = r_str(&R, &tmp);
 		d.launch.from.config = r_str(&R, &tmp);
 		d.launch.from.file = r_str(&R, &tmp);

@@ -236,10 +236,11 @@ int sm_emit_html(FILE *out, struct sm_result *const *res, unsigned n, const stru
 				esc_s(out, d->note);
 				fputs("</p>\n", out);
 			}
-			if (d->fix.text) {
-				fprintf(out, "<p class=\"fix\">fix-it at %u:%u: <code>", d->fix.range.begin.line,
-					d->fix.range.begin.col);
-				esc_s(out, d->fix.text);
+			for (unsigned k = 0; d->fix.text && k <= d->nfix_more; k++) {
+				const struct sm_fixit *fx = k ? &d->fix_more[k - 1] : &d->fix;
+				fprintf(out, "<p class=\"fix\">fix-it at %u:%u: <code>", fx->range.begin.line,
+					fx->range.begin.col);
+				esc_s(out, fx->text);
 				fputs("</code></p>\n", out);
 			}
 			if (d->rule == SM_RULE_BANK_CONFLICT && d->bank_addr && d->bank_mask) {

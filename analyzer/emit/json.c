@@ -107,6 +107,20 @@ static json_t *result_json(const struct sm_result *r, const struct sm_diag *d)
 		json_object_set_new(fx, "end_line", json_integer(d->fix.range.end.line));
 		json_object_set_new(fx, "end_column", json_integer(d->fix.range.end.col));
 		json_object_set_new(fx, "replacement", jstr(d->fix.text));
+		if (d->nfix_more) {
+			/* the same fix's other edits, applied together */
+			json_t *more = json_array();
+			for (unsigned k = 0; k < d->nfix_more; k++) {
+				json_t *x = json_object();
+				json_object_set_new(x, "line", json_integer(d->fix_more[k].range.begin.line));
+				json_object_set_new(x, "column", json_integer(d->fix_more[k].range.begin.col));
+				json_object_set_new(x, "end_line", json_integer(d->fix_more[k].range.end.line));
+				json_object_set_new(x, "end_column", json_integer(d->fix_more[k].range.end.col));
+				json_object_set_new(x, "replacement", jstr(d->fix_more[k].text));
+				json_array_append_new(more, x);
+			}
+			json_object_set_new(fx, "more", more);
+		}
 		json_object_set_new(j, "fix", fx);
 	}
 	return j;

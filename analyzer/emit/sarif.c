@@ -198,14 +198,18 @@ static json_t *result(const struct sm_result *r, const struct sm_diag *d, uint64
 		json_object_set_new(j, "relatedLocations", rel);
 	}
 	if (d->fix.text && d->fix.range.begin.line) {
-		json_t *fix = json_object(), *changes = json_array(), *ch = json_object(), *reps = json_array(),
-		       *rep = json_object(), *ins = json_object();
+		json_t *fix = json_object(), *changes = json_array(), *ch = json_object(), *reps = json_array();
 		json_object_set_new(fix, "description", text_msg(d->note ? d->note : "apply the suggested layout"));
 		json_object_set_new(ch, "artifactLocation", artifact(r->path));
-		json_object_set_new(rep, "deletedRegion", region(r, d->fix.range));
-		json_object_set_new(ins, "text", json_string(d->fix.text));
-		json_object_set_new(rep, "insertedContent", ins);
-		json_array_append_new(reps, rep);
+		for (unsigned k = 0; k <= d->nfix_more; k++) {
+			/* one fix, every edit of it (a swizzle: each access) */
+			const struct sm_fixit *fx = k ? &d->fix_more[k - 1] : &d->fix;
+			json_t *rep = json_object(), *ins = json_object();
+			json_object_set_new(rep, "deletedRegion", region(r, fx->range));
+			json_object_set_new(ins, "text", json_string(fx->text));
+			json_object_set_new(rep, "insertedContent", ins);
+			json_array_append_new(reps, rep);
+		}
 		json_object_set_new(ch, "replacements", reps);
 		json_array_append_new(changes, ch);
 		json_object_set_new(fix, "artifactChanges", changes);

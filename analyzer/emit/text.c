@@ -117,11 +117,12 @@ int sm_emit_text_file(struct sm_emit_stream *st, const struct sm_result *r)
 			sm_text_put_safe(out, d->note, SIZE_MAX);
 			fputc('\n', out);
 		}
-		if (d->fix.text) {
+		for (unsigned k = 0; d->fix.text && k <= d->nfix_more; k++) {
+			const struct sm_fixit *fx = k ? &d->fix_more[k - 1] : &d->fix;
 			fputs("fix-it:\"", out);
 			sm_text_put_safe(out, r->path, SIZE_MAX);
-			fprintf(out, "\":{%u:%u-%u:%u}:\"%s\"\n", d->fix.range.begin.line, d->fix.range.begin.col,
-				d->fix.range.end.line, d->fix.range.end.col, d->fix.text);
+			fprintf(out, "\":{%u:%u-%u:%u}:\"%s\"\n", fx->range.begin.line, fx->range.begin.col,
+				fx->range.end.line, fx->range.end.col, fx->text);
 		}
 	}
 	return ferror(out) ? -1 : 0;

@@ -8,6 +8,7 @@
 
 #include "engine/analysis.h"
 #include "engine/launch.h"
+#include "smemlint/diag.h"
 
 enum sm_fix_kind { SM_FIX_NONE, SM_FIX_PAD, SM_FIX_OFFSET, SM_FIX_SWIZZLE };
 
@@ -27,7 +28,13 @@ struct sm_fix_plan {
 	int64_t static_before, static_after; /* static shared bytes of the kernel */
 	bool crosses_48k;                 /* static_after > 48 KB >= static_before */
 	int blocks_before, blocks_after;  /* resident blocks per SM on the arch */
-	const char *refuse;               /* why --fix will not apply a PAD, or NULL */
+	const char *refuse;               /* why --fix will not apply a PAD or a
+	                                   * SWIZZLE, or NULL */
+	const struct sm_fixit *edits;     /* SWIZZLE: the rewrite of every access of
+	                                   * the array (swizzle_fix.c), nedits of
+	                                   * them, applied together; NULL when
+	                                   * refused */
+	unsigned nedits;
 	const char *decl;                 /* PAD: "float tile[32][33]" */
 	const char *dims_text;            /* PAD: replacement for array->dims_range */
 	const char *note;                 /* the whole suggestion, one line */
@@ -50,6 +57,15 @@ struct sm_fix_query {
  * block shape of q. Returns 0 with *out filled (kind NONE if nothing
  * helps), -1 when out of memory. */
 int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fix_plan *out);
+
+/* The edits that apply plan p's element swizzle (kind SWIZZLE) to every
+ * access of q->arr in q->m, or p->refuse with why they cannot: sets
+ * p->edits and p->nedits. Returns -1 when out of memory, else 0. */
+int sm_fix_swizzle_edits(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fix_plan *p);
+
+/* `col ^ (row & mask)`, each operand parenthesised unless it is a name,
+ * a member chain or a number. */
+const char *sm_fix_swizzle_text(const char *col, const char *row, int64_t mask, struct sm_arena *A);
 
 /* Resident blocks per SM for a block of `threads` threads using `smem`
  * bytes of shared memory on `arch` (sm_NN), or -1 for an unknown arch. */

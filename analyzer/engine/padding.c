@@ -415,8 +415,11 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 					    name, arr->elem_size << out->swizzle_shift, chunk_text(A, arr, out->swizzle_mask, out->swizzle_shift),
 					    out->fixed, out->conflicting);
 	} else {
-		out->note = sm_arena_printf(A, "swizzle '%s': write every access `%s[r][c]` as `%s[r][c ^ (r & %lld)]`: %d of %d conflicting accesses become conflict-free (verified)",
-					    name, name, name, (long long)out->swizzle_mask, out->fixed, out->conflicting);
+		if (sm_fix_swizzle_edits(q, A, out))
+			return -1;
+		out->note = sm_arena_printf(A, "swizzle '%s': write every access `%s[r][c]` as `%s[r][c ^ (r & %lld)]`: %d of %d conflicting accesses become conflict-free (verified)%s%s",
+					    name, name, name, (long long)out->swizzle_mask, out->fixed, out->conflicting,
+					    out->refuse ? "; --fix will not apply it: " : "", out->refuse ? out->refuse : "");
 	}
 	if (out->kind == SM_FIX_PAD && cs.mask && cs.worst < 1 + 1e-9)
 		out->note = sm_arena_printf(A, "%s; or, with no extra memory, swizzle '%s' by %u-byte chunks: %s (verified)", out->note,

@@ -136,6 +136,11 @@ struct sm_diag {
 	struct sm_related related[SM_MAX_RELATED];
 	int nrelated;
 	struct sm_fixit fix;         /* fix.text == NULL: no fix */
+	const struct sm_fixit *fix_more; /* the same fix's other edits, nfix_more
+	                              * of them, applied with fix or not at all
+	                              * (a swizzle rewrites every access of its
+	                              * array), or NULL */
+	unsigned nfix_more;
 	const char *fix_refused;     /* why a fix exists but --fix won't apply it */
 	const int64_t *bank_addr;    /* worst warp's byte addresses (32), or NULL */
 	uint32_t bank_mask;          /* active lanes of that warp */

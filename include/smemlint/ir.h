@@ -196,6 +196,11 @@ struct sm_access {
 	struct sm_expr *base;     /* pointer-valued base expression, or NULL */
 	int nidx;                 /* subscripts written (<= ndims) */
 	struct sm_expr *idx[SM_MAX_DIMS];
+	struct sm_range idx_range[SM_MAX_DIMS]; /* each subscript as written
+	                           * (a constant's too, which idx[k] has no
+	                           * range for); line 0 when not known: a
+	                           * swizzle fix (engine/swizzle_fix.c) rewrites
+	                           * the text of the last one */
 	struct sm_expr *extra;    /* extra byte offset (field, carve), or NULL */
 	unsigned width;           /* bytes moved per thread: 1,2,4,8,16 */
 	unsigned base_elem_size;  /* through base: sizeof the pointee */

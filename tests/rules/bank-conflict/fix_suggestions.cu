@@ -117,7 +117,9 @@ int main()
  *       out[threadIdx.x] = tz[threadIdx.x][threadIdx.y];
  *                          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/fix_suggestions.cu:30:5: note: 'tz' declared here
- * tests/rules/bank-conflict/fix_suggestions.cu:33:24: note: swizzle 'tz': write every access `tz[r][c]` as `tz[r][c ^ (r & 15)]`: 1 of 1 conflicting accesses become conflict-free (verified); write this access as `tz[threadIdx.x][(threadIdx.y) ^ ((threadIdx.x) & 15)]`
+ * tests/rules/bank-conflict/fix_suggestions.cu:33:24: note: swizzle 'tz': write every access `tz[r][c]` as `tz[r][c ^ (r & 15)]`: 1 of 1 conflicting accesses become conflict-free (verified); write this access as `tz[threadIdx.x][threadIdx.y ^ (threadIdx.x & 15)]`
+ * fix-it:"tests/rules/bank-conflict/fix_suggestions.cu":{31:21-31:32}:"threadIdx.x ^ (threadIdx.y & 15)"
+ * fix-it:"tests/rules/bank-conflict/fix_suggestions.cu":{33:40-33:51}:"threadIdx.y ^ (threadIdx.x & 15)"
  * tests/rules/bank-conflict/fix_suggestions.cu:42:24: warning: 32-way bank conflict on load of 'ts' (float[32][32]) in kernel 'k_sizeof' with blockDim (32,8,1) from the launch on line 88; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[threadIdx.x] = ts[threadIdx.x][threadIdx.y];
  *                          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~

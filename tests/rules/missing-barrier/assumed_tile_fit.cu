@@ -50,7 +50,9 @@ __global__ void guarded(float *out, unsigned n)
  *       out[ty * 16 + tx] = As[tx][ty];
  *                           ^~~~~~~~~~
  * tests/rules/missing-barrier/assumed_tile_fit.cu:17:5: note: 'As' declared here
- * tests/rules/missing-barrier/assumed_tile_fit.cu:21:25: note: swizzle 'As': write every access `As[r][c]` as `As[r][c ^ (r & 15)]`: 1 of 1 conflicting accesses become conflict-free (verified); write this access as `As[tx][(ty) ^ ((tx) & 15)]`
+ * tests/rules/missing-barrier/assumed_tile_fit.cu:21:25: note: swizzle 'As': write every access `As[r][c]` as `As[r][c ^ (r & 15)]`: 1 of 1 conflicting accesses become conflict-free (verified); write this access as `As[tx][ty ^ (tx & 15)]`
+ * fix-it:"tests/rules/missing-barrier/assumed_tile_fit.cu":{19:12-19:14}:"tx ^ (ty & 15)"
+ * fix-it:"tests/rules/missing-barrier/assumed_tile_fit.cu":{21:32-21:34}:"ty ^ (tx & 15)"
  * tests/rules/missing-barrier/assumed_tile_fit.cu:40:9: assumed: missing barrier: write-after-write race on 's': thread (16,0) writes s[1][0], which thread (0,1) also writes in the same statement, threads of different warps at once (no barrier orders one statement's executions) in kernel 'guarded' with blockDim (32,8,1) (assumed; not a race for blockDim (32,1,1)) [missing-barrier]
  *           s[threadIdx.y][threadIdx.x] = threadIdx.x;
  *           ^~~~~~~~~~~~~~~~~~~~~~~~~~~

@@ -92,7 +92,9 @@ void run_transpose(float *out, const float *in)
  *       out[threadIdx.y * T + threadIdx.x] = t[threadIdx.x][threadIdx.y];
  *                                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/template_dispatch_launch.cu:51:5: note: 't' declared here
- * tests/rules/missing-barrier/template_dispatch_launch.cu:53:42: note: swizzle 't': write every access `t[r][c]` as `t[r][c ^ (r & 15)]`: 1 of 1 conflicting accesses become conflict-free (verified); write this access as `t[threadIdx.x][(threadIdx.y) ^ ((threadIdx.x) & 15)]`
+ * tests/rules/missing-barrier/template_dispatch_launch.cu:53:42: note: swizzle 't': write every access `t[r][c]` as `t[r][c ^ (r & 15)]`: 1 of 1 conflicting accesses become conflict-free (verified); write this access as `t[threadIdx.x][threadIdx.y ^ (threadIdx.x & 15)]`
+ * fix-it:"tests/rules/missing-barrier/template_dispatch_launch.cu":{52:20-52:31}:"threadIdx.x ^ (threadIdx.y & 15)"
+ * fix-it:"tests/rules/missing-barrier/template_dispatch_launch.cu":{53:57-53:68}:"threadIdx.y ^ (threadIdx.x & 15)"
  * tests/rules/missing-barrier/template_dispatch_launch.cu:53:42: error: missing barrier: read-after-write race on 't': thread (2,0) reads t[2][0], which thread (0,2) wrote at line 52, with no __syncthreads() in between (different warps) in kernel 'transpose_k' with blockDim (16,16,1) from the launch on line 59 [missing-barrier]
  *       out[threadIdx.y * T + threadIdx.x] = t[threadIdx.x][threadIdx.y];
  *                                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~

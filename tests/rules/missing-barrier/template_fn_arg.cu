@@ -33,7 +33,7 @@ void launch(const float *in, float *out, int n)
  *       out[threadIdx.y * 16 + threadIdx.x] = s[threadIdx.x][threadIdx.y];
  *                                             ^~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/missing-barrier/template_fn_arg.cu:13:5: note: 's' declared here
- * tests/rules/missing-barrier/template_fn_arg.cu:15:43: note: swizzle 's': write every access `s[r][c]` as `s[r][c ^ (r & 15)]`: 1 of 1 conflicting accesses become conflict-free (verified); write this access as `s[threadIdx.x][(threadIdx.y) ^ ((threadIdx.x) & 15)]`
+ * tests/rules/missing-barrier/template_fn_arg.cu:15:43: note: swizzle 's': write every access `s[r][c]` as `s[r][c ^ (r & 15)]`: 1 of 1 conflicting accesses become conflict-free (verified); --fix will not apply it: 's' is accessed in a function the kernel calls; swizzle its accesses by hand; write this access as `s[threadIdx.x][threadIdx.y ^ (threadIdx.x & 15)]`
  * tests/rules/missing-barrier/template_fn_arg.cu:15:43: error: missing barrier: read-after-write race on 's': thread (2,0) reads s[2][0], which thread (0,2) wrote at line 14, with no __syncthreads() in between (different warps) in 'transpose_tile' called from kernel 'run_tile' at line 21 with blockDim (16,16,1) from the launch on line 26 [missing-barrier]
  *       out[threadIdx.y * 16 + threadIdx.x] = s[threadIdx.x][threadIdx.y];
  *                                             ^~~~~~~~~~~~~~~~~~~~~~~~~~~
