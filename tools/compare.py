@@ -637,17 +637,27 @@ def main(argv=None):
 
 
 def measured_header(folder):
-    """'Measured on NVIDIA H200 (driver ..., CUDA ..., Nsight Compute ...)' from a TSV header."""
-    info = {}
+    """'Measured on NVIDIA H100 (driver ..., CUDA ..., Nsight Compute ...)' from the
+    first TSV header, naming the files measured on another GPU."""
+    info, other = {}, {}
     for f in sorted(os.listdir(folder)):
-        if f.endswith('.tsv'):
-            for l in open(os.path.join(folder, f)):
-                m = re.match(r'#\s*(gpu|driver|cuda|ncu):\s*(.*)', l)
-                if m:
-                    info[m.group(1)] = m.group(2).strip()
-            break
-    return 'Measured on %s (driver %s, CUDA %s, Nsight Compute %s).' % (
+        if not f.endswith('.tsv'):
+            continue
+        head = {}
+        for l in open(os.path.join(folder, f)):
+            m = re.match(r'#\s*(gpu|driver|cuda|ncu):\s*(.*)', l)
+            if m:
+                head[m.group(1)] = m.group(2).strip()
+        if not info:
+            info = head
+        elif head.get('gpu') and head['gpu'] != info.get('gpu') and \
+                f not in ('launches.tsv', 'memcheck.tsv', 'racecheck.tsv'):
+            other.setdefault(head['gpu'], []).append(f[:-4] + '.cu')
+    text = 'Measured on %s (driver %s, CUDA %s, Nsight Compute %s)' % (
         info.get('gpu', '?'), info.get('driver', '?'), info.get('cuda', '?'), info.get('ncu', '?'))
+    for gpu, files in sorted(other.items()):
+        text += '; %s on %s' % (', '.join(files), gpu)
+    return text + '.'
 
 
 if __name__ == '__main__':

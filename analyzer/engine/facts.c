@@ -139,7 +139,7 @@ const struct sm_access_result *sm_kernel_facts_degrees(struct sm_kernel_facts *f
 	 * proxy) and the profiler counts no shared wavefronts for it */
 	for (unsigned a = 0; a < m->nacc; a++) {
 		const struct sm_access *src = m->acc[a].src;
-		bool bulk = src && src->async_copy && src->width > 16;
+		bool bulk = src && src->async_copy && src->bulk;
 		if (src && (src->remote || bulk)) {
 			res[a].deg.analyzed = false;
 			res[a].deg.why = bulk ? "one thread's copy of a whole range (a bulk copy): the async proxy moves it, "

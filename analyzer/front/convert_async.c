@@ -63,6 +63,14 @@
 
 /* ---- the statements and accesses made here ---- */
 
+/* a, marked a bulk copy when bulk (sm_access.bulk); NULL stays NULL */
+static struct sm_access *as_bulk(struct sm_access *a, bool bulk)
+{
+	if (a)
+		a->bulk = bulk;
+	return a;
+}
+
 /* A store or load of `width` bytes a lane at pointer value ptr (a byte
  * address into shared memory), emitted as a statement; NULL when ptr does
  * not point into shared memory. */
@@ -551,8 +559,8 @@ struct sm_expr *cv_conv_cuda_memcpy_async(struct fe *S, const struct cv_call *k)
 		return NULL;
 	/* a larger aligned size: one thread's copy of the whole range (a
 	 * bulk copy on sm_90, a run of cp.async before) */
-	issue(S, access_at(S, k->args[0], cv_conv_expr(S, k->args[0]), SM_ACC_STORE, (unsigned)size,
-			   bulk ? "bulk copy (cuda::memcpy_async)" : "cp.async (cuda::memcpy_async)"));
+	issue(S, as_bulk(access_at(S, k->args[0], cv_conv_expr(S, k->args[0]), SM_ACC_STORE, (unsigned)size,
+			   bulk ? "bulk copy (cuda::memcpy_async)" : "cp.async (cuda::memcpy_async)"), bulk));
 	return NULL;
 }
 
@@ -607,7 +615,7 @@ struct sm_expr *cv_conv_bulk_store(struct fe *S, const struct cv_call *k)
 	int64_t n = copy_size(k->args[src + 1]);
 	struct sm_expr *p = cv_conv_expr(S, k->args[src]);
 	if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
-		issue_in(S, access_at(S, k->c, p, SM_ACC_LOAD, (unsigned)n, "cp.async.bulk store"), true);
+		issue_in(S, as_bulk(access_at(S, k->c, p, SM_ACC_LOAD, (unsigned)n, "cp.async.bulk store"), true), true);
 	return NULL;
 }
 
@@ -907,8 +915,8 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			sz = sz ? strchr(sz, ',') : NULL;
 			int64_t n = sz ? asm_count(S, c, sz + 1, "") : -1;
 			if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
-				issue(S, access_at(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE, (unsigned)n,
-						   "cp.async.bulk"));
+				issue(S, as_bulk(access_at(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE,
+							   (unsigned)n, "cp.async.bulk"), true));
 			any = true;
 		} else if (!strncmp(ins, "cp.async.bulk.global.shared", 27) && strstr(ins, ".bulk_group")) {
 			/* cp.async.bulk.global.shared::cta.bulk_group [dst],
@@ -921,8 +929,8 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			sz = sz ? strchr(sz, ',') : NULL;
 			int64_t n = sz ? asm_count(S, c, sz + 1, "") : -1;
 			if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
-				issue_in(S, access_at(S, c, operand_ptr(S, c, mem_operand(src + 1)), SM_ACC_LOAD, (unsigned)n,
-						      "cp.async.bulk store"), true);
+				issue_in(S, as_bulk(access_at(S, c, operand_ptr(S, c, mem_operand(src + 1)), SM_ACC_LOAD,
+							      (unsigned)n, "cp.async.bulk store"), true), true);
 			any = true;
 		} else if (!strncmp(ins, "cp.async.bulk.commit_group", 26)) {
 			commit_in(S, true);

@@ -227,6 +227,11 @@ struct sm_access {
 	                           * load (cp.async.bulk out of shared memory,
 	                           * op "cp.async.bulk store") reads at any time
 	                           * up to its bulk wait_group */
+	bool bulk;                /* with async_copy: one thread's copy of a
+	                           * whole range (cp.async.bulk either way, a
+	                           * cuda::memcpy_async past 16 bytes): the
+	                           * async proxy moves it, not the lanes, so it
+	                           * has no bank degree (engine/facts.c) */
 	const struct sm_access *const *pending; /* the asynchronous copies issued
 	                          * before it in statement order that no wait
 	                          * has completed where it runs, npending of
