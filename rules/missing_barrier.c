@@ -54,14 +54,32 @@ static const char *race_name(enum sm_race_kind k)
 /* Two blocks of a cluster (engine/dsmem.c): a's and b's threads are in
  * different blocks, one of the accesses through map_shared_rank; or a
  * remote access the kernel can end after with no cluster barrier. */
+/* What the cluster and proxy reports name: the two accesses, their
+ * threads, the array and the element the later one touches. */
+struct pair_words {
+	const struct sm_raccess *ra, *rb; /* the earlier and the later access */
+	const char *ta, *tb;              /* their threads */
+	const char *name;                 /* the array as the race names it */
+	const char *elem;                 /* rb's element, "tile[3]" */
+};
+
+static struct pair_words pair_words(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v)
+{
+	struct sm_arena *A = ctx->scratch;
+	const struct sm_race *r = v->r;
+	struct pair_words p = { &v->m->acc[r->a], &v->m->acc[r->b], sm_thread_name(r->tid_a, v->block, A),
+				sm_thread_name(r->tid_b, v->block, A), sm_race_array_name(v), NULL };
+	p.elem = sm_element_name(p.rb->array, p.rb->array->name, r->addr, A);
+	return p;
+}
+
 static void remote_report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, struct sm_sink *sink)
 {
 	struct sm_arena *A = ctx->scratch;
 	const struct sm_race *r = v->r;
-	const struct sm_raccess *ra = &v->m->acc[r->a], *rb = &v->m->acc[r->b];
-	const char *ta = sm_thread_name(r->tid_a, v->block, A), *tb = sm_thread_name(r->tid_b, v->block, A);
-	const char *name = sm_race_array_name(v);
-	const char *elem = sm_element_name(rb->array, rb->array->name, r->addr, A);
+	struct pair_words p = pair_words(ctx, v);
+	const struct sm_raccess *ra = p.ra, *rb = p.rb;
+	const char *ta = p.ta, *tb = p.tb, *name = p.name, *elem = p.elem;
 	const char *where = sm_arena_printf(A, " %s %s", sm_where_text(A, v->m->kernel->name, rb->src->call),
 					    sm_race_launch_text(ctx, v));
 	const char *verb = rb->src->kind == SM_ACC_LOAD ? "reads" : "writes";
@@ -102,18 +120,17 @@ static void proxy_report(const struct sm_rule_ctx *ctx, const struct sm_race_vis
 {
 	struct sm_arena *A = ctx->scratch;
 	const struct sm_race *r = v->r;
-	const struct sm_raccess *ra = &v->m->acc[r->a], *rb = &v->m->acc[r->b];
-	const char *ta = sm_thread_name(r->tid_a, v->block, A), *tb = sm_thread_name(r->tid_b, v->block, A);
-	const char *name = sm_race_array_name(v);
+	struct pair_words p = pair_words(ctx, v);
+	const struct sm_raccess *ra = p.ra, *rb = p.rb;
+	const char *ta = p.ta, *tb = p.tb;
 	struct sm_race_words w = {
 		.rule = SM_RULE_MISSING_BARRIER,
 		.later = tb,
 		.earlier = ta,
-		.headline = sm_arena_printf(A, "missing proxy fence: bulk copy out of '%s' may read stale bytes", name),
+		.headline = sm_arena_printf(A, "missing proxy fence: bulk copy out of '%s' may read stale bytes", p.name),
 		.story = sm_arena_printf(A, "the bulk copy (cp.async.bulk) %s issues reads %s, which %s wrote at line %u%s "
 					    "through the generic proxy",
-					 tb, sm_element_name(rb->array, rb->array->name, r->addr, A), ta,
-					 ra->src->range.begin.line, r->cross_iter ? " in the previous iteration" : ""),
+					 tb, p.elem, ta, ra->src->range.begin.line, r->cross_iter ? " in the previous iteration" : ""),
 		.tail = sm_arena_printf(A, ", with no fence.proxy.async between the write and the copy (a __syncthreads() "
 					   "orders the threads, not the generic and async proxies) %s %s",
 					sm_where_text(A, v->m->kernel->name, rb->src->call), sm_race_launch_text(ctx, v)),
@@ -122,13 +139,6 @@ static void proxy_report(const struct sm_rule_ctx *ctx, const struct sm_race_vis
 		.related = sm_arena_printf(A, "the generic-proxy write of '%s' by %s", ra->name ? ra->name : ra->array->name, ta),
 	};
 	sm_race_report(ctx, v, &w, sink);
-}
-
-/* a bulk copy out of shared memory: the one asynchronous copy that is a
- * load (convert_async.c; engine/proxy.c asks the same) */
-static bool bulk_out(const struct sm_access *a)
-{
-	return a->async_copy && a->kind == SM_ACC_LOAD;
 }
 
 static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v, struct sm_sink *sink)
@@ -144,7 +154,7 @@ static bool report(const struct sm_rule_ctx *ctx, const struct sm_race_visit *v,
 	/* a copy in flight past a barrier: the wait is what is missing; a
 	 * bulk copy out of shared memory (a read) waits at its bulk group */
 	bool flight = ra->src->in_flight || v->m->acc[r->b].src->in_flight;
-	bool out = bulk_out(ra->src) || bulk_out(v->m->acc[r->b].src);
+	bool out = sm_access_is_bulk_out(ra->src) || sm_access_is_bulk_out(v->m->acc[r->b].src);
 	/* a cuda::barrier or PTX mbarrier used before another thread's init
 	 * of it is seen */
 	bool mbar = ra->src->op && !strcmp(ra->src->op, "mbarrier.init");

@@ -504,6 +504,105 @@ START_TEST(test_conditional_barrier_leaves_a_path)
 }
 END_TEST
 
+/* ---- the proxy fence (engine/proxy.c, the CFG's SM_CFG_PROXY mode) ---- */
+
+/* if (threadIdx.x == 0) a bulk copy of s[0..255] out of shared memory, as
+ * the front end gives cp.async.bulk.global.shared::cta (1,024 bytes) */
+static struct sm_stmt *bulk_out(struct sm_irb *b)
+{
+	struct sm_stmt *s = acc(b, SM_ACC_LOAD, K(b, 0));
+	s->access->async_copy = true;
+	s->access->bulk = true;
+	s->access->width = 1024;
+	s->access->op = "cp.async.bulk store";
+	return iff(b, OP(b, SM_OP_EQ, tid(b), K(b, 0)), s, NULL);
+}
+
+/* fence.proxy.async, as convert_async.c emits it */
+static struct sm_stmt *fence(struct sm_irb *b)
+{
+	struct sm_stmt *s = sm_irb_stmt(b, SM_S_OPAQUE_CALL);
+	s->proxy_fence = true;
+	return s;
+}
+
+static struct sm_stmt *write_at(struct sm_irb *b, int64_t first)
+{
+	return acc(b, SM_ACC_STORE, OP(b, SM_OP_ADD, tid(b), K(b, first)));
+}
+
+/* Each row: a kernel of 128 threads, the findings proxy.c must make, and
+ * whether the first is over a back edge. */
+static const struct proxy_row {
+	const char *what;
+	unsigned found;
+	bool cross_iter;
+} proxy_rows[] = {
+	{ "write, barrier, copy: no fence", 1, false },
+	{ "write, fence, barrier, copy", 0, false },
+	{ "write, barrier, fence on one arm only, copy", 1, false },
+	{ "write of bytes the copy does not read", 0, false },
+	{ "loop: copy, barrier, rewrite: the next iteration's copy reads it", 1, true },
+	{ "loop: copy, barrier, rewrite, fence", 0, false },
+	{ "a plain load of the same bytes is no bulk copy", 0, false },
+};
+
+START_TEST(test_proxy_fence)
+{
+	const struct proxy_row *row = &proxy_rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_stmt *body = NULL;
+	struct sm_var *i = sm_irb_var(&b, "i", SM_V_LOCAL);
+	switch (_i) {
+	case 0:
+		body = blk(&b, 3, write_at(&b, 0), bar(&b, SM_BAR_SYNCTHREADS), bulk_out(&b));
+		break;
+	case 1:
+		body = blk(&b, 4, write_at(&b, 0), fence(&b), bar(&b, SM_BAR_SYNCTHREADS), bulk_out(&b));
+		break;
+	case 2:
+		body = blk(&b, 4, write_at(&b, 0), bar(&b, SM_BAR_SYNCTHREADS),
+			   iff(&b, OP(&b, SM_OP_LT, tid(&b), K(&b, 64)), fence(&b), NULL), bulk_out(&b));
+		break;
+	case 3:
+		body = blk(&b, 3, write_at(&b, 512), bar(&b, SM_BAR_SYNCTHREADS), bulk_out(&b));
+		break;
+	case 4:
+		body = loop(&b, i, K(&b, 4),
+			    blk(&b, 4, bulk_out(&b), bar(&b, SM_BAR_SYNCTHREADS), write_at(&b, 0), bar(&b, SM_BAR_SYNCTHREADS)));
+		break;
+	case 5:
+		body = loop(&b, i, K(&b, 4),
+			    blk(&b, 5, bulk_out(&b), bar(&b, SM_BAR_SYNCTHREADS), write_at(&b, 0), fence(&b),
+				bar(&b, SM_BAR_SYNCTHREADS)));
+		break;
+	default:
+		body = blk(&b, 3, write_at(&b, 0), bar(&b, SM_BAR_SYNCTHREADS),
+			   iff(&b, OP(&b, SM_OP_EQ, tid(&b), K(&b, 0)), acc(&b, SM_ACC_LOAD, K(&b, 0)), NULL));
+		break;
+	}
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_work work = { .limit = UINT64_MAX };
+	struct sm_race *r = NULL;
+	unsigned n = 0;
+	ck_assert_int_eq(sm_kernel_proxy_races(&m, B128, &b.A, &work, &r, &n), 0);
+	ck_assert_msg(n == row->found, "%s: %u findings, want %u", row->what, n, row->found);
+	if (n) {
+		ck_assert(r[0].proxy);
+		ck_assert_int_eq(m.acc[r[0].a].src->kind, SM_ACC_STORE);
+		ck_assert(sm_access_is_bulk_out(m.acc[r[0].b].src));
+		ck_assert_msg(r[0].cross_iter == row->cross_iter, "%s: cross_iter %d", row->what, r[0].cross_iter);
+		/* the witness: the issuing thread copies what another wrote */
+		ck_assert_int_eq(r[0].tid_b[0], 0);
+		ck_assert_int_lt(r[0].addr, 1024);
+		ck_assert_int_eq(r[0].addr, 4 * r[0].tid_a[0]);
+	}
+	sm_irb_release(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("barriers");
@@ -527,6 +626,9 @@ static Suite *suite(void)
 	tcase_add_test(tr, test_cross_iteration_war);
 	tcase_add_test(tr, test_conditional_barrier_leaves_a_path);
 	suite_add_tcase(s, tr);
+	TCase *tp = tcase_create("proxy");
+	tcase_add_loop_test(tp, test_proxy_fence, 0, (int)(sizeof(proxy_rows) / sizeof(proxy_rows[0])));
+	suite_add_tcase(s, tp);
 	return s;
 }
 

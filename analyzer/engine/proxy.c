@@ -35,7 +35,7 @@
 
 static bool bulk_read(const struct sm_raccess *r)
 {
-	return r->ok && r->src && !r->src->in_flight && r->src->kind == SM_ACC_LOAD && r->src->async_copy && r->array;
+	return r->ok && r->src && !r->src->in_flight && sm_access_is_bulk_out(r->src) && r->array;
 }
 
 static bool generic_write(const struct sm_raccess *r)

@@ -171,8 +171,7 @@ static int place_subscript(struct fe *S, CXCursor c, struct sm_access *acc)
 	}
 	if (acc->nidx >= SM_MAX_DIMS)
 		return 0;
-	if (!S->operand)
-		acc->idx_range[acc->nidx] = cv_range_of(S, ks.c[1]);
+	acc->idx_range[acc->nidx] = S->operand ? (struct sm_range){ { 0, 0 }, { 0, 0 }, 0 } : cv_range_of(S, ks.c[1]);
 	acc->idx[acc->nidx++] = cv_conv_expr(S, ks.c[1]);
 	return 1;
 }

@@ -261,6 +261,14 @@ struct sm_access {
 	unsigned index;           /* position in the kernel's access list */
 };
 
+/* A bulk copy out of shared memory (cp.async.bulk.global.shared::cta, the
+ * TMA store): the one asynchronous copy that reads shared memory. The
+ * missing-barrier rule and engine/proxy.c ask it the same way. */
+static inline bool sm_access_is_bulk_out(const struct sm_access *a)
+{
+	return a->async_copy && a->bulk && a->kind == SM_ACC_LOAD;
+}
+
 enum sm_barrier_kind {
 	SM_BAR_SYNCTHREADS,    /* __syncthreads() */
 	SM_BAR_SYNCTHREADS_OP, /* __syncthreads_count/_and/_or */
