@@ -448,9 +448,25 @@ struct sm_expr *cv_conv_pipeline_memcpy(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipeline_commit(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipeline_wait(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_cuda_memcpy_async(struct fe *S, const struct cv_call *k);
-/* the bulk copy out of shared memory, its groups and the proxy fence, as
- * libcu++ and cuda::ptx spell them (the PTX: cv_asm_async) */
+/* convert_async.c, for convert_ptx.c: the issuing thread's bulk copy of
+ * size bytes at ptr (kind STORE: into shared memory, complete at a
+ * barrier's wait; LOAD: out of it, in the bulk groups); closing a group
+ * and waiting (all but the n newest; n < 0: all), of the bulk groups or
+ * the others; a fence.proxy.async statement; an mbarrier operation on
+ * the 8 bytes at ptr (init writes them; a wait completes every copy and
+ * orders the block); the constant size of a copy's argument, or -1 */
+void cv_async_bulk_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, unsigned size,
+			const char *op);
+void cv_async_commit(struct fe *S, bool bulk);
+void cv_async_wait(struct fe *S, int64_t n, bool bulk);
+void cv_async_proxy_fence(struct fe *S, CXCursor c);
+void cv_async_mbarrier(struct fe *S, CXCursor c, struct sm_expr *ptr, bool init, bool wait);
+int64_t cv_async_copy_size(CXCursor arg);
+/* convert_ptx.c: the bulk copies, their groups, the proxy fence and the
+ * mbarrier, as libcu++ and cuda::ptx spell them (the PTX: cv_asm_async) */
 struct sm_expr *cv_conv_bulk_store(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_bulk_load(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_ptx_mbarrier(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_bulk_commit(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_bulk_wait(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_proxy_fence(struct fe *S, const struct cv_call *k);

@@ -305,6 +305,25 @@ static void wait_prior(struct fe *S, int64_t n)
 	wait_prior_in(S, n, false);
 }
 
+void cv_async_bulk_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, unsigned size,
+			const char *op)
+{
+	struct sm_access *a = as_bulk(access_at(S, c, ptr, kind, size, op), true);
+	/* out of shared memory: in the bulk groups; into it: complete at the
+	 * mbarrier's (or cuda::barrier's) wait, as every copy */
+	issue_in(S, a, kind == SM_ACC_LOAD);
+}
+
+void cv_async_commit(struct fe *S, bool bulk)
+{
+	commit_in(S, bulk);
+}
+
+void cv_async_wait(struct fe *S, int64_t n, bool bulk)
+{
+	wait_prior_in(S, n, bulk);
+}
+
 void cv_emit_barrier(struct fe *S, struct sm_stmt *s)
 {
 	cv_emit(S, s);
@@ -531,7 +550,7 @@ static enum CXChildVisitResult first_const(CXCursor c, CXCursor p, CXClientData 
 	return CXChildVisit_Recurse;
 }
 
-static int64_t copy_size(CXCursor arg)
+int64_t cv_async_copy_size(CXCursor arg)
 {
 	struct const_find f = { -1, 0, false };
 	if (cv_try_eval_int(arg, &f.v))
@@ -551,7 +570,7 @@ struct sm_expr *cv_conv_cuda_memcpy_async(struct fe *S, const struct cv_call *k)
 	if (k->nargs != 4 || (dk != CXType_Pointer && dk != CXType_ConstantArray))
 		return NULL;
 	enum completion how = completion_of(S, k->args[3]);
-	int64_t size = copy_size(k->args[2]);
+	int64_t size = cv_async_copy_size(k->args[2]);
 	if (how == C_BLOCK_BARRIER)
 		barrier_state(S, k->c, barrier_object(S, k->args[3]), SM_ACC_LOAD);
 	bool bulk = size > 16 && size % 16 == 0 && size <= SM_FE_BULK_BYTES;
@@ -565,86 +584,13 @@ struct sm_expr *cv_conv_cuda_memcpy_async(struct fe *S, const struct cv_call *k)
 }
 
 /* A fence.proxy.async statement at c (engine/proxy.c reads it). */
-static void emit_proxy_fence(struct fe *S, CXCursor c)
+void cv_async_proxy_fence(struct fe *S, CXCursor c)
 {
 	struct sm_stmt *f = cv_mk_stmt(S, SM_S_OPAQUE_CALL, c);
 	if (f) {
 		f->proxy_fence = true;
 		cv_emit(S, f);
 	}
-}
-
-/* The cuda::ptx state space argument i names: 'g' global, 'c'
- * shared::cluster, 's' shared::cta, 0 none. Its type is spelled by the
- * tag's name (space_shared_t) or, in an instantiation, as space_t of the
- * enumerator's value (dot_space: global, cluster, shared, in that order). */
-static char ptx_space(const struct cv_call *k, int i)
-{
-	if (i >= k->nargs)
-		return 0;
-	static const struct { const char *spelled; char space; } names[] = {
-		{ "space_global", 'g' }, { "dot_space)0", 'g' }, { "space_cluster", 'c' }, { "dot_space)1", 'c' },
-		{ "space_shared", 's' }, { "dot_space)2", 's' },
-	};
-	CXString t = clang_getTypeSpelling(clang_getCursorType(k->args[i]));
-	const char *ts = clang_getCString(t);
-	char space = 0;
-	for (size_t j = 0; j < sizeof(names) / sizeof(names[0]) && !space; j++)
-		if (strstr(ts, names[j].spelled))
-			space = names[j].space;
-	clang_disposeString(t);
-	return space;
-}
-
-/* The bulk copy out of shared memory, as libcu++ spells it:
- * cuda::device::experimental::cp_async_bulk_shared_to_global(gmem, smem,
- * size), or cuda::ptx::cp_async_bulk(space_global, space_shared, gmem,
- * smem, size): the same read as the PTX (cv_asm_async). Other forms of
- * cuda::ptx::cp_async_bulk (into shared memory on an mbarrier, with a
- * byte mask, multicast) are not modelled: their arguments are converted. */
-struct sm_expr *cv_conv_bulk_store(struct fe *S, const struct cv_call *k)
-{
-	bool ptx = !strcmp(k->name, "cp_async_bulk");
-	int src = ptx ? 3 : 1;
-	if (k->nargs != src + 2 || (ptx && !(ptx_space(k, 0) == 'g' && ptx_space(k, 1) == 's'))) {
-		for (int i = 0; i < k->nargs; i++)
-			(void)cv_conv_expr(S, k->args[i]);
-		return NULL;
-	}
-	(void)cv_conv_expr(S, k->args[src - 1]);
-	int64_t n = copy_size(k->args[src + 1]);
-	struct sm_expr *p = cv_conv_expr(S, k->args[src]);
-	if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
-		issue_in(S, as_bulk(access_at(S, k->c, p, SM_ACC_LOAD, (unsigned)n, "cp.async.bulk store"), true), true);
-	return NULL;
-}
-
-/* cp_async_bulk_commit_group(): closes a bulk group */
-struct sm_expr *cv_conv_bulk_commit(struct fe *S, const struct cv_call *k)
-{
-	(void)k;
-	commit_in(S, true);
-	return NULL;
-}
-
-/* cp_async_bulk_wait_group[_read]<N>() (libcu++) or (n32_t<N>)
- * (cuda::ptx): N is the called function's template argument */
-struct sm_expr *cv_conv_bulk_wait(struct fe *S, const struct cv_call *k)
-{
-	CXCursor fn = clang_getCursorReferenced(k->c);
-	long long n = clang_Cursor_getNumTemplateArguments(fn) >= 1 ? clang_Cursor_getTemplateArgumentValue(fn, 0) : -1;
-	wait_prior_in(S, n >= 0 ? n : -1, true);
-	return NULL;
-}
-
-/* fence_proxy_async_shared_cta() (libcu++), cuda::ptx::fence_proxy_async()
- * or (space_shared): the fence.proxy.async the PTX spells */
-struct sm_expr *cv_conv_proxy_fence(struct fe *S, const struct cv_call *k)
-{
-	if (k->nargs && ptx_space(k, 0) != 's' && ptx_space(k, 0) != 'c')
-		return NULL; /* the global state space: not shared memory's */
-	emit_proxy_fence(S, k->c);
-	return NULL;
 }
 
 struct sm_expr *cv_conv_barrier_init(struct fe *S, const struct cv_call *k)
@@ -848,12 +794,10 @@ static char *skip_to_instruction(char *p)
  * before is visible after. That is exact when every thread arrives (an
  * init count of the block's threads); with fewer arriving it may hide a
  * race between threads that did not arrive, never make one up. */
-static void mbarrier(struct fe *S, CXCursor c, const char *ins)
+void cv_async_mbarrier(struct fe *S, CXCursor c, struct sm_expr *ptr, bool init, bool wait)
 {
-	bool init = !strncmp(ins, "mbarrier.init", 13);
-	bool wait = !strncmp(ins, "mbarrier.try_wait", 17) || !strncmp(ins, "mbarrier.test_wait", 18);
 	const char *op = init ? "mbarrier.init" : wait ? "mbarrier wait" : "mbarrier use";
-	access_at(S, c, operand_ptr(S, c, mem_operand(ins)), init ? SM_ACC_STORE : SM_ACC_LOAD, 8, op);
+	access_at(S, c, ptr, init ? SM_ACC_STORE : SM_ACC_LOAD, 8, op);
 	if (!wait)
 		return;
 	wait_prior(S, -1);
@@ -892,7 +836,8 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			access_by_lanes(S, c, operand_ptr(S, c, mem_operand(ins)), ld ? SM_ACC_LOAD : SM_ACC_STORE, 16, lanes, op);
 			any = true;
 		} else if (!strncmp(ins, "mbarrier.", 9)) {
-			mbarrier(S, c, ins);
+			cv_async_mbarrier(S, c, operand_ptr(S, c, mem_operand(ins)), !strncmp(ins, "mbarrier.init", 13),
+					  !strncmp(ins, "mbarrier.try_wait", 17) || !strncmp(ins, "mbarrier.test_wait", 18));
 			any = true;
 		} else if (!strncmp(ins, "cp.async.commit_group", 21)) {
 			commit(S);
@@ -915,8 +860,8 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			sz = sz ? strchr(sz, ',') : NULL;
 			int64_t n = sz ? asm_count(S, c, sz + 1, "") : -1;
 			if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
-				issue(S, as_bulk(access_at(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE,
-							   (unsigned)n, "cp.async.bulk"), true));
+				cv_async_bulk_copy(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE, (unsigned)n,
+						   "cp.async.bulk");
 			any = true;
 		} else if (!strncmp(ins, "cp.async.bulk.global.shared", 27) && strstr(ins, ".bulk_group")) {
 			/* cp.async.bulk.global.shared::cta.bulk_group [dst],
@@ -929,8 +874,8 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			sz = sz ? strchr(sz, ',') : NULL;
 			int64_t n = sz ? asm_count(S, c, sz + 1, "") : -1;
 			if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
-				issue_in(S, as_bulk(access_at(S, c, operand_ptr(S, c, mem_operand(src + 1)), SM_ACC_LOAD,
-							      (unsigned)n, "cp.async.bulk store"), true), true);
+				cv_async_bulk_copy(S, c, operand_ptr(S, c, mem_operand(src + 1)), SM_ACC_LOAD, (unsigned)n,
+						   "cp.async.bulk store");
 			any = true;
 		} else if (!strncmp(ins, "cp.async.bulk.commit_group", 26)) {
 			commit_in(S, true);
@@ -944,7 +889,7 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 		} else if (!strncmp(ins, "fence.proxy.async", 17) && strncmp(ins, "fence.proxy.async.global", 24)) {
 			/* the thread's generic-proxy accesses before it are seen
 			 * by the async proxy after it (engine/proxy.c) */
-			emit_proxy_fence(S, c);
+			cv_async_proxy_fence(S, c);
 			any = true;
 		} else if (!strncmp(ins, "cp.async.c", 10) && strstr(ins, ".shared")) {
 			/* cp.async.ca|cg.shared.global [dst], [src], N[, src-size] */

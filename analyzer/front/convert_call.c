@@ -502,11 +502,20 @@ static const struct device_call device_calls[] = {
 	UNLESS_FOLLOWED("init", cv_conv_barrier_init),          /* init(&bar, n): writes a __shared__ cuda::barrier */
 	UNLESS_FOLLOWED("cp_async_bulk_shared_to_global", cv_conv_bulk_store), /* the TMA store: the issuer's read of the range */
 	UNLESS_FOLLOWED("cp_async_bulk", cv_conv_bulk_store),   /* cuda::ptx: the same, in its (space_global, space_shared) form */
+	UNLESS_FOLLOWED("cp_async_bulk_global_to_shared", cv_conv_bulk_load), /* the TMA load (no tensor map): the issuer's write */
 	UNLESS_FOLLOWED("cp_async_bulk_commit_group", cv_conv_bulk_commit), /* closes a bulk group */
 	UNLESS_FOLLOWED("cp_async_bulk_wait_group_read", cv_conv_bulk_wait), /* <N>: all but the N newest bulk groups read */
 	UNLESS_FOLLOWED("cp_async_bulk_wait_group", cv_conv_bulk_wait), /* <N>: the same, complete */
 	UNLESS_FOLLOWED("fence_proxy_async_shared_cta", cv_conv_proxy_fence), /* fence.proxy.async.shared::cta */
 	UNLESS_FOLLOWED("fence_proxy_async", cv_conv_proxy_fence), /* cuda::ptx: the same, () or (space_shared) */
+	UNLESS_FOLLOWED("mbarrier_init", cv_conv_ptx_mbarrier), /* cuda::ptx: writes the mbarrier */
+	UNLESS_FOLLOWED("mbarrier_arrive", cv_conv_ptx_mbarrier), /* cuda::ptx: reads it */
+	UNLESS_FOLLOWED("mbarrier_arrive_expect_tx", cv_conv_ptx_mbarrier),
+	UNLESS_FOLLOWED("mbarrier_expect_tx", cv_conv_ptx_mbarrier),
+	UNLESS_FOLLOWED("mbarrier_try_wait", cv_conv_ptx_mbarrier), /* cuda::ptx: a wait, as mbarrier.try_wait */
+	UNLESS_FOLLOWED("mbarrier_try_wait_parity", cv_conv_ptx_mbarrier),
+	UNLESS_FOLLOWED("mbarrier_test_wait", cv_conv_ptx_mbarrier),
+	UNLESS_FOLLOWED("mbarrier_test_wait_parity", cv_conv_ptx_mbarrier),
 	UNLESS_FOLLOWED("load_matrix_sync", conv_wmma),        /* wmma: a fragment's ldmatrix or accumulator loads */
 	UNLESS_FOLLOWED("store_matrix_sync", conv_wmma),       /* wmma: an accumulator's stores */
 };

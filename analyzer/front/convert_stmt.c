@@ -8,7 +8,9 @@
  * (init, body, step): the parts of a for header are told apart by where
  * its two ';' are, and the accesses in a loop condition, which run on
  * every iteration, are put at the top of the body (at the end of it for
- * do-while); a range-for is a LOOP too (conv_range_for). Inline asm that
+ * do-while), except in a spin-wait (an empty body and a condition that
+ * waits on an mbarrier), which is its condition, run once: the wait; a
+ * range-for is a LOOP too (conv_range_for). Inline asm that
  * names bar.sync / barrier.* is a barrier; other inline asm assigns its
  * outputs (asm_outputs). An if whose condition clang computes at compile
  * time keeps that constant as its condition. Expression statements are converted for their effects (convert_expr.c);
@@ -216,6 +218,31 @@ static void conv_range_for(struct fe *S, CXCursor c)
 	cv_emit(S, loop);
 }
 
+/* Does a statement do nothing (no statement, or blocks of nothing)? */
+static bool empty_stmt(const struct sm_stmt *s, int depth)
+{
+	if (!s)
+		return true;
+	if (s->kind != SM_S_BLOCK || depth > 8)
+		return false;
+	for (int i = 0; i < s->nkids; i++)
+		if (!empty_stmt(s->kids[i], depth + 1))
+			return false;
+	return true;
+}
+
+/* A spin-wait: a loop with an empty body whose condition waits on an
+ * mbarrier (cuda::ptx::mbarrier_try_wait[_parity], convert_ptx.c). */
+static bool spin_wait(const struct vec *condv, const struct sm_stmt *body)
+{
+	bool wait = false;
+	for (unsigned i = 0; i < condv->n; i++) {
+		const struct sm_stmt *s = condv->v[i];
+		wait |= s && s->kind == SM_S_BARRIER && s->barrier == SM_BAR_MBARRIER;
+	}
+	return wait && empty_stmt(body, 0);
+}
+
 static void conv_while(struct fe *S, CXCursor c, int is_do)
 {
 	struct kids ks = cv_kids_of(c);
@@ -239,6 +266,15 @@ static void conv_while(struct fe *S, CXCursor c, int is_do)
 	}
 	S->block = saved;
 	struct sm_stmt *sbody = conv_stmt(S, body);
+	if (spin_wait(&condv, sbody)) {
+		/* while (!mbarrier_try_wait(&bar, phase)) {}: the condition runs
+		 * until it holds and nothing else runs, so the loop is its wait,
+		 * done (a loop the model may skip would lose the barrier) */
+		cv_async_loop_end(S, &back, NULL, NULL);
+		for (unsigned i = 0; i < condv.n; i++)
+			cv_emit(S, condv.v[i]);
+		return;
+	}
 	if (condv.n) {
 		struct vec all = { 0 };
 		if (!is_do)
