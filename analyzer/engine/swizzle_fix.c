@@ -199,7 +199,7 @@ int sm_fix_swizzle_edits(const struct sm_fix_query *q, struct sm_arena *A, struc
 		/* the access must read `name[...]...[c]` in the text itself */
 		if (!col || !row || b == SM_TEXT_NPOS || e == SM_TEXT_NPOS || ab == SM_TEXT_NPOS || ab < kb || e > ke ||
 		    neighbour(q->text, q->len, b, e, -1) != '[' || neighbour(q->text, q->len, b, e, 1) != ']' ||
-		    ab + strlen(name) > q->len || memcmp(q->text + ab, name, strlen(name)) ||
+		    ab + strlen(name) >= q->len || memcmp(q->text + ab, name, strlen(name)) ||
 		    ident_char(q->text[ab + strlen(name)]))
 			return refuse(p, A, "an access of '%s' is not written as a subscript in the kernel's text", name), 0;
 		if (has_effects(row))
