@@ -603,6 +603,47 @@ START_TEST(test_proxy_fence)
 }
 END_TEST
 
+/* A copy still in flight after a barrier (the front end repeats its store
+ * there, marked in_flight) keeps the guards of its issue: the copy thread
+ * 0 issued under if (threadIdx.x == 0) is still thread 0's after the
+ * barrier (engine/resolve.c), so the race names thread 0 as the writer. */
+START_TEST(test_in_flight_keeps_issue_guards)
+{
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_stmt *copy = acc(&b, SM_ACC_STORE, K(&b, 0));
+	copy->access->async_copy = true;
+	copy->access->bulk = true;
+	copy->access->width = 1024;
+	struct sm_stmt *again = acc(&b, SM_ACC_STORE, K(&b, 0));
+	again->access->async_copy = true;
+	again->access->bulk = true;
+	again->access->width = 1024;
+	again->access->in_flight = copy->access;
+	struct sm_stmt *body = blk(&b, 4, iff(&b, OP(&b, SM_OP_EQ, tid(&b), K(&b, 0)), copy, NULL),
+				   bar(&b, SM_BAR_SYNCTHREADS), again, acc(&b, SM_ACC_LOAD, rev(&b, 128)));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	ck_assert_uint_eq(m.nacc, 3);
+	ck_assert_ptr_nonnull(m.acc[0].guards);
+	ck_assert_ptr_eq(m.acc[1].guards, m.acc[0].guards);
+	struct sm_race *r = NULL;
+	unsigned n = 0;
+	ck_assert_int_eq(sm_kernel_races(&m, B128, &b.A, &r, &n), 0);
+	ck_assert_uint_ge(n, 1);
+	bool found = false;
+	for (unsigned i = 0; i < n; i++)
+		if (r[i].a == 1 && r[i].b == 2) {
+			found = true;
+			ck_assert_int_eq(r[i].kind, SM_RACE_RAW);
+			ck_assert_int_eq(r[i].tid_a[0], 0); /* the issuing thread */
+			ck_assert_int_ne(r[i].tid_b[0] / 32, 0);
+		}
+	ck_assert(found);
+	sm_irb_release(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("barriers");
@@ -628,6 +669,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, tr);
 	TCase *tp = tcase_create("proxy");
 	tcase_add_loop_test(tp, test_proxy_fence, 0, (int)(sizeof(proxy_rows) / sizeof(proxy_rows[0])));
+	tcase_add_test(tp, test_in_flight_keeps_issue_guards);
 	suite_add_tcase(s, tp);
 	return s;
 }
