@@ -133,6 +133,27 @@ class ApplySwizzle(unittest.TestCase):
         else:
             require(self, False, "nvcc not found: the compile check of the swizzled file is skipped")
 
+    def test_kernel_in_a_header_is_swizzled_there(self):
+        # the finding, the array and its accesses are in the header: the
+        # header's result carries the fix, and --fix edits the header
+        with open(os.path.join(self.dir, "k.cuh"), "w") as f:
+            f.write("#pragma once\n__global__ void swz(const float *in, float *out)\n{\n"
+                    "    __shared__ float tile[16][16];\n    int x = threadIdx.x, y = threadIdx.y;\n"
+                    "    tile[y][x] = in[y * 16 + x];\n    __syncthreads();\n"
+                    "    out[y * 16 + x] = tile[x][y];\n}\n")
+        main = os.path.join(self.dir, "main.cu")
+        with open(main, "w") as f:
+            f.write('#include "k.cuh"\nint main() { swz<<<1, dim3(16, 16)>>>(0, 0); }\n')
+        p = subprocess.run([SMEMLINT, "--fix", "--no-cuda", main], capture_output=True, text=True, cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("k.cuh:4:5: fixed: 'tile' swizzled in 2 accesses", p.stderr)
+        with open(os.path.join(self.dir, "k.cuh")) as f:
+            text = f.read()
+        self.assertIn("tile[y][x ^ (y & 15)] = in[y * 16 + x];", text)
+        self.assertIn("out[y * 16 + x] = tile[x][y ^ (x & 15)];", text)
+        with open(main) as f:
+            self.assertNotIn("^", f.read())
+
     def test_refused_swizzles_leave_arrays_alone(self):
         orig = open(self.refusals).read()
         p = subprocess.run([SMEMLINT, "--fix", "--no-cuda", self.refusals], capture_output=True, text=True)

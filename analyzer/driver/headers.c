@@ -57,7 +57,9 @@ static void fold_other_files(const struct sm_result *r, struct sm_diag *d, struc
 		rel->range = d->range;
 	}
 	if (d->fix.text && d->fix.range.file != d->range.file) {
-		d->fix.text = NULL;
+		d->fix.text = NULL; /* with its other edits, in the same file */
+		d->fix_more = NULL;
+		d->nfix_more = 0;
 		d->fix_refused = NULL;
 	}
 	/* a launch in another file is named by its path already
