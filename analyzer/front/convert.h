@@ -455,7 +455,7 @@ struct sm_expr *cv_conv_cuda_memcpy_async(struct fe *S, const struct cv_call *k)
  * the others; a fence.proxy.async statement; an mbarrier operation on
  * the 8 bytes at ptr (init writes them; a wait completes every copy and
  * orders the block); the constant size of a copy's argument, or -1 */
-void cv_async_bulk_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, unsigned size,
+void cv_async_bulk_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, int64_t size,
 			const char *op);
 void cv_async_commit(struct fe *S, bool bulk);
 void cv_async_wait(struct fe *S, int64_t n, bool bulk);

@@ -305,10 +305,12 @@ static void wait_prior(struct fe *S, int64_t n)
 	wait_prior_in(S, n, false);
 }
 
-void cv_async_bulk_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, unsigned size,
+void cv_async_bulk_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, int64_t size,
 			const char *op)
 {
-	struct sm_access *a = as_bulk(access_at(S, c, ptr, kind, size, op), true);
+	if (size < 16 || size % 16 || size > SM_FE_BULK_BYTES)
+		return; /* not a size the bulk copy takes (or past the limit) */
+	struct sm_access *a = as_bulk(access_at(S, c, ptr, kind, (unsigned)size, op), true);
 	/* out of shared memory: in the bulk groups; into it: complete at the
 	 * mbarrier's (or cuda::barrier's) wait, as every copy */
 	issue_in(S, a, kind == SM_ACC_LOAD);
@@ -859,8 +861,7 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			sz = sz ? strchr(sz + 1, ']') : NULL;
 			sz = sz ? strchr(sz, ',') : NULL;
 			int64_t n = sz ? asm_count(S, c, sz + 1, "") : -1;
-			if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
-				cv_async_bulk_copy(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE, (unsigned)n,
+			cv_async_bulk_copy(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE, n,
 						   "cp.async.bulk");
 			any = true;
 		} else if (!strncmp(ins, "cp.async.bulk.global.shared", 27) && strstr(ins, ".bulk_group")) {
@@ -873,8 +874,7 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			const char *sz = src ? strchr(src + 1, ']') : NULL;
 			sz = sz ? strchr(sz, ',') : NULL;
 			int64_t n = sz ? asm_count(S, c, sz + 1, "") : -1;
-			if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
-				cv_async_bulk_copy(S, c, operand_ptr(S, c, mem_operand(src + 1)), SM_ACC_LOAD, (unsigned)n,
+			cv_async_bulk_copy(S, c, operand_ptr(S, c, mem_operand(src + 1)), SM_ACC_LOAD, n,
 						   "cp.async.bulk store");
 			any = true;
 		} else if (!strncmp(ins, "cp.async.bulk.commit_group", 26)) {
@@ -898,7 +898,7 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			sz = sz ? strchr(sz, ',') : NULL;
 			int64_t n = sz ? asm_count(S, c, sz + 1, "") : -1;
 			if (n == 4 || n == 8 || n == 16)
-				issue(S, access_at(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE, (unsigned)n, "cp.async"));
+				issue(S, access_at(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE, n, "cp.async"));
 			any = true;
 		}
 	}

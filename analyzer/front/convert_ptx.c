@@ -26,8 +26,7 @@ static struct sm_expr *bulk_into(struct fe *S, const struct cv_call *k, int firs
 			(void)cv_conv_expr(S, k->args[i]);
 	int64_t n = cv_async_copy_size(k->args[first + 2]);
 	struct sm_expr *p = cv_conv_expr(S, k->args[first]);
-	if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
-		cv_async_bulk_copy(S, k->c, p, SM_ACC_STORE, (unsigned)n, "cp.async.bulk");
+	cv_async_bulk_copy(S, k->c, p, SM_ACC_STORE, n, "cp.async.bulk");
 	return NULL;
 }
 
@@ -86,8 +85,7 @@ struct sm_expr *cv_conv_bulk_store(struct fe *S, const struct cv_call *k)
 	(void)cv_conv_expr(S, k->args[src - 1]);
 	int64_t n = cv_async_copy_size(k->args[src + 1]);
 	struct sm_expr *p = cv_conv_expr(S, k->args[src]);
-	if (n >= 16 && n % 16 == 0 && n <= SM_FE_BULK_BYTES)
-		cv_async_bulk_copy(S, k->c, p, SM_ACC_LOAD, (unsigned)n, "cp.async.bulk store");
+	cv_async_bulk_copy(S, k->c, p, SM_ACC_LOAD, n, "cp.async.bulk store");
 	return NULL;
 }
 
