@@ -248,8 +248,8 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 					g.fix_more = plan->edits + 1;
 					g.nfix_more = plan->nedits - 1;
 				}
-			} else if (plan && plan->kind == SM_FIX_OFFSET) {
-				g.note = plan->note;
+			} else if (plan && (plan->kind == SM_FIX_OFFSET || plan->note)) {
+				g.note = plan->note; /* the offset form, or why no layout is offered */
 			}
 			sm_sink_report(sink, &g);
 		}

@@ -133,7 +133,7 @@ END_TEST
 START_TEST(test_launch_contexts)
 {
 	struct sm_launch launches[2];
-	struct sm_launch_arg args[2] = { { true, 1 }, { true, 32 } };
+	struct sm_launch_arg args[2] = { { .known = true, .value = 1 }, { .known = true, .value = 32 } };
 	memset(launches, 0, sizeof(launches));
 	struct sm_irb b;
 	sm_irb_init(&b);
@@ -473,7 +473,9 @@ END_TEST
 START_TEST(test_launch_common_values)
 {
 	struct sm_launch launches[3];
-	struct sm_launch_arg args[3][2] = { { { true, 7 }, { true, 1 } }, { { true, 7 }, { true, 2 } }, { { true, 7 }, { true, 1 } } };
+	struct sm_launch_arg args[3][2] = { { { .known = true, .value = 7 }, { .known = true, .value = 1 } },
+					     { { .known = true, .value = 7 }, { .known = true, .value = 2 } },
+					     { { .known = true, .value = 7 }, { .known = true, .value = 1 } } };
 	memset(launches, 0, sizeof(launches));
 	struct sm_irb b;
 	sm_irb_init(&b);

@@ -567,6 +567,24 @@
  * count towards the identity. */
 #define SM_PCH_TREE_DEPTH 16
 
+/* ---- TMA swizzle check (engine/tma.c) ---- */
+
+/* XORs in one access's index whose readings are each tried (2^N
+ * readings). A swizzled index has one or two; an index with more is not
+ * judged (no finding). */
+#define SM_TMA_XORS 3
+
+/* Iterations of the enclosing loops tried per thread (all at the same
+ * count): a box read in a loop shows its layout in the first few. */
+#define SM_TMA_ITERS 4
+
+/* Threads per block the check walks; 1024 is the most a block has. */
+#define SM_TMA_THREADS 1024
+
+/* Expression depth walked when undoing an index's XORs; deeper nodes are
+ * kept as they are. */
+#define SM_TMA_EXPR_DEPTH 64
+
 /* ---- command line (tools/smemlint.c) ---- */
 
 /* -j: worker threads (or child processes with --timeout). 256 is more

@@ -302,6 +302,25 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 	}
 	if (out->conflicting == 0)
 		return 0;
+	/* a box a TMA tensor copy lays out: its layout is the tensor map's
+	 * (rows of the box's width, the map's swizzle), so neither padding nor
+	 * an element swizzle of the array keeps its meaning */
+	for (unsigned i = 0; i < m->nacc; i++) {
+		const struct sm_raccess *ra = &m->acc[i];
+		if (ra->ok && ra->array == arr && ra->src && ra->src->tensor) {
+			const struct sm_tensor_map *map = ra->src->tmap;
+			out->note = map && map->swizzle == 128
+					    ? sm_arena_printf(A, "'%s' is laid out by the TMA tensor copy on line %u, already "
+								 "with the 128-byte swizzle: no layout of the array helps",
+							      arr->name, ra->src->range.begin.line)
+					    : sm_arena_printf(A, "'%s' is laid out by the TMA tensor copy on line %u: padding "
+								 "or swizzling the array would break its box; encode the "
+								 "map with a swizzle (CU_TENSOR_MAP_SWIZZLE_128B) and index "
+								 "the tile as it lays it out",
+							      arr->name, ra->src->range.begin.line);
+			return 0;
+		}
+	}
 	/* the worst accesses first: a layout that does not bring them under
 	 * the worst degree is turned down at once */
 	struct ranked *rk = sm_arena_alloc(A, (E->n + 1) * sizeof(*rk));

@@ -112,6 +112,7 @@ struct fe {
 	struct sm_kernel *K;    /* kernel being converted */
 	struct vec kvars;
 	struct vec karrays;
+	struct vec ktensor;     /* the kernel's TMA tensor copies (sm_access *) */
 	struct vec *block;      /* statements of the block being built */
 	unsigned nopaque;
 	unsigned naccess;
@@ -455,8 +456,8 @@ struct sm_expr *cv_conv_cuda_memcpy_async(struct fe *S, const struct cv_call *k)
  * the others; a fence.proxy.async statement; an mbarrier operation on
  * the 8 bytes at ptr (init writes them; a wait completes every copy and
  * orders the block); the constant size of a copy's argument, or -1 */
-void cv_async_bulk_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, int64_t size,
-			const char *op);
+struct sm_access *cv_async_bulk_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind,
+				     int64_t size, const char *op);
 void cv_async_commit(struct fe *S, bool bulk);
 void cv_async_wait(struct fe *S, int64_t n, bool bulk);
 void cv_async_proxy_fence(struct fe *S, CXCursor c);
@@ -466,6 +467,15 @@ int64_t cv_async_copy_size(CXCursor arg);
  * mbarrier, as libcu++ and cuda::ptx spell them (the PTX: cv_asm_async) */
 struct sm_expr *cv_conv_bulk_store(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_bulk_load(struct fe *S, const struct cv_call *k);
+/* convert_ptx.c: a TMA tensor copy (cp.async.bulk.tensor) at ptr, kind
+ * STORE into shared memory or LOAD out of it, whose CUtensorMap operand
+ * is map: an async bulk copy of 16 bytes until the launches bind its map
+ * (cv_bind_tensor_maps); libcu++'s and cuda::ptx's spellings of it */
+void cv_tensor_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, CXCursor map);
+struct sm_expr *cv_conv_tensor_copy(struct fe *S, const struct cv_call *k);
+/* Each tensor copy of K whose map parameter every launch of K encodes
+ * alike: its width the box's bytes, its map that one. */
+void cv_bind_tensor_maps(struct sm_kernel *K);
 struct sm_expr *cv_conv_ptx_mbarrier(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_bulk_commit(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_bulk_wait(struct fe *S, const struct cv_call *k);
@@ -524,6 +534,10 @@ struct sm_expr *cv_conv_call(struct fe *S, CXCursor c);
 /* 1 and *out when the host expression c has a value the front end can
  * compute (constants, and locals whose only value is their initializer). */
 int cv_host_eval(struct fe *S, CXCursor c, int64_t *out);
+/* A launch's CUtensorMap argument: the map its host function encodes once
+ * with constant operands (cuTensorMapEncodeTiled's shape, however the
+ * function is reached), in the arena; NULL when not known. */
+const struct sm_tensor_map *cv_host_tensor_map(struct fe *S, CXCursor arg);
 /* The highest dimension a launch's block argument may make larger than 1
  * (1, 2 or 3), from the host code even when its extents are known only at
  * run time (an integer, dim3(n, 1, 1)); 0 when it cannot tell. */

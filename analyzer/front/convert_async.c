@@ -305,15 +305,16 @@ static void wait_prior(struct fe *S, int64_t n)
 	wait_prior_in(S, n, false);
 }
 
-void cv_async_bulk_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, int64_t size,
-			const char *op)
+struct sm_access *cv_async_bulk_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind,
+				     int64_t size, const char *op)
 {
 	if (size < 16 || size % 16 || size > SM_FE_BULK_BYTES)
-		return; /* not a size the bulk copy takes (or past the limit) */
+		return NULL; /* not a size the bulk copy takes (or past the limit) */
 	struct sm_access *a = as_bulk(access_at(S, c, ptr, kind, (unsigned)size, op), true);
 	/* out of shared memory: in the bulk groups; into it: complete at the
 	 * mbarrier's (or cuda::barrier's) wait, as every copy */
 	issue_in(S, a, kind == SM_ACC_LOAD);
+	return a;
 }
 
 void cv_async_commit(struct fe *S, bool bulk)
@@ -760,6 +761,14 @@ static int64_t asm_count(struct fe *S, CXCursor c, const char *text, const char 
 	return end != p ? v : -1;
 }
 
+/* Operand n of asm statement c, or a null cursor. */
+static CXCursor operand_at(struct fe *S, CXCursor c, int n)
+{
+	unsigned nk;
+	CXCursor **ks = cv_kids_all(S, c, &nk);
+	return ks && n >= 0 && (unsigned)n < nk ? *ks[n] : clang_getNullCursor();
+}
+
 /* The pointer value of operand n of asm statement c, or NULL. */
 static struct sm_expr *operand_ptr(struct fe *S, CXCursor c, int n)
 {
@@ -850,6 +859,24 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			any = true;
 		} else if (!strncmp(ins, "cp.async.wait_all", 17)) {
 			wait_prior(S, -1);
+			any = true;
+		} else if (!strncmp(ins, "cp.async.bulk.tensor.", 21)) {
+			/* cp.async.bulk.tensor.Nd.shared::cluster.global[.tile]
+			 * .mbarrier::complete_tx::bytes [dst], [map, {c, ...}],
+			 * [mbar] (into shared memory) and cp.async.bulk.tensor.Nd
+			 * .global.shared::cta[.tile].bulk_group [map, {c, ...}],
+			 * [src] (out of it): the box the map describes */
+			const char *d = ins + 21;
+			while (*d >= '0' && *d <= '9')
+				d++;
+			d += *d == 'd' && d[1] == '.' ? 2 : 0;
+			const char *first = strchr(ins, '['), *second = first ? strchr(first + 1, '[') : NULL;
+			if (!strncmp(d, "shared", 6) && strstr(d, "mbarrier::complete_tx") && second)
+				cv_tensor_copy(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE,
+					       operand_at(S, c, second[1] == '%' ? atoi(second + 2) : -1));
+			else if (!strncmp(d, "global.shared", 13) && strstr(d, "bulk_group") && first && strchr(first, '}'))
+				cv_tensor_copy(S, c, operand_ptr(S, c, mem_operand(strchr(first, '}'))), SM_ACC_LOAD,
+					       operand_at(S, c, first[1] == '%' ? atoi(first + 2) : -1));
 			any = true;
 		} else if (!strncmp(ins, "cp.async.bulk.shared", 20) && strstr(ins, ".global") &&
 			   strstr(ins, "mbarrier::complete_tx")) {

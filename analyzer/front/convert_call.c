@@ -503,6 +503,7 @@ static const struct device_call device_calls[] = {
 	UNLESS_FOLLOWED("cp_async_bulk_shared_to_global", cv_conv_bulk_store), /* the TMA store: the issuer's read of the range */
 	UNLESS_FOLLOWED("cp_async_bulk", cv_conv_bulk_store),   /* cuda::ptx: the same, in its (space_global, space_shared) form */
 	UNLESS_FOLLOWED("cp_async_bulk_global_to_shared", cv_conv_bulk_load), /* the TMA load (no tensor map): the issuer's write */
+	UNLESS_FOLLOWED("cp_async_bulk_tensor*", cv_conv_tensor_copy), /* a TMA tensor copy either way: the box, once the launch's map is known */
 	UNLESS_FOLLOWED("cp_async_bulk_commit_group", cv_conv_bulk_commit), /* closes a bulk group */
 	UNLESS_FOLLOWED("cp_async_bulk_wait_group_read", cv_conv_bulk_wait), /* <N>: all but the N newest bulk groups read */
 	UNLESS_FOLLOWED("cp_async_bulk_wait_group", cv_conv_bulk_wait), /* <N>: the same, complete */

@@ -246,3 +246,130 @@ int cv_host_eval(struct fe *S, CXCursor c, int64_t *out)
 {
 	return host_eval(S, c, out, 0);
 }
+
+/* ---- tensor maps ---- */
+
+/* The variable (canonical) a DeclRefExpr under c names first, or a null
+ * cursor: `&map`, `(CUtensorMap *)&map`, `map`. */
+static enum CXChildVisitResult first_var(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+	    clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_VarDecl) {
+		*(CXCursor *)d = clang_getCanonicalCursor(clang_getCursorReferenced(c));
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static CXCursor var_under(CXCursor c)
+{
+	CXCursor s = cv_strip(c);
+	if (clang_getCursorKind(s) == CXCursor_DeclRefExpr &&
+	    clang_getCursorKind(clang_getCursorReferenced(s)) == CXCursor_VarDecl)
+		return clang_getCanonicalCursor(clang_getCursorReferenced(s));
+	CXCursor out = clang_getNullCursor();
+	clang_visitChildren(c, first_var, &out);
+	return out;
+}
+
+/* The encode calls of one map in a host function: calls of 12 arguments
+ * whose first is the map's address and second a CUtensorMapDataType (the
+ * shape of cuTensorMapEncodeTiled, however it is reached). */
+struct enc_walk {
+	CXCursor var;      /* the map (canonical) */
+	CXCursor call;     /* the last encode call seen */
+	int n;             /* how many */
+};
+
+static enum CXChildVisitResult enc_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct enc_walk *w = d;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) != 12)
+		return CXChildVisit_Recurse;
+	CXString ts = clang_getTypeSpelling(clang_getCursorType(clang_Cursor_getArgument(c, 1)));
+	bool dtype = strstr(clang_getCString(ts), "CUtensorMapDataType") != NULL;
+	clang_disposeString(ts);
+	CXCursor v = var_under(clang_Cursor_getArgument(c, 0));
+	if (dtype && !clang_Cursor_isNull(v) && clang_equalCursors(v, w->var)) {
+		w->call = c;
+		w->n++;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* The constant elements of a local array a (canonical) that fn never
+ * writes: `cuuint32_t box[2] = {64, 32};`. Returns how many were read (at
+ * most max), 0 when any is not a constant. */
+static int array_consts(struct fe *S, CXCursor fn, CXCursor a, int64_t *out, int max)
+{
+	if (clang_Cursor_isNull(a) || written_in(S, fn, a))
+		return 0;
+	struct kids ks = cv_kids_of(a);
+	CXCursor init = clang_getNullCursor();
+	for (int i = 0; i < ks.n && i < 8; i++)
+		if (clang_getCursorKind(ks.c[i]) == CXCursor_InitListExpr)
+			init = ks.c[i];
+	if (clang_Cursor_isNull(init))
+		return 0;
+	unsigned n;
+	CXCursor **el = cv_kids_all(S, init, &n);
+	if (!el || n == 0 || n > (unsigned)max)
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		if (!cv_try_eval_int(*el[i], &out[i]) && !host_eval(S, *el[i], &out[i], 1))
+			return 0;
+	return (int)n;
+}
+
+const struct sm_tensor_map *cv_host_tensor_map(struct fe *S, CXCursor arg)
+{
+	CXCursor var = var_under(arg);
+	if (clang_Cursor_isNull(var))
+		return NULL;
+	CXCursor fn = clang_getCursorSemanticParent(var);
+	enum CXCursorKind fk = clang_getCursorKind(fn);
+	if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_FunctionTemplate)
+		return NULL; /* a global: another translation unit may encode it */
+	struct enc_walk w = { var, clang_getNullCursor(), 0 };
+	clang_visitChildren(fn, enc_visit, &w);
+	if (w.n != 1)
+		return NULL; /* none, or encoded twice: which one the launch sees is not known */
+	/* (map, dtype, rank, address, dims, strides, box, elementStrides,
+	 * interleave, swizzle, l2 promotion, oob fill) */
+	static const unsigned elem_of_dtype[] = { 1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4 };
+	int64_t dt, rank, il, sw, box[5] = { 0 };
+	if (!cv_try_eval_int(clang_Cursor_getArgument(w.call, 1), &dt) || dt < 0 ||
+	    dt >= (int64_t)(sizeof(elem_of_dtype) / sizeof(elem_of_dtype[0])))
+		return NULL;
+	if ((!cv_try_eval_int(clang_Cursor_getArgument(w.call, 2), &rank) &&
+	     !host_eval(S, clang_Cursor_getArgument(w.call, 2), &rank, 1)) || rank < 1 || rank > 5)
+		return NULL;
+	if (!cv_try_eval_int(clang_Cursor_getArgument(w.call, 8), &il) || il != 0)
+		return NULL; /* interleaved layouts are not modelled */
+	if (!cv_try_eval_int(clang_Cursor_getArgument(w.call, 9), &sw) || sw < 0 || sw > 3)
+		return NULL; /* the 128-byte atom variants (12.8) are not modelled */
+	if (array_consts(S, fn, var_under(clang_Cursor_getArgument(w.call, 6)), box, 5) < rank)
+		return NULL;
+	/* element strides other than 1 shrink the box in shared memory */
+	int64_t es[5];
+	if (array_consts(S, fn, var_under(clang_Cursor_getArgument(w.call, 7)), es, 5) < rank)
+		return NULL;
+	for (int i = 0; i < rank; i++)
+		if (es[i] != 1)
+			return NULL;
+	struct sm_tensor_map *m = sm_arena_alloc(S->A, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->elem_size = elem_of_dtype[dt];
+	m->rank = (unsigned)rank;
+	for (int i = 0; i < rank; i++) {
+		if (box[i] < 1 || box[i] > 256)
+			return NULL; /* no box the driver encodes */
+		m->box[i] = (uint32_t)box[i];
+	}
+	m->swizzle = sw ? 16u << sw : 0;
+	m->at = cv_range_of(S, w.call);
+	return m;
+}

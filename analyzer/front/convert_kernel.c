@@ -75,6 +75,7 @@ static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char 
 	S->K = K;
 	memset(&S->kvars, 0, sizeof(S->kvars));
 	memset(&S->karrays, 0, sizeof(S->karrays));
+	memset(&S->ktensor, 0, sizeof(S->ktensor));
 	cv_cmap_free(&S->vars);
 	S->naccess = 0;
 	cv_async_reset(S);
@@ -93,6 +94,8 @@ static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char 
 	K->arrays = (struct sm_array **)S->karrays.v;
 	K->narrays = S->karrays.n;
 	K->naccesses = S->naccess;
+	K->tensor_copies = (struct sm_access **)S->ktensor.v;
+	K->ntensor_copies = S->ktensor.n;
 	S->K = NULL;
 	return K;
 }
@@ -270,6 +273,15 @@ static int config_call_base(CXCursor c)
 
 static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData d);
 
+/* Is launch argument a a CUtensorMap (the driver's struct CUtensorMap_st)? */
+static bool is_tensor_map(CXCursor a)
+{
+	CXString ts = clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(a)));
+	bool yes = strstr(clang_getCString(ts), "CUtensorMap_st") != NULL;
+	clang_disposeString(ts);
+	return yes;
+}
+
 /* A call of a host function template's specialization (or of a generic
  * lambda's: `dispatch(launch, n)` calling `launch(integral_constant<int,
  * 32>{})`) whose pattern is in a converted file: its instantiated body is
@@ -337,9 +349,12 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor p, CXClientData
 					pl->L.args = sm_arena_alloc(S->A, (size_t)nk * sizeof(*pl->L.args));
 					if (pl->L.args) {
 						pl->L.nargs = (unsigned)nk;
-						for (int i = 0; i < nk; i++)
-							pl->L.args[i].known = cv_host_eval(S, clang_Cursor_getArgument(c, (unsigned)i),
-											   &pl->L.args[i].value);
+						for (int i = 0; i < nk; i++) {
+							CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+							pl->L.args[i].known = cv_host_eval(S, a, &pl->L.args[i].value);
+							if (is_tensor_map(a))
+								pl->L.args[i].tmap = cv_host_tensor_map(S, a);
+						}
 					}
 				}
 				if (na >= 3) {
@@ -562,6 +577,8 @@ static void stream_one(struct fe *S, struct stream *st, CXCursor fn, bool tmpl, 
 			K->launches[i] = ((struct pending_launch *)ls->v[i])->L;
 		K->nlaunches = ls->n;
 	}
+	if (K)
+		cv_bind_tensor_maps(K);
 	for (unsigned i = 0; K && os && i < os->n; i++)
 		apply_optin(K, os->v[i]);
 	if (sm_arena_failed(&KA))
@@ -690,6 +707,8 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 		K->launches = nl;
 		K->nlaunches++;
 	}
+	for (unsigned i = 0; !stream && i < S.all_kernels.n; i++)
+		cv_bind_tensor_maps(S.all_kernels.v[i]);
 	/* the dynamic shared-memory opt-ins, on the kernels they name */
 	for (unsigned i = 0; i < lc.optins.n; i++) {
 		struct pending_optin *po = lc.optins.v[i];

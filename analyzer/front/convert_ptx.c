@@ -142,3 +142,126 @@ struct sm_expr *cv_conv_ptx_mbarrier(struct fe *S, const struct cv_call *k)
 	/* a wait returns whether the phase completed: its callers loop on it */
 	return NULL;
 }
+
+/* ---- TMA tensor copies ---- */
+
+/* 1 + the index of the kernel parameter a tensor-map operand names (`&map`,
+ * `map`, a cast of either, `reinterpret_cast<uint64_t>(&map)`), or 0: a
+ * map reached otherwise (a helper's parameter, a global) is not bound. */
+static enum CXChildVisitResult first_parm(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXCursor r = clang_getCursorReferenced(c);
+		if (clang_getCursorKind(r) == CXCursor_ParmDecl)
+			*(CXCursor *)d = r;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static unsigned map_param(CXCursor map)
+{
+	CXCursor parm = clang_getNullCursor(), s = cv_strip(map);
+	if (clang_getCursorKind(s) == CXCursor_DeclRefExpr)
+		first_parm(s, s, &parm);
+	else
+		clang_visitChildren(map, first_parm, &parm);
+	if (clang_Cursor_isNull(parm))
+		return 0;
+	CXCursor fn = clang_getCursorSemanticParent(parm);
+	if (!cv_has_attr(fn, CXCursor_CUDAGlobalAttr))
+		return 0;
+	int n = clang_Cursor_getNumArguments(fn);
+	for (int i = 0; i < n; i++)
+		if (clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), parm))
+			return (unsigned)i + 1;
+	return 0;
+}
+
+void cv_tensor_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, CXCursor map)
+{
+	/* 16 bytes until the map is bound: a box moves at least that much
+	 * (its inner extent is a multiple of 16 bytes), so a race on them is
+	 * real; the rest of the box is not modelled */
+	struct sm_access *a = cv_async_bulk_copy(S, c, ptr, kind, 16,
+						 kind == SM_ACC_STORE ? "cp.async.bulk.tensor" : "cp.async.bulk.tensor store");
+	if (!a)
+		return;
+	a->tensor = true;
+	a->tmap_param = clang_Cursor_isNull(map) ? 0 : map_param(map);
+	cv_vec_push(S->A, &S->ktensor, a);
+}
+
+/* libcu++: cp_async_bulk_tensor_Nd_global_to_shared(dst, &map, coords...,
+ * bar) and cp_async_bulk_tensor_Nd_shared_to_global(&map, coords...,
+ * src); cuda::ptx: cp_async_bulk_tensor(space_cluster|shared,
+ * space_global, dst, &map, coords, bar) and (space_global, space_shared,
+ * &map, coords, src). */
+struct sm_expr *cv_conv_tensor_copy(struct fe *S, const struct cv_call *k)
+{
+	int dst = -1, map = -1;
+	enum sm_access_kind kind = SM_ACC_STORE;
+	size_t len = strlen(k->name);
+	if (!strcmp(k->name, "cp_async_bulk_tensor")) {
+		if (k->nargs == 6 && ptx_space(k, 1) == 'g' && (ptx_space(k, 0) == 's' || ptx_space(k, 0) == 'c')) {
+			dst = 2;
+			map = 3;
+		} else if (k->nargs == 5 && ptx_space(k, 0) == 'g' && ptx_space(k, 1) == 's') {
+			dst = 4;
+			map = 2;
+			kind = SM_ACC_LOAD;
+		}
+	} else if (len > 17 && !strcmp(k->name + len - 17, "_global_to_shared") && k->nargs >= 4) {
+		dst = 0;
+		map = 1;
+	} else if (len > 17 && !strcmp(k->name + len - 17, "_shared_to_global") && k->nargs >= 3) {
+		dst = k->nargs - 1;
+		map = 0;
+		kind = SM_ACC_LOAD;
+	}
+	for (int i = 0; i < k->nargs; i++)
+		if (i != dst)
+			(void)cv_conv_expr(S, k->args[i]);
+	if (dst >= 0)
+		cv_tensor_copy(S, k->c, cv_conv_expr(S, k->args[dst]), kind, k->args[map]);
+	return NULL;
+}
+
+static bool same_map(const struct sm_tensor_map *a, const struct sm_tensor_map *b)
+{
+	if (a->elem_size != b->elem_size || a->rank != b->rank || a->swizzle != b->swizzle)
+		return false;
+	for (unsigned i = 0; i < a->rank; i++)
+		if (a->box[i] != b->box[i])
+			return false;
+	return true;
+}
+
+void cv_bind_tensor_maps(struct sm_kernel *K)
+{
+	for (unsigned i = 0; i < K->ntensor_copies; i++) {
+		struct sm_access *a = K->tensor_copies[i];
+		unsigned p = a->tmap_param;
+		const struct sm_tensor_map *m = NULL;
+		bool all = p > 0 && K->nlaunches > 0;
+		for (unsigned l = 0; all && l < K->nlaunches; l++) {
+			const struct sm_launch *L = &K->launches[l];
+			const struct sm_tensor_map *x = p <= L->nargs ? L->args[p - 1].tmap : NULL;
+			all = x && (!m || same_map(m, x));
+			m = m ? m : x;
+		}
+		if (!all)
+			continue;
+		int64_t bytes = m->elem_size;
+		for (unsigned d = 0; d < m->rank; d++)
+			bytes *= m->box[d];
+		/* the inner extent of a box is a multiple of 16 bytes, and a
+		 * swizzled one at most the swizzle's span */
+		if (bytes > SM_FE_BULK_BYTES || (m->box[0] * m->elem_size) % 16 ||
+		    (m->swizzle && m->box[0] * m->elem_size > m->swizzle))
+			continue;
+		a->tmap = m;
+		a->width = (unsigned)bytes;
+	}
+}

@@ -254,6 +254,16 @@ struct sm_access {
 	                           * repeats it after each barrier until its
 	                           * wait), or NULL. Races only: never a bank
 	                           * degree, a bound or an access record */
+	unsigned tmap_param;      /* a TMA tensor copy (cp.async.bulk.tensor,
+	                           * async_copy and bulk): 1 + the index of the
+	                           * kernel parameter holding its CUtensorMap,
+	                           * or 0 when the map is not one */
+	bool tensor;              /* a TMA tensor copy: its width is the box's
+	                           * bytes when tmap is bound, else 16 (the
+	                           * least a box moves) */
+	const struct sm_tensor_map *tmap; /* the map every launch of the kernel
+	                           * encodes for tmap_param (bound by the front
+	                           * end once the launches are known), or NULL */
 	const struct sm_callsite *call; /* inside an inlined callee, or NULL */
 	struct sm_range range;    /* the access expression (for an access in a
 	                           * callee in a header not converted: the call
@@ -372,9 +382,25 @@ struct sm_dim3 {
 
 /* A launch `k<<<grid, block, smem>>>(...)` found in the same file. */
 /* A kernel argument at a launch, when the host code fixes it. */
+/* A TMA tensor map (CUtensorMap) as the launching host function encodes
+ * it with cuTensorMapEncodeTiled (called directly or through a pointer the
+ * driver gave), every operand that matters a constant there
+ * (front/convert_host.c). */
+struct sm_tensor_map {
+	unsigned elem_size;        /* bytes of one element (its data type) */
+	unsigned rank;             /* dimensions, 1..5 */
+	uint32_t box[5];           /* boxDim: elements one copy moves in each
+	                            * dimension, innermost first */
+	unsigned swizzle;          /* the shared-memory swizzle's span in bytes:
+	                            * 0 (none), 32, 64 or 128 */
+	struct sm_range at;        /* the encode call */
+};
+
 struct sm_launch_arg {
 	bool known;                /* value is a constant at this launch */
 	int64_t value;
+	const struct sm_tensor_map *tmap; /* a CUtensorMap argument whose
+	                            * encoding the host code shows, or NULL */
 };
 
 struct sm_launch {
@@ -418,6 +444,9 @@ struct sm_kernel {
 	unsigned nparams;          /* vars[0..nparams) are the parameters */
 	bool inlined;              /* a __device__ function inlined into a kernel
 	                            * of the file: analyzed through its callers */
+	struct sm_access **tensor_copies; /* its TMA tensor copies (sm_access.
+	                            * tensor), ntensor_copies of them */
+	unsigned ntensor_copies;
 };
 
 enum sm_note_kind {
