@@ -156,7 +156,7 @@ static int check(const char *what, const float *got, const float *want, int n, b
         printf("check %s: ok\n", what);
     else
         printf("check %s: %s\n", what, diff >= 0 ? "differs, as the swizzle predicts" : "FAILED: no difference");
-    return (diff >= 0) == right;
+    return right ? diff < 0 : diff >= 0;
 }
 
 int main()
