@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/facts.h"
+#include "engine/tma.h"
 #include "ir_builder.h"
 
 /* *ra: a resolved access to a[i0] (or a[i0][i1]) of width bytes under
@@ -333,6 +334,39 @@ START_TEST(test_shift_loops)
 }
 END_TEST
 
+/* The TMA swizzle's layout (engine/tma.c): byte offset, span, where the
+ * copy puts it. 128 bytes: the 16-byte chunk XOR line % 8; 64: line % 4;
+ * 32: line % 2; 0: in place. Bytes within a chunk keep their place. */
+static const struct {
+	int64_t off;
+	unsigned span;
+	int64_t at;
+} tma_table[] = {
+	{ 0, 128, 0 },        /* line 0: no chunk moves */
+	{ 112, 128, 112 },
+	{ 128, 128, 144 },    /* line 1, chunk 0 -> chunk 1 */
+	{ 132, 128, 148 },    /* a byte inside its chunk keeps its place */
+	{ 7 * 128, 128, 7 * 128 + 7 * 16 },
+	{ 8 * 128, 128, 8 * 128 }, /* the pattern repeats every 1024 bytes */
+	{ 9 * 128 + 48, 128, 9 * 128 + 32 },
+	{ 3 * 128, 64, 3 * 128 + 48 },
+	{ 4 * 128 + 16, 64, 4 * 128 + 16 }, /* 64 bytes: repeats every 512 */
+	{ 128, 32, 144 },
+	{ 2 * 128, 32, 2 * 128 },            /* 32 bytes: repeats every 256 */
+	{ 128, 0, 128 },                     /* no swizzle */
+};
+
+START_TEST(test_tma_swizzle)
+{
+	int i = _i;
+	int64_t at = sm_tma_swizzle(tma_table[i].off, tma_table[i].span);
+	ck_assert_msg(at == tma_table[i].at, "row %d: %lld -> %lld, want %lld", i, (long long)tma_table[i].off,
+		      (long long)at, (long long)tma_table[i].at);
+	/* its own inverse: the read that undoes it */
+	ck_assert_int_eq(sm_tma_swizzle(at, tma_table[i].span), tma_table[i].off);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("bank");
@@ -344,6 +378,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_guard_active_lanes);
 	tcase_add_test(tc, test_wavefronts_pure);
 	tcase_add_test(tc, test_facts_on_first_use);
+	tcase_add_loop_test(tc, test_tma_swizzle, 0, sizeof(tma_table) / sizeof(tma_table[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

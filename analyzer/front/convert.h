@@ -502,7 +502,7 @@ void cv_emit_barrier(struct fe *S, struct sm_stmt *s);
 /* The callee of a call clang could not resolve because an argument's
  * declaration is invalid (a __shared__ cuda::barrier, whose constructor
  * clang rejects and nvcc ignores), read from its tokens, for the calls
- * convert_async.c models (memcpy_async, arrive_and_wait); else "". */
+ * convert_async.c models (memcpy_async, arrive_and_wait, wait); else "". */
 const char *cv_recovered_call_name(struct fe *S, CXCursor call);
 /* A kernel's conversion starts with no copy in flight. */
 void cv_async_reset(struct fe *S);

@@ -487,7 +487,7 @@ static enum completion completion_of(struct fe *S, CXCursor e)
 
 const char *cv_recovered_call_name(struct fe *S, CXCursor call)
 {
-	static const char *const names[] = { "memcpy_async", "arrive_and_wait", "init" };
+	static const char *const names[] = { "memcpy_async", "arrive_and_wait", "wait", "init" };
 	struct toks t = cv_tokens_of(S, call);
 	for (unsigned i = 1; i < t.n; i++) {
 		if (strcmp(t.s[i], "("))

@@ -499,6 +499,7 @@ static const struct device_call device_calls[] = {
 	UNLESS_FOLLOWED("consumer_wait", cv_conv_pipe_wait),   /* its oldest stage is complete */
 	UNLESS_FOLLOWED("pipeline_consumer_wait_prior", cv_conv_pipe_wait_prior), /* <N>(pipe): all but its N newest stages */
 	UNLESS_FOLLOWED("arrive_and_wait", cv_conv_barrier_arrive_wait), /* a block cuda::barrier: its copies, a block barrier */
+	UNLESS_FOLLOWED("wait", cv_conv_barrier_arrive_wait),  /* bar.wait(token) of a block cuda::barrier after a split arrive: the same at the wait (what runs between a thread's arrive and its wait is taken as before the barrier: a race there may be missed, none is made up) */
 	UNLESS_FOLLOWED("init", cv_conv_barrier_init),          /* init(&bar, n): writes a __shared__ cuda::barrier */
 	UNLESS_FOLLOWED("cp_async_bulk_shared_to_global", cv_conv_bulk_store), /* the TMA store: the issuer's read of the range */
 	UNLESS_FOLLOWED("cp_async_bulk", cv_conv_bulk_store),   /* cuda::ptx: the same, in its (space_global, space_shared) form */
