@@ -132,6 +132,7 @@ struct fe {
 	                          * a parameter, global memory): its value, whose
 	                          * members are loads at their offsets */
 	CXCursor callee_stack[SM_MAX_CALL_DEPTH]; /* callees being inlined, outer first */
+	CXCursor call_stack[SM_MAX_CALL_DEPTH];   /* the calls that inline them */
 	bool in_header;          /* converting a callee defined outside the file:
 	                          * positions go to the call site in the file */
 	struct cmap inlined;     /* callees inlined at least once */

@@ -260,6 +260,7 @@ static void enter_callee(struct fe *S, struct inlining *in, struct caller_state 
 			(void)cv_cmap_put(&S->groups, clang_Cursor_getArgument(in->def, (unsigned)i), &in->bind[i].group);
 	S->block = &in->body;
 	S->callee_stack[in->depth] = in->canon;
+	S->call_stack[in->depth] = in->c;
 	S->call = in->site;
 	S->in_header = saved->in_header || !in->site->callee_in_file;
 	S->ret_var = result_var(S, in->def, in->callee);

@@ -146,8 +146,10 @@ struct sm_expr *cv_conv_ptx_mbarrier(struct fe *S, const struct cv_call *k)
 /* ---- TMA tensor copies ---- */
 
 /* 1 + the index of the kernel parameter a tensor-map operand names (`&map`,
- * `map`, a cast of either, `reinterpret_cast<uint64_t>(&map)`), or 0: a
- * map reached otherwise (a helper's parameter, a global) is not bound. */
+ * `map`, a cast of either, `reinterpret_cast<uint64_t>(&map)`), through
+ * the parameters of the helpers being inlined (`load(dst, &map, bar)`
+ * calling a helper whose asm takes its `const void *tmap`), or 0: a map
+ * reached otherwise (a global, a copy in a local) is not bound. */
 static enum CXChildVisitResult first_parm(CXCursor c, CXCursor p, CXClientData d)
 {
 	(void)p;
@@ -160,7 +162,7 @@ static enum CXChildVisitResult first_parm(CXCursor c, CXCursor p, CXClientData d
 	return CXChildVisit_Recurse;
 }
 
-static unsigned map_param(CXCursor map)
+static unsigned map_param(struct fe *S, CXCursor map, int depth)
 {
 	CXCursor parm = clang_getNullCursor(), s = cv_strip(map);
 	if (clang_getCursorKind(s) == CXCursor_DeclRefExpr)
@@ -170,12 +172,20 @@ static unsigned map_param(CXCursor map)
 	if (clang_Cursor_isNull(parm))
 		return 0;
 	CXCursor fn = clang_getCursorSemanticParent(parm);
-	if (!cv_has_attr(fn, CXCursor_CUDAGlobalAttr))
+	int n = clang_Cursor_getNumArguments(fn), i = 0;
+	while (i < n && !clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), parm))
+		i++;
+	if (i == n)
 		return 0;
-	int n = clang_Cursor_getNumArguments(fn);
-	for (int i = 0; i < n; i++)
-		if (clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), parm))
-			return (unsigned)i + 1;
+	if (cv_has_attr(fn, CXCursor_CUDAGlobalAttr))
+		return (unsigned)i + 1;
+	/* a helper's parameter: the argument of the call that inlines it */
+	CXCursor canon = clang_getCanonicalCursor(fn);
+	for (int d = depth - 1; d >= 0; d--)
+		if (clang_equalCursors(S->callee_stack[d], canon))
+			return i < clang_Cursor_getNumArguments(S->call_stack[d])
+				       ? map_param(S, clang_Cursor_getArgument(S->call_stack[d], (unsigned)i), d)
+				       : 0;
 	return 0;
 }
 
@@ -189,7 +199,7 @@ void cv_tensor_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_acces
 	if (!a)
 		return;
 	a->tensor = true;
-	a->tmap_param = clang_Cursor_isNull(map) ? 0 : map_param(map);
+	a->tmap_param = clang_Cursor_isNull(map) ? 0 : map_param(S, map, S->call ? S->call->depth : 0);
 	cv_vec_push(S->A, &S->ktensor, a);
 }
 
