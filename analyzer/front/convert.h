@@ -90,6 +90,13 @@ struct fe_tokens {
 	unsigned *start, *end;  /* each token's first and one-past-last byte offset */
 };
 
+/* A host helper evaluated for one call of it (convert_host.c): its
+ * parameters are that call's arguments. */
+struct cv_host_bind {
+	CXCursor fn;            /* the helper's definition (canonical) */
+	CXCursor call;          /* the call */
+};
+
 struct fe {
 	CXTranslationUnit tu;
 	CXFile main_file;
@@ -125,6 +132,8 @@ struct fe {
 	int too_deep;
 	uintptr_t stack_floor;  /* recursion stops below this address */
 	/* inlining (convert_call.c) */
+	const struct cv_host_bind *host_bind; /* convert_host.c: the host helper whose
+	                         * code is being evaluated for a call, or NULL */
 	const struct sm_callsite *call; /* the inlined call being converted, or NULL */
 	struct sm_var *ret_var;  /* where `return v;` of that callee puts v */
 	struct sm_var *this_var; /* a method called on a shared object: `this` */

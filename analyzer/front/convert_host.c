@@ -147,8 +147,26 @@ static int host_eval(struct fe *S, CXCursor c, int64_t *out, int depth)
 		return 1;
 	struct kids ks = cv_kids_of(c);
 	switch (clang_getCursorKind(c)) {
-	case CXCursor_DeclRefExpr:
-		return eval_local(S, clang_getCursorReferenced(c), out, depth);
+	case CXCursor_DeclRefExpr: {
+		CXCursor d = clang_getCursorReferenced(c);
+		const struct cv_host_bind *b = S->host_bind;
+		if (clang_getCursorKind(d) != CXCursor_ParmDecl || !b)
+			return eval_local(S, d, out, depth);
+		/* a parameter of the helper being evaluated: its argument at
+		 * the call, in the caller */
+		CXCursor fn = clang_getCursorSemanticParent(d);
+		if (!clang_equalCursors(clang_getCanonicalCursor(fn), b->fn))
+			return 0;
+		int n = clang_Cursor_getNumArguments(fn), i = 0;
+		while (i < n && !clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), d))
+			i++;
+		if (i == n || i >= clang_Cursor_getNumArguments(b->call))
+			return 0;
+		S->host_bind = NULL;
+		int ok = host_eval(S, clang_Cursor_getArgument(b->call, (unsigned)i), out, depth + 1);
+		S->host_bind = b;
+		return ok;
+	}
 	case CXCursor_UnaryOperator: {
 		int64_t a;
 		if (ks.n != 1 || !host_eval(S, ks.c[0], &a, depth + 1))
@@ -249,13 +267,17 @@ int cv_host_eval(struct fe *S, CXCursor c, int64_t *out)
 
 /* ---- tensor maps ---- */
 
-/* The variable (canonical) a DeclRefExpr under c names first, or a null
- * cursor: `&map`, `(CUtensorMap *)&map`, `map`. */
+static bool is_var(CXCursor d)
+{
+	return clang_getCursorKind(d) == CXCursor_VarDecl || clang_getCursorKind(d) == CXCursor_ParmDecl;
+}
+
+/* The variable or parameter (canonical) a DeclRefExpr under c names
+ * first, or a null cursor: `&map`, `(CUtensorMap *)&map`, `map`. */
 static enum CXChildVisitResult first_var(CXCursor c, CXCursor p, CXClientData d)
 {
 	(void)p;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
-	    clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_VarDecl) {
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && is_var(clang_getCursorReferenced(c))) {
 		*(CXCursor *)d = clang_getCanonicalCursor(clang_getCursorReferenced(c));
 		return CXChildVisit_Break;
 	}
@@ -265,8 +287,7 @@ static enum CXChildVisitResult first_var(CXCursor c, CXCursor p, CXClientData d)
 static CXCursor var_under(CXCursor c)
 {
 	CXCursor s = cv_strip(c);
-	if (clang_getCursorKind(s) == CXCursor_DeclRefExpr &&
-	    clang_getCursorKind(clang_getCursorReferenced(s)) == CXCursor_VarDecl)
+	if (clang_getCursorKind(s) == CXCursor_DeclRefExpr && is_var(clang_getCursorReferenced(s)))
 		return clang_getCanonicalCursor(clang_getCursorReferenced(s));
 	CXCursor out = clang_getNullCursor();
 	clang_visitChildren(c, first_var, &out);
@@ -275,26 +296,52 @@ static CXCursor var_under(CXCursor c)
 
 /* The encode calls of one map in a host function: calls of 12 arguments
  * whose first is the map's address and second a CUtensorMapDataType (the
- * shape of cuTensorMapEncodeTiled, however it is reached). */
+ * shape of cuTensorMapEncodeTiled, however it is reached); and the calls
+ * of host helpers defined in a converted file that are given the map (a
+ * kernel's launch is not one). */
 struct enc_walk {
+	struct fe *S;
 	CXCursor var;      /* the map (canonical) */
 	CXCursor call;     /* the last encode call seen */
 	int n;             /* how many */
+	CXCursor helper;   /* the last helper call given the map */
+	int helper_arg;    /* at this argument */
+	int nhelpers;      /* how many */
 };
 
 static enum CXChildVisitResult enc_visit(CXCursor c, CXCursor p, CXClientData d)
 {
 	(void)p;
 	struct enc_walk *w = d;
-	if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) != 12)
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
 		return CXChildVisit_Recurse;
-	CXString ts = clang_getTypeSpelling(clang_getCursorType(clang_Cursor_getArgument(c, 1)));
-	bool dtype = strstr(clang_getCString(ts), "CUtensorMapDataType") != NULL;
-	clang_disposeString(ts);
-	CXCursor v = var_under(clang_Cursor_getArgument(c, 0));
-	if (dtype && !clang_Cursor_isNull(v) && clang_equalCursors(v, w->var)) {
-		w->call = c;
-		w->n++;
+	int n = clang_Cursor_getNumArguments(c);
+	if (n == 12) {
+		CXString ts = clang_getTypeSpelling(clang_getCursorType(clang_Cursor_getArgument(c, 1)));
+		bool dtype = strstr(clang_getCString(ts), "CUtensorMapDataType") != NULL;
+		clang_disposeString(ts);
+		CXCursor v = var_under(clang_Cursor_getArgument(c, 0));
+		if (dtype && !clang_Cursor_isNull(v) && clang_equalCursors(v, w->var)) {
+			w->call = c;
+			w->n++;
+			return CXChildVisit_Recurse;
+		}
+	}
+	CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
+	if (clang_Cursor_isNull(fn) || cv_has_attr(fn, CXCursor_CUDAGlobalAttr) || !cv_in_converted_file(w->S, fn))
+		return CXChildVisit_Recurse;
+	for (int i = 0; i < n; i++) {
+		CXCursor a = cv_strip(clang_Cursor_getArgument(c, (unsigned)i));
+		if (clang_getCursorKind(a) == CXCursor_UnaryOperator) {
+			struct kids ks = cv_kids_of(a);
+			a = ks.n == 1 ? cv_strip(ks.c[0]) : a;
+		}
+		if (clang_getCursorKind(a) == CXCursor_DeclRefExpr &&
+		    clang_equalCursors(clang_getCanonicalCursor(clang_getCursorReferenced(a)), w->var)) {
+			w->helper = c;
+			w->helper_arg = i;
+			w->nhelpers++;
+		}
 	}
 	return CXChildVisit_Recurse;
 }
@@ -323,6 +370,8 @@ static int array_consts(struct fe *S, CXCursor fn, CXCursor a, int64_t *out, int
 	return (int)n;
 }
 
+static const struct sm_tensor_map *encoded_map(struct fe *S, CXCursor fn, CXCursor call);
+
 const struct sm_tensor_map *cv_host_tensor_map(struct fe *S, CXCursor arg)
 {
 	CXCursor var = var_under(arg);
@@ -332,29 +381,57 @@ const struct sm_tensor_map *cv_host_tensor_map(struct fe *S, CXCursor arg)
 	enum CXCursorKind fk = clang_getCursorKind(fn);
 	if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_FunctionTemplate)
 		return NULL; /* a global: another translation unit may encode it */
-	struct enc_walk w = { var, clang_getNullCursor(), 0 };
+	struct enc_walk w = { S, var, clang_getNullCursor(), 0, clang_getNullCursor(), 0, 0 };
 	clang_visitChildren(fn, enc_visit, &w);
-	if (w.n != 1)
+	struct cv_host_bind bind;
+	if (w.n == 0 && w.nhelpers == 1) {
+		/* encoded by a host helper it is given to (`encode_map(desc,
+		 * ...)`, `make_map(&desc, ...)`): the helper's one encode of that
+		 * parameter, its parameters read as the call's arguments */
+		CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(w.helper));
+		if (w.helper_arg >= clang_Cursor_getNumArguments(def))
+			return NULL;
+		CXCursor parm = clang_getCanonicalCursor(clang_Cursor_getArgument(def, (unsigned)w.helper_arg));
+		bind.fn = clang_getCanonicalCursor(def);
+		bind.call = w.helper;
+		fn = def;
+		memset(&w, 0, sizeof(w));
+		w.S = S;
+		w.var = parm;
+		clang_visitChildren(def, enc_visit, &w);
+		if (w.n != 1)
+			return NULL;
+		S->host_bind = &bind;
+	} else if (w.n != 1 || w.nhelpers) {
 		return NULL; /* none, or encoded twice: which one the launch sees is not known */
+	}
+	const struct sm_tensor_map *m = encoded_map(S, fn, w.call);
+	S->host_bind = NULL;
+	return m;
+}
+
+/* The map encode call `call` in function fn makes, when every operand
+ * that matters is a constant there; NULL otherwise. */
+static const struct sm_tensor_map *encoded_map(struct fe *S, CXCursor fn, CXCursor call)
+{
 	/* (map, dtype, rank, address, dims, strides, box, elementStrides,
 	 * interleave, swizzle, l2 promotion, oob fill) */
 	static const unsigned elem_of_dtype[] = { 1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4 };
 	int64_t dt, rank, il, sw, box[5] = { 0 };
-	if (!cv_try_eval_int(clang_Cursor_getArgument(w.call, 1), &dt) || dt < 0 ||
+	if (!host_eval(S, clang_Cursor_getArgument(call, 1), &dt, 1) || dt < 0 ||
 	    dt >= (int64_t)(sizeof(elem_of_dtype) / sizeof(elem_of_dtype[0])))
 		return NULL;
-	if ((!cv_try_eval_int(clang_Cursor_getArgument(w.call, 2), &rank) &&
-	     !host_eval(S, clang_Cursor_getArgument(w.call, 2), &rank, 1)) || rank < 1 || rank > 5)
+	if (!host_eval(S, clang_Cursor_getArgument(call, 2), &rank, 1) || rank < 1 || rank > 5)
 		return NULL;
-	if (!cv_try_eval_int(clang_Cursor_getArgument(w.call, 8), &il) || il != 0)
+	if (!host_eval(S, clang_Cursor_getArgument(call, 8), &il, 1) || il != 0)
 		return NULL; /* interleaved layouts are not modelled */
-	if (!cv_try_eval_int(clang_Cursor_getArgument(w.call, 9), &sw) || sw < 0 || sw > 3)
+	if (!host_eval(S, clang_Cursor_getArgument(call, 9), &sw, 1) || sw < 0 || sw > 3)
 		return NULL; /* the 128-byte atom variants (12.8) are not modelled */
-	if (array_consts(S, fn, var_under(clang_Cursor_getArgument(w.call, 6)), box, 5) < rank)
+	if (array_consts(S, fn, var_under(clang_Cursor_getArgument(call, 6)), box, 5) < rank)
 		return NULL;
 	/* element strides other than 1 shrink the box in shared memory */
 	int64_t es[5];
-	if (array_consts(S, fn, var_under(clang_Cursor_getArgument(w.call, 7)), es, 5) < rank)
+	if (array_consts(S, fn, var_under(clang_Cursor_getArgument(call, 7)), es, 5) < rank)
 		return NULL;
 	for (int i = 0; i < rank; i++)
 		if (es[i] != 1)
@@ -370,6 +447,6 @@ const struct sm_tensor_map *cv_host_tensor_map(struct fe *S, CXCursor arg)
 		m->box[i] = (uint32_t)box[i];
 	}
 	m->swizzle = sw ? 16u << sw : 0;
-	m->at = cv_range_of(S, w.call);
+	m->at = cv_range_of(S, call);
 	return m;
 }
