@@ -416,6 +416,13 @@
  * on it may be missed; no false one). */
 #define SM_FE_BULK_BYTES (256 * 1024)
 
+/* clang's -ferror-limit for a parse: errors before clang stops parsing
+ * the file. Code nvcc accepts and clang rejects (a __shared__ cuda::barrier,
+ * '%clusterid' in inline asm) is one error per use, read as a note: 20,
+ * clang's default, cut real files short. Past it: the rest of the file is
+ * not parsed (the parse-error says so). */
+#define SM_FE_ERROR_LIMIT 1000
+
 /* Commits, waits and shared loads of one loop body the front end notes
  * to follow the copies in flight at its end into the next iteration
  * (convert_async.c cv_async_loop_end): a pipeline's body has a few. Past

@@ -97,48 +97,15 @@ static bool runs_once(const struct sm_cfg *G, const struct sm_stmt *s)
 	return true;
 }
 
-/* bar.sync id, count reached by the threads its guards select: when, for
- * this block, they are exactly `count` threads in whole warps, the
- * barrier orders them (`if (t >= 64) bar.sync 1, 64;` orders threads
- * 64..127). Returns a per-thread membership (malloc'd), or NULL when a
- * guard cannot be evaluated for some thread or the threads reaching it
- * are not such a set: the barrier is then taken as the first `count`
- * threads (scope_group), as the hardware would if no other warps
- * arrive first. */
+/* The membership of bar.sync id, count (sm_count_members), malloc'd, or
+ * NULL: the barrier is then taken as the first `count` threads
+ * (scope_group), as the hardware would if no other warps arrive first. */
 static unsigned char *count_members(const struct sm_cfg *G, const struct sm_stmt *s)
 {
-	const struct sm_rstmt *r = sm_rstmt_find(G->m, s);
-	if (!r || !r->guards || s->scope_arg <= 0 || s->scope_arg % SM_WARP)
-		return NULL;
 	unsigned char *mem = malloc((size_t)G->nthreads);
-	if (!mem)
-		return NULL;
-	int64_t n = 0;
-	for (int64_t t = 0; t < G->nthreads; t++) {
-		struct sm_eval_ctx c;
-		sm_thread_ctx(&c, G->block, t);
-		c.strict = 1;
-		bool on = true;
-		for (const struct sm_guard *g = r->guards; g && on; g = g->next) {
-			c.budget = SM_EVAL_BUDGET_COND;
-			int64_t v = sm_eval(g->cond, &c);
-			if (c.err) {
-				free(mem);
-				return NULL;
-			}
-			on = (v != 0) != g->negate;
-		}
-		mem[t] = on;
-		n += on;
-		/* whole warps: a lane agrees with lane 0 of its warp */
-		if (t % SM_WARP && mem[t] != mem[t - t % SM_WARP]) {
-			free(mem);
-			return NULL;
-		}
-	}
-	if (n != s->scope_arg) {
+	if (mem && !sm_count_members(sm_rstmt_find(G->m, s), s, G->block, mem)) {
 		free(mem);
-		return NULL;
+		mem = NULL;
 	}
 	return mem;
 }

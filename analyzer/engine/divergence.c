@@ -477,6 +477,27 @@ static bool scoped(const struct sm_stmt *s)
 	return sm_scope_threads(s) > 0 || (s->scope == SM_SCOPE_LANES && !s->scope_arg);
 }
 
+/* bar.sync id, count that exactly `count` threads in whole warps reach,
+ * in every block shape of K (sm_count_members): the warps that arrive are
+ * the ones it waits for, whichever they are (a consumer warpgroup's
+ * named barrier). */
+static bool count_exact(const struct sm_kernel_model *m, const struct sm_stmt *s, const struct sm_kernel_launches *K)
+{
+	const struct sm_rstmt *r = sm_rstmt_find(m, s);
+	if (!r || !K || K->nshapes <= 0)
+		return false;
+	for (int bi = 0; bi < K->nshapes; bi++) {
+		struct sm_dim3 B = K->shape[bi].block;
+		int64_t nt = B.x * B.y * B.z;
+		if (B.x < 1 || B.y < 1 || B.z < 1 || nt > SM_MAX_BLOCK_THREADS)
+			return false;
+		unsigned char mem[SM_MAX_BLOCK_THREADS];
+		if (!sm_count_members(r, s, B, mem))
+			return false;
+	}
+	return true;
+}
+
 /* The cause, of c and the causes around it, that splits a group of
  * barrier s's scope, or NULL. A coalesced group, and a __syncwarp whose
  * mask is not known (the active lanes, as a rule), are never split. */
@@ -487,6 +508,8 @@ static const struct dcause *scope_cause(const struct sm_kernel_model *m, const s
 		return c;
 	if (s->scope == SM_SCOPE_ACTIVE || (s->scope == SM_SCOPE_LANES && !s->scope_arg))
 		return NULL;
+	if (s->scope == SM_SCOPE_COUNT && count_exact(m, s, K))
+		return NULL; /* the threads that reach it are the count */
 	for (; c; c = c->outer) {
 		const struct sm_rstmt *r = sm_rstmt_find(m, c->cond);
 		if (!r || splits_scope(s, r->cond, K))

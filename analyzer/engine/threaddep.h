@@ -104,6 +104,15 @@ int64_t sm_scope_group(const struct sm_stmt *s, int64_t t);
 
 bool sm_scope_orders(const struct sm_stmt *s, int64_t a, int64_t b);
 
+/* bar.sync id, count reached by the threads its guards select (r: its
+ * resolved statement): are they, in a block of shape b, exactly `count`
+ * threads in whole warps? Then the barrier orders those threads (`if (t
+ * >= 64) bar.sync 1, 64;` orders threads 64..127), and every one of them
+ * reaching it is no divergence. Fills mem[t] (b's threads) with the
+ * membership and returns 1; 0 when a guard cannot be evaluated for some
+ * thread or the threads are not such a set. */
+int sm_count_members(const struct sm_rstmt *r, const struct sm_stmt *s, struct sm_dim3 b, unsigned char *mem);
+
 /* Does every group of barrier s's scope lie within one run of span
  * consecutive threads, in each block shape of K (uniform.c)? Then a
  * condition alike in such runs (sm_expr_uniform_span) splits none. */

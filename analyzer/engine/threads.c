@@ -391,3 +391,30 @@ bool sm_value_invariant(const struct sm_expr *e)
 	struct sm_expr_walk w = { is_counter, NULL, SM_WALK_ADDR_PLACE | SM_WALK_LOAD_PLACE, SM_SCAN_EXPR_DEPTH, true };
 	return !sm_expr_any(e, &w);
 }
+
+int sm_count_members(const struct sm_rstmt *r, const struct sm_stmt *s, struct sm_dim3 b, unsigned char *mem)
+{
+	int64_t nthreads = b.x * b.y * b.z;
+	if (!r || !r->guards || s->scope_arg <= 0 || s->scope_arg % SM_WARP || nthreads <= 0)
+		return 0;
+	int64_t n = 0;
+	for (int64_t t = 0; t < nthreads; t++) {
+		struct sm_eval_ctx c;
+		sm_thread_ctx(&c, b, t);
+		c.strict = 1;
+		bool on = true;
+		for (const struct sm_guard *g = r->guards; g && on; g = g->next) {
+			c.budget = SM_EVAL_BUDGET_COND;
+			int64_t v = sm_eval(g->cond, &c);
+			if (c.err)
+				return 0;
+			on = (v != 0) != g->negate;
+		}
+		mem[t] = on;
+		n += on;
+		/* whole warps: a lane agrees with lane 0 of its warp */
+		if (t % SM_WARP && mem[t] != mem[t - t % SM_WARP])
+			return 0;
+	}
+	return n == s->scope_arg;
+}

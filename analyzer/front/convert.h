@@ -135,6 +135,10 @@ struct fe {
 	const struct cv_host_bind *host_bind; /* convert_host.c: the host helper whose
 	                         * code is being evaluated for a call, or NULL */
 	const struct sm_callsite *call; /* the inlined call being converted, or NULL */
+	struct sm_var *inlined_this; /* the `*this` variable of the method call
+	                         * last followed (its value after the body), or
+	                         * NULL; inlined_this_call is that call */
+	CXCursor inlined_this_call;
 	struct sm_var *ret_var;  /* where `return v;` of that callee puts v */
 	struct sm_var *this_var; /* a method called on a shared object: `this` */
 	struct sm_var *this_obj; /* a method called on an object elsewhere (a local,
@@ -381,6 +385,10 @@ void cv_asm_scope(struct fe *S, CXCursor c, struct sm_stmt *s);
 
 int cv_has_attr(CXCursor c, enum CXCursorKind attr);
 struct sm_array *cv_make_array(struct fe *S, CXCursor decl, int file_scope);
+/* In a constructor being followed (its `*this` in S->this_obj): the
+ * class's default member initializers and the constructor's member
+ * initializers, as writes into the object. */
+void cv_ctor_inits(struct fe *S, CXCursor def);
 struct sm_var *cv_make_var(struct fe *S, CXCursor decl, enum sm_var_kind kind);
 /* The shared array a declaration cursor declares, or NULL. */
 /* v is given val: a pointer given a shared address points into shared
@@ -492,6 +500,7 @@ struct sm_expr *cv_conv_bulk_wait(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_proxy_fence(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipe_commit(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipe_wait(struct fe *S, const struct cv_call *k);
+struct sm_expr *cv_conv_barrier_wait(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_barrier_arrive_wait(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_pipe_wait_prior(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_barrier_init(struct fe *S, const struct cv_call *k);

@@ -648,21 +648,39 @@ void cv_async_unmodelled_call(struct fe *S, const struct cv_call *k)
 		wait_prior(S, -1);
 }
 
-struct sm_expr *cv_conv_barrier_arrive_wait(struct fe *S, const struct cv_call *k)
+/* The phase of a block cuda::barrier completing at k: the barrier's
+ * state read, every copy counted on it complete, and the threads that
+ * arrived ordered before those that wait, as a barrier of kind kind. */
+static struct sm_expr *barrier_phase(struct fe *S, const struct cv_call *k, enum sm_barrier_kind kind)
 {
 	if (target_completion(S, k->c) != C_BLOCK_BARRIER)
 		return NULL;
 	barrier_state(S, k->c, barrier_object(S, method_target(k->c)), SM_ACC_LOAD);
-	/* the phase completes every copy counted on it, and every thread of
-	 * the block waits for the others: a block barrier */
 	wait_prior(S, -1);
 	struct sm_stmt *s = cv_mk_stmt(S, SM_S_BARRIER, k->c);
 	if (s) {
-		s->barrier = SM_BAR_CG_SYNC;
+		s->barrier = kind;
 		s->scope = SM_SCOPE_BLOCK;
 		cv_emit(S, s);
 	}
 	return NULL;
+}
+
+/* bar.arrive_and_wait(): every thread of the block arrives and waits, a
+ * block barrier (one that threads skip is a divergent one) */
+struct sm_expr *cv_conv_barrier_arrive_wait(struct fe *S, const struct cv_call *k)
+{
+	return barrier_phase(S, k, SM_BAR_CG_SYNC);
+}
+
+/* bar.wait(token) after a split bar.arrive(): the same ordering at the
+ * wait, but a wait that only some threads make (a producer warp's, with
+ * the barrier counting fewer threads) is no divergent barrier, as an
+ * mbarrier's wait. What runs between a thread's arrive and its wait is
+ * taken as before the barrier: a race there may be missed, none made up. */
+struct sm_expr *cv_conv_barrier_wait(struct fe *S, const struct cv_call *k)
+{
+	return barrier_phase(S, k, SM_BAR_MBARRIER);
 }
 
 /* ---- library collectives ---- */

@@ -386,19 +386,31 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 	bind_args(S, &in);
 	in.this_val = this_object(S, c, def);
 	in.this_obj = in.this_val ? NULL : object_value(S, c, def);
+	bool ctor = clang_getCursorKind(def) == CXCursor_Constructor;
+	if (!in.this_val && !in.this_obj && ctor)
+		/* `Sched sc(n, blockIdx.x)`: the body builds the object's value
+		 * from bytes that are alike in every thread until it writes */
+		in.this_obj = cv_opaque(S, c, "object under construction", 0);
 
 	struct caller_state saved;
 	enter_callee(S, &in, &saved);
 	declare_params(S, &in);
+	if (ctor)
+		cv_ctor_inits(S, def);
 	cv_emit(S, cv_conv_block(S, cv_body_of(def)));
 	struct sm_var *ret = S->ret_var;
+	struct sm_var *self = S->this_obj; /* the object's value after the body */
 	leave_callee(S, &saved);
 
 	if (!emit_call(S, &in))
 		return NULL;
 	cv_cmap_put(&S->inlined, in.canon, (void *)1);
+	S->inlined_this = self;
+	S->inlined_this_call = c;
 	if (ret)
 		return cv_var_ref(S, c, ret);
+	if (ctor && self)
+		return cv_var_ref(S, c, self); /* the object it built */
 	return cv_opaque(S, c, in.callee, 1);
 }
 
@@ -500,7 +512,7 @@ static const struct device_call device_calls[] = {
 	UNLESS_FOLLOWED("consumer_wait", cv_conv_pipe_wait),   /* its oldest stage is complete */
 	UNLESS_FOLLOWED("pipeline_consumer_wait_prior", cv_conv_pipe_wait_prior), /* <N>(pipe): all but its N newest stages */
 	UNLESS_FOLLOWED("arrive_and_wait", cv_conv_barrier_arrive_wait), /* a block cuda::barrier: its copies, a block barrier */
-	UNLESS_FOLLOWED("wait", cv_conv_barrier_arrive_wait),  /* bar.wait(token) of a block cuda::barrier after a split arrive: the same at the wait (what runs between a thread's arrive and its wait is taken as before the barrier: a race there may be missed, none is made up) */
+	UNLESS_FOLLOWED("wait", cv_conv_barrier_wait),         /* bar.wait(token) of a block cuda::barrier: its phase, ordering as an mbarrier wait */
 	UNLESS_FOLLOWED("init", cv_conv_barrier_init),          /* init(&bar, n): writes a __shared__ cuda::barrier */
 	UNLESS_FOLLOWED("cp_async_bulk_shared_to_global", cv_conv_bulk_store), /* the TMA store: the issuer's read of the range */
 	UNLESS_FOLLOWED("cp_async_bulk", cv_conv_bulk_store),   /* cuda::ptx: the same, in its (space_global, space_shared) form */
@@ -955,9 +967,14 @@ struct sm_expr *cv_conv_call(struct fe *S, CXCursor c)
 	if (v)
 		return v;
 	struct sm_var *changed = changed_object(S, &k, callee);
+	S->inlined_this = NULL;
 	v = conv_call_of(S, &k);
+	/* a method that may change its object: what it holds after is what
+	 * the followed body left in its `*this` (alike in every thread when
+	 * the body wrote alike values), else an unknown per thread */
+	struct sm_var *self = S->inlined_this && clang_equalCursors(S->inlined_this_call, c) ? S->inlined_this : NULL;
 	if (changed)
-		cv_record_clobber(S, changed, NULL, c);
+		cv_record_clobber(S, changed, self ? cv_var_ref(S, c, self) : NULL, c);
 	return v;
 }
 

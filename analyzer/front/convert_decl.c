@@ -247,6 +247,57 @@ static CXCursor template_arg_callee(CXCursor call)
 	return clang_getNullCursor();
 }
 
+/* A constructor the analysis follows: its parameters, member
+ * initializers (`: block(b)`, each a member and its value) and body; no
+ * base-class initializer or delegation (cv_ctor_inits converts the member
+ * initializers and the class's default member initializers). */
+static enum CXChildVisitResult ctor_part(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k != CXCursor_ParmDecl && k != CXCursor_CompoundStmt && k != CXCursor_MemberRef && !clang_isExpression(k) &&
+	    !clang_isAttribute(k)) {
+		*(bool *)d = false; /* a base initializer (TypeRef) or another form */
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+static bool plain_ctor(CXCursor def)
+{
+	bool ok = true;
+	clang_visitChildren(def, ctor_part, &ok);
+	return ok;
+}
+
+static enum CXChildVisitResult field_init(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct fe *S = d;
+	if (clang_getCursorKind(c) == CXCursor_FieldDecl) {
+		struct kids ks = cv_kids_of(c);
+		for (int i = 0; i < ks.n && i < 8; i++)
+			if (clang_isExpression(clang_getCursorKind(ks.c[i])))
+				cv_record_clobber(S, S->this_obj, cv_conv_expr(S, ks.c[i]), ks.c[i]);
+	}
+	return CXChildVisit_Continue;
+}
+
+void cv_ctor_inits(struct fe *S, CXCursor def)
+{
+	if (!S->this_obj)
+		return;
+	/* the class's default member initializers, then the constructor's
+	 * own: each value written into the object (what matters is whether
+	 * it is alike in every thread) */
+	clang_visitChildren(clang_getCursorSemanticParent(def), field_init, S);
+	unsigned n;
+	CXCursor **ks = cv_kids_all(S, def, &n);
+	for (unsigned i = 0; ks && i < n; i++)
+		if (clang_isExpression(clang_getCursorKind(*ks[i])))
+			cv_record_clobber(S, S->this_obj, cv_conv_expr(S, *ks[i]), *ks[i]);
+}
+
 CXCursor cv_inline_target(struct fe *S, CXCursor c)
 {
 	CXCursor none = clang_getNullCursor();
@@ -261,7 +312,8 @@ CXCursor cv_inline_target(struct fe *S, CXCursor c)
 	if (clang_Cursor_isNull(def))
 		return none;
 	enum CXCursorKind k = clang_getCursorKind(def);
-	if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_ConversionFunction)
+	if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_ConversionFunction &&
+	    !(k == CXCursor_Constructor && plain_ctor(def)))
 		return none;
 	if (!cv_has_attr(def, CXCursor_CUDADeviceAttr) || cv_has_attr(def, CXCursor_CUDAGlobalAttr))
 		return none;

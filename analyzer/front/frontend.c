@@ -163,6 +163,10 @@ const char **sm_frontend_args(const struct sm_frontend_options *opt, int *argc, 
 	ADD("-target-sdk-version=12.9");
 	ADD("-std=c++17");
 	ADD("-w");
+	/* clang stops parsing after 20 errors by default, and the errors of
+	 * code nvcc accepts (front/nvcc_dialect.c) count: a file with many
+	 * `__shared__ cuda::barrier` would lose its later kernels */
+	ADD(sm_arena_printf(A, "-ferror-limit=%d", SM_FE_ERROR_LIMIT));
 	/* kernels that launch kernels (dynamic parallelism) parse, as under
 	 * nvcc -rdc=true, which every project using them builds with */
 	ADD("-fgpu-rdc");
@@ -198,7 +202,7 @@ const char **sm_frontend_args(const struct sm_frontend_options *opt, int *argc, 
 		ADD("-idirafter");
 		ADD(opt->host_include);
 	}
-	_Static_assert(SM_OWN_ARGS >= 22, "room for smemlint's own flags");
+	_Static_assert(SM_OWN_ARGS >= 23, "room for smemlint's own flags");
 	for (int i = 0; i < nuser; i++)
 		ADD(opt->args[i]);
 #undef ADD

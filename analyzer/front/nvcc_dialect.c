@@ -116,7 +116,9 @@ static const char *asm_operand_comma(const struct at *a, struct sm_arena *A)
  * analysis it is not an error. An explicit initializer (`= x`, `(x)`,
  * `{x}`) is an error for nvcc too. Read from the declaration's text (in a
  * function template the location resolves to no cursor): the name at the
- * diagnostic's column, then ';', and __shared__ earlier on its line. */
+ * diagnostic's column, then ';' (or ',' and more names without
+ * initializers up to the ';' on that line), and __shared__ earlier on its
+ * line. */
 static const char *shared_ctor(const struct at *a, struct sm_arena *A)
 {
 	size_t b = a->off, e = b;
@@ -125,8 +127,13 @@ static const char *shared_ctor(const struct at *a, struct sm_arena *A)
 	size_t k = e;
 	while (k < a->size && (a->text[k] == ' ' || a->text[k] == '\t'))
 		k++;
-	if (e == b || k >= a->size || a->text[k] != ';')
+	if (e == b || k >= a->size || (a->text[k] != ';' && a->text[k] != ','))
 		return NULL;
+	/* `__shared__ barrier barA, barB;`: the other declarators are plain
+	 * names too (no initializer for any) */
+	for (size_t q = k; a->text[k] == ',' && q < a->size && a->text[q] != ';'; q++)
+		if (a->text[q] == '=' || a->text[q] == '(' || a->text[q] == '{' || a->text[q] == '\n')
+			return NULL;
 	size_t ls = b;
 	while (ls > 0 && a->text[ls - 1] != '\n')
 		ls--;
