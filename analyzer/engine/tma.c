@@ -16,7 +16,9 @@
  * every thread of the block and the first iterations of its loops; one
  * choice of operands must fit them all. An index with no XOR matches only
  * where the swizzle moves nothing. Unknown values, and accesses whose
- * address cannot be computed, are not judged.
+ * address cannot be computed, are not judged; the evaluations count
+ * against the file's analysis budget (sm_work), and once it is spent
+ * nothing more is judged.
  */
 #include "engine/tma.h"
 
@@ -77,10 +79,11 @@ int64_t sm_tma_swizzle(int64_t offset, unsigned span)
 
 /* One thread and loop iteration: its address under ra (1), or 0 when it
  * does not run it or the address is not known. */
-static int addr_at(const struct sm_raccess *ra, struct sm_dim3 block, int64_t lin, int k, int64_t *p)
+static int addr_at(const struct sm_raccess *ra, struct sm_dim3 block, int64_t lin, int k, int64_t *p, struct sm_work *work)
 {
 	struct sm_eval_ctx c;
 	sm_thread_ctx(&c, block, lin);
+	c.work = work;
 	for (int d = 0; d < SM_MAX_LOOPS; d++)
 		c.iter[d] = k;
 	return sm_access_addr(ra, NULL, &c, p) == 1 && !c.err;
@@ -88,11 +91,11 @@ static int addr_at(const struct sm_raccess *ra, struct sm_dim3 block, int64_t li
 
 /* The destination of copy w: the address the first thread that issues it
  * gives; -1 when none does with a known address. */
-static int64_t destination(const struct sm_raccess *w, struct sm_dim3 block, int64_t nthreads)
+static int64_t destination(const struct sm_raccess *w, struct sm_dim3 block, int64_t nthreads, struct sm_work *work)
 {
 	int64_t p;
-	for (int64_t t = 0; t < nthreads; t++)
-		if (addr_at(w, block, t, 0, &p))
+	for (int64_t t = 0; t < nthreads && !(work && sm_work_over(work)); t++)
+		if (addr_at(w, block, t, 0, &p, work))
 			return p;
 	return -1;
 }
@@ -100,16 +103,18 @@ static int64_t destination(const struct sm_raccess *w, struct sm_dim3 block, int
 /* Does choice fit every sample of r (meant: the first sample's undone
  * address, for the message)? *tried counts the samples in the box. */
 static bool fits(const struct sm_raccess *r, const struct sm_raccess *undone, struct sm_dim3 block, int64_t nthreads,
-		 int64_t dst, const struct sm_raccess *w, struct sm_tma_mismatch *m, int *tried)
+		 int64_t dst, const struct sm_raccess *w, struct sm_tma_mismatch *m, int *tried, struct sm_work *work)
 {
 	unsigned span = w->src->tmap->swizzle;
 	*tried = 0;
 	for (int k = 0; k < SM_TMA_ITERS; k++)
 		for (int64_t t = 0; t < nthreads; t++) {
 			int64_t p, q;
-			if (!addr_at(r, block, t, k, &p) || p < dst || p >= dst + (int64_t)w->width)
+			if (work && sm_work_over(work))
+				return true; /* the budget is spent: not judged */
+			if (!addr_at(r, block, t, k, &p, work) || p < dst || p >= dst + (int64_t)w->width)
 				continue;
-			if (!addr_at(undone, block, t, k, &q) || q < dst || q >= dst + (int64_t)w->width)
+			if (!addr_at(undone, block, t, k, &q, work) || q < dst || q >= dst + (int64_t)w->width)
 				continue;
 			(*tried)++;
 			if (sm_tma_swizzle(q - dst, span) != p - dst) {
@@ -126,7 +131,7 @@ static bool fits(const struct sm_raccess *r, const struct sm_raccess *undone, st
 
 /* Judge access r against swizzled copy w: 1 and *m on a mismatch. */
 static int judge(const struct sm_raccess *r, const struct sm_raccess *w, struct sm_dim3 block, int64_t nthreads,
-		 int64_t dst, struct sm_arena *A, struct sm_tma_mismatch *m)
+		 int64_t dst, struct sm_arena *A, struct sm_tma_mismatch *m, struct sm_work *work)
 {
 	const struct sm_expr *xs[SM_TMA_XORS];
 	int nx = 0;
@@ -147,7 +152,7 @@ static int judge(const struct sm_raccess *r, const struct sm_raccess *w, struct 
 			return 0;
 		struct sm_tma_mismatch x;
 		int tried;
-		if (fits(r, &u, block, nthreads, dst, w, &x, &tried))
+		if (fits(r, &u, block, nthreads, dst, w, &x, &tried, work))
 			return 0;
 		if (!have) {
 			first = x;
@@ -170,7 +175,7 @@ int sm_tma_mismatches(const struct sm_kernel_facts *f, struct sm_arena *A, struc
 		const struct sm_raccess *w = &M->acc[i];
 		if (!w->ok || !w->src->tensor || !w->src->tmap || !w->src->tmap->swizzle || !w->array)
 			continue;
-		int64_t dst = destination(w, block, nthreads);
+		int64_t dst = destination(w, block, nthreads, f->work);
 		if (dst < 0)
 			continue;
 		for (unsigned j = 0; j < M->nacc && n < max; j++) {
@@ -183,7 +188,7 @@ int sm_tma_mismatches(const struct sm_kernel_facts *f, struct sm_arena *A, struc
 				continue;
 			struct sm_tma_mismatch m;
 			memset(&m, 0, sizeof(m));
-			if (judge(r, w, block, nthreads, dst, A, &m)) {
+			if (judge(r, w, block, nthreads, dst, A, &m, f->work)) {
 				m.copy = i;
 				m.access = j;
 				out[n++] = m;
