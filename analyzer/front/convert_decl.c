@@ -131,6 +131,14 @@ struct sm_array *cv_make_array(struct fe *S, CXCursor decl, int file_scope)
 		a->is_dynamic = 1;
 	a->elem_type = cv_cx_str(S->A, clang_getTypeSpelling(clang_getUnqualifiedType(et)));
 	CXType ec = clang_getCanonicalType(et);
+	if (!strstr(a->elem_type, "barrier<")) {
+		/* `using block_barrier = cuda::barrier<...>`: the barrier's calls
+		 * are recognised by its type (convert_async.c), so the alias is
+		 * spelled out */
+		const char *canon = cv_cx_str(S->A, clang_getTypeSpelling(clang_getUnqualifiedType(ec)));
+		if (strstr(canon, "cuda::") && strstr(canon, "barrier<"))
+			a->elem_type = canon;
+	}
 	long long sz = clang_Type_getSizeOf(ec);
 	long long al = clang_Type_getAlignOf(ec);
 	a->elem_size = sz > 0 ? (unsigned)sz : 1;

@@ -3,6 +3,8 @@
 // wrote before its arrive is visible to every thread after its wait.
 // - split_ok: write, arrive, wait, read a neighbour's element. Clean.
 // - split_early: the read comes before the wait. A race.
+// - alias_ok: split_ok with the barrier declared through an alias (clang
+//   rejects the declaration and keeps the alias's type). Clean.
 #include <cuda/barrier>
 #include <utility>
 
@@ -34,21 +36,39 @@ __global__ void split_early(const float *in, float *out)
     bar.wait(std::move(tok));
 }
 
+using block_barrier = cuda::barrier<cuda::thread_scope_block>;
+
+__global__ void alias_ok(const float *in, float *out)
+{
+    __shared__ float tile[512];
+    __shared__ block_barrier bar;
+    int t = threadIdx.x;
+    if (t == 0)
+        init(&bar, blockDim.x);
+    __syncthreads();
+    tile[t] = in[t];
+    block_barrier::arrival_token tok = bar.arrive();
+    bar.wait(std::move(tok));
+    out[t] = tile[(t + 1) % 512];
+}
+
 void run(const float *in, float *out)
 {
+    alias_ok<<<1, 512>>>(in, out);
     split_ok<<<1, 512>>>(in, out);
     split_early<<<1, 512>>>(in, out);
 }
 
 /*
  * check-output-start
- * tests/rules/missing-barrier/barrier_split_wait.cu:12:56: note: __shared__ 'bar' is declared without an initializer but its type has a constructor: clang rejects it, nvcc ignores the constructor with a warning; analyzed as nvcc compiles it
- * tests/rules/missing-barrier/barrier_split_wait.cu:26:56: note: __shared__ 'bar' is declared without an initializer but its type has a constructor: clang rejects it, nvcc ignores the constructor with a warning; analyzed as nvcc compiles it
- * tests/rules/missing-barrier/barrier_split_wait.cu:33:14: error: missing barrier: read-after-write race on 'tile': thread 31 reads tile[32], which thread 32 wrote at line 31, with no __syncthreads() in between (different warps) in kernel 'split_early' with blockDim (512,1,1) from the launch on line 40 [missing-barrier]
+ * tests/rules/missing-barrier/barrier_split_wait.cu:14:56: note: __shared__ 'bar' is declared without an initializer but its type has a constructor: clang rejects it, nvcc ignores the constructor with a warning; analyzed as nvcc compiles it
+ * tests/rules/missing-barrier/barrier_split_wait.cu:28:56: note: __shared__ 'bar' is declared without an initializer but its type has a constructor: clang rejects it, nvcc ignores the constructor with a warning; analyzed as nvcc compiles it
+ * tests/rules/missing-barrier/barrier_split_wait.cu:44:30: note: __shared__ 'bar' is declared without an initializer but its type has a constructor: clang rejects it, nvcc ignores the constructor with a warning; analyzed as nvcc compiles it
+ * tests/rules/missing-barrier/barrier_split_wait.cu:35:14: error: missing barrier: read-after-write race on 'tile': thread 31 reads tile[32], which thread 32 wrote at line 33, with no __syncthreads() in between (different warps) in kernel 'split_early' with blockDim (512,1,1) from the launch on line 59 [missing-barrier]
  *       out[t] = tile[(t + 1) % 512];
  *                ^~~~~~~~~~~~~~~~~~~
- * tests/rules/missing-barrier/barrier_split_wait.cu:31:5: note: the racing write of 'tile' by thread 32
- * tests/rules/missing-barrier/barrier_split_wait.cu:25:5: note: 'tile' declared here
- * tests/rules/missing-barrier/barrier_split_wait.cu:33:14: note: add __syncthreads() between the two accesses
+ * tests/rules/missing-barrier/barrier_split_wait.cu:33:5: note: the racing write of 'tile' by thread 32
+ * tests/rules/missing-barrier/barrier_split_wait.cu:27:5: note: 'tile' declared here
+ * tests/rules/missing-barrier/barrier_split_wait.cu:35:14: note: add __syncthreads() between the two accesses
  * check-output-end
  */
