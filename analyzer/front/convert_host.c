@@ -372,6 +372,62 @@ static int array_consts(struct fe *S, CXCursor fn, CXCursor a, int64_t *out, int
 
 static const struct sm_tensor_map *encoded_map(struct fe *S, CXCursor fn, CXCursor call);
 
+/* The local a function returns by name in every `return` (`return
+ * tmap;`), canonical, or a null cursor. */
+struct ret_walk {
+	CXCursor var;
+	int n, other;
+};
+
+static enum CXChildVisitResult ret_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct ret_walk *r = d;
+	if (clang_getCursorKind(c) != CXCursor_ReturnStmt)
+		return CXChildVisit_Recurse;
+	struct kids ks = cv_kids_of(c);
+	CXCursor v = ks.n == 1 ? var_under(ks.c[0]) : clang_getNullCursor();
+	if (clang_Cursor_isNull(v) || clang_getCursorKind(v) != CXCursor_VarDecl ||
+	    (r->n && !clang_equalCursors(v, r->var)))
+		r->other++;
+	else
+		r->var = v;
+	r->n++;
+	return CXChildVisit_Continue;
+}
+
+/* A map variable initialized by a call of a host helper of a converted
+ * file that encodes one local once and returns it: the helper (its call
+ * in *b) and that encode (in w). */
+static bool built_by(struct fe *S, CXCursor var, struct cv_host_bind *b, struct enc_walk *w, CXCursor *def)
+{
+	CXCursor def_var = clang_getCursorDefinition(var);
+	struct kids ks = cv_kids_of(clang_Cursor_isNull(def_var) ? var : def_var);
+	CXCursor call = clang_getNullCursor();
+	for (int i = 0; i < ks.n && i < 8; i++)
+		if (clang_isExpression(clang_getCursorKind(ks.c[i])))
+			call = cv_strip(ks.c[i]);
+	if (clang_Cursor_isNull(call) || clang_getCursorKind(call) != CXCursor_CallExpr)
+		return false;
+	CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(call));
+	if (clang_Cursor_isNull(fn) || cv_has_attr(fn, CXCursor_CUDAGlobalAttr) || !cv_in_converted_file(S, fn))
+		return false;
+	struct ret_walk r = { clang_getNullCursor(), 0, 0 };
+	clang_visitChildren(fn, ret_visit, &r);
+	if (!r.n || r.other)
+		return false;
+	memset(w, 0, sizeof(*w));
+	w->S = S;
+	w->var = r.var;
+	clang_visitChildren(fn, enc_visit, w);
+	if (w->n != 1 || w->nhelpers)
+		return false;
+	b->fn = clang_getCanonicalCursor(fn);
+	b->call = call;
+	*def = fn;
+	return true;
+}
+
 const struct sm_tensor_map *cv_host_tensor_map(struct fe *S, CXCursor arg)
 {
 	CXCursor var = var_under(arg);
@@ -401,6 +457,10 @@ const struct sm_tensor_map *cv_host_tensor_map(struct fe *S, CXCursor arg)
 		clang_visitChildren(def, enc_visit, &w);
 		if (w.n != 1)
 			return NULL;
+		S->host_bind = &bind;
+	} else if (w.n == 0 && w.nhelpers == 0 && built_by(S, var, &bind, &w, &fn)) {
+		/* `CUtensorMap m = make_map(...)`: the helper's map, encoded in
+		 * it and returned */
 		S->host_bind = &bind;
 	} else if (w.n != 1 || w.nhelpers) {
 		return NULL; /* none, or encoded twice: which one the launch sees is not known */
