@@ -367,6 +367,75 @@ START_TEST(test_tma_swizzle)
 }
 END_TEST
 
+/* Accesses of a 32x32 float box a TMA copy wrote with a swizzle (float
+ * s[1024], 32 threads, lane = row r, column c = 5): which are judged not
+ * to follow it (engine/tma.c). */
+enum { COL_PLAIN, COL_CHUNK_XOR, COL_ELEM_XOR, ROW0_ONLY, COL_CHUNK_XOR_64 };
+static const struct {
+	int form;
+	unsigned span;       /* the map's swizzle */
+	int mismatch;        /* reported */
+} tma_reads[] = {
+	{ COL_PLAIN, 128, 1 },        /* s[r*32 + c]: ignores it */
+	{ COL_CHUNK_XOR, 128, 0 },    /* s[r*32 + ((c>>2 ^ r&7)<<2 | c&3)]: follows it */
+	{ COL_ELEM_XOR, 128, 1 },     /* s[r*32 + (c ^ r&7)]: the element, not the chunk */
+	{ ROW0_ONLY, 128, 0 },        /* s[r] (row 0): the swizzle moves nothing there */
+	{ COL_PLAIN, 0, 0 },          /* no swizzle: nothing to follow */
+	{ COL_PLAIN, 64, 1 },
+	{ COL_CHUNK_XOR, 64, 1 },     /* the 128-byte form under a 64-byte map */
+	{ COL_CHUNK_XOR_64, 64, 0 },  /* s[r*32 + ((c>>2 ^ r&3)<<2 | c&3)]: 128-byte rows, 64-byte swizzle */
+};
+
+START_TEST(test_tma_mismatch)
+{
+	int i = _i;
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_expr *r = tid(&b), *c = K(&b, 5), *col;
+	switch (tma_reads[i].form) {
+	case COL_CHUNK_XOR:
+	case COL_CHUNK_XOR_64: {
+		struct sm_expr *row = tma_reads[i].form == COL_CHUNK_XOR ? OP(&b, SM_OP_AND, r, K(&b, 7))
+									: OP(&b, SM_OP_AND, r, K(&b, 3));
+		col = OP(&b, SM_OP_OR, OP(&b, SM_OP_SHL, OP(&b, SM_OP_XOR, OP(&b, SM_OP_SHR, c, K(&b, 2)), row), K(&b, 2)),
+			 OP(&b, SM_OP_AND, c, K(&b, 3)));
+		break;
+	}
+	case COL_ELEM_XOR:
+		col = OP(&b, SM_OP_XOR, c, OP(&b, SM_OP_AND, r, K(&b, 7)));
+		break;
+	default:
+		col = c;
+		break;
+	}
+	struct sm_expr *idx = tma_reads[i].form == ROW0_ONLY ? r : OP(&b, SM_OP_ADD, OP(&b, SM_OP_MUL, r, K(&b, 32)), col);
+	struct sm_stmt *copy = sm_irb_access(&b, SM_ACC_STORE, K(&b, 0));
+	struct sm_tensor_map map = { .elem_size = 4, .rank = 2, .box = { 32, 32 }, .swizzle = tma_reads[i].span };
+	copy->access->width = 4096;
+	copy->access->async_copy = copy->access->bulk = copy->access->tensor = true;
+	copy->access->tmap = &map;
+	struct sm_stmt *body = sm_irb_block(&b, 2, copy, sm_irb_access(&b, SM_ACC_LOAD, idx));
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_analysis_options opt;
+	memset(&opt, 0, sizeof(opt));
+	opt.has_block = true;
+	opt.block = (struct sm_dim3){ 32, 1, 1 };
+	struct sm_kernel_facts f;
+	ck_assert_int_eq(sm_kernel_facts_init(&f, &b.k, &opt, &b.A), 0);
+	struct sm_tma_mismatch mm[4];
+	int n = sm_tma_mismatches(&f, &b.A, mm, 4);
+	ck_assert_msg(n == tma_reads[i].mismatch, "row %d: %d mismatches, want %d", i, n, tma_reads[i].mismatch);
+	if (n) {
+		ck_assert_int_eq(mm[0].copy, 0);
+		ck_assert_int_eq(mm[0].access, 1);
+		/* the witness: what the thread reads is not what the copy put there */
+		ck_assert(mm[0].holds != mm[0].meant);
+	}
+	sm_irb_release(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("bank");
@@ -379,6 +448,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_wavefronts_pure);
 	tcase_add_test(tc, test_facts_on_first_use);
 	tcase_add_loop_test(tc, test_tma_swizzle, 0, sizeof(tma_table) / sizeof(tma_table[0]));
+	tcase_add_loop_test(tc, test_tma_mismatch, 0, sizeof(tma_reads) / sizeof(tma_reads[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
