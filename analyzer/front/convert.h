@@ -385,10 +385,14 @@ void cv_asm_scope(struct fe *S, CXCursor c, struct sm_stmt *s);
 
 int cv_has_attr(CXCursor c, enum CXCursorKind attr);
 struct sm_array *cv_make_array(struct fe *S, CXCursor decl, int file_scope);
-/* In a constructor being followed (its `*this` in S->this_obj): the
- * class's default member initializers and the constructor's member
- * initializers, as writes into the object. */
+/* convert_stmt.c: in a constructor being followed (its `*this` in
+ * S->this_obj), the class's default member initializers and the
+ * constructor's member initializers, as writes into the object. */
 void cv_ctor_inits(struct fe *S, CXCursor def);
+/* 1 + the index of the kernel parameter that expression map names (a
+ * tensor map's `&map`, through casts), followed through the parameters of
+ * the helpers being inlined (depth: S->call's), or 0 */
+unsigned cv_kernel_param_of(struct fe *S, CXCursor map, int depth);
 struct sm_var *cv_make_var(struct fe *S, CXCursor decl, enum sm_var_kind kind);
 /* The shared array a declaration cursor declares, or NULL. */
 /* v is given val: a pointer given a shared address points into shared
@@ -485,10 +489,11 @@ int64_t cv_async_copy_size(CXCursor arg);
  * mbarrier, as libcu++ and cuda::ptx spell them (the PTX: cv_asm_async) */
 struct sm_expr *cv_conv_bulk_store(struct fe *S, const struct cv_call *k);
 struct sm_expr *cv_conv_bulk_load(struct fe *S, const struct cv_call *k);
-/* convert_ptx.c: a TMA tensor copy (cp.async.bulk.tensor) at ptr, kind
+/* convert_async.c: a TMA tensor copy (cp.async.bulk.tensor) at ptr, kind
  * STORE into shared memory or LOAD out of it, whose CUtensorMap operand
  * is map: an async bulk copy of 16 bytes until the launches bind its map
- * (cv_bind_tensor_maps); libcu++'s and cuda::ptx's spellings of it */
+ * (cv_bind_tensor_maps); convert_ptx.c: libcu++'s and cuda::ptx's
+ * spellings of it */
 void cv_tensor_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, CXCursor map);
 struct sm_expr *cv_conv_tensor_copy(struct fe *S, const struct cv_call *k);
 /* Each tensor copy of K whose map parameter every launch of K encodes

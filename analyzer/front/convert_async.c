@@ -26,6 +26,10 @@
  *   landing at any time until the mbarrier's wait (which completes every
  *   copy, as for cp.async). The async proxy writes it, not the lanes: no
  *   bank degree (engine/facts.c).
+ * - cp.async.bulk.tensor (the TMA tensor copies, either way): the same copy
+ *   of the box its CUtensorMap operand describes; the kernel parameter the
+ *   map is (cv_kernel_param_of) is bound to the launches' maps later
+ *   (convert_ptx.c, cv_bind_tensor_maps), 16 bytes until then.
  * - cuda::memcpy_async(dst, src, size, pipe | bar) (libcu++): the same
  *   store, on a thread-scope cuda::pipeline (producer_commit closes a stage,
  *   consumer_wait completes the oldest, pipeline_consumer_wait_prior<N> all
@@ -717,6 +721,22 @@ bool cv_library_collective(struct fe *S, const struct cv_call *k)
 		cv_emit_barrier(S, b);
 	}
 	return true;
+}
+
+/* ---- TMA tensor copies ---- */
+
+void cv_tensor_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, CXCursor map)
+{
+	/* 16 bytes until the map is bound: a box moves at least that much
+	 * (its inner extent is a multiple of 16 bytes), so a race on them is
+	 * real; the rest of the box is not modelled */
+	struct sm_access *a = cv_async_bulk_copy(S, c, ptr, kind, 16,
+						 kind == SM_ACC_STORE ? "cp.async.bulk.tensor" : "cp.async.bulk.tensor store");
+	if (!a)
+		return;
+	a->tensor = true;
+	a->tmap_param = clang_Cursor_isNull(map) ? 0 : cv_kernel_param_of(S, map, S->call ? S->call->depth : 0);
+	cv_vec_push(S->A, &S->ktensor, a);
 }
 
 /* ---- inline PTX ---- */

@@ -387,9 +387,7 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 	in.this_val = this_object(S, c, def);
 	in.this_obj = in.this_val ? NULL : object_value(S, c, def);
 	bool ctor = clang_getCursorKind(def) == CXCursor_Constructor;
-	if (!in.this_val && !in.this_obj && ctor)
-		/* `Sched sc(n, blockIdx.x)`: the body builds the object's value
-		 * from bytes that are alike in every thread until it writes */
+	if (!in.this_val && !in.this_obj && ctor) /* `Sched sc(n, blockIdx.x)`: built from alike bytes */
 		in.this_obj = cv_opaque(S, c, "object under construction", 0);
 
 	struct caller_state saved;
@@ -399,7 +397,7 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 		cv_ctor_inits(S, def);
 	cv_emit(S, cv_conv_block(S, cv_body_of(def)));
 	struct sm_var *ret = S->ret_var;
-	struct sm_var *self = S->this_obj; /* the object's value after the body */
+	struct sm_var *self = S->this_obj; /* the object after the body */
 	leave_callee(S, &saved);
 
 	if (!emit_call(S, &in))
@@ -407,10 +405,8 @@ struct sm_expr *cv_inline_call(struct fe *S, CXCursor c, CXCursor def)
 	cv_cmap_put(&S->inlined, in.canon, (void *)1);
 	S->inlined_this = self;
 	S->inlined_this_call = c;
-	if (ret)
-		return cv_var_ref(S, c, ret);
-	if (ctor && self)
-		return cv_var_ref(S, c, self); /* the object it built */
+	if (ret || (ctor && self)) /* its result, or the object it built */
+		return cv_var_ref(S, c, ret ? ret : self);
 	return cv_opaque(S, c, in.callee, 1);
 }
 
@@ -969,12 +965,11 @@ struct sm_expr *cv_conv_call(struct fe *S, CXCursor c)
 	struct sm_var *changed = changed_object(S, &k, callee);
 	S->inlined_this = NULL;
 	v = conv_call_of(S, &k);
-	/* a method that may change its object: what it holds after is what
-	 * the followed body left in its `*this` (alike in every thread when
-	 * the body wrote alike values), else an unknown per thread */
-	struct sm_var *self = S->inlined_this && clang_equalCursors(S->inlined_this_call, c) ? S->inlined_this : NULL;
+	/* a method that may change its object leaves what its followed body
+	 * left in `*this` (else an unknown per thread) */
+	bool self = S->inlined_this && clang_equalCursors(S->inlined_this_call, c);
 	if (changed)
-		cv_record_clobber(S, changed, self ? cv_var_ref(S, c, self) : NULL, c);
+		cv_record_clobber(S, changed, self ? cv_var_ref(S, c, S->inlined_this) : NULL, c);
 	return v;
 }
 

@@ -257,7 +257,7 @@ static CXCursor template_arg_callee(CXCursor call)
 
 /* A constructor the analysis follows: its parameters, member
  * initializers (`: block(b)`, each a member and its value) and body; no
- * base-class initializer or delegation (cv_ctor_inits converts the member
+ * base-class initializer or delegation (convert_call.c ctor_inits converts the member
  * initializers and the class's default member initializers). */
 static enum CXChildVisitResult ctor_part(CXCursor c, CXCursor p, CXClientData d)
 {
@@ -276,34 +276,6 @@ static bool plain_ctor(CXCursor def)
 	bool ok = true;
 	clang_visitChildren(def, ctor_part, &ok);
 	return ok;
-}
-
-static enum CXChildVisitResult field_init(CXCursor c, CXCursor p, CXClientData d)
-{
-	(void)p;
-	struct fe *S = d;
-	if (clang_getCursorKind(c) == CXCursor_FieldDecl) {
-		struct kids ks = cv_kids_of(c);
-		for (int i = 0; i < ks.n && i < 8; i++)
-			if (clang_isExpression(clang_getCursorKind(ks.c[i])))
-				cv_record_clobber(S, S->this_obj, cv_conv_expr(S, ks.c[i]), ks.c[i]);
-	}
-	return CXChildVisit_Continue;
-}
-
-void cv_ctor_inits(struct fe *S, CXCursor def)
-{
-	if (!S->this_obj)
-		return;
-	/* the class's default member initializers, then the constructor's
-	 * own: each value written into the object (what matters is whether
-	 * it is alike in every thread) */
-	clang_visitChildren(clang_getCursorSemanticParent(def), field_init, S);
-	unsigned n;
-	CXCursor **ks = cv_kids_all(S, def, &n);
-	for (unsigned i = 0; ks && i < n; i++)
-		if (clang_isExpression(clang_getCursorKind(*ks[i])))
-			cv_record_clobber(S, S->this_obj, cv_conv_expr(S, *ks[i]), *ks[i]);
 }
 
 CXCursor cv_inline_target(struct fe *S, CXCursor c)
@@ -485,4 +457,50 @@ struct sm_var *cv_synthetic_var(struct fe *S, const char *name, bool is_pointer,
 	v->id = S->kvars.n;
 	cv_vec_push(S->A, &S->kvars, v);
 	return v;
+}
+
+/* ---- kernel parameters ---- */
+
+/* 1 + the index of the kernel parameter a tensor-map operand names (`&map`,
+ * `map`, a cast of either, `reinterpret_cast<uint64_t>(&map)`), through
+ * the parameters of the helpers being inlined (`load(dst, &map, bar)`
+ * calling a helper whose asm takes its `const void *tmap`), or 0: a map
+ * reached otherwise (a global, a copy in a local) is not bound. */
+static enum CXChildVisitResult first_parm(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXCursor r = clang_getCursorReferenced(c);
+		if (clang_getCursorKind(r) == CXCursor_ParmDecl)
+			*(CXCursor *)d = r;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+unsigned cv_kernel_param_of(struct fe *S, CXCursor map, int depth)
+{
+	CXCursor parm = clang_getNullCursor(), s = cv_strip(map);
+	if (clang_getCursorKind(s) == CXCursor_DeclRefExpr)
+		first_parm(s, s, &parm);
+	else
+		clang_visitChildren(map, first_parm, &parm);
+	if (clang_Cursor_isNull(parm))
+		return 0;
+	CXCursor fn = clang_getCursorSemanticParent(parm);
+	int n = clang_Cursor_getNumArguments(fn), i = 0;
+	while (i < n && !clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), parm))
+		i++;
+	if (i == n)
+		return 0;
+	if (cv_has_attr(fn, CXCursor_CUDAGlobalAttr))
+		return (unsigned)i + 1;
+	/* a helper's parameter: the argument of the call that inlines it */
+	CXCursor canon = clang_getCanonicalCursor(fn);
+	for (int d = depth - 1; d >= 0; d--)
+		if (clang_equalCursors(S->callee_stack[d], canon))
+			return i < clang_Cursor_getNumArguments(S->call_stack[d])
+				       ? cv_kernel_param_of(S, clang_Cursor_getArgument(S->call_stack[d], (unsigned)i), d)
+				       : 0;
+	return 0;
 }

@@ -1,5 +1,5 @@
-/* convert_ptx.c - the TMA's non-tensor bulk copies, their groups, the
- * proxy fence and the mbarrier, as libcu++ (cuda::device::experimental::
+/* convert_ptx.c - the TMA's bulk copies, their groups, the proxy fence
+ * and the mbarrier, as libcu++ (cuda::device::experimental::
  * cp_async_bulk_*) and cuda::ptx spell them in calls. They mean what the
  * inline PTX they wrap means (convert_async.c, cv_asm_async):
  * - a bulk copy into shared memory, on an mbarrier or a cuda::barrier: the
@@ -7,6 +7,10 @@
  *   barrier's wait;
  * - a bulk copy out of shared memory: the issuer's read, in flight until
  *   its bulk wait_group;
+ * - a tensor copy (cp_async_bulk_tensor*): either of those, of the box its
+ *   tensor map describes; once the launches are known, each copy whose map
+ *   parameter every launch passes alike gets that map's box and swizzle
+ *   (cv_bind_tensor_maps);
  * - cuda::ptx::mbarrier_init writes the mbarrier's 8 bytes, the arrives
  *   read them, and try_wait / test_wait (_parity) read them, complete
  *   every copy counted on it and order the block's threads, as
@@ -144,64 +148,6 @@ struct sm_expr *cv_conv_ptx_mbarrier(struct fe *S, const struct cv_call *k)
 }
 
 /* ---- TMA tensor copies ---- */
-
-/* 1 + the index of the kernel parameter a tensor-map operand names (`&map`,
- * `map`, a cast of either, `reinterpret_cast<uint64_t>(&map)`), through
- * the parameters of the helpers being inlined (`load(dst, &map, bar)`
- * calling a helper whose asm takes its `const void *tmap`), or 0: a map
- * reached otherwise (a global, a copy in a local) is not bound. */
-static enum CXChildVisitResult first_parm(CXCursor c, CXCursor p, CXClientData d)
-{
-	(void)p;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
-		CXCursor r = clang_getCursorReferenced(c);
-		if (clang_getCursorKind(r) == CXCursor_ParmDecl)
-			*(CXCursor *)d = r;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
-static unsigned map_param(struct fe *S, CXCursor map, int depth)
-{
-	CXCursor parm = clang_getNullCursor(), s = cv_strip(map);
-	if (clang_getCursorKind(s) == CXCursor_DeclRefExpr)
-		first_parm(s, s, &parm);
-	else
-		clang_visitChildren(map, first_parm, &parm);
-	if (clang_Cursor_isNull(parm))
-		return 0;
-	CXCursor fn = clang_getCursorSemanticParent(parm);
-	int n = clang_Cursor_getNumArguments(fn), i = 0;
-	while (i < n && !clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), parm))
-		i++;
-	if (i == n)
-		return 0;
-	if (cv_has_attr(fn, CXCursor_CUDAGlobalAttr))
-		return (unsigned)i + 1;
-	/* a helper's parameter: the argument of the call that inlines it */
-	CXCursor canon = clang_getCanonicalCursor(fn);
-	for (int d = depth - 1; d >= 0; d--)
-		if (clang_equalCursors(S->callee_stack[d], canon))
-			return i < clang_Cursor_getNumArguments(S->call_stack[d])
-				       ? map_param(S, clang_Cursor_getArgument(S->call_stack[d], (unsigned)i), d)
-				       : 0;
-	return 0;
-}
-
-void cv_tensor_copy(struct fe *S, CXCursor c, struct sm_expr *ptr, enum sm_access_kind kind, CXCursor map)
-{
-	/* 16 bytes until the map is bound: a box moves at least that much
-	 * (its inner extent is a multiple of 16 bytes), so a race on them is
-	 * real; the rest of the box is not modelled */
-	struct sm_access *a = cv_async_bulk_copy(S, c, ptr, kind, 16,
-						 kind == SM_ACC_STORE ? "cp.async.bulk.tensor" : "cp.async.bulk.tensor store");
-	if (!a)
-		return;
-	a->tensor = true;
-	a->tmap_param = clang_Cursor_isNull(map) ? 0 : map_param(S, map, S->call ? S->call->depth : 0);
-	cv_vec_push(S->A, &S->ktensor, a);
-}
 
 /* libcu++: cp_async_bulk_tensor_Nd_global_to_shared(dst, &map, coords...,
  * bar) and cp_async_bulk_tensor_Nd_shared_to_global(&map, coords...,

@@ -667,3 +667,36 @@ void cv_conv_stmt_into(struct fe *S, CXCursor c)
 	S->operand = operand;
 	S->depth--;
 }
+
+/* ---- constructors ---- */
+
+static enum CXChildVisitResult field_init(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct fe *S = d;
+	if (clang_getCursorKind(c) == CXCursor_FieldDecl) {
+		struct kids ks = cv_kids_of(c);
+		for (int i = 0; i < ks.n && i < 8; i++)
+			if (clang_isExpression(clang_getCursorKind(ks.c[i])))
+				cv_record_clobber(S, S->this_obj, cv_conv_expr(S, ks.c[i]), ks.c[i]);
+	}
+	return CXChildVisit_Continue;
+}
+
+/* In a constructor being followed (its `*this` in S->this_obj): the
+ * class's default member initializers and the constructor's member
+ * initializers, as writes into the object. */
+void cv_ctor_inits(struct fe *S, CXCursor def)
+{
+	if (!S->this_obj)
+		return;
+	/* the class's default member initializers, then the constructor's
+	 * own: each value written into the object (what matters is whether
+	 * it is alike in every thread) */
+	clang_visitChildren(clang_getCursorSemanticParent(def), field_init, S);
+	unsigned n;
+	CXCursor **ks = cv_kids_all(S, def, &n);
+	for (unsigned i = 0; ks && i < n; i++)
+		if (clang_isExpression(clang_getCursorKind(*ks[i])))
+			cv_record_clobber(S, S->this_obj, cv_conv_expr(S, *ks[i]), *ks[i]);
+}
