@@ -159,6 +159,11 @@ struct fe {
 	struct cmap written;     /* host function cursor -> struct cmap * of the
 	                          * locals it writes (convert_host.c; freed by
 	                          * cv_written_free) */
+	struct cmap tmaps;       /* a launch's CUtensorMap variable (canonical) ->
+	                          * the map it holds, or a "none" sentinel: what
+	                          * cv_host_tensor_map found, so a function of
+	                          * many launches is walked once per map
+	                          * (freed by cv_written_free) */
 	struct cmap groups;      /* ParmDecl cursor -> struct cv_group: the
 	                          * scope of the cooperative group passed for
 	                          * a parameter of the callee being inlined */

@@ -113,6 +113,7 @@ void cv_written_free(struct fe *S)
 			free(S->written.e[i].val);
 		}
 	cv_cmap_free(&S->written);
+	cv_cmap_free(&S->tmaps);
 }
 
 static int host_eval(struct fe *S, CXCursor c, int64_t *out, int depth);
@@ -428,11 +429,25 @@ static bool built_by(struct fe *S, CXCursor var, struct cv_host_bind *b, struct 
 	return true;
 }
 
+static const struct sm_tensor_map *tensor_map_of(struct fe *S, CXCursor var);
+
 const struct sm_tensor_map *cv_host_tensor_map(struct fe *S, CXCursor arg)
 {
+	static const char no_map; /* cached "not known" (never written) */
 	CXCursor var = var_under(arg);
 	if (clang_Cursor_isNull(var))
 		return NULL;
+	const void *kept = cv_cmap_get(&S->tmaps, var);
+	if (kept)
+		return kept == &no_map ? NULL : kept;
+	const struct sm_tensor_map *m = tensor_map_of(S, var);
+	(void)cv_cmap_put(&S->tmaps, var, m ? (void *)m : (void *)&no_map); /* out of memory: not kept */
+	return m;
+}
+
+/* What cv_host_tensor_map finds for the map variable var (canonical). */
+static const struct sm_tensor_map *tensor_map_of(struct fe *S, CXCursor var)
+{
 	CXCursor fn = clang_getCursorSemanticParent(var);
 	enum CXCursorKind fk = clang_getCursorKind(fn);
 	if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_FunctionTemplate)
