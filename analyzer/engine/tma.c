@@ -100,13 +100,12 @@ static int64_t destination(const struct sm_raccess *w, struct sm_dim3 block, int
 	return -1;
 }
 
-/* Does choice fit every sample of r (meant: the first sample's undone
- * address, for the message)? *tried counts the samples in the box. */
+/* Does the reading `undone` of r's XORs fit every sample of r in the box?
+ * On the first that does not, false and its witness in *m. */
 static bool fits(const struct sm_raccess *r, const struct sm_raccess *undone, struct sm_dim3 block, int64_t nthreads,
-		 int64_t dst, const struct sm_raccess *w, struct sm_tma_mismatch *m, int *tried, struct sm_work *work)
+		 int64_t dst, const struct sm_raccess *w, struct sm_tma_mismatch *m, struct sm_work *work)
 {
 	unsigned span = w->src->tmap->swizzle;
-	*tried = 0;
 	for (int k = 0; k < SM_TMA_ITERS; k++)
 		for (int64_t t = 0; t < nthreads; t++) {
 			int64_t p, q;
@@ -116,7 +115,6 @@ static bool fits(const struct sm_raccess *r, const struct sm_raccess *undone, st
 				continue;
 			if (!addr_at(undone, block, t, k, &q, work) || q < dst || q >= dst + (int64_t)w->width)
 				continue;
-			(*tried)++;
 			if (sm_tma_swizzle(q - dst, span) != p - dst) {
 				sm_thread_id(block, t, m->tid);
 				m->iter = k;
@@ -151,8 +149,7 @@ static int judge(const struct sm_raccess *r, const struct sm_raccess *w, struct 
 		if (failed)
 			return 0;
 		struct sm_tma_mismatch x;
-		int tried;
-		if (fits(r, &u, block, nthreads, dst, w, &x, &tried, work))
+		if (fits(r, &u, block, nthreads, dst, w, &x, work))
 			return 0;
 		if (!have) {
 			first = x;

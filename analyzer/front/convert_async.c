@@ -684,7 +684,14 @@ struct sm_expr *cv_conv_barrier_arrive_wait(struct fe *S, const struct cv_call *
  * taken as before the barrier: a race there may be missed, none made up. */
 struct sm_expr *cv_conv_barrier_wait(struct fe *S, const struct cv_call *k)
 {
-	return barrier_phase(S, k, SM_BAR_MBARRIER);
+	if (target_completion(S, k->c) == C_BLOCK_BARRIER)
+		return barrier_phase(S, k, SM_BAR_MBARRIER);
+	/* another object's wait(...): an unknown call, its arguments
+	 * converted for their accesses */
+	for (int i = 0; i < k->nargs; i++)
+		(void)cv_conv_expr(S, k->args[i]);
+	cv_async_unmodelled_call(S, k);
+	return cv_opaque(S, k->c, k->name, 1);
 }
 
 /* ---- library collectives ---- */
