@@ -74,12 +74,6 @@ static const char *swizzled(const struct sm_file *F, const struct sm_raccess *ra
 	return n < sizeof(buf) ? sm_arena_strdup(A, buf) : NULL;
 }
 
-static bool same_range(struct sm_range a, struct sm_range b)
-{
-	return a.begin.line == b.begin.line && a.begin.col == b.begin.col && a.end.line == b.end.line &&
-	       a.end.col == b.end.col;
-}
-
 /* Is there an earlier copy of access i (the same helper line inlined at
  * another call site) reported with the same degree? */
 static bool reported_before(const struct sm_kernel_model *m, const struct sm_access_result *degrees, unsigned i, int ways)
@@ -88,7 +82,7 @@ static bool reported_before(const struct sm_kernel_model *m, const struct sm_acc
 	for (unsigned j = 0; j < i; j++) {
 		const struct sm_access *o = m->acc[j].src;
 		const struct sm_degree *d = &degrees[j].deg;
-		if (o && o->call && o->kind == src->kind && same_range(o->range, src->range) && d->analyzed &&
+		if (o && o->call && o->kind == src->kind && sm_same_range(o->range, src->range) && d->analyzed &&
 		    (int)(d->worst + 0.5) == ways)
 			return true;
 	}
@@ -104,7 +98,7 @@ static bool store_of_same(const struct sm_kernel_model *m, const struct sm_acces
 	const struct sm_access *a = m->acc[i].src, *b = m->acc[i + 1].src;
 	const struct sm_degree *d = &degrees[i + 1].deg;
 	return a && b && a->kind == SM_ACC_LOAD && b->kind == SM_ACC_STORE && a->call == b->call &&
-	       same_range(a->range, b->range) && d->analyzed &&
+	       sm_same_range(a->range, b->range) && d->analyzed &&
 	       (int)(d->worst + 0.5) == ways && degrees[i].launch == degrees[i + 1].launch;
 }
 

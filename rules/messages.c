@@ -207,3 +207,9 @@ void sm_launch_from_hold_all(struct sm_launch_from *f, const struct sm_kernel_la
 			f->max_threads = (uint16_t)t;
 	}
 }
+
+bool sm_same_range(struct sm_range a, struct sm_range b)
+{
+	return a.file == b.file && a.begin.line == b.begin.line && a.begin.col == b.begin.col &&
+	       a.end.line == b.end.line && a.end.col == b.end.col;
+}

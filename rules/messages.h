@@ -17,6 +17,10 @@
  * most max bytes with "..." when cut), or "?" when out of range. */
 const char *sm_source_text(const char *text, size_t len, struct sm_range r, struct sm_arena *A, size_t max);
 
+/* Do a and b cover the same text (file and both ends)? Two accesses that
+ * do are one line's finding (a helper inlined twice). */
+bool sm_same_range(struct sm_range a, struct sm_range b);
+
 /* "s[3][4]": the element of array a holding byte offset addr. */
 const char *sm_element_name(const struct sm_array *a, const char *name, int64_t addr, struct sm_arena *A);
 

@@ -30,12 +30,6 @@ static const char *verb(int kind)
 	return kind == SM_ACC_STORE ? "writes" : kind == SM_ACC_ATOMIC ? "updates" : "reads";
 }
 
-static bool same_range(struct sm_range a, struct sm_range b)
-{
-	return a.file == b.file && a.begin.line == b.begin.line && a.begin.col == b.begin.col &&
-	       a.end.line == b.end.line && a.end.col == b.end.col;
-}
-
 /* ", when i = 40, j = 3": the loop counters of the witness. */
 static const char *counters(struct sm_arena *A, const struct sm_oob *o)
 {
@@ -81,7 +75,7 @@ void sm_rule_shared_out_of_bounds(const struct sm_rule_ctx *ctx, struct sm_sink 
 			bool dup = false; /* one line, one finding (a helper inlined twice) */
 			for (unsigned j = 0; j < i && !dup; j++)
 				dup = res[j].oob.found && m->acc[j].src && m->acc[j].src->kind == ra->src->kind &&
-				      same_range(m->acc[j].src->range, ra->src->range);
+				      sm_same_range(m->acc[j].src->range, ra->src->range);
 			if (dup)
 				continue;
 			const struct sm_launch_ctx *lc = res[i].oob_ctx;

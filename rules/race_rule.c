@@ -8,19 +8,13 @@
 
 enum walk { W_INTRA, W_INTER, W_BENIGN };
 
-static bool same_range(struct sm_range a, struct sm_range b)
-{
-	return a.file == b.file && a.begin.line == b.begin.line && a.begin.col == b.begin.col &&
-	       a.end.line == b.end.line && a.end.col == b.end.col;
-}
-
 /* Is x (of model m, under another shape) the race r: the same kind between
  * the same two statements? */
 static bool same_race(const struct sm_kernel_model *m, const struct sm_race *r, const struct sm_race *x)
 {
 	return x->kind == r->kind && x->same_value == r->same_value &&
-	       same_range(m->acc[x->a].src->range, m->acc[r->a].src->range) &&
-	       same_range(m->acc[x->b].src->range, m->acc[r->b].src->range);
+	       sm_same_range(m->acc[x->a].src->range, m->acc[r->a].src->range) &&
+	       sm_same_range(m->acc[x->b].src->range, m->acc[r->b].src->range);
 }
 
 /* Does race r, found under the assumed shape, hold under every other

@@ -37,11 +37,6 @@ static const char *suggest(struct sm_arena *A, const struct sm_array *a, unsigne
 			       per - 1);
 }
 
-static bool same_line(struct sm_range a, struct sm_range b)
-{
-	return a.file == b.file && a.begin.line == b.begin.line && a.begin.col == b.begin.col;
-}
-
 void sm_rule_tma_swizzle(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 {
 	struct sm_arena *A = ctx->scratch;
@@ -59,7 +54,7 @@ void sm_rule_tma_swizzle(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			const struct sm_raccess *w = &f->model.acc[mm[i].copy], *r = &f->model.acc[mm[i].access];
 			bool dup = false; /* one line, one finding (a helper inlined twice, two copies) */
 			for (int j = 0; j < i && !dup; j++)
-				dup = same_line(f->model.acc[mm[j].access].src->range, r->src->range);
+				dup = sm_same_range(f->model.acc[mm[j].access].src->range, r->src->range);
 			if (dup)
 				continue;
 			const struct sm_tensor_map *map = w->src->tmap;

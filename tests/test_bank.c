@@ -213,19 +213,24 @@ END_TEST
 
 /* The kernel's facts are computed when first asked for, once: a rule that
  * never asks (bank-conflict disabled) costs no bank evaluation. */
+/* Resolve body as kernel k of b and init its facts for one warp's block
+ * (--block-dim 32). */
+static void facts_of_warp(struct sm_irb *b, struct sm_stmt *body, struct sm_kernel_facts *f)
+{
+	/* the facts keep a pointer to their options: one for the whole run */
+	static const struct sm_analysis_options warp = { .has_block = true, .block = { 32, 1, 1 } };
+	struct sm_kernel_model m;
+	sm_irb_resolve(b, body, &m);
+	ck_assert_int_eq(sm_kernel_facts_init(f, &b->k, &warp, &b->A), 0);
+}
+
 START_TEST(test_facts_on_first_use)
 {
 	struct sm_irb b;
 	sm_irb_init(&b);
 	struct sm_stmt *body = sm_irb_block(&b, 1, sm_irb_access(&b, SM_ACC_LOAD, OP(&b, SM_OP_MUL, T(&b, 0), K(&b, 32))));
-	struct sm_kernel_model m;
-	sm_irb_resolve(&b, body, &m);
-	struct sm_analysis_options opt;
-	memset(&opt, 0, sizeof(opt));
-	opt.has_block = true;
-	opt.block = (struct sm_dim3){ 32, 1, 1 };
 	struct sm_kernel_facts f;
-	ck_assert_int_eq(sm_kernel_facts_init(&f, &b.k, &opt, &b.A), 0);
+	facts_of_warp(&b, body, &f);
 	ck_assert_int_eq(f.launch.nshapes, 1);
 	ck_assert_int_eq(f.launch.shape[0].block_from.kind, SM_LAUNCH_OPTION);
 	ck_assert_ptr_null(f.degrees);             /* nothing evaluated yet */
@@ -415,14 +420,8 @@ START_TEST(test_tma_mismatch)
 	copy->access->async_copy = copy->access->bulk = copy->access->tensor = true;
 	copy->access->tmap = &map;
 	struct sm_stmt *body = sm_irb_block(&b, 2, copy, sm_irb_access(&b, SM_ACC_LOAD, idx));
-	struct sm_kernel_model m;
-	sm_irb_resolve(&b, body, &m);
-	struct sm_analysis_options opt;
-	memset(&opt, 0, sizeof(opt));
-	opt.has_block = true;
-	opt.block = (struct sm_dim3){ 32, 1, 1 };
 	struct sm_kernel_facts f;
-	ck_assert_int_eq(sm_kernel_facts_init(&f, &b.k, &opt, &b.A), 0);
+	facts_of_warp(&b, body, &f);
 	struct sm_tma_mismatch mm[4];
 	int n = sm_tma_mismatches(&f, &b.A, mm, 4);
 	ck_assert_msg(n == tma_reads[i].mismatch, "row %d: %d mismatches, want %d", i, n, tma_reads[i].mismatch);

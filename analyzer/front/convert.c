@@ -786,3 +786,47 @@ CXCursor cv_body_of(CXCursor fn)
 	clang_visitChildren(fn, body_visit, &body);
 	return body;
 }
+
+/* ---- declarations named in an expression ---- */
+
+struct decl_find {
+	bool params_only;
+	CXCursor out;
+};
+
+static bool names_decl(CXCursor c, bool params_only)
+{
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return false;
+	enum CXCursorKind k = clang_getCursorKind(clang_getCursorReferenced(c));
+	return k == CXCursor_ParmDecl || (!params_only && k == CXCursor_VarDecl);
+}
+
+static enum CXChildVisitResult decl_visit_first(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct decl_find *f = d;
+	if (!names_decl(c, f->params_only))
+		return CXChildVisit_Recurse;
+	f->out = clang_getCursorReferenced(c);
+	return CXChildVisit_Break;
+}
+
+CXCursor cv_decl_under(CXCursor e, bool params_only)
+{
+	CXCursor s = cv_strip(e);
+	if (names_decl(s, params_only))
+		return clang_getCursorReferenced(s);
+	struct decl_find f = { params_only, clang_getNullCursor() };
+	clang_visitChildren(e, decl_visit_first, &f);
+	return f.out;
+}
+
+int cv_param_index(CXCursor fn, CXCursor parm)
+{
+	int n = clang_Cursor_getNumArguments(fn);
+	for (int i = 0; i < n; i++)
+		if (clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), parm))
+			return i;
+	return -1;
+}

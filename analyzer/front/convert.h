@@ -252,6 +252,13 @@ CXCursor **cv_kids_all(struct fe *S, CXCursor c, unsigned *n);
 /* The one expression among c's first 8 children (a cast's operand after
  * its TypeRef), or a null cursor when there is none or several. */
 CXCursor cv_sole_operand(CXCursor c);
+/* The variable or parameter the first DeclRefExpr in e names (e itself
+ * stripped, then its subexpressions: `&map`, `(T *)&map`, a cast of it),
+ * as referenced (not canonical); a null cursor when none; params_only:
+ * only a parameter (ParmDecl) counts. */
+CXCursor cv_decl_under(CXCursor e, bool params_only);
+/* The index of parameter parm among function fn's, or -1. */
+int cv_param_index(CXCursor fn, CXCursor parm);
 CXCursor cv_strip(CXCursor c);
 /* The cursor's extent as a range of the file text it expands from. */
 CXSourceRange cv_file_extent(struct fe *S, CXCursor c);

@@ -466,32 +466,14 @@ struct sm_var *cv_synthetic_var(struct fe *S, const char *name, bool is_pointer,
  * the parameters of the helpers being inlined (`load(dst, &map, bar)`
  * calling a helper whose asm takes its `const void *tmap`), or 0: a map
  * reached otherwise (a global, a copy in a local) is not bound. */
-static enum CXChildVisitResult first_parm(CXCursor c, CXCursor p, CXClientData d)
-{
-	(void)p;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
-		CXCursor r = clang_getCursorReferenced(c);
-		if (clang_getCursorKind(r) == CXCursor_ParmDecl)
-			*(CXCursor *)d = r;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
 unsigned cv_kernel_param_of(struct fe *S, CXCursor map, int depth)
 {
-	CXCursor parm = clang_getNullCursor(), s = cv_strip(map);
-	if (clang_getCursorKind(s) == CXCursor_DeclRefExpr)
-		first_parm(s, s, &parm);
-	else
-		clang_visitChildren(map, first_parm, &parm);
+	CXCursor parm = cv_decl_under(map, true);
 	if (clang_Cursor_isNull(parm))
 		return 0;
 	CXCursor fn = clang_getCursorSemanticParent(parm);
-	int n = clang_Cursor_getNumArguments(fn), i = 0;
-	while (i < n && !clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), parm))
-		i++;
-	if (i == n)
+	int i = cv_param_index(fn, parm);
+	if (i < 0)
 		return 0;
 	if (cv_has_attr(fn, CXCursor_CUDAGlobalAttr))
 		return (unsigned)i + 1;

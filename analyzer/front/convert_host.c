@@ -158,10 +158,8 @@ static int host_eval(struct fe *S, CXCursor c, int64_t *out, int depth)
 		CXCursor fn = clang_getCursorSemanticParent(d);
 		if (!clang_equalCursors(clang_getCanonicalCursor(fn), b->fn))
 			return 0;
-		int n = clang_Cursor_getNumArguments(fn), i = 0;
-		while (i < n && !clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), d))
-			i++;
-		if (i == n || i >= clang_Cursor_getNumArguments(b->call))
+		int i = cv_param_index(fn, d);
+		if (i < 0 || i >= clang_Cursor_getNumArguments(b->call))
 			return 0;
 		S->host_bind = NULL;
 		int ok = host_eval(S, clang_Cursor_getArgument(b->call, (unsigned)i), out, depth + 1);
@@ -268,31 +266,12 @@ int cv_host_eval(struct fe *S, CXCursor c, int64_t *out)
 
 /* ---- tensor maps ---- */
 
-static bool is_var(CXCursor d)
-{
-	return clang_getCursorKind(d) == CXCursor_VarDecl || clang_getCursorKind(d) == CXCursor_ParmDecl;
-}
-
 /* The variable or parameter (canonical) a DeclRefExpr under c names
  * first, or a null cursor: `&map`, `(CUtensorMap *)&map`, `map`. */
-static enum CXChildVisitResult first_var(CXCursor c, CXCursor p, CXClientData d)
-{
-	(void)p;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && is_var(clang_getCursorReferenced(c))) {
-		*(CXCursor *)d = clang_getCanonicalCursor(clang_getCursorReferenced(c));
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
 static CXCursor var_under(CXCursor c)
 {
-	CXCursor s = cv_strip(c);
-	if (clang_getCursorKind(s) == CXCursor_DeclRefExpr && is_var(clang_getCursorReferenced(s)))
-		return clang_getCanonicalCursor(clang_getCursorReferenced(s));
-	CXCursor out = clang_getNullCursor();
-	clang_visitChildren(c, first_var, &out);
-	return out;
+	CXCursor d = cv_decl_under(c, false);
+	return clang_Cursor_isNull(d) ? d : clang_getCanonicalCursor(d);
 }
 
 /* The encode calls of one map in a host function: calls of 12 arguments
