@@ -239,6 +239,7 @@ static enum sm_problem_id front_problem(const struct sm_note *n)
 {
 	switch (n->kind) {
 	case SM_NOTE_CALL: return SM_PROBLEM_CALL_NOT_FOLLOWED;
+	case SM_NOTE_TEMPLATE: return SM_PROBLEM_KERNEL_TEMPLATE_NOT_ANALYZED;
 	case SM_NOTE_TOO_DEEP: return SM_PROBLEM_NESTING_TOO_DEEP;
 	case SM_NOTE_HOST_CLANG: return SM_PROBLEM_HOST_CODE_ERROR;
 	case SM_NOTE_NVCC_ACCEPTS: return SM_PROBLEM_NVCC_ACCEPTS;

@@ -201,6 +201,11 @@ struct launch_ctx {
 	struct vec optins;   /* pending: struct pending_optin */
 	struct vec device_fns; /* CXCursor *: __device__ definitions, converted
 	                        * on their own only when no kernel inlines them */
+	struct vec kernel_tmpls; /* CXCursor *: __global__ function templates:
+	                          * analyzed only through the specializations
+	                          * launched (template_not_launched) */
+	struct vec kernel_insts; /* CXCursor *: the templates of __global__
+	                          * explicit instantiations and specializations */
 	struct cmap inst_seen; /* host template specializations walked for
 	                        * launches (canonical cursor -> 1) */
 	int inst_depth;        /* specializations walked inside one another */
@@ -410,7 +415,22 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData d)
 			(void)cv_make_array(S, c, 1);
 		return CXChildVisit_Continue;
 	}
+	if (k == CXCursor_FunctionTemplate && clang_isCursorDefinition(c) && cv_has_attr(c, CXCursor_CUDAGlobalAttr)) {
+		CXCursor *keep = sm_arena_alloc(S->A, sizeof(*keep));
+		if (keep) {
+			*keep = c;
+			cv_vec_push(S->A, &lc->kernel_tmpls, keep);
+		}
+		return CXChildVisit_Continue;
+	}
 	if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod) && clang_isCursorDefinition(c)) {
+		CXCursor tmpl = clang_getSpecializedCursorTemplate(c);
+		CXCursor *inst = clang_Cursor_isNull(tmpl) || !cv_has_attr(c, CXCursor_CUDAGlobalAttr)
+					 ? NULL : sm_arena_alloc(S->A, sizeof(*inst));
+		if (inst) {
+			*inst = clang_getCanonicalCursor(tmpl);
+			cv_vec_push(S->A, &lc->kernel_insts, inst);
+		}
 		if (cv_has_attr(c, CXCursor_CUDAGlobalAttr) && lc->defer) {
 			CXCursor *keep = sm_arena_alloc(S->A, sizeof(*keep));
 			if (keep) {
@@ -647,6 +667,41 @@ static void stream_kernels(struct fe *S, struct launch_ctx *lc, const struct sm_
 	cv_cmap_free(&st.done);
 }
 
+/* A kernel template is analyzed only as the specializations the file's
+ * launches name (a template's code, with its parameters unknown, is not
+ * analyzed), and as its explicit instantiations and specializations
+ * (`template __global__ void k<1>(float *);`). One that neither names
+ * was not analyzed at all: a note
+ * says so (kernel-template-not-analyzed), so that a clean run does not
+ * read as a clean kernel. Its launches are typically in host code that
+ * did not parse (a missing library header: the note then says so), in
+ * another file, or in a host template nothing instantiates. */
+static void template_not_launched(struct fe *S, const struct launch_ctx *lc)
+{
+	bool errors = false;
+	for (unsigned i = 0; i < S->F->nnotes && !errors; i++) /* clang's (collect_notes) */
+		errors = S->F->notes[i].kind == SM_NOTE_CLANG || S->F->notes[i].kind == SM_NOTE_HOST_CLANG;
+	for (unsigned i = 0; i < lc->kernel_tmpls.n; i++) {
+		CXCursor t = clang_getCanonicalCursor(*(CXCursor *)lc->kernel_tmpls.v[i]);
+		bool launched = false;
+		for (unsigned j = 0; j < lc->launches.n && !launched; j++) {
+			CXCursor sp = clang_getSpecializedCursorTemplate(((struct pending_launch *)lc->launches.v[j])->kernel);
+			launched = !clang_Cursor_isNull(sp) && clang_equalCursors(clang_getCanonicalCursor(sp), t);
+		}
+		for (unsigned j = 0; j < lc->kernel_insts.n && !launched; j++)
+			launched = clang_equalCursors(*(CXCursor *)lc->kernel_insts.v[j], t);
+		if (launched)
+			continue;
+		const char *name = cv_cx_str(S->A, clang_getCursorSpelling(t));
+		char msg[512];
+		snprintf(msg, sizeof(msg),
+			 "kernel template '%s' not analyzed: no launch in this file names its template arguments%s; "
+			 "lint the file that launches it, or make that launch's code parse",
+			 name, errors ? " (its launches may be in code that did not parse)" : "");
+		cv_note(S, SM_NOTE_TEMPLATE, 0, *(CXCursor *)lc->kernel_tmpls.v[i], msg);
+	}
+}
+
 void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_frontend_options *opt, struct sm_file *F,
 		   struct sm_arena *A, const struct sm_kernel_stream *ks)
 {
@@ -734,6 +789,7 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 		if (K && K->kind == SM_F_DEVICE && cv_cmap_get(&S.inlined, e->key))
 			K->inlined = true;
 	}
+	template_not_launched(&S, &lc);
 	/* calls not followed */
 	if (S.notes.n) {
 		struct sm_note *nn = sm_arena_alloc(A, (F->nnotes + S.notes.n) * sizeof(*nn));

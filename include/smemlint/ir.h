@@ -455,6 +455,8 @@ enum sm_note_kind {
 	SM_NOTE_NVCC_ACCEPTS, /* clang's error on what nvcc accepts with a warning */
 	SM_NOTE_TOO_DEEP,   /* an expression nested past SM_FE_MAX_DEPTH */
 	SM_NOTE_CALL,       /* a __device__ call not followed */
+	SM_NOTE_TEMPLATE,   /* a kernel template no launch of the file names:
+	                     * not analyzed */
 };
 
 /* What the front end could not do: a parse error, a missing include. */
