@@ -278,12 +278,44 @@ void sm_result_sort(struct sm_result *r)
  * from two of them.) */
 static bool same_but_site_block(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b);
 
+/* msg without its divergent-barrier count " (and N more barrier[s] after
+ * it)" (rules/divergent_barrier.c): instantiations that compile a
+ * different number of barriers after the same divergent one (a stage
+ * count as a template argument) report the same cause. */
+static const char *without_more_barriers(struct sm_arena *A, const char *msg)
+{
+	const char *p = msg ? strstr(msg, " (and ") : NULL;
+	while (p) {
+		const char *q = p + 6;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		const char *tail = NULL;
+		if (q > p + 6 && !strncmp(q, " more barrier after it)", 23))
+			tail = q + 23;
+		else if (q > p + 6 && !strncmp(q, " more barriers after it)", 24))
+			tail = q + 24;
+		if (tail)
+			return sm_arena_printf(A, "%.*s%s", (int)(p - msg), msg, tail);
+		p = strstr(p + 1, " (and ");
+	}
+	return msg;
+}
+
+static bool same_divergent_barrier(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b)
+{
+	if (a->rule != SM_RULE_DIVERGENT_BARRIER)
+		return false;
+	const char *ma = without_more_barriers(A, a->message), *mb = without_more_barriers(A, b->message);
+	return ma && mb && (ma != a->message || mb != b->message) && !strcmp(ma, mb);
+}
+
 static bool same_finding(struct sm_arena *scratch, const struct sm_diag *a, const struct sm_diag *b)
 {
 	return a->kernel && a->rule == b->rule && !cmp_pos(a->range.begin, b->range.begin) &&
 	       !cmp_pos(a->range.end, b->range.end) && a->access == b->access && !cmp_str(a->kernel, b->kernel) &&
 	       !cmp_str(a->array, b->array) && !cmp_str(a->note, b->note) &&
-	       (sm_diag_same_message(scratch, a, b) || same_but_site_block(scratch, a, b));
+	       (sm_diag_same_message(scratch, a, b) || same_but_site_block(scratch, a, b) ||
+		same_divergent_barrier(scratch, a, b));
 }
 
 unsigned sm_result_merge_instantiations(struct sm_result *r)

@@ -53,20 +53,20 @@ template __global__ void explicit_inst<4>(float *);
 
 /*
  * check-output-start
- * tests/rules/missing-barrier/template_not_launched.cu:25:18: warning: use of undeclared identifier 'missing_lib' (in host function 'run_library', which nvcc's device pass does not compile; the device code is analyzed)
- * tests/rules/missing-barrier/template_not_launched.cu:9:1: note: kernel template 'unused' not analyzed: no launch in this file names its template arguments (its launches may be in code that did not parse); lint the file that launches it, or make that launch's code parse
- * tests/rules/missing-barrier/template_not_launched.cu:17:1: note: kernel template 'behind_library' not analyzed: no launch in this file names its template arguments (its launches may be in code that did not parse); lint the file that launches it, or make that launch's code parse
- * tests/rules/missing-barrier/template_not_launched.cu:35:19: error: missing barrier: read-after-write race on 's': thread 0 reads s[63], which thread 63 wrote at line 34, with no __syncthreads() in between (different warps) in kernel 'launched' with blockDim (64,1,1) from the launch on line 40 [missing-barrier]
+ * tests/rules/missing-barrier/template_not_launched.cu:26:18: warning: use of undeclared identifier 'missing_lib' (in host function 'run_library', which nvcc's device pass does not compile; the device code is analyzed)
+ * tests/rules/missing-barrier/template_not_launched.cu:10:1: note: kernel template 'unused' not analyzed: no launch in this file names its template arguments (its launches may be in code that did not parse); lint the file that launches it, or make that launch's code parse
+ * tests/rules/missing-barrier/template_not_launched.cu:18:1: note: kernel template 'behind_library' not analyzed: no launch in this file names its template arguments (its launches may be in code that did not parse); lint the file that launches it, or make that launch's code parse
+ * tests/rules/missing-barrier/template_not_launched.cu:36:19: error: missing barrier: read-after-write race on 's': thread 0 reads s[63], which thread 63 wrote at line 35, with no __syncthreads() in between (different warps) in kernel 'launched' with blockDim (64,1,1) from the launch on line 41 [missing-barrier]
  *   	o[threadIdx.x] = s[63 - threadIdx.x] * N;
  *   	                 ^~~~~~~~~~~~~~~~~~~
- * tests/rules/missing-barrier/template_not_launched.cu:34:2: note: the racing write of 's' by thread 63
- * tests/rules/missing-barrier/template_not_launched.cu:33:2: note: 's' declared here
- * tests/rules/missing-barrier/template_not_launched.cu:35:19: note: add __syncthreads() between the two accesses
- * tests/rules/missing-barrier/template_not_launched.cu:48:19: assumed: missing barrier: read-after-write race on 's': thread 0 reads s[63], which thread 63 wrote at line 47, with no __syncthreads() in between (different warps) in kernel 'explicit_inst' with blockDim (64,1,1) (assumed; not a race for blockDim (32,1,1)) [missing-barrier]
+ * tests/rules/missing-barrier/template_not_launched.cu:35:2: note: the racing write of 's' by thread 63
+ * tests/rules/missing-barrier/template_not_launched.cu:34:2: note: 's' declared here
+ * tests/rules/missing-barrier/template_not_launched.cu:36:19: note: add __syncthreads() between the two accesses
+ * tests/rules/missing-barrier/template_not_launched.cu:49:19: assumed: missing barrier: read-after-write race on 's': thread 0 reads s[63], which thread 63 wrote at line 48, with no __syncthreads() in between (different warps) in kernel 'explicit_inst' with blockDim (64,1,1) (assumed; not a race for blockDim (32,1,1)) [missing-barrier]
  *   	o[threadIdx.x] = s[63 - threadIdx.x] * N;
  *   	                 ^~~~~~~~~~~~~~~~~~~
- * tests/rules/missing-barrier/template_not_launched.cu:47:2: note: the racing write of 's' by thread 63
- * tests/rules/missing-barrier/template_not_launched.cu:46:2: note: 's' declared here
- * tests/rules/missing-barrier/template_not_launched.cu:48:19: note: add __syncthreads() between the two accesses
+ * tests/rules/missing-barrier/template_not_launched.cu:48:2: note: the racing write of 's' by thread 63
+ * tests/rules/missing-barrier/template_not_launched.cu:47:2: note: 's' declared here
+ * tests/rules/missing-barrier/template_not_launched.cu:49:19: note: add __syncthreads() between the two accesses
  * check-output-end
  */
