@@ -376,7 +376,7 @@ static int64_t asm_count(const char *tok)
 
 void cv_asm_scope(struct fe *S, CXCursor c, struct sm_stmt *s)
 {
-	struct toks t = cv_tokens_of(S, c);
+	struct toks t = cv_asm_tokens(S, c);
 	s->scope = SM_SCOPE_BLOCK;
 	s->scope_arg = 0;
 	for (unsigned i = 0; i < t.n; i++) {

@@ -678,6 +678,72 @@ int cv_tokenize_extent(struct fe *S, CXCursor c, CXToken **tk, unsigned *n)
 	return 1;
 }
 
+/* clang's asm template back in the GCC spelling it was written in:
+ * clang writes an operand %N as $N (${N:mod} with a modifier), %= as
+ * ${:uid}, a literal % as itself and $ as $$. */
+static char *gcc_template(struct sm_arena *A, const char *x)
+{
+	size_t n = strlen(x);
+	char *out = n < SIZE_MAX / 2 ? sm_arena_alloc(A, 2 * n + 1) : NULL;
+	if (!out)
+		return NULL;
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (x[i] == '%') {
+			out[o++] = '%';
+			out[o++] = '%';
+		} else if (x[i] == '$' && x[i + 1] == '$') {
+			out[o++] = '$';
+			i++;
+		} else if (x[i] == '$' && x[i + 1] >= '0' && x[i + 1] <= '9') {
+			out[o++] = '%';
+		} else if (x[i] == '$' && x[i + 1] == '{') {
+			const char *end = strchr(x + i, '}');
+			if (!end) {
+				out[o++] = x[i];
+				continue;
+			}
+			out[o++] = '%';
+			if (!strncmp(x + i, "${:uid}", 7)) {
+				out[o++] = '=';
+			} else {
+				for (const char *q = x + i + 2; q < end && *q >= '0' && *q <= '9'; q++)
+					out[o++] = *q;
+			}
+			i = (size_t)(end - x);
+		} else {
+			out[o++] = x[i];
+		}
+	}
+	out[o] = 0;
+	return out;
+}
+
+/* An asm statement's template as one string token and a ':' (what the
+ * asm readers look at: the string literals before the first ':'), from
+ * clang's AST, so that an asm statement a macro expands (LDMATRIX_X4(...),
+ * CP_ASYNC_CG(...), as most real kernels wrap their PTX) reads as the
+ * one written out; the statement's own tokens when clang gives no
+ * template. */
+struct toks cv_asm_tokens(struct fe *S, CXCursor c)
+{
+	CXString cs = clang_Cursor_getGCCAssemblyTemplate(c);
+	const char *x = clang_getCString(cs);
+	char *tmpl = x && *x ? gcc_template(S->A, x) : NULL;
+	clang_disposeString(cs);
+	struct toks t = { 0 };
+	if (tmpl) {
+		t.s = sm_arena_alloc(S->A, 2 * sizeof(*t.s));
+		t.pos = sm_arena_alloc(S->A, 2 * sizeof(*t.pos));
+		if (t.s && t.pos && (t.s[0] = sm_arena_printf(S->A, "\"%s\"", tmpl)) != NULL) {
+			t.s[1] = ":";
+			t.pos[0] = t.pos[1] = cv_range_of(S, c).begin;
+			t.n = 2;
+		}
+	}
+	return t.n ? t : cv_tokens_of(S, c);
+}
+
 struct toks cv_tokens_of(struct fe *S, CXCursor c)
 {
 	return cv_tokens_until(S, c, NULL);

@@ -235,6 +235,9 @@ struct toks {
 };
 
 struct sm_pos cv_pos_of(CXSourceLocation loc);
+/* An asm statement's template (clang's, macros expanded) as a string
+ * token then ':' (convert.c); its own tokens when clang gives none. */
+struct toks cv_asm_tokens(struct fe *S, CXCursor c);
 /* The cursor's extent; range.file says which converted file it is in
  * (cv_file_index; 0 for a file left out). */
 struct sm_range cv_range_of(struct fe *S, CXCursor c);

@@ -867,7 +867,7 @@ void cv_async_mbarrier(struct fe *S, CXCursor c, struct sm_expr *ptr, bool init,
 
 bool cv_asm_async(struct fe *S, CXCursor c)
 {
-	struct toks t = cv_tokens_of(S, c);
+	struct toks t = cv_asm_tokens(S, c);
 	char *text = asm_text(S, &t);
 	if (!text)
 		return false;

@@ -304,7 +304,7 @@ static void conv_while(struct fe *S, CXCursor c, int is_do)
  * orders no memory. 0: no barrier. */
 static int asm_is_barrier(struct fe *S, CXCursor c)
 {
-	struct toks t = cv_tokens_of(S, c);
+	struct toks t = cv_asm_tokens(S, c);
 	int wait = 0, relaxed = 0;
 	for (unsigned i = 0; i < t.n; i++) {
 		if (t.s[i][0] != '"')
@@ -487,37 +487,28 @@ static void conv_return(struct fe *S, CXCursor c)
  * of values (convert_call.c pure_call). A template that reads a special
  * register (%%laneid, %%clock) or memory, or exchanges between lanes,
  * gives a per-thread unknown. Operands: clang lists the outputs first,
- * then the inputs; the outputs are counted between the first two ':'. */
+ * then the inputs (counted and read from clang's AST, so an asm
+ * statement a macro expands is read as the one written out). */
 static const char *const asm_per_thread[] = { "%%", "ld.", "st.", "shfl", "vote", "atom", "red.", "match",
 					      "activemask", "tex", "suld", "sust", "cp.", "mbarrier", "ldmatrix", "ldu" };
 
 static void asm_outputs(struct fe *S, CXCursor c)
 {
-	struct toks t = cv_tokens_of(S, c);
-	unsigned i = 0, nout = 0;
-	int depth = 0, colons = 0, items = 0;
+	struct toks t = cv_asm_tokens(S, c); /* the template, macros expanded */
 	bool pure = true;
+	for (unsigned i = 0; i < t.n && strcmp(t.s[i], ":") && strcmp(t.s[i], "::"); i++)
+		for (size_t k = 0; t.s[i][0] == '"' && k < sizeof(asm_per_thread) / sizeof(asm_per_thread[0]); k++)
+			pure = pure && !strstr(t.s[i], asm_per_thread[k]);
+	unsigned nout = clang_Cursor_getGCCAssemblyNumOutputs(c);
 	unsigned long long readwrite = 0; /* outputs marked "+": read as well */
-	for (; i < t.n && colons < 2; i++) {
-		const char *x = t.s[i];
-		if (!strcmp(x, "("))
-			depth++;
-		else if (!strcmp(x, ")"))
-			depth--;
-		else if (depth == 1 && !strcmp(x, ":"))
-			colons++;
-		else if (depth == 1 && !strcmp(x, "::"))
-			colons += 2; /* asm("..." :: inputs : clobbers): C++ lexes "::" as one token */
-		else if (depth == 1 && colons == 1 && !strcmp(x, ","))
-			items++;
-		else if (x[0] == '"' && colons == 0)
-			for (size_t k = 0; k < sizeof(asm_per_thread) / sizeof(asm_per_thread[0]); k++)
-				pure = pure && !strstr(x, asm_per_thread[k]);
-		else if (depth == 1 && colons == 1 && x[0] == '"') {
-			nout = (unsigned)items + 1;
-			if (strchr(x, '+') && items < 64)
-				readwrite |= 1ull << items;
-		}
+	for (unsigned i = 0; i < nout && i < 64; i++) {
+		CXString con;
+		CXCursor e;
+		if (!clang_Cursor_getGCCAssemblyOutput(c, i, &con, &e))
+			continue;
+		if (strchr(clang_getCString(con) ? clang_getCString(con) : "", '+'))
+			readwrite |= 1ull << i;
+		clang_disposeString(con);
 	}
 	unsigned nk;
 	CXCursor **ks = cv_kids_all(S, c, &nk);

@@ -17,6 +17,10 @@
 #   RUN_TIMEOUT   seconds for a plain run of the -O3 binary (default: 60)
 #   WORKDIR       where to build (default: a fresh mktemp -d); kept afterwards
 #   NVCC_FLAGS    extra flags for both builds (default: empty)
+#   NCU_FLAGS     extra flags for the ncu profiling run (default: empty), e.g.
+#                 '--kernel-name-base mangled --kernel-id ::regex:.:1' to profile
+#                 only the first launch of each kernel instantiation, for
+#                 third-party programs that launch the same kernels many times
 set -u -o pipefail
 
 OUTDIR=${1:?usage: tools/gpu/measure.sh OUTDIR}
@@ -27,6 +31,7 @@ NCU_TIMEOUT=${NCU_TIMEOUT:-300}
 RACE_TIMEOUT=${RACE_TIMEOUT:-300}
 RUN_TIMEOUT=${RUN_TIMEOUT:-60}
 NVCC_FLAGS=${NVCC_FLAGS:-}
+NCU_FLAGS=${NCU_FLAGS:-}
 export ARCH NVCC_FLAGS RACE_TIMEOUT
 
 mkdir -p "$OUTDIR"
@@ -178,7 +183,7 @@ for f in "${FILES[@]}"; do
   b=$(basename "$f" .cu)
   [ -x "$W/bin/$b" ] || { log "ncu: $b skipped (no -O3 binary)"; continue; }
   t=$(date +%s)
-  timeout "$NCU_TIMEOUT" ncu --section SourceCounters --import-source yes -f -o "$W/rep/$b" "$W/bin/$b" \
+  timeout "$NCU_TIMEOUT" ncu --section SourceCounters --import-source yes $NCU_FLAGS -f -o "$W/rep/$b" "$W/bin/$b" \
     >"$W/rep/$b.ncu.log" 2>&1
   rc=$?
   if [ ! -s "$W/rep/$b.ncu-rep" ]; then log "ncu: $b FAILED rc=$rc (no report; see rep/$b.ncu.log)"; continue; fi

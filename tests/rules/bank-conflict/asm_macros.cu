@@ -1,0 +1,48 @@
+// Inline PTX wrapped in macros, as real kernels write it (LDMATRIX_X4,
+// CP_ASYNC_CG): each asm statement is read from clang's
+// syntax tree, so a macro expansion is the asm written out. Before, only
+// the macro call's own tokens were read, and every such ldmatrix, cp.async
+// was unseen (LeetCUDA's hgemm kernels: 0 of
+// their shared lines seen).
+#include <stdint.h>
+
+#define LDMATRIX_X4(R0, R1, R2, R3, addr)                                      \
+	asm volatile("ldmatrix.sync.aligned.x4.m8n8.shared.b16 {%0, %1, %2, %3}, [%4];\n" \
+		     : "=r"(R0), "=r"(R1), "=r"(R2), "=r"(R3)                   \
+		     : "r"(addr))
+#define CP_ASYNC_CG(dst, src, bytes)                                           \
+	asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], %2;\n" ::"r"(dst), "l"(src), "n"(bytes))
+#define CP_ASYNC_WAIT_ALL() asm volatile("cp.async.wait_all;\n" ::)
+
+// 64-byte rows of halves, read by ldmatrix.x4 unpadded: the 8 row
+// addresses of each phase fall on 2 bank groups (4-way), and the
+// cp.async stores a row of 16-byte pieces per 4 lanes.
+__global__ void __launch_bounds__(128) tile_load(const uint4 *g, unsigned *out)
+{
+	__shared__ __align__(16) unsigned short tile[64][32];
+	uint32_t base = __cvta_generic_to_shared(&tile[0][0]);
+	int tid = threadIdx.x;
+	uint32_t dst = base + ((tid / 4) * 32 + (tid % 4) * 8) * sizeof(unsigned short);
+	CP_ASYNC_CG(dst, &g[tid], 16);
+	CP_ASYNC_WAIT_ALL();
+	__syncthreads();
+	unsigned lane = tid % 32;
+	uint32_t r[4];
+	uint32_t src = base + ((lane % 16) * 32 + (lane / 16) * 8) * sizeof(unsigned short);
+	LDMATRIX_X4(r[0], r[1], r[2], r[3], src);
+	out[tid] = r[0] + r[1] + r[2] + r[3];
+}
+
+void run(const uint4 *g, unsigned *o)
+{
+	tile_load<<<1, 128>>>(g, o);
+}
+
+/*
+ * check-output-start
+ * tests/rules/bank-conflict/asm_macros.cu:32:1: warning: 4-way bank conflict on ldmatrix.x4 load of 'tile' (unsigned short[64][32]) in kernel 'tile_load' with blockDim (128,1,1) from the launch on line 38; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ *   	LDMATRIX_X4(r[0], r[1], r[2], r[3], src);
+ *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * tests/rules/bank-conflict/asm_macros.cu:22:2: note: 'tile' declared here
+ * check-output-end
+ */
