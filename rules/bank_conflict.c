@@ -197,7 +197,11 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 				 * the profiler shows the mean over its iterations */
 				iv = sm_arena_printf(A, "%s (mean %.2f-way over the iterations)", iv, d->mean);
 			const char *lanes = "";
-			if (d->lane_a >= 0 && d->lane_b >= 0)
+			if (d->global_groups > 0)
+				lanes = sm_arena_printf(A, "; the lanes of warp %d read %d global 128-byte lines or shifts, and a cp.async "
+							"moves each in a wavefront of its own",
+							d->warp, d->global_groups);
+			else if (d->lane_a >= 0 && d->lane_b >= 0)
 				lanes = sm_arena_printf(A, "; lanes %d and %d of warp %d hit bank %d (byte offsets %lld and %lld)",
 							d->lane_a, d->lane_b, d->warp, d->bank, (long long)d->addr_a,
 							(long long)d->addr_b);

@@ -211,6 +211,52 @@ START_TEST(test_wavefronts_pure)
 }
 END_TEST
 
+/* A cp.async's groups (global 128-byte line, shift) as measured on the
+ * H200 (corpus/async_cp_global.cu): one warp, 16 bytes a lane unless said,
+ * shared and global byte offsets per lane, the wavefronts ncu counted. */
+START_TEST(test_cp_async_groups)
+{
+	static const struct {
+		const char *what;
+		int sh_mul, sh_mod, gl_mode, width, wavefronts;
+	} cases[] = {
+		{ "contiguous both", 16, 0, 0, 16, 4 },
+		{ "contiguous shared, pairs of 512-byte rows", 16, 0, 1, 16, 16 },
+		{ "contiguous shared, a line a lane", 16, 0, 2, 16, 32 },
+		{ "contiguous shared, a sector a lane", 16, 0, 3, 16, 32 },
+		{ "128-byte rows, contiguous global", 128, 0, 0, 16, 32 },
+		{ "32-byte rows, pairs", 32, 0, 1, 16, 32 },
+		{ "4 bytes, a line a lane", 4, 0, 2, 4, 32 },
+	};
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		int64_t a[32], g[32];
+		for (int l = 0; l < 32; l++) {
+			a[l] = (int64_t)l * cases[k].sh_mul;
+			switch (cases[k].gl_mode) {
+			case 0: g[l] = (int64_t)l * cases[k].width; break;
+			case 1: g[l] = (int64_t)(l / 2) * 512 + (l % 2) * 16; break;
+			case 2: g[l] = (int64_t)l * 128; break;
+			default: g[l] = (int64_t)l * 32; break;
+			}
+		}
+		struct sm_wave w;
+		sm_bank_wavefronts(a, 0xffffffffu, (unsigned)cases[k].width, &w);
+		int groups = sm_cp_async_groups(a, g, 0xffffffffu);
+		int wf = groups > w.wavefronts ? groups : w.wavefronts;
+		ck_assert_msg(wf == cases[k].wavefronts, "%s: %d wavefronts, measured %d", cases[k].what, wf,
+			      cases[k].wavefronts);
+	}
+	/* 8 bytes a lane, four lanes a 512-byte row: 8 groups (ncu: 8) */
+	int64_t a[32], g[32];
+	for (int l = 0; l < 32; l++) {
+		a[l] = l * 8;
+		g[l] = (l / 4) * 512 + (l % 4) * 8;
+	}
+	ck_assert_int_eq(sm_cp_async_groups(a, g, 0xffffffffu), 8);
+	ck_assert_int_eq(sm_cp_async_groups(a, g, 0), 0);
+}
+END_TEST
+
 /* The kernel's facts are computed when first asked for, once: a rule that
  * never asks (bank-conflict disabled) costs no bank evaluation. */
 /* Resolve body as kernel k of b and init its facts for one warp's block
@@ -445,6 +491,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_shift_loops, 0, sizeof(shift_table) / sizeof(shift_table[0]));
 	tcase_add_test(tc, test_guard_active_lanes);
 	tcase_add_test(tc, test_wavefronts_pure);
+	tcase_add_test(tc, test_cp_async_groups);
 	tcase_add_test(tc, test_facts_on_first_use);
 	tcase_add_loop_test(tc, test_tma_swizzle, 0, sizeof(tma_table) / sizeof(tma_table[0]));
 	tcase_add_loop_test(tc, test_tma_mismatch, 0, sizeof(tma_reads) / sizeof(tma_reads[0]));

@@ -61,6 +61,8 @@ struct sm_raccess {
 	int nidx;
 	struct sm_expr *idx[SM_MAX_DIMS]; /* closed, in elements of array */
 	struct sm_expr *extra;        /* closed byte offset, or NULL */
+	struct sm_expr *gsrc;         /* a cp.async's global source offset,
+	                               * closed (src->gsrc resolved), or NULL */
 	unsigned width;               /* bytes per thread */
 	const struct sm_loop *loop;   /* innermost enclosing loop, or NULL */
 	const struct sm_guard *guards;/* all guards in force */
@@ -138,11 +140,21 @@ struct sm_wave {
 	int bank;         /* the most contended bank, -1 if none */
 	int lane_a;       /* two lanes that collide in that bank (-1 if none) */
 	int lane_b;
+	int global_groups; /* a cp.async whose global side sets the count:
+	                    * the (global 128-byte line, shift) groups its
+	                    * lanes read (sm_cp_async_groups); 0 otherwise */
 };
 
 /* The pure bank model: addr[i] is lane i's byte address, mask the active
  * lanes, width the bytes per lane (1, 2, 4, 8 or 16). */
 void sm_bank_wavefronts(const int64_t addr[SM_WARP], uint32_t mask, unsigned width, struct sm_wave *out);
+/* A cp.async's wavefronts as the profiler counts them (measured on the
+ * H200, corpus/async_cp_global.cu): the lanes that read one global
+ * 128-byte line with one shift (global offset minus shared offset, modulo
+ * 128) move in one wavefront, so a request costs at least one wavefront
+ * per such group, whatever its shared banks. gsrc[i] is lane i's global
+ * byte offset (from a line-aligned base), addr[i] its shared one. */
+int sm_cp_async_groups(const int64_t addr[SM_WARP], const int64_t gsrc[SM_WARP], uint32_t mask);
 
 /* The work budget of one file's analysis (--analysis-budget): expression
  * nodes the lane evaluator visits, over every kernel, block shape and
@@ -324,6 +336,7 @@ struct sm_degree {
 	int warp;                     /* warp of the worst request */
 	int lane_a, lane_b;           /* colliding lanes of the worst request */
 	int bank;
+	int global_groups;            /* the worst request's sm_wave.global_groups */
 	int64_t addr_a, addr_b;       /* their byte offsets in the array */
 	int nloops;                   /* loops whose counters the worst depends on */
 	const struct sm_iv *worst_iv; /* the induction variable that matters */

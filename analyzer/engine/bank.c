@@ -86,6 +86,26 @@ void sm_bank_wavefronts(const int64_t addr[SM_WARP], uint32_t mask, unsigned wid
 	/* a full request of 8 or 16 bytes has an ideal of 2 or 4 passes */
 }
 
+int sm_cp_async_groups(const int64_t addr[SM_WARP], const int64_t gsrc[SM_WARP], uint32_t mask)
+{
+	int64_t line[SM_WARP], shift[SM_WARP];
+	int n = 0;
+	for (int l = 0; l < SM_WARP; l++) {
+		if (!(mask & (1u << l)))
+			continue;
+		int64_t ln = floordiv(gsrc[l], 128), sh = ((gsrc[l] - addr[l]) % 128 + 128) % 128;
+		bool seen = false;
+		for (int i = 0; i < n && !seen; i++)
+			seen = line[i] == ln && shift[i] == sh;
+		if (!seen) {
+			line[n] = ln;
+			shift[n] = sh;
+			n++;
+		}
+	}
+	return n;
+}
+
 /* ---- one access, one block shape ---- */
 
 /* caps: SM_MAX_TUPLES, SM_MAX_ITER, SM_UNKNOWN_ITER_ADD/MUL (base/limits.h) */
@@ -214,10 +234,17 @@ static bool lane_addr(const struct job *J, struct sm_eval_ctx *c, int64_t *out)
 	return !c->err;
 }
 
+static bool has_uniform_unknown(const struct sm_expr *e);
+
 static void leaf(struct job *J, struct sm_eval_ctx *base)
 {
-	int64_t addr[SM_WARP];
+	int64_t addr[SM_WARP], gsrc[SM_WARP];
 	uint32_t mask = 0;
+	/* every lane's global source known, and its line and shift too: a
+	 * source that reads a value the analysis does not know (a row stride
+	 * K, blockIdx) is left to the shared side alone, as the lines then
+	 * depend on that value */
+	bool global = J->ra->gsrc != NULL && !has_uniform_unknown(J->ra->gsrc);
 	/* a loop condition that reads no thread index is every lane's:
 	 * evaluated once, in the first lane (false: no lane runs the access) */
 	bool per_lane[SM_MAX_LOOPS];
@@ -267,6 +294,12 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		}
 		addr[l] = a;
 		mask |= 1u << l;
+		if (global) {
+			c.err = 0;
+			c.budget = SM_EVAL_BUDGET_ACCESS;
+			gsrc[l] = sm_eval(J->ra->gsrc, &c);
+			global = !c.err;
+		}
 		if (a < J->amin)
 			J->amin = a;
 		if (a > J->amax)
@@ -276,6 +309,13 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		return;
 	struct sm_wave w;
 	sm_bank_wavefronts(addr, mask, J->ra->width, &w);
+	int groups = global ? sm_cp_async_groups(addr, gsrc, mask) : 0;
+	w.global_groups = 0;
+	if (groups > w.wavefronts) {
+		w.wavefronts = groups;
+		w.global_groups = groups;
+		w.bank = w.lane_a = w.lane_b = -1;
+	}
 	J->total_wave += (unsigned long)w.wavefronts;
 	J->total_ideal += (unsigned long)w.ideal;
 	J->out->requests++;
@@ -290,6 +330,7 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		J->out->lane_a = w.lane_a;
 		J->out->lane_b = w.lane_b;
 		J->out->bank = w.bank;
+		J->out->global_groups = w.global_groups;
 		J->out->addr_a = w.lane_a >= 0 ? addr[w.lane_a] : 0;
 		J->out->addr_b = w.lane_b >= 0 ? addr[w.lane_b] : 0;
 		J->out->worst_mask = mask;

@@ -429,6 +429,7 @@ static void record_access(struct rs *R, struct sm_access *a, env_t env, struct w
 			ra->guards = o->guards;
 	}
 	ra->value = a->value ? subst(R, (struct sm_expr *)a->value, env, 0) : NULL;
+	ra->gsrc = a->gsrc ? subst(R, (struct sm_expr *)a->gsrc, env, 0) : NULL;
 	ra->ok = true;
 	ra->name = a->array ? a->array->name
 		 : a->op ? NULL /* an instruction's address operand: named by its array */

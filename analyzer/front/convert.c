@@ -678,6 +678,16 @@ int cv_tokenize_extent(struct fe *S, CXCursor c, CXToken **tk, unsigned *n)
 	return 1;
 }
 
+bool cv_from_macro(CXCursor c)
+{
+	CXSourceLocation l = clang_getCursorLocation(c);
+	CXFile fe, fs;
+	unsigned oe = 0, os = 0;
+	clang_getExpansionLocation(l, &fe, NULL, NULL, &oe);
+	clang_getSpellingLocation(l, &fs, NULL, NULL, &os);
+	return oe != os || !clang_File_isEqual(fe, fs);
+}
+
 /* clang's asm template back in the GCC spelling it was written in:
  * clang writes an operand %N as $N (${N:mod} with a modifier), %= as
  * ${:uid}, a literal % as itself and $ as $$. */

@@ -238,6 +238,9 @@ struct sm_pos cv_pos_of(CXSourceLocation loc);
 /* An asm statement's template (clang's, macros expanded) as a string
  * token then ':' (convert.c); its own tokens when clang gives none. */
 struct toks cv_asm_tokens(struct fe *S, CXCursor c);
+/* Is c written by a macro's expansion (its spelling elsewhere than where
+ * it expands)? */
+bool cv_from_macro(CXCursor c);
 /* The cursor's extent; range.file says which converted file it is in
  * (cv_file_index; 0 for a file left out). */
 struct sm_range cv_range_of(struct fe *S, CXCursor c);
@@ -262,6 +265,9 @@ CXCursor cv_sole_operand(CXCursor c);
 CXCursor cv_decl_under(CXCursor e, bool params_only);
 /* The index of parameter parm among function fn's, or -1. */
 int cv_param_index(CXCursor fn, CXCursor parm);
+/* The byte offset `&P[i]` or `P + i` addresses from a global pointer
+ * parameter P of the kernel (a cp.async source), or NULL (convert_decl.c). */
+struct sm_expr *cv_global_offset(struct fe *S, CXCursor e);
 CXCursor cv_strip(CXCursor c);
 /* The cursor's extent as a range of the file text it expands from. */
 CXSourceRange cv_file_extent(struct fe *S, CXCursor c);

@@ -94,10 +94,12 @@ static struct sm_access *access_at(struct fe *S, CXCursor c, struct sm_expr *ptr
 	a->base_elem_size = width;
 	a->width = width;
 	cv_emit_made_access(S, c, a);
-	if (clang_getCursorKind(c) == CXCursor_AsmStmt && !(S->in_header && S->call)) {
+	if (clang_getCursorKind(c) == CXCursor_AsmStmt && !(S->in_header && S->call) && !cv_from_macro(c)) {
 		/* nvcc's line table puts an asm statement's instructions on its
 		 * last line (measured on the H100: a two-line ldmatrix is on
-		 * the line of its operands) */
+		 * the line of its operands); one a macro expands, on the line
+		 * of the macro's name (measured on the H200: LeetCUDA's
+		 * LDMATRIX_X4(...) written over three lines is on its first) */
 		a->range.begin.line = a->range.end.line;
 		a->range.begin.col = 1;
 	}
@@ -399,7 +401,11 @@ struct sm_expr *cv_conv_pipeline_memcpy(struct fe *S, const struct cv_call *k)
 	int64_t size = 0;
 	if (k->nargs < 3 || !cv_try_eval_int(k->args[2], &size) || (size != 4 && size != 8 && size != 16))
 		return cv_opaque(S, k->c, "async copy", 1);
-	issue(S, access_at(S, k->args[0], cv_conv_expr(S, k->args[0]), SM_ACC_STORE, (unsigned)size, "cp.async (__pipeline_memcpy_async)"));
+	struct sm_access *a = access_at(S, k->args[0], cv_conv_expr(S, k->args[0]), SM_ACC_STORE, (unsigned)size,
+					"cp.async (__pipeline_memcpy_async)");
+	if (a)
+		a->gsrc = cv_global_offset(S, k->args[1]);
+	issue(S, a);
 	return NULL;
 }
 
@@ -969,8 +975,12 @@ bool cv_asm_async(struct fe *S, CXCursor c)
 			sz = sz ? strchr(sz + 1, ']') : NULL;
 			sz = sz ? strchr(sz, ',') : NULL;
 			int64_t n = sz ? asm_count(S, c, sz + 1, "") : -1;
-			if (n == 4 || n == 8 || n == 16)
-				issue(S, access_at(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE, n, "cp.async"));
+			const char *src = strchr(ins, ']');
+			struct sm_access *a = n == 4 || n == 8 || n == 16
+				? access_at(S, c, operand_ptr(S, c, mem_operand(ins)), SM_ACC_STORE, n, "cp.async") : NULL;
+			if (a && src)
+				a->gsrc = cv_global_offset(S, operand_at(S, c, mem_operand(src + 1)));
+			issue(S, a);
 			any = true;
 		}
 	}

@@ -227,6 +227,10 @@ struct sm_access {
 	                           * load (cp.async.bulk out of shared memory,
 	                           * op "cp.async.bulk store") reads at any time
 	                           * up to its bulk wait_group */
+	const struct sm_expr *gsrc; /* a cp.async: the byte offset of its global
+	                           * source from a kernel parameter, as written
+	                           * (the profiler counts a wavefront per global
+	                           * line and shift it reads), or NULL */
 	bool bulk;                /* with async_copy: one thread's copy of a
 	                           * whole range (cp.async.bulk either way, a
 	                           * cuda::memcpy_async past 16 bytes): the

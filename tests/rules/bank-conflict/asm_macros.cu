@@ -3,7 +3,8 @@
 // syntax tree, so a macro expansion is the asm written out. Before, only
 // the macro call's own tokens were read, and every such ldmatrix, cp.async
 // was unseen (LeetCUDA's hgemm kernels: 0 of
-// their shared lines seen).
+// their shared lines seen). A macro call written over several lines is
+// reported on its first, where nvcc's line table puts it.
 #include <stdint.h>
 
 #define LDMATRIX_X4(R0, R1, R2, R3, addr)                                      \
@@ -29,7 +30,8 @@ __global__ void __launch_bounds__(128) tile_load(const uint4 *g, unsigned *out)
 	unsigned lane = tid % 32;
 	uint32_t r[4];
 	uint32_t src = base + ((lane % 16) * 32 + (lane / 16) * 8) * sizeof(unsigned short);
-	LDMATRIX_X4(r[0], r[1], r[2], r[3], src);
+	LDMATRIX_X4(r[0], r[1], r[2], r[3],
+		    src);
 	out[tid] = r[0] + r[1] + r[2] + r[3];
 }
 
@@ -40,9 +42,9 @@ void run(const uint4 *g, unsigned *o)
 
 /*
  * check-output-start
- * tests/rules/bank-conflict/asm_macros.cu:32:1: warning: 4-way bank conflict on ldmatrix.x4 load of 'tile' (unsigned short[64][32]) in kernel 'tile_load' with blockDim (128,1,1) from the launch on line 38; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
- *   	LDMATRIX_X4(r[0], r[1], r[2], r[3], src);
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * tests/rules/bank-conflict/asm_macros.cu:22:2: note: 'tile' declared here
+ * tests/rules/bank-conflict/asm_macros.cu:33:2: warning: 4-way bank conflict on ldmatrix.x4 load of 'tile' (unsigned short[64][32]) in kernel 'tile_load' with blockDim (128,1,1) from the launch on line 40; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ *   	LDMATRIX_X4(r[0], r[1], r[2], r[3],
+ *   	^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * tests/rules/bank-conflict/asm_macros.cu:23:2: note: 'tile' declared here
  * check-output-end
  */

@@ -82,6 +82,5 @@ void launch(unsigned *u, const float *f, float *o)
  *       asm volatile("cp.async.cg.shared.global [%0], [%1], %2;" :: "r"(smem_addr(&c[t * 32 + 4])), "l"(&in[t * 4]), "n"(16));
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/tensor_tiles.cu:45:55: note: 'c' declared here
- * tests/rules/bank-conflict/tensor_tiles.cu:52:1: note: index 'c' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 0 of 1 conflicting accesses become conflict-free
  * check-output-end
  */
