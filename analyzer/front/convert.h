@@ -561,6 +561,12 @@ void cv_async_reset(struct fe *S);
 struct cv_async_loop {
 	struct vec ev;                /* struct cv_async_ev, in order */
 	struct cv_async_loop *up;     /* the enclosing loop's, or NULL */
+	unsigned first;               /* the first access index of the body: a
+	                               * copy numbered below it was issued before
+	                               * the loop, and is not carried over its
+	                               * back edge (its loads list it as pending
+	                               * already; its next issue is the enclosing
+	                               * loop's) */
 };
 void cv_async_loop_begin(struct fe *S, struct cv_async_loop *L);
 void cv_async_loop_end(struct fe *S, struct cv_async_loop *L, const struct sm_stmt *body, const struct sm_stmt *step);

@@ -199,6 +199,7 @@ static void note(struct fe *S, enum ev_kind kind, int64_t n, bool bulk)
 void cv_async_loop_begin(struct fe *S, struct cv_async_loop *L)
 {
 	memset(L, 0, sizeof(*L));
+	L->first = S->naccess;
 	L->up = S->async.loop;
 	S->async.loop = L;
 }
@@ -241,7 +242,11 @@ void cv_async_loop_end(struct fe *S, struct cv_async_loop *L, const struct sm_st
 	unsigned left = 0;
 	for (unsigned i = 0; i < n; i++) {
 		after[i] = groups_after(S, i);
-		done[i] = S->async.bulk[i]; /* a bulk read is not carried to loads */
+		/* a bulk read is not carried to loads, nor a copy issued
+		 * before the loop: an inner loop of reads after the outer
+		 * body's copies (a GEMM's ldmatrix loop) does not carry them
+		 * into "its previous iteration" */
+		done[i] = S->async.bulk[i] || S->async.acc[i]->index < L->first;
 		left += !done[i];
 	}
 	unsigned k = 0;
