@@ -318,6 +318,18 @@ static void predict(const struct sm_result *r, unsigned line, struct sm_ncu_row 
 	}
 }
 
+/* Is a cp.async (not a bulk copy) among the accesses of line? */
+static bool line_has_cp_async(const struct sm_result *r, unsigned line)
+{
+	for (unsigned i = 0; i < r->nacc; i++) {
+		const struct sm_access_record *a = &r->acc[i];
+		if (a->range.file == 0 && a->range.begin.line == line && !strncmp(a->op, "cp.async", 8) &&
+		    strncmp(a->op, "cp.async.bulk", 13))
+			return true;
+	}
+	return false;
+}
+
 int sm_ncu_compare(const struct sm_ncu *m, struct sm_result *r, struct sm_ncu_row **out)
 {
 	size_t cap = m->n + r->nacc + 1;
@@ -368,8 +380,12 @@ int sm_ncu_compare(const struct sm_ncu *m, struct sm_result *r, struct sm_ncu_ro
 						      "source view";
 		} else {
 			w->verdict = SM_NCU_UNDER;
-			w->why = "the hardware serialized more than the model predicts: a launch, data or layout "
-				 "the analysis did not see (check the launch and the values the index reads)";
+			w->why = line_has_cp_async(r, w->line)
+				? "a cp.async costs a wavefront per global 128-byte line and shift its lanes read, "
+				  "and its global source here reads a value the analysis does not know (a row "
+				  "stride, a pointer it does not follow): only its shared banks are predicted"
+				: "the hardware serialized more than the model predicts: a launch, data or layout "
+				  "the analysis did not see (check the launch and the values the index reads)";
 		}
 	}
 	/* lines with analyzed accesses and no measurement */
