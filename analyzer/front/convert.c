@@ -309,9 +309,38 @@ bool cv_expr_remote(const struct sm_expr *e)
 	return false;
 }
 
+static enum CXChildVisitResult any_call(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return CXChildVisit_Recurse;
+	*(bool *)d = true;
+	return CXChildVisit_Break;
+}
+
+void cv_store_at_value(struct fe *S, struct sm_access *st, CXCursor target, CXCursor value)
+{
+	struct sm_range rr = cv_range_of(S, value);
+	bool call = false; /* the target, evaluated after the value (C++17), calls a function */
+	clang_visitChildren(target, any_call, &call);
+	if (st && !call && !(S->in_header && S->call) && rr.begin.line > st->range.begin.line) {
+		st->range.begin = rr.begin;
+		if (st->range.end.line < rr.begin.line)
+			st->range.end = rr.end;
+	}
+}
+
 struct sm_access *cv_emit_made_access(struct fe *S, CXCursor c, struct sm_access *a)
 {
 	a->range = S->in_header && S->call ? S->call->range : cv_range_of(S, c);
+	if (!(S->in_header && S->call) && clang_getCursorKind(cv_strip(c)) == CXCursor_ArraySubscriptExpr &&
+	    a->range.end.line > a->range.begin.line) {
+		/* nvcc's line table puts an element access whose subscript
+		 * goes on past its line on the subscript's last line (measured
+		 * on the H200, corpus/lines_multiline.cu: a load and a store) */
+		a->range.begin.line = a->range.end.line;
+		a->range.begin.col = 1;
+	}
 	a->call = S->call;
 	a->index = S->naccess++;
 	a->remote = a->remote || cv_expr_remote(a->base);

@@ -241,6 +241,13 @@ struct toks cv_asm_tokens(struct fe *S, CXCursor c);
 /* Is c written by a macro's expansion (its spelling elsewhere than where
  * it expands)? */
 bool cv_from_macro(CXCursor c);
+/* A store of a struct or vector copied whole (operator=): nvcc's line
+ * table puts it on its value's first line, unless its target calls a
+ * function (measured on the H200: corpus/lines_multiline.cu, LeetCUDA's
+ * LDST128BITS(s[..]) = LDST128BITS(g[..]) loaders, 7 lines moved, 3 with
+ * a swizzle call in the target not): st's range moves there when value
+ * starts on a later line (convert.c). */
+void cv_store_at_value(struct fe *S, struct sm_access *st, CXCursor target, CXCursor value);
 /* The cursor's extent; range.file says which converted file it is in
  * (cv_file_index; 0 for a file left out). */
 struct sm_range cv_range_of(struct fe *S, CXCursor c);

@@ -851,7 +851,8 @@ static struct sm_expr *conv_operator(struct fe *S, const struct cv_call *k)
 		return opaque_call(S, k, 0); /* its arguments are evaluated again */
 	if (is_compound)
 		(void)cv_emit_access(S, k->args[0], SM_ACC_LOAD);
-	(void)cv_emit_access(S, k->args[0], SM_ACC_STORE);
+	cv_store_at_value(S, cv_emit_access(S, k->args[0], SM_ACC_STORE), k->args[0],
+			  is_assign && k->nargs == 2 ? k->args[1] : k->c);
 	return cv_opaque(S, k->c, name, 1);
 }
 
