@@ -273,7 +273,7 @@ CXCursor cv_decl_under(CXCursor e, bool params_only);
 /* The index of parameter parm among function fn's, or -1. */
 int cv_param_index(CXCursor fn, CXCursor parm);
 /* The byte offset `&P[i]` or `P + i` addresses from a global pointer
- * parameter P of the kernel (a cp.async source), or NULL (convert_decl.c). */
+ * parameter P of the kernel (a cp.async source), or NULL (convert_global.c). */
 struct sm_expr *cv_global_offset(struct fe *S, CXCursor e);
 CXCursor cv_strip(CXCursor c);
 /* The cursor's extent as a range of the file text it expands from. */

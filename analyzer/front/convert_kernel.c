@@ -415,7 +415,11 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData d)
 			(void)cv_make_array(S, c, 1);
 		return CXChildVisit_Continue;
 	}
-	if (k == CXCursor_FunctionTemplate && clang_isCursorDefinition(c) && cv_has_attr(c, CXCursor_CUDAGlobalAttr)) {
+	/* a template of the main file only: a header's is launched by the
+	 * file that instantiates it (ggml's mmq.cuh, by mmq.cu's instances),
+	 * and its other includers need not */
+	if (k == CXCursor_FunctionTemplate && clang_isCursorDefinition(c) && cv_has_attr(c, CXCursor_CUDAGlobalAttr) &&
+	    clang_Location_isFromMainFile(clang_getCursorLocation(c))) {
 		CXCursor *keep = sm_arena_alloc(S->A, sizeof(*keep));
 		if (keep) {
 			*keep = c;
