@@ -10,8 +10,6 @@
  * declaration and expression converters, which it uses.) */
 #include "front/convert.h"
 
-#include <string.h>
-
 /* The byte offset from a kernel parameter that a cp.async source operand
  * addresses, `&P[i]` or `P + i` with P a global pointer parameter of the
  * kernel (not of an inlined helper, whose pointer may differ per thread):
@@ -24,23 +22,17 @@ struct sm_expr *cv_global_offset(struct fe *S, CXCursor e)
 	CXCursor ptr = clang_getNullCursor(), idx = clang_getNullCursor();
 	struct kids ks = cv_kids_of(e);
 	enum CXCursorKind k = clang_getCursorKind(e);
-	if (k == CXCursor_UnaryOperator && ks.n == 1 &&
+	if (k == CXCursor_UnaryOperator && ks.n == 1 && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf &&
 	    clang_getCursorKind(cv_strip(ks.c[0])) == CXCursor_ArraySubscriptExpr) {
 		struct kids as = cv_kids_of(cv_strip(ks.c[0]));
 		if (as.n == 2) {
 			ptr = as.c[0];
 			idx = as.c[1];
 		}
-	} else if (k == CXCursor_BinaryOperator && ks.n == 2 &&
+	} else if (k == CXCursor_BinaryOperator && ks.n == 2 && clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_Add &&
 		   clang_getCanonicalType(clang_getCursorType(cv_strip(ks.c[0]))).kind == CXType_Pointer) {
-		struct toks t = cv_tokens_of(S, e);
-		bool plus = false;
-		for (unsigned i = 0; i < t.n && !plus; i++)
-			plus = !strcmp(t.s[i], "+");
-		if (plus) {
-			ptr = ks.c[0];
-			idx = ks.c[1];
-		}
+		ptr = ks.c[0];
+		idx = ks.c[1];
 	}
 	if (clang_Cursor_isNull(ptr) || S->call)
 		return NULL;

@@ -35,16 +35,54 @@ __global__ void __launch_bounds__(128) tile_load(const uint4 *g, unsigned *out)
 	out[tid] = r[0] + r[1] + r[2] + r[3];
 }
 
+// The global side of a cp.async: the source written `P + i` of a kernel
+// parameter, lanes in pairs on 512-byte rows, costs a wavefront per
+// global line (4-way although the shared chunks are consecutive). Written
+// `P - i`, its offset is not read as `P + i` (not modelled: the shared
+// side alone, conflict-free).
+__global__ void __launch_bounds__(32) rows_plus(const uint4 *g, unsigned *out)
+{
+	__shared__ __align__(16) unsigned s[128];
+	int t = threadIdx.x;
+	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 4]), g + ((t / 2) * 32 + (t % 2)), 16);
+	CP_ASYNC_WAIT_ALL();
+	out[t] = s[t * 4];
+}
+
+__global__ void __launch_bounds__(32) rows_minus(const uint4 *g, unsigned *out)
+{
+	__shared__ __align__(16) unsigned s[128];
+	int t = threadIdx.x;
+	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 4]), g - ((t / 2) * 32 + (t % 2)), 16);
+	CP_ASYNC_WAIT_ALL();
+	out[t] = s[t * 4];
+}
+
 void run(const uint4 *g, unsigned *o)
 {
 	tile_load<<<1, 128>>>(g, o);
+	rows_plus<<<1, 32>>>(g, o);
+	rows_minus<<<1, 32>>>(g + 1024, o);
 }
 
 /*
  * check-output-start
- * tests/rules/bank-conflict/asm_macros.cu:33:2: warning: 4-way bank conflict on ldmatrix.x4 load of 'tile' (unsigned short[64][32]) in kernel 'tile_load' with blockDim (128,1,1) from the launch on line 40; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/asm_macros.cu:33:2: warning: 4-way bank conflict on ldmatrix.x4 load of 'tile' (unsigned short[64][32]) in kernel 'tile_load' with blockDim (128,1,1) from the launch on line 63; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *   	LDMATRIX_X4(r[0], r[1], r[2], r[3],
  *   	^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/asm_macros.cu:23:2: note: 'tile' declared here
+ * tests/rules/bank-conflict/asm_macros.cu:47:2: warning: 4-way bank conflict on cp.async store of 's' (unsigned int[128]) in kernel 'rows_plus' with blockDim (32,1,1) from the launch on line 64; the lanes of warp 0 read 16 global 128-byte lines or shifts, and a cp.async moves each in a wavefront of its own [bank-conflict]
+ *   	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 4]), g + ((t / 2) * 32 + (t % 2)), 16);
+ *   	^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * tests/rules/bank-conflict/asm_macros.cu:45:2: note: 's' declared here
+ * tests/rules/bank-conflict/asm_macros.cu:49:11: warning: 4-way bank conflict on load of 's' (unsigned int[128]) in kernel 'rows_plus' with blockDim (32,1,1) from the launch on line 64; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ *   	out[t] = s[t * 4];
+ *   	         ^~~~~~~~
+ * tests/rules/bank-conflict/asm_macros.cu:45:2: note: 's' declared here
+ * tests/rules/bank-conflict/asm_macros.cu:58:11: warning: 4-way bank conflict on load of 's' (unsigned int[128]) in kernel 'rows_minus' with blockDim (32,1,1) from the launch on line 65; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ *   	out[t] = s[t * 4];
+ *   	         ^~~~~~~~
+ * tests/rules/bank-conflict/asm_macros.cu:54:2: note: 's' declared here
+ * tests/rules/bank-conflict/asm_macros.cu:58:11: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
  * check-output-end
  */
