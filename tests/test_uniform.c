@@ -354,6 +354,131 @@ START_TEST(test_arms)
 }
 END_TEST
 
+/* ---- what a path keeps of a condition (sm_cond_path_facts): `if (C)`
+ * in `for (t = 0; t < n; t++)` ---- */
+
+enum pshape { P_EQ0, P_NE0, P_EQ1, P_LT1, P_GT2, P_NOT_EQ0, P_TWICE_EQ0, P_PARAM, P_TID, P_LOAD, P_TID_BY_PARAM };
+
+struct facts_row {
+	enum pshape shape;
+	bool ok;        /* kept by a path */
+	int nloops;
+	int first, later;
+};
+
+static const struct facts_row facts_rows[] = {
+	{ P_EQ0, true, 1, 1, 0 },          /* t == 0: the first iteration only */
+	{ P_NE0, true, 1, 0, 1 },
+	{ P_EQ1, true, 1, 0, -1 },         /* t == 1: some later iteration */
+	{ P_LT1, true, 1, 1, 0 },          /* flips after the first */
+	{ P_GT2, true, 1, 0, -1 },         /* flips later: not known */
+	{ P_NOT_EQ0, true, 1, 0, 1 },
+	{ P_TWICE_EQ0, true, 1, 1, -1 },   /* 2 * t == 0: not a plain counter */
+	{ P_PARAM, true, 0, -1, -1 },      /* a flag: one arm, no iteration */
+	{ P_TID, false, 0, -1, -1 },       /* splits the block */
+	{ P_LOAD, false, 0, -1, -1 },      /* memory may change in between */
+	{ P_TID_BY_PARAM, false, 0, -1, -1 },
+};
+
+START_TEST(test_path_facts)
+{
+	const struct facts_row *R = &facts_rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_var *t = var(&b, "t", SM_V_LOCAL), *n = var(&b, "n", SM_V_PARAM);
+	struct sm_expr *c = NULL;
+	switch (R->shape) {
+	case P_EQ0: c = OP(&b, SM_OP_EQ, V(&b, t), K(&b, 0)); break;
+	case P_NE0: c = OP(&b, SM_OP_NE, V(&b, t), K(&b, 0)); break;
+	case P_EQ1: c = OP(&b, SM_OP_EQ, V(&b, t), K(&b, 1)); break;
+	case P_LT1: c = OP(&b, SM_OP_LT, V(&b, t), K(&b, 1)); break;
+	case P_GT2: c = OP(&b, SM_OP_GT, V(&b, t), K(&b, 2)); break;
+	case P_NOT_EQ0:
+		c = sm_arena_alloc(&b.A, sizeof(*c));
+		ck_assert_ptr_nonnull(c);
+		memset(c, 0, sizeof(*c));
+		c->kind = SM_E_UNARY;
+		c->op = SM_OP_NOT;
+		c->a = OP(&b, SM_OP_EQ, V(&b, t), K(&b, 0));
+		break;
+	case P_TWICE_EQ0: c = OP(&b, SM_OP_EQ, OP(&b, SM_OP_MUL, K(&b, 2), V(&b, t)), K(&b, 0)); break;
+	case P_PARAM: c = OP(&b, SM_OP_NE, V(&b, n), K(&b, 0)); break;
+	case P_TID: c = OP(&b, SM_OP_LT, tid(&b), K(&b, 5)); break;
+	case P_LOAD: c = OP(&b, SM_OP_GT, load_at(&b, 4, K(&b, 0)), K(&b, 0)); break;
+	case P_TID_BY_PARAM: c = OP(&b, SM_OP_LT, OP(&b, SM_OP_ADD, tid(&b), V(&b, t)), V(&b, n)); break;
+	}
+	struct sm_stmt *cif = iff(&b, c, acc(&b, SM_ACC_STORE, tid(&b)), NULL);
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, blk(&b, 1, loop(&b, t, V(&b, n), blk(&b, 1, cif))), &m);
+	const struct sm_rstmt *r = sm_rstmt_find(&m, cif);
+	ck_assert_ptr_nonnull(r);
+	struct sm_cond_path f;
+	ck_assert_msg(sm_cond_path_facts(r->cond, B128, &f) == R->ok, "row %d", _i);
+	if (R->ok) {
+		ck_assert_msg(f.nloops == R->nloops, "row %d: %d loops", _i, f.nloops);
+		ck_assert_msg(f.first == R->first && f.later == R->later, "row %d: first %d later %d", _i, f.first,
+			      f.later);
+	}
+	sm_irb_release(&b);
+}
+END_TEST
+
+/* ---- the race search on those paths: s[tid] = ..; if (A) barrier;
+ * if (B) .. = s[127 - tid], in 128 threads ---- */
+
+enum rshape { R_SAME_FLAG, R_TWO_FLAGS, R_FIRST_TILE, R_SECOND_TILE, R_BY_THREAD };
+
+struct paths_row {
+	enum rshape shape;
+	unsigned races;
+};
+
+static const struct paths_row paths_rows[] = {
+	{ R_SAME_FLAG, 0 },    /* both ifs on one flag: both arms or neither */
+	{ R_TWO_FLAGS, 1 },
+	{ R_FIRST_TILE, 0 },   /* for (t..) { if (t == 0) barrier; read }: ordered */
+	{ R_SECOND_TILE, 1 },  /* if (t == 1): the first tile reads unordered */
+	{ R_BY_THREAD, 1 },    /* if (tid < 64) twice: threads part */
+};
+
+START_TEST(test_path_races)
+{
+	const struct paths_row *R = &paths_rows[_i];
+	struct sm_irb b;
+	sm_irb_init(&b);
+	struct sm_var *t = var(&b, "t", SM_V_LOCAL), *n = var(&b, "n", SM_V_PARAM), *f = var(&b, "f", SM_V_PARAM);
+	struct sm_stmt *w = acc(&b, SM_ACC_STORE, tid(&b));
+	struct sm_stmt *rd = acc(&b, SM_ACC_LOAD, OP(&b, SM_OP_SUB, K(&b, 127), tid(&b)));
+	struct sm_expr *flag = OP(&b, SM_OP_NE, V(&b, n), K(&b, 0));
+	struct sm_stmt *body = NULL;
+	switch (R->shape) {
+	case R_SAME_FLAG:
+	case R_TWO_FLAGS:
+	case R_BY_THREAD: {
+		struct sm_expr *a = R->shape == R_BY_THREAD ? OP(&b, SM_OP_LT, tid(&b), K(&b, 64)) : flag;
+		struct sm_expr *c = R->shape == R_SAME_FLAG ? OP(&b, SM_OP_NE, V(&b, n), K(&b, 0))
+				  : R->shape == R_TWO_FLAGS ? OP(&b, SM_OP_NE, V(&b, f), K(&b, 0))
+				  : OP(&b, SM_OP_LT, tid(&b), K(&b, 64));
+		body = blk(&b, 3, w, iff(&b, a, bar(&b, SM_BAR_SYNCTHREADS), NULL), iff(&b, c, rd, NULL));
+		break;
+	}
+	case R_FIRST_TILE:
+	case R_SECOND_TILE: {
+		struct sm_expr *c = OP(&b, SM_OP_EQ, V(&b, t), K(&b, R->shape == R_FIRST_TILE ? 0 : 1));
+		body = blk(&b, 2, w, loop(&b, t, V(&b, n), blk(&b, 2, iff(&b, c, bar(&b, SM_BAR_SYNCTHREADS), NULL), rd)));
+		break;
+	}
+	}
+	struct sm_kernel_model m;
+	sm_irb_resolve(&b, body, &m);
+	struct sm_race *r;
+	unsigned nr = 0;
+	ck_assert_int_eq(sm_kernel_races(&m, B128, &b.A, &r, &nr), 0);
+	ck_assert_msg(nr == R->races, "row %d: %u races", _i, nr);
+	sm_irb_release(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("uniform");
@@ -364,6 +489,8 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_tile_condition, 0, (int)(sizeof(split_rows) / sizeof(split_rows[0])));
 	tcase_add_loop_test(tc, test_alike, 0, (int)(sizeof(alike_rows) / sizeof(alike_rows[0])));
 	tcase_add_loop_test(tc, test_arms, 0, (int)(sizeof(arms_rows) / sizeof(arms_rows[0])));
+	tcase_add_loop_test(tc, test_path_facts, 0, (int)(sizeof(facts_rows) / sizeof(facts_rows[0])));
+	tcase_add_loop_test(tc, test_path_races, 0, (int)(sizeof(paths_rows) / sizeof(paths_rows[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -569,6 +569,19 @@
  * depth. Past it: deeper statements are left out of the graph. */
 #define SM_CFG_MAX_DEPTH 2000
 
+/* The race graph's path variables (engine/cfg.h): conditions and loop
+ * iterations a walk keeps, each tripling the contexts a node is walked
+ * in (3^4 = 81). A kernel has few conditions repeated on one uniform
+ * value (flash attention's `if (tile == 0)`); past it the further ones
+ * are not kept, and a walk may follow a path no thread runs (a race
+ * reported that a second look shows is not one), never the reverse. */
+#define SM_CFG_PATH_VARS 4
+
+/* Node, phase and context states one walk may mark (two int arrays of
+ * this size, 16 MB): fewer path variables are kept on a graph too large
+ * for all of them. */
+#define SM_CFG_PATH_STATES (1 << 21)
+
 /* Header cache: directory depth of a toolkit's include tree hashed for its
  * identity (guards against symlink loops). Past it: deeper files do not
  * count towards the identity. */

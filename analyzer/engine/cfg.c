@@ -120,6 +120,9 @@ static int cloop(struct sm_cfg *G, int head, int latch)
 	G->loops[li].head = head;
 	G->loops[li].latch = latch;
 	G->loops[li].parent = G->depth > 0 && G->depth <= SM_MAX_LOOPS + 1 ? G->stack[G->depth - 1] : -1;
+	G->loops[li].rl = NULL;
+	G->loops[li].var = -1;
+	G->loops[li].reset = 0;
 	return li;
 }
 
@@ -133,6 +136,8 @@ static int cnew(struct sm_cfg *G, int kind)
 	memset(c, 0, sizeof(*c));
 	c->kind = kind;
 	c->loop = -1;
+	c->cvar = c->lvar = -1;
+	c->first = c->later = -1;
 	return G->nn++;
 }
 
@@ -156,6 +161,37 @@ static bool has_goto(const struct sm_stmt *s, int depth)
 		if (has_goto(s->kids[i], depth + 1))
 			return true;
 	return false;
+}
+
+/* IF node c (succ[0] its true arm, succ[1] its false arm) on s's
+ * condition: a candidate for a path variable when the condition is one a
+ * path keeps (sm_cond_path_facts) and reads only loops the graph is in. */
+static void note_cif(struct sm_cfg *G, int c, const struct sm_stmt *s)
+{
+	const struct sm_rstmt *r = sm_rstmt_find(G->m, s);
+	struct sm_cond_path f;
+	if (!r || !r->cond || !sm_cond_path_facts(r->cond, G->block, &f))
+		return;
+	struct sm_cif k = { .node = c, .cond = r->cond, .loop = -1, .first = -1, .later = -1 };
+	int in = G->depth <= SM_MAX_LOOPS + 1 ? G->depth : SM_MAX_LOOPS + 1;
+	for (int i = 0; i < f.nloops; i++) {
+		int d = 0;
+		while (d < in && G->loops[G->stack[d]].rl != f.loops[i])
+			d++;
+		if (d == in)
+			return; /* not a loop the IF is in, as the graph sees it */
+		k.loops[k.nloops++] = G->stack[d];
+	}
+	if (f.nloops == 1 && (f.first >= 0 || f.later >= 0)) {
+		k.loop = k.loops[0];
+		k.first = (signed char)f.first;
+		k.later = (signed char)f.later;
+	}
+	if (SM_ALLOC_GROW(G->cifs, (size_t)G->ncifs + 1, G->capcifs)) {
+		G->failed = 1;
+		return;
+	}
+	G->cifs[G->ncifs++] = k;
 }
 
 /* Build the nodes of s, which continues at `next`. Returns s's entry. */
@@ -194,6 +230,8 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
 			cedge(G, c, t);
 		if (e != t && taken != 1)
 			cedge(G, c, e);
+		if (taken < 0 && c >= 0 && G->n[c].nsucc == 2 && !has_goto(s, 0))
+			note_cif(G, c, s);
 		return c;
 	}
 	case SM_S_SWITCH: {
@@ -211,6 +249,8 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
 		if (latch < 0 || li < 0)
 			return next;
 		G->n[latch].loop = li;
+		const struct sm_rstmt *rs = sm_rstmt_find(G->m, s);
+		G->loops[li].rl = rs ? rs->loop : NULL;
 		cedge(G, latch, head);
 		bool pushed = G->depth <= SM_MAX_LOOPS;
 		if (pushed)
@@ -232,6 +272,10 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
 			cedge(G, head, next);
 		/* the first check: skipped when the loop surely runs once */
 		int first = cnew(G, CN_PLAIN);
+		if (first >= 0) {
+			G->n[first].loop = li;
+			G->n[first].enter = true;
+		}
 		cedge(G, first, body);
 		if (s->cond && !runs_once(G, s))
 			cedge(G, first, next);
@@ -328,29 +372,90 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
 	return next;
 }
 
+/* Path variable v of context x. */
+static inline int pv_get(const struct sm_cfg *G, int x, int v)
+{
+	return x / G->pv_pow[v] % 3;
+}
+
+static inline int pv_set(const struct sm_cfg *G, int x, int v, int val)
+{
+	return x + (val - pv_get(G, x, v)) * G->pv_pow[v];
+}
+
+/* Context x on arriving at c: a loop entered is at its first iteration,
+ * one whose latch is taken at a later one, and the conditions reading its
+ * counter are forgotten either way. */
+static int pv_arrive(const struct sm_cfg *G, const struct sm_cnode *c, int x)
+{
+	if (!G->npv || c->loop < 0 || (c->kind != CN_LATCH && !c->enter))
+		return x;
+	const struct sm_cloop *L = &G->loops[c->loop];
+	for (int v = 0; v < G->npv; v++)
+		if (L->reset >> v & 1)
+			x = pv_set(G, x, v, 0);
+	if (L->var >= 0)
+		x = pv_set(G, x, L->var, c->enter ? SM_PV_FIRST : SM_PV_LATER);
+	return x;
+}
+
+/* The context leaving c by its successor i, or -1 when no thread takes
+ * that arm in context x. */
+static int pv_leave(const struct sm_cfg *G, const struct sm_cnode *c, int i, int x)
+{
+	if (c->cvar < 0 && c->lvar < 0)
+		return x;
+	int arm = i == 0; /* succ[0]: the condition holds */
+	if (c->lvar >= 0) {
+		int it = pv_get(G, x, c->lvar);
+		int known = it == SM_PV_FIRST ? c->first : it == SM_PV_LATER ? c->later : -1;
+		if (known >= 0 && known != arm)
+			return -1;
+	}
+	if (c->cvar >= 0) {
+		int val = pv_get(G, x, c->cvar);
+		if (val && val != (arm ? SM_PV_TRUE : SM_PV_FALSE))
+			return -1;
+		x = pv_set(G, x, c->cvar, arm ? SM_PV_TRUE : SM_PV_FALSE);
+	}
+	return x;
+}
+
+/* Push c's successors in phase ph and context x. */
+static void push_succ(const struct sm_cfg *G, struct sm_cfg_walk *W, const struct sm_cnode *c, int ph, int x,
+		      int *sp)
+{
+	for (int i = 0; i < c->nsucc; i++) {
+		int y = pv_leave(G, c, i, x);
+		if (y >= 0 && (size_t)*sp < W->cap)
+			W->stack[(*sp)++] = (c->succ[i] * 2 + ph) * G->nctx + y;
+	}
+}
+
 /* Is there a path from node a (leaving it) to node b that meets no
  * barrier ordering the pair (see sm_cfg_blocks) and no latch of a loop
  * marked in closed[]? When phase_loop >= 0 the path must take that loop's
  * latch (b in a later iteration of it) and that latch is open. b < 0: the
- * whole reachable set, left in W (sm_cfg_seen). Each node visited counts
- * one step of W's budget; once it is spent the walk answers false. */
+ * whole reachable set, left in W (sm_cfg_seen). Paths no thread runs (an
+ * arm its path variables rule out) are not taken. Each state visited
+ * counts one step of W's budget; once it is spent the walk answers
+ * false. */
 bool sm_cfg_reach(const struct sm_cfg *G, int a, int b, const unsigned char *closed, int phase_loop, uint32_t ord,
 		  struct sm_cfg_walk *W)
 {
 	if (++W->gen == 0) {
 		/* the counter wrapped: start the marks afresh */
-		memset(W->mark, 0, (size_t)G->nn * 2 * sizeof(*W->mark));
+		memset(W->mark, 0, (size_t)G->nn * 2 * G->nctx * sizeof(*W->mark));
 		W->gen = 1;
 	}
 	unsigned gen = W->gen;
 	int sp = 0;
-	int *stack = W->stack;
-	/* state = node * 2 + phase */
-	for (int i = 0; i < G->n[a].nsucc; i++)
-		stack[sp++] = G->n[a].succ[i] * 2;
+	/* an entry: (node * 2 + phase) * nctx + context */
+	push_succ(G, W, &G->n[a], 0, 0, &sp);
 	while (sp > 0) {
-		int st = stack[--sp];
-		int v = st / 2, ph = st % 2;
+		int st = W->stack[--sp];
+		int x = st % G->nctx;
+		int v = st / G->nctx / 2, ph = st / G->nctx % 2;
 		const struct sm_cnode *c = &G->n[v];
 		if (W->work && ++W->work->used >= W->work->limit && sm_work_over(W->work))
 			return false; /* spent: the search stops at its next check */
@@ -362,15 +467,14 @@ bool sm_cfg_reach(const struct sm_cfg *G, int a, int b, const unsigned char *clo
 			else if (closed[c->loop])
 				continue;
 		}
-		st = v * 2 + ph;
-		if (W->mark[st] == gen)
+		x = pv_arrive(G, c, x);
+		size_t at = (size_t)(v * 2 + ph) * G->nctx + x;
+		if (W->mark[at] == gen)
 			continue;
-		W->mark[st] = gen;
+		W->mark[at] = gen;
 		if (v == b && ph == (phase_loop >= 0 ? 1 : 0))
 			return true;
-		for (int i = 0; i < c->nsucc; i++)
-			if (sp < G->nn * 2)
-				stack[sp++] = c->succ[i] * 2 + ph;
+		push_succ(G, W, c, ph, x, &sp);
 	}
 	return false;
 }
@@ -395,6 +499,57 @@ uint32_t sm_cfg_pair_ord(const struct sm_cfg *G, int64_t a, int64_t b)
 	return o;
 }
 
+/* One more path variable, if the walks' states stay within
+ * SM_CFG_PATH_STATES: its index, or -1. */
+static int pv_new(struct sm_cfg *G)
+{
+	if (G->npv >= SM_CFG_PATH_VARS || (size_t)G->nn * 2 * (size_t)G->nctx * 3 > SM_CFG_PATH_STATES)
+		return -1;
+	G->pv_pow[G->npv] = G->nctx;
+	G->nctx *= 3;
+	return G->npv++;
+}
+
+/* Choose the path variables from the IFs noted: first the loops whose
+ * iteration decides an IF (`if (t == 0)` in `for (t = 0; ...)`), then the
+ * conditions two or more IFs test, in the order the graph was built. */
+static void choose_path_vars(struct sm_cfg *G)
+{
+	for (int i = 0; i < G->ncifs; i++) {
+		struct sm_cif *k = &G->cifs[i];
+		if (k->loop < 0)
+			continue;
+		struct sm_cloop *L = &G->loops[k->loop];
+		if (L->var < 0 && (L->var = pv_new(G)) < 0)
+			break;
+		struct sm_cnode *c = &G->n[k->node];
+		c->lvar = L->var;
+		c->first = k->first;
+		c->later = k->later;
+	}
+	for (int i = 0; i < G->ncifs; i++) {
+		struct sm_cif *k = &G->cifs[i];
+		if (G->n[k->node].cvar >= 0)
+			continue; /* in a class already */
+		int same = 0;
+		for (int j = i + 1; j < G->ncifs; j++)
+			same += sm_expr_same(G->cifs[j].cond, k->cond);
+		if (!same)
+			continue;
+		int v = pv_new(G);
+		if (v < 0)
+			break;
+		for (int j = i; j < G->ncifs; j++) {
+			if (j != i && !sm_expr_same(G->cifs[j].cond, k->cond))
+				continue;
+			G->n[G->cifs[j].node].cvar = v;
+			/* forgotten where an iteration of a loop it reads starts */
+			for (int l = 0; l < G->cifs[j].nloops; l++)
+				G->loops[G->cifs[j].loops[l]].reset |= 1u << v;
+		}
+	}
+}
+
 static int build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_dim3 block, unsigned nacc,
 		 enum sm_cfg_mode mode)
 {
@@ -417,7 +572,10 @@ static int build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_di
 	G->exit = cnew(G, CN_PLAIN);
 	G->ret = -1;
 	G->lp = NULL;
+	G->nctx = 1;
 	int entry = cbuild(G, m->kernel->body, G->exit, -1, -1, 0);
+	if (!G->failed)
+		choose_path_vars(G);
 	return G->failed ? -1 : entry;
 }
 
@@ -439,6 +597,7 @@ void sm_cfg_free(struct sm_cfg *G)
 	free(G->acc_nloops);
 	free(G->acc_loops);
 	free(G->loops);
+	free(G->cifs);
 	for (int i = 0; i < G->nscopes; i++)
 		free(G->members[i]);
 	memset(G, 0, sizeof(*G));
@@ -448,8 +607,12 @@ int sm_cfg_walk_init(struct sm_cfg_walk *W, const struct sm_cfg *G, struct sm_wo
 {
 	memset(W, 0, sizeof(*W));
 	W->work = work;
-	W->mark = calloc((size_t)G->nn * 2 + 1, sizeof(*W->mark));
-	W->stack = malloc(((size_t)G->nn * 2 + 1) * sizeof(int));
+	W->nctx = G->nctx;
+	size_t states = (size_t)G->nn * 2 * (size_t)G->nctx;
+	/* a state pushes at most two and is popped once: states + 2 entries */
+	W->cap = states + 4;
+	W->mark = calloc(states + 1, sizeof(*W->mark));
+	W->stack = malloc(W->cap * sizeof(int));
 	return W->mark && W->stack ? 0 : -1;
 }
 
@@ -494,7 +657,7 @@ int sm_ivals_build(const struct sm_cfg *G, int entry, const int *acc_at, const u
 			if (v >= 0 && !sm_cfg_blocks(&G->n[v], ords[w]))
 				continue; /* a barrier that does not order the pair is no start */
 			if (++W->gen == 0) {
-				memset(W->mark, 0, (size_t)G->nn * 2 * sizeof(*W->mark));
+				memset(W->mark, 0, (size_t)G->nn * 2 * G->nctx * sizeof(*W->mark));
 				W->gen = 1;
 			}
 			int *stack = W->stack;
@@ -506,9 +669,11 @@ int sm_ivals_build(const struct sm_cfg *G, int entry, const int *acc_at, const u
 					stack[sp++] = G->n[v].succ[i];
 			while (sp > 0) {
 				int u = stack[--sp];
-				if (u < 0 || W->mark[u * 2] == W->gen)
+				/* context 0 of phase 0: the intervals keep no path */
+				size_t at = (size_t)u * 2 * G->nctx;
+				if (u < 0 || W->mark[at] == W->gen)
 					continue;
-				W->mark[u * 2] = W->gen;
+				W->mark[at] = W->gen;
 				if (W->work && ++W->work->used >= W->work->limit && sm_work_over(W->work))
 					return 0; /* spent: the search that follows stops at once */
 				const struct sm_cnode *c = &G->n[u];

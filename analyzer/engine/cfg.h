@@ -20,9 +20,17 @@ struct sm_cnode {
 	int succ[2];
 	int nsucc;
 	int kind;
-	int loop;     /* CN_LATCH: loop index */
+	int loop;     /* CN_LATCH: loop index; also a loop's first check (enter) */
+	bool enter;   /* the check a loop starts with, from outside it */
 	int sc;       /* CN_SCOPED: index in cfg.scopes */
 	const struct sm_stmt *st; /* CN_SCOPED: the barrier */
+	/* An IF on a uniform condition a path keeps: succ[0] its true arm,
+	 * succ[1] its false arm. */
+	int cvar;     /* the path variable of its condition, or -1 */
+	int lvar;     /* the path variable of the loop whose iteration
+	               * decides it (see first, later), or -1 */
+	signed char first, later; /* its value at that loop's first and at
+	                           * its later iterations: 1, 0, -1 not known */
 };
 
 /* One loop of the graph. */
@@ -30,6 +38,34 @@ struct sm_cloop {
 	int head;     /* the node its iterations start at */
 	int latch;    /* its CN_LATCH node */
 	int parent;   /* the enclosing loop, or -1 */
+	const struct sm_loop *rl; /* the resolver's loop, or NULL */
+	int var;      /* its path variable (first or later iteration), or -1 */
+	unsigned reset; /* path variables of conditions reading its counter:
+	                 * entering it or taking its latch forgets them */
+};
+
+/* Path variables: what a walk keeps of the arms it took, so that it does
+ * not follow a path no thread runs. A condition alike in every thread
+ * and fixed within an iteration (sm_cond_path_facts) takes one arm at
+ * every IF on it until an iteration of a loop whose counter it reads
+ * ends; a loop entered from outside is at its first iteration, one
+ * reached over its latch at a later one, which decides `if (t == 0)`.
+ * Each variable is 0 (not known), 1 or 2 (a condition false or true; a
+ * loop at its first or a later iteration); a node is walked once per
+ * context, the variables' values together (nctx of them). */
+#define SM_PV_FALSE 1
+#define SM_PV_TRUE 2
+#define SM_PV_FIRST 1
+#define SM_PV_LATER 2
+
+/* An IF a path variable may be made of (built, then chosen from). */
+struct sm_cif {
+	int node;
+	const struct sm_expr *cond;
+	int nloops;
+	int loops[SM_MAX_LOOPS];    /* graph loops whose counters it reads */
+	int loop;                   /* the one loop deciding first/later, or -1 */
+	signed char first, later;
 };
 
 /* The graphs: which statements stop a path (CN_BARRIER) */
@@ -76,6 +112,12 @@ struct sm_cfg {
 	 * the scope's own groups (scope_group) */
 	unsigned char *members[SM_MAX_BARRIER_SCOPES];
 	enum sm_cfg_mode mode; /* what a CN_BARRIER node is (sm_cfg_build_for) */
+	struct sm_cif *cifs;   /* the IFs path variables may be made of */
+	int ncifs;
+	unsigned capcifs;
+	int npv;               /* path variables */
+	int nctx;              /* 3^npv: the contexts a node is walked in */
+	int pv_pow[SM_CFG_PATH_VARS + 1]; /* 3^i */
 };
 
 /* Does node c stop a path for a pair of threads that the scoped
@@ -88,9 +130,11 @@ static inline bool sm_cfg_blocks(const struct sm_cnode *c, uint32_t ord)
 /* Scratch of the walks: a mark per node and phase, set to the walk's
  * generation (so no walk clears them), and a stack. */
 struct sm_cfg_walk {
-	unsigned *mark;            /* [node * 2 + phase] == gen: visited */
+	unsigned *mark;            /* [(node * 2 + phase) * nctx + context] == gen: visited */
 	unsigned gen;              /* the current walk */
 	int *stack;
+	size_t cap;                /* the stack's entries */
+	int nctx;                  /* the graph's contexts a node */
 	struct sm_work *work;      /* each node visited counts a step here, or NULL */
 };
 
@@ -103,18 +147,18 @@ int sm_cfg_build_for(struct sm_cfg *G, const struct sm_kernel_model *m, struct s
 void sm_cfg_free(struct sm_cfg *G);
 int sm_cfg_walk_init(struct sm_cfg_walk *W, const struct sm_cfg *G, struct sm_work *work);
 void sm_cfg_walk_free(struct sm_cfg_walk *W);
-/* Was node*2+phase visited by W's last walk? */
+/* Was node*2+phase visited by W's last walk (in some context)? */
 static inline bool sm_cfg_seen(const struct sm_cfg_walk *W, int state)
 {
-	return W->mark[state] == W->gen;
+	for (int x = 0; x < W->nctx; x++)
+		if (W->mark[(size_t)state * W->nctx + x] == W->gen)
+			return true;
+	return false;
 }
 bool sm_cfg_reach(const struct sm_cfg *G, int a, int b, const unsigned char *closed, int phase_loop, uint32_t ord,
 		  struct sm_cfg_walk *W);
 bool sm_cfg_free_cycle(const struct sm_cfg *G, int li, uint32_t ord, unsigned char *closed, struct sm_cfg_walk *W);
 uint32_t sm_cfg_pair_ord(const struct sm_cfg *G, int64_t a, int64_t b);
-/* Does e read a loop counter, a loop's exit value, an address, or a load
- * whose address does (or is e too deep to tell)? */
-bool sm_expr_refs_loops(const struct sm_expr *e);
 /* Barrier intervals.
  * The starts of an interval are the kernel's entry and every barrier that
  * orders the pair of threads (see sm_cfg_blocks: a pair's ordering `ord` says

@@ -64,6 +64,29 @@ int sm_cond_block_value(const struct sm_kernel_model *m, const struct sm_stmt *s
 int sm_cond_continues_loop(const struct sm_kernel_model *m, const struct sm_stmt *s, const struct sm_stmt *lp,
 			   struct sm_dim3 block);
 
+/* Does e read a loop counter, a loop's exit value, an address, or a load
+ * whose address does (or is e too deep to tell)? (cfg.c) */
+bool sm_expr_refs_loops(const struct sm_expr *e);
+
+/* What a path through the race graph may keep of a condition (cfg.c's
+ * path variables). */
+struct sm_cond_path {
+	int nloops;                                /* loops whose counters it reads */
+	const struct sm_loop *loops[SM_MAX_LOOPS]; /* those loops */
+	int first;  /* with one loop read: its value at that loop's first
+	             * iteration (1, 0; -1 not known) */
+	int later;  /* ... and at every later iteration: a comparison of a
+	             * counter with a constant additive step against a fixed
+	             * value, which flips at most once (1, 0, -1) */
+};
+
+/* Is the closed condition e alike in every thread of the block and fixed
+ * between two points of one iteration of the loops it reads (no memory,
+ * no pointer, no loop's exit value)? Then two IFs on it take the same arm
+ * on any path within that iteration; out says which loops and what is
+ * known of its value at their iterations (threads.c). */
+bool sm_cond_path_facts(const struct sm_expr *e, struct sm_dim3 block, struct sm_cond_path *out);
+
 /* Is the closed value e the same in every thread and at every iteration
  * of every loop (no thread index, no loop counter, also through a
  * pointer's or a load's place: the address of a __shared__ array, a

@@ -418,3 +418,116 @@ int sm_count_members(const struct sm_rstmt *r, const struct sm_stmt *s, struct s
 	}
 	return n == s->scope_arg;
 }
+
+/* ---- conditions a path keeps (the race graph's path variables) ---- */
+
+struct path_scan {
+	struct sm_cond_path *out;
+	bool bad;
+};
+
+/* Records the loops whose counters e reads; hits what may change between
+ * two points of one iteration: memory, a pointer, a loop's exit value or
+ * a recurrence. */
+static enum sm_seen path_node(const struct sm_expr *e, void *arg)
+{
+	struct path_scan *ps = arg;
+	if (e->kind == SM_E_LOOPVAR) {
+		struct sm_cond_path *o = ps->out;
+		int i = 0;
+		while (i < o->nloops && o->loops[i] != e->loop)
+			i++;
+		if (!e->loop || (i == o->nloops && o->nloops == SM_MAX_LOOPS)) {
+			ps->bad = true;
+			return SM_SEEN_HIT;
+		}
+		if (i == o->nloops)
+			o->loops[o->nloops++] = e->loop;
+		return SM_SEEN_SKIP;
+	}
+	if (e->kind == SM_E_VAR) /* a parameter's value at entry */
+		return e->var && e->var->kind == SM_V_PARAM ? SM_SEEN_SKIP : SM_SEEN_HIT;
+	if (e->kind == SM_E_LOOPEXIT || e->kind == SM_E_PREV || e->kind == SM_E_ADDR)
+		return SM_SEEN_HIT;
+	if (e->kind == SM_E_OPAQUE)
+		return e->place && !sm_expr_is_collective(e) ? SM_SEEN_HIT : SM_SEEN_SKIP;
+	return SM_SEEN_GO;
+}
+
+/* e's truth at iteration k of loop L in thread 0 (no other loop's
+ * counter, no uniform unknown): 1, 0 or -1. */
+static int truth_at(const struct sm_expr *e, const struct sm_loop *L, struct sm_dim3 block, int64_t k)
+{
+	struct sm_eval_ctx c;
+	sm_thread_ctx(&c, block, 0);
+	c.strict = 1;
+	c.budget = SM_EVAL_BUDGET_COND;
+	c.iter[L->depth] = k;
+	int64_t v = sm_eval(e, &c);
+	if (c.err || (c.used_iter & ~(1 << L->depth)))
+		return -1;
+	return v != 0;
+}
+
+/* Is e loop L's counter with a constant, nonzero additive step (strictly
+ * monotone, so a comparison with a fixed value changes at most once)? */
+static bool monotone_counter(const struct sm_expr *e, const struct sm_loop *L, struct sm_dim3 block)
+{
+	while (e && e->kind == SM_E_CAST && e->bits >= 32)
+		e = e->a;
+	if (!e || e->kind != SM_E_LOOPVAR || e->loop != L || e->ival < 0 || e->ival >= L->niv)
+		return false;
+	const struct sm_iv *iv = &L->ivs[e->ival];
+	if ((iv->op != SM_OP_ADD && iv->op != SM_OP_SUB) || !iv->step || sm_expr_refs_loops(iv->step))
+		return false;
+	struct sm_eval_ctx c;
+	sm_thread_ctx(&c, block, 0);
+	c.strict = 1;
+	c.budget = SM_EVAL_BUDGET_COND;
+	int64_t step = sm_eval(iv->step, &c);
+	return !c.err && step != 0;
+}
+
+/* The value of e, comparing L's counter with a fixed value, at every
+ * iteration after the first: 1, 0 or -1 (not known). */
+static int later_truth(const struct sm_expr *e, const struct sm_loop *L, struct sm_dim3 block, int depth)
+{
+	if (!e || depth > SM_SCAN_EXPR_DEPTH)
+		return -1;
+	if (e->kind == SM_E_UNARY && e->op == SM_OP_NOT) {
+		int v = later_truth(e->a, L, block, depth + 1);
+		return v < 0 ? -1 : !v;
+	}
+	if (e->kind != SM_E_BINARY || e->op < SM_OP_LT || e->op > SM_OP_NE)
+		return -1;
+	bool ca = monotone_counter(e->a, L, block) && !sm_expr_refs_loops(e->b);
+	bool cb = monotone_counter(e->b, L, block) && !sm_expr_refs_loops(e->a);
+	if (!ca && !cb)
+		return -1;
+	int v0 = truth_at(e, L, block, 0), v1 = truth_at(e, L, block, 1);
+	if (v0 < 0 || v1 < 0)
+		return -1;
+	if (e->op == SM_OP_EQ)
+		return v0 ? 0 : -1; /* equal at the start: never again */
+	if (e->op == SM_OP_NE)
+		return v0 ? -1 : 1;
+	/* an order against a fixed value flips at most once */
+	return v0 != v1 ? v1 : -1;
+}
+
+bool sm_cond_path_facts(const struct sm_expr *e, struct sm_dim3 block, struct sm_cond_path *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->first = out->later = -1;
+	if (!e || sm_expr_thread_dep(e))
+		return false;
+	struct path_scan ps = { out, false };
+	struct sm_expr_walk w = { path_node, &ps, 0, SM_SCAN_EXPR_DEPTH, true };
+	if (sm_expr_any(e, &w) || ps.bad)
+		return false;
+	if (out->nloops == 1 && out->loops[0]->depth < SM_MAX_LOOPS) {
+		out->first = truth_at(e, out->loops[0], block, 0);
+		out->later = later_truth(e, out->loops[0], block, 0);
+	}
+	return true;
+}
