@@ -319,32 +319,32 @@ int main()
  *       __pipeline_memcpy_async(&tile[t][0], &in[t], 16);
  *                               ^~~~~~~~~~~
  * corpus/async_ldmatrix.cu:96:5: note: 'tile' declared here
- * corpus/async_ldmatrix.cu:100:29: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4608 -> 5120 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
+ * corpus/async_ldmatrix.cu:100:29: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4608 -> 5120 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 8; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
  * corpus/async_ldmatrix.cu:106:14: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'cpasync_rows128' with blockDim (32,1,1) from the launch on line 250; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[t] = tile[t][0] + tile[t][3] + flat[t];
  *                ^~~~~~~~~~
  * corpus/async_ldmatrix.cu:96:5: note: 'tile' declared here
- * corpus/async_ldmatrix.cu:106:14: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4608 -> 5120 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
+ * corpus/async_ldmatrix.cu:106:14: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4608 -> 5120 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 8; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
  * corpus/async_ldmatrix.cu:106:27: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'cpasync_rows128' with blockDim (32,1,1) from the launch on line 250; lanes 0 and 1 of warp 0 hit bank 3 (byte offsets 12 and 140) [bank-conflict]
  *       out[t] = tile[t][0] + tile[t][3] + flat[t];
  *                             ^~~~~~~~~~
  * corpus/async_ldmatrix.cu:96:5: note: 'tile' declared here
- * corpus/async_ldmatrix.cu:106:27: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4608 -> 5120 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
+ * corpus/async_ldmatrix.cu:106:27: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4608 -> 5120 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 8; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
  * corpus/async_ldmatrix.cu:114:1: warning: 8-way bank conflict on cp.async store of 'tile' (float[32][32]) in kernel 'cpasync_ptx' with blockDim (32,1,1) from the launch on line 254; lanes 0 and 1 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *       asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(a), "l"(&in[t]) : "memory");
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:111:5: note: 'tile' declared here
- * corpus/async_ldmatrix.cu:114:1: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
+ * corpus/async_ldmatrix.cu:114:1: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 8; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
  * corpus/async_ldmatrix.cu:118:14: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'cpasync_ptx' with blockDim (32,1,1) from the launch on line 254; lanes 0 and 1 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *       out[t] = tile[t][4] + tile[t][7];
  *                ^~~~~~~~~~
  * corpus/async_ldmatrix.cu:111:5: note: 'tile' declared here
- * corpus/async_ldmatrix.cu:118:14: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
+ * corpus/async_ldmatrix.cu:118:14: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 8; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
  * corpus/async_ldmatrix.cu:118:27: warning: 32-way bank conflict on load of 'tile' (float[32][32]) in kernel 'cpasync_ptx' with blockDim (32,1,1) from the launch on line 254; lanes 0 and 1 of warp 0 hit bank 7 (byte offsets 28 and 156) [bank-conflict]
  *       out[t] = tile[t][4] + tile[t][7];
  *                             ^~~~~~~~~~
  * corpus/async_ldmatrix.cu:111:5: note: 'tile' declared here
- * corpus/async_ldmatrix.cu:118:27: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
+ * corpus/async_ldmatrix.cu:118:27: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 8; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
  * corpus/async_ldmatrix.cu:128:14: error: missing barrier: read-after-write race on 's': thread 0 reads s[32], which thread 32 wrote at line 125, while that asynchronous copy may still be in flight: no wait (__pipeline_wait_prior, cp.async.wait_group, consumer_wait, arrive_and_wait, an mbarrier's try_wait) completes it before the __syncthreads() between (different warps) in kernel 'cpasync_no_wait' with blockDim (64,1,1) from the launch on line 258 [missing-barrier]
  *       out[t] = s[(t + 32) % 64];
  *                ^~~~~~~~~~~~~~~~

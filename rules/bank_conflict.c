@@ -198,9 +198,13 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 				iv = sm_arena_printf(A, "%s (mean %.2f-way over the iterations)", iv, d->mean);
 			const char *lanes = "";
 			if (d->global_groups > 0)
-				lanes = sm_arena_printf(A, "; the lanes of warp %d read %d global 128-byte lines or shifts, and a cp.async "
-							"moves each in a wavefront of its own",
-							d->warp, d->global_groups);
+				lanes = sm_arena_printf(A, "; warp %d's cp.async moves %d pieces, a wavefront each: a piece is one "
+							"global 128-byte line at one shift into one shared 128-byte row, and a "
+							"shift that splits 32-byte sectors moves their 16-byte halves apart%s",
+							d->warp, d->global_groups,
+							d->global_assumed ? " (counted for row strides of whole 128-byte lines: "
+									    "its source reads a value known only at run time)"
+									  : "");
 			else if (d->lane_a >= 0 && d->lane_b >= 0)
 				lanes = sm_arena_printf(A, "; lanes %d and %d of warp %d hit bank %d (byte offsets %lld and %lld)",
 							d->lane_a, d->lane_b, d->warp, d->bank, (long long)d->addr_a,

@@ -211,49 +211,155 @@ START_TEST(test_wavefronts_pure)
 }
 END_TEST
 
-/* A cp.async's groups (global 128-byte line, shift) as measured on the
- * H200 (corpus/async_cp_global.cu): one warp, 16 bytes a lane unless said,
- * shared and global byte offsets per lane, the wavefronts ncu counted. */
-START_TEST(test_cp_async_groups)
+/* A cp.async's wavefronts, each row as ncu measured it on the H200: lane l
+ * of one warp copies `width` bytes from global byte (l / gr) * gp +
+ * (l % gr) * width + go to shared byte (l / sr) * sp + (l % sr) * width +
+ * so, the first `lanes` lanes on (corpus/async_cp_global.cu and
+ * corpus/async_cp_layout.cu; the part-warp rows from a probe of one
+ * lane group at each offset). */
+START_TEST(test_cp_async_wavefronts)
 {
 	static const struct {
-		const char *what;
-		int sh_mul, sh_mod, gl_mode, width, wavefronts;
+		int gr, gp, sr, sp, go, so, width, lanes, wavefronts;
 	} cases[] = {
-		{ "contiguous both", 16, 0, 0, 16, 4 },
-		{ "contiguous shared, pairs of 512-byte rows", 16, 0, 1, 16, 16 },
-		{ "contiguous shared, a line a lane", 16, 0, 2, 16, 32 },
-		{ "contiguous shared, a sector a lane", 16, 0, 3, 16, 32 },
-		{ "128-byte rows, contiguous global", 128, 0, 0, 16, 32 },
-		{ "32-byte rows, pairs", 32, 0, 1, 16, 32 },
-		{ "4 bytes, a line a lane", 4, 0, 2, 4, 32 },
+		/* async_cp_global.cu */
+		{ 32, 512, 32, 512, 0, 0, 16, 32, 4 },    /* contiguous both */
+		{ 2, 512, 32, 512, 0, 0, 16, 32, 16 },    /* pairs of 512-byte rows */
+		{ 1, 128, 32, 512, 0, 0, 16, 32, 32 },    /* a line a lane */
+		{ 1, 32, 32, 512, 0, 0, 16, 32, 32 },     /* a sector a lane */
+		{ 32, 512, 1, 128, 0, 0, 16, 32, 32 },    /* 128-byte shared rows */
+		{ 2, 512, 1, 32, 0, 0, 16, 32, 32 },      /* 32-byte shared rows, pairs */
+		{ 1, 128, 32, 128, 0, 0, 4, 32, 32 },     /* 4 bytes, a line a lane */
+		{ 4, 512, 32, 256, 0, 0, 8, 32, 8 },      /* 8 bytes, four lanes a row */
+		/* async_cp_layout.cu: rows of a tile loader, padded shared rows */
+		{ 2, 256, 2, 48, 0, 0, 16, 32, 24 },
+		{ 2, 512, 2, 32, 0, 0, 16, 32, 16 },
+		{ 2, 512, 2, 48, 0, 0, 16, 32, 24 },
+		{ 2, 512, 2, 64, 0, 0, 16, 32, 16 },
+		{ 2, 512, 2, 80, 0, 0, 16, 32, 24 },
+		{ 2, 512, 2, 96, 0, 0, 16, 32, 16 },
+		{ 2, 512, 2, 112, 0, 0, 16, 32, 24 },
+		{ 2, 512, 2, 128, 0, 0, 16, 32, 16 },
+		{ 2, 512, 2, 144, 0, 0, 16, 32, 24 },
+		{ 2, 512, 2, 160, 0, 0, 16, 32, 16 },
+		{ 2, 512, 2, 256, 0, 0, 16, 32, 16 },
+		{ 2, 512, 32, 512, 0, 0, 16, 32, 16 },
+		{ 2, 528, 2, 48, 0, 0, 16, 32, 24 },
+		{ 2, 1024, 2, 48, 0, 0, 16, 32, 24 },
+		{ 4, 512, 4, 64, 0, 0, 16, 32, 8 },
+		{ 4, 512, 4, 80, 0, 0, 16, 32, 15 },
+		{ 4, 512, 4, 96, 0, 0, 16, 32, 10 },
+		{ 4, 512, 4, 128, 0, 0, 16, 32, 8 },
+		{ 8, 512, 8, 128, 0, 0, 16, 32, 4 },
+		{ 8, 512, 8, 144, 0, 0, 16, 32, 10 },
+		{ 8, 512, 8, 160, 0, 0, 16, 32, 7 },
+		{ 8, 512, 8, 192, 0, 0, 16, 32, 6 },
+		{ 8, 512, 8, 256, 0, 0, 16, 32, 4 },
+		{ 16, 512, 2, 48, 0, 0, 16, 32, 24 },
+		{ 16, 512, 16, 256, 0, 0, 16, 32, 4 },
+		{ 16, 512, 16, 272, 0, 0, 16, 32, 8 },
+		{ 16, 512, 16, 288, 0, 0, 16, 32, 6 },
+		{ 16, 512, 16, 320, 0, 0, 16, 32, 6 },
+		{ 16, 512, 16, 384, 0, 0, 16, 32, 4 },
+		{ 16, 512, 16, 512, 0, 0, 16, 32, 4 },
+		{ 32, 512, 32, 512, 0, 16, 16, 32, 12 },
+		{ 32, 512, 32, 512, 0, 32, 16, 32, 8 },
+		{ 32, 512, 32, 512, 0, 64, 16, 32, 8 },
+		{ 32, 512, 32, 512, 0, 112, 16, 32, 12 },
+		{ 32, 512, 32, 512, 16, 0, 16, 32, 12 },
+		{ 32, 512, 32, 512, 32, 0, 16, 32, 8 },
+		{ 32, 512, 32, 512, 64, 0, 16, 32, 8 },
+		/* part of a warp on: one lane group at each offset */
+		{ 32, 512, 32, 512, 0, 0, 16, 1, 2 },
+		{ 32, 512, 32, 512, 0, 112, 16, 1, 2 },
+		{ 32, 512, 32, 512, 16, 0, 16, 1, 2 },
+		{ 32, 512, 32, 512, 16, 112, 16, 1, 2 },
+		{ 32, 512, 32, 512, 0, 0, 16, 2, 2 },
+		{ 32, 512, 32, 512, 0, 16, 16, 2, 3 },
+		{ 32, 512, 32, 512, 0, 32, 16, 2, 2 },
+		{ 32, 512, 32, 512, 0, 48, 16, 2, 3 },
+		{ 32, 512, 32, 512, 0, 64, 16, 2, 2 },
+		{ 32, 512, 32, 512, 0, 80, 16, 2, 3 },
+		{ 32, 512, 32, 512, 0, 96, 16, 2, 2 },
+		{ 32, 512, 32, 512, 0, 112, 16, 2, 3 },
+		{ 32, 512, 32, 512, 16, 0, 16, 2, 3 },
+		{ 32, 512, 32, 512, 16, 16, 16, 2, 3 },
+		{ 32, 512, 32, 512, 16, 32, 16, 2, 3 },
+		{ 32, 512, 32, 512, 16, 48, 16, 2, 3 },
+		{ 32, 512, 32, 512, 16, 64, 16, 2, 3 },
+		{ 32, 512, 32, 512, 16, 80, 16, 2, 3 },
+		{ 32, 512, 32, 512, 16, 96, 16, 2, 3 },
+		{ 32, 512, 32, 512, 16, 112, 16, 2, 3 },
+		{ 32, 512, 32, 512, 32, 0, 16, 2, 2 },
+		{ 32, 512, 32, 512, 32, 16, 16, 2, 3 },
+		{ 32, 512, 32, 512, 32, 32, 16, 2, 2 },
+		{ 32, 512, 32, 512, 32, 48, 16, 2, 3 },
+		{ 32, 512, 32, 512, 32, 64, 16, 2, 2 },
+		{ 32, 512, 32, 512, 32, 80, 16, 2, 3 },
+		{ 32, 512, 32, 512, 32, 96, 16, 2, 2 },
+		{ 32, 512, 32, 512, 32, 112, 16, 2, 3 },
+		{ 32, 512, 32, 512, 64, 0, 16, 2, 2 },
+		{ 32, 512, 32, 512, 64, 16, 16, 2, 3 },
+		{ 32, 512, 32, 512, 64, 32, 16, 2, 2 },
+		{ 32, 512, 32, 512, 64, 48, 16, 2, 3 },
+		{ 32, 512, 32, 512, 64, 64, 16, 2, 2 },
+		{ 32, 512, 32, 512, 64, 80, 16, 2, 3 },
+		{ 32, 512, 32, 512, 64, 96, 16, 2, 2 },
+		{ 32, 512, 32, 512, 64, 112, 16, 2, 3 },
+		{ 32, 512, 32, 512, 0, 0, 16, 4, 2 },
+		{ 32, 512, 32, 512, 0, 16, 16, 4, 3 },
+		{ 32, 512, 32, 512, 0, 32, 16, 4, 2 },
+		{ 32, 512, 32, 512, 0, 48, 16, 4, 3 },
+		{ 32, 512, 32, 512, 0, 64, 16, 4, 2 },
+		{ 32, 512, 32, 512, 0, 80, 16, 4, 4 },
+		{ 32, 512, 32, 512, 0, 96, 16, 4, 3 },
+		{ 32, 512, 32, 512, 0, 112, 16, 4, 4 },
+		{ 32, 512, 32, 512, 16, 0, 16, 4, 3 },
+		{ 32, 512, 32, 512, 16, 16, 16, 4, 4 },
+		{ 32, 512, 32, 512, 16, 32, 16, 4, 3 },
+		{ 32, 512, 32, 512, 16, 48, 16, 4, 4 },
+		{ 32, 512, 32, 512, 16, 64, 16, 4, 3 },
+		{ 32, 512, 32, 512, 16, 80, 16, 4, 4 },
+		{ 32, 512, 32, 512, 16, 96, 16, 4, 5 },
+		{ 32, 512, 32, 512, 16, 112, 16, 4, 4 },
+		{ 32, 512, 32, 512, 32, 0, 16, 4, 2 },
+		{ 32, 512, 32, 512, 32, 16, 16, 4, 3 },
+		{ 32, 512, 32, 512, 32, 32, 16, 4, 2 },
+		{ 32, 512, 32, 512, 32, 48, 16, 4, 3 },
+		{ 32, 512, 32, 512, 32, 64, 16, 4, 2 },
+		{ 32, 512, 32, 512, 32, 80, 16, 4, 4 },
+		{ 32, 512, 32, 512, 32, 96, 16, 4, 3 },
+		{ 32, 512, 32, 512, 32, 112, 16, 4, 4 },
+		{ 32, 512, 32, 512, 64, 0, 16, 4, 2 },
+		{ 32, 512, 32, 512, 64, 16, 16, 4, 3 },
+		{ 32, 512, 32, 512, 64, 32, 16, 4, 2 },
+		{ 32, 512, 32, 512, 64, 48, 16, 4, 3 },
+		{ 32, 512, 32, 512, 64, 64, 16, 4, 2 },
+		{ 32, 512, 32, 512, 64, 80, 16, 4, 4 },
+		{ 32, 512, 32, 512, 64, 96, 16, 4, 3 },
+		{ 32, 512, 32, 512, 64, 112, 16, 4, 4 },
+		{ 32, 512, 32, 512, 0, 0, 16, 8, 2 },
+		{ 32, 512, 32, 512, 0, 16, 16, 8, 4 },
+		{ 32, 512, 32, 512, 0, 32, 16, 8, 3 },
+		{ 32, 512, 32, 512, 0, 48, 16, 8, 5 },
+		{ 32, 512, 32, 512, 0, 64, 16, 8, 3 },
+		{ 32, 512, 32, 512, 0, 80, 16, 8, 5 },
+		{ 32, 512, 32, 512, 0, 96, 16, 8, 3 },
+		{ 32, 512, 32, 512, 0, 112, 16, 8, 4 },
 	};
 	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		int64_t a[32], g[32];
+		int w = cases[k].width;
 		for (int l = 0; l < 32; l++) {
-			a[l] = (int64_t)l * cases[k].sh_mul;
-			switch (cases[k].gl_mode) {
-			case 0: g[l] = (int64_t)l * cases[k].width; break;
-			case 1: g[l] = (int64_t)(l / 2) * 512 + (l % 2) * 16; break;
-			case 2: g[l] = (int64_t)l * 128; break;
-			default: g[l] = (int64_t)l * 32; break;
-			}
+			g[l] = (int64_t)(l / cases[k].gr) * cases[k].gp + (int64_t)(l % cases[k].gr) * w + cases[k].go;
+			a[l] = (int64_t)(l / cases[k].sr) * cases[k].sp + (int64_t)(l % cases[k].sr) * w + cases[k].so;
 		}
-		struct sm_wave w;
-		sm_bank_wavefronts(a, 0xffffffffu, (unsigned)cases[k].width, &w);
-		int groups = sm_cp_async_groups(a, g, 0xffffffffu);
-		int wf = groups > w.wavefronts ? groups : w.wavefronts;
-		ck_assert_msg(wf == cases[k].wavefronts, "%s: %d wavefronts, measured %d", cases[k].what, wf,
-			      cases[k].wavefronts);
+		uint32_t mask = cases[k].lanes == 32 ? 0xffffffffu : (1u << cases[k].lanes) - 1;
+		int wf = sm_cp_async_wavefronts(a, g, mask, (unsigned)w);
+		ck_assert_msg(wf == cases[k].wavefronts, "row %u: %d wavefronts, measured %d", k, wf, cases[k].wavefronts);
 	}
-	/* 8 bytes a lane, four lanes a 512-byte row: 8 groups (ncu: 8) */
-	int64_t a[32], g[32];
-	for (int l = 0; l < 32; l++) {
-		a[l] = l * 8;
-		g[l] = (l / 4) * 512 + (l % 4) * 8;
-	}
-	ck_assert_int_eq(sm_cp_async_groups(a, g, 0xffffffffu), 8);
-	ck_assert_int_eq(sm_cp_async_groups(a, g, 0), 0);
+	int64_t a[32] = { 0 }, g[32] = { 0 };
+	ck_assert_int_eq(sm_cp_async_wavefronts(a, g, 0, 16), 0);
 }
 END_TEST
 
@@ -491,7 +597,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_shift_loops, 0, sizeof(shift_table) / sizeof(shift_table[0]));
 	tcase_add_test(tc, test_guard_active_lanes);
 	tcase_add_test(tc, test_wavefronts_pure);
-	tcase_add_test(tc, test_cp_async_groups);
+	tcase_add_test(tc, test_cp_async_wavefronts);
 	tcase_add_test(tc, test_facts_on_first_use);
 	tcase_add_loop_test(tc, test_tma_swizzle, 0, sizeof(tma_table) / sizeof(tma_table[0]));
 	tcase_add_loop_test(tc, test_tma_mismatch, 0, sizeof(tma_reads) / sizeof(tma_reads[0]));

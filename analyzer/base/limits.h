@@ -512,6 +512,16 @@
  * access is not analyzed ("depends on a value known only at run time"). */
 #define SM_UNKNOWN_TRIES 6
 
+/* Bank engine: a cp.async whose global source reads values the analysis
+ * does not know (a row stride K, blockIdx): the values tried for them,
+ * large multiples of 128 (1024, 4096, one per unknown), the row strides
+ * of whole 128-byte lines a tiled GEMM's K, N or lda give. Three tell a
+ * count of wavefronts that depends on the value (then only the shared
+ * side is predicted) from one that does not. The seeds start at
+ * SM_SEED_STRIDE, past SM_UNKNOWN_TRIES's. */
+#define SM_STRIDE_TRIES 3
+#define SM_SEED_STRIDE 100
+
 /* Bank engine: iterations a loop-carried recurrence (pos = (pos + 4) &
  * 63, an update under a guard) is stepped to reach one iteration's value.
  * Each evaluation costs as many steps as the iteration, so this bounds the

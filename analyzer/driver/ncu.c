@@ -381,9 +381,10 @@ int sm_ncu_compare(const struct sm_ncu *m, struct sm_result *r, struct sm_ncu_ro
 		} else {
 			w->verdict = SM_NCU_UNDER;
 			w->why = line_has_cp_async(r, w->line)
-				? "a cp.async costs a wavefront per global 128-byte line and shift its lanes read, "
-				  "and its global source here reads a value the analysis does not know (a row "
-				  "stride, a pointer it does not follow): only its shared banks are predicted"
+				? "a cp.async costs a wavefront per piece it moves (global 128-byte line, shift, "
+				  "shared 128-byte row, sector half), and its global source here is not known "
+				  "for every lane (a pointer it does not follow, or a count that depends on a "
+				  "run-time value): only its shared banks are predicted"
 				: "the hardware serialized more than the model predicts: a launch, data or layout "
 				  "the analysis did not see (check the launch and the values the index reads)";
 		}

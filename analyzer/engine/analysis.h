@@ -141,20 +141,28 @@ struct sm_wave {
 	int lane_a;       /* two lanes that collide in that bank (-1 if none) */
 	int lane_b;
 	int global_groups; /* a cp.async whose global side sets the count:
-	                    * the (global 128-byte line, shift) groups its
-	                    * lanes read (sm_cp_async_groups); 0 otherwise */
+	                    * its wavefronts (sm_cp_async_wavefronts); 0
+	                    * otherwise */
+	bool global_assumed; /* counted for the values the analysis does not
+	                      * know in the global source taken as large
+	                      * multiples of 128 (row strides of whole
+	                      * 128-byte lines), alike for SM_STRIDE_TRIES
+	                      * of them */
 };
 
 /* The pure bank model: addr[i] is lane i's byte address, mask the active
  * lanes, width the bytes per lane (1, 2, 4, 8 or 16). */
 void sm_bank_wavefronts(const int64_t addr[SM_WARP], uint32_t mask, unsigned width, struct sm_wave *out);
 /* A cp.async's wavefronts as the profiler counts them (measured on the
- * H200, corpus/async_cp_global.cu): the lanes that read one global
- * 128-byte line with one shift (global offset minus shared offset, modulo
- * 128) move in one wavefront, so a request costs at least one wavefront
- * per such group, whatever its shared banks. gsrc[i] is lane i's global
- * byte offset (from a line-aligned base), addr[i] its shared one. */
-int sm_cp_async_groups(const int64_t addr[SM_WARP], const int64_t gsrc[SM_WARP], uint32_t mask);
+ * H200: corpus/async_cp_global.cu, corpus/async_cp_layout.cu): one per
+ * piece of the copy, a piece being the bytes of one global 128-byte line
+ * moved with one shift (global offset minus shared offset, modulo 128)
+ * into one shared 128-byte row, and, unless the 32-byte sector they come
+ * from is copied whole to a 32-byte aligned place, from one 16-byte half
+ * of that sector; one more when some lanes of the warp are off. gsrc[i]
+ * is lane i's global byte offset (from a line-aligned base), addr[i] its
+ * shared one, width the bytes a lane copies (4, 8 or 16). */
+int sm_cp_async_wavefronts(const int64_t addr[SM_WARP], const int64_t gsrc[SM_WARP], uint32_t mask, unsigned width);
 
 /* The work budget of one file's analysis (--analysis-budget): expression
  * nodes the lane evaluator visits, over every kernel, block shape and
@@ -198,7 +206,9 @@ struct sm_eval_ctx {
 	int64_t tid[3];
 	struct sm_dim3 ntid;
 	int64_t iter[SM_MAX_LOOPS];   /* iteration of each enclosing loop */
-	unsigned seed;                /* picks the values of uniform unknowns */
+	unsigned seed;                /* picks the values of uniform unknowns
+	                               * (SM_SEED_STRIDE and on: large
+	                               * multiples of 128) */
 	const struct sm_iv *rec_iv;   /* the recurrence whose step is being evaluated */
 	int64_t rec_prev;             /* its SM_E_PREV value */
 	int strict;                   /* uniform unknowns are errors (conditions) */
@@ -337,6 +347,7 @@ struct sm_degree {
 	int lane_a, lane_b;           /* colliding lanes of the worst request */
 	int bank;
 	int global_groups;            /* the worst request's sm_wave.global_groups */
+	bool global_assumed;          /* ... and its global_assumed */
 	int64_t addr_a, addr_b;       /* their byte offsets in the array */
 	int nloops;                   /* loops whose counters the worst depends on */
 	const struct sm_iv *worst_iv; /* the induction variable that matters */

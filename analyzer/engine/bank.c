@@ -86,24 +86,59 @@ void sm_bank_wavefronts(const int64_t addr[SM_WARP], uint32_t mask, unsigned wid
 	/* a full request of 8 or 16 bytes has an ideal of 2 or 4 passes */
 }
 
-int sm_cp_async_groups(const int64_t addr[SM_WARP], const int64_t gsrc[SM_WARP], uint32_t mask)
+int sm_cp_async_wavefronts(const int64_t addr[SM_WARP], const int64_t gsrc[SM_WARP], uint32_t mask, unsigned width)
 {
-	int64_t line[SM_WARP], shift[SM_WARP];
+	if (!mask)
+		return 0;
+	/* the global sectors first: one is whole when the warp copies all
+	 * 32 of its bytes into one 32-byte aligned shared chunk (in any
+	 * order: a swizzle that swaps its halves keeps it whole) */
+	int64_t sect[SM_WARP], chunk[SM_WARP];
+	uint64_t cover[SM_WARP];
+	bool one_chunk[SM_WARP];
+	int set_of[SM_WARP], nsets = 0;
+	for (int l = 0; l < SM_WARP; l++) {
+		if (!(mask & (1u << l)))
+			continue;
+		int64_t sc = floordiv(gsrc[l], 32), ch = floordiv(addr[l], 32);
+		int s = 0;
+		while (s < nsets && sect[s] != sc)
+			s++;
+		if (s == nsets) {
+			sect[s] = sc;
+			chunk[s] = ch;
+			cover[s] = 0;
+			one_chunk[s] = true;
+			nsets++;
+		}
+		set_of[l] = s;
+		one_chunk[s] = one_chunk[s] && chunk[s] == ch && floordiv(addr[l] + (int64_t)width - 1, 32) == ch;
+		int64_t lo = gsrc[l] - sc * 32;
+		for (int64_t b = lo; b >= 0 && b < lo + (int64_t)width && b < 32; b++)
+			cover[s] |= 1ull << b;
+	}
+	/* then the pieces, a wavefront each: a whole sector, or else a
+	 * lane's bytes, keyed by their global line, shift (global offset
+	 * minus shared offset, modulo 128), shared 128-byte row, and for a
+	 * lane's bytes the 16-byte half of the sector they come from */
+	int64_t key[SM_WARP][4];
 	int n = 0;
 	for (int l = 0; l < SM_WARP; l++) {
 		if (!(mask & (1u << l)))
 			continue;
-		int64_t ln = floordiv(gsrc[l], 128), sh = ((gsrc[l] - addr[l]) % 128 + 128) % 128;
+		int s = set_of[l];
+		bool whole = one_chunk[s] && cover[s] == 0xffffffffull;
+		int64_t g = whole ? sect[s] * 32 : gsrc[l], a = whole ? chunk[s] * 32 : addr[l];
+		int64_t k[4] = { floordiv(g, 128), ((g - a) % 128 + 128) % 128, floordiv(a, 128),
+				 whole ? 2 : ((gsrc[l] % 32 + 32) % 32) / 16 };
 		bool seen = false;
 		for (int i = 0; i < n && !seen; i++)
-			seen = line[i] == ln && shift[i] == sh;
-		if (!seen) {
-			line[n] = ln;
-			shift[n] = sh;
-			n++;
-		}
+			seen = !memcmp(key[i], k, sizeof(k));
+		if (!seen)
+			memcpy(key[n++], k, sizeof(k));
 	}
-	return n;
+	/* a warp with lanes off: one more */
+	return n + (mask != 0xffffffffu);
 }
 
 /* ---- one access, one block shape ---- */
@@ -238,13 +273,16 @@ static bool has_uniform_unknown(const struct sm_expr *e);
 
 static void leaf(struct job *J, struct sm_eval_ctx *base)
 {
-	int64_t addr[SM_WARP], gsrc[SM_WARP];
+	int64_t addr[SM_WARP], gsrc[SM_STRIDE_TRIES][SM_WARP];
 	uint32_t mask = 0;
-	/* every lane's global source known, and its line and shift too: a
+	/* every lane's global source known, and its line and shift too; a
 	 * source that reads a value the analysis does not know (a row stride
-	 * K, blockIdx) is left to the shared side alone, as the lines then
-	 * depend on that value */
-	bool global = J->ra->gsrc != NULL && !has_uniform_unknown(J->ra->gsrc);
+	 * K, blockIdx) is tried with large multiples of 128 for it (whole
+	 * 128-byte lines a row), and left to the shared side alone when the
+	 * count then depends on which */
+	bool global = J->ra->gsrc != NULL;
+	bool assumed = global && has_uniform_unknown(J->ra->gsrc);
+	int tries = assumed ? SM_STRIDE_TRIES : 1;
 	/* a loop condition that reads no thread index is every lane's:
 	 * evaluated once, in the first lane (false: no lane runs the access) */
 	bool per_lane[SM_MAX_LOOPS];
@@ -294,11 +332,14 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		}
 		addr[l] = a;
 		mask |= 1u << l;
-		if (global) {
-			c.err = 0;
-			c.budget = SM_EVAL_BUDGET_ACCESS;
-			gsrc[l] = sm_eval(J->ra->gsrc, &c);
-			global = !c.err;
+		for (int s = 0; s < tries && global; s++) {
+			struct sm_eval_ctx cs = c;
+			cs.err = 0;
+			cs.budget = SM_EVAL_BUDGET_ACCESS;
+			if (assumed)
+				cs.seed = SM_SEED_STRIDE + (unsigned)s;
+			gsrc[s][l] = sm_eval(J->ra->gsrc, &cs);
+			global = !cs.err;
 		}
 		if (a < J->amin)
 			J->amin = a;
@@ -309,11 +350,16 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		return;
 	struct sm_wave w;
 	sm_bank_wavefronts(addr, mask, J->ra->width, &w);
-	int groups = global ? sm_cp_async_groups(addr, gsrc, mask) : 0;
+	int groups = global ? sm_cp_async_wavefronts(addr, gsrc[0], mask, J->ra->width) : 0;
+	for (int s = 1; s < tries && groups; s++)
+		if (sm_cp_async_wavefronts(addr, gsrc[s], mask, J->ra->width) != groups)
+			groups = 0; /* depends on the value: not counted */
 	w.global_groups = 0;
+	w.global_assumed = false;
 	if (groups > w.wavefronts) {
 		w.wavefronts = groups;
 		w.global_groups = groups;
+		w.global_assumed = assumed;
 		w.bank = w.lane_a = w.lane_b = -1;
 	}
 	J->total_wave += (unsigned long)w.wavefronts;
@@ -331,6 +377,7 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		J->out->lane_b = w.lane_b;
 		J->out->bank = w.bank;
 		J->out->global_groups = w.global_groups;
+		J->out->global_assumed = w.global_assumed;
 		J->out->addr_a = w.lane_a >= 0 ? addr[w.lane_a] : 0;
 		J->out->addr_b = w.lane_b >= 0 ? addr[w.lane_b] : 0;
 		J->out->worst_mask = mask;

@@ -41,7 +41,16 @@ static int64_t opaque_value(unsigned seed, unsigned id)
 {
 	/* values tried for a uniform unknown: 1, 32, one that differs per
 	 * unknown, then small ones (so that an index whose larger values
-	 * fall outside its array still gets in-bounds tries) */
+	 * fall outside its array still gets in-bounds tries); from
+	 * SM_SEED_STRIDE, large multiples of 128 (a row stride in global
+	 * memory, in elements of any size: a multiple of 128 bytes) */
+	if (seed >= SM_SEED_STRIDE) {
+		switch (seed - SM_SEED_STRIDE) {
+		case 0: return 1024;
+		case 1: return 4096;
+		default: return 128 * (9 + (int64_t)(id % 23));
+		}
+	}
 	switch (seed) {
 	case 0: return 1;
 	case 1: return 32;

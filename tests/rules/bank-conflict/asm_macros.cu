@@ -38,8 +38,8 @@ __global__ void __launch_bounds__(128) tile_load(const uint4 *g, unsigned *out)
 // The global side of a cp.async: the source written `P + i` of a kernel
 // parameter, lanes in pairs on 512-byte rows, costs a wavefront per
 // global line (4-way although the shared chunks are consecutive). Written
-// `P - i`, its offset is not read as `P + i` (not modelled: the shared
-// side alone, conflict-free).
+// `P - i`, its offset is subtracted, not read as `P + i`: each pair's two
+// halves then lie in two sectors of two lines, a piece a lane (8-way).
 __global__ void __launch_bounds__(32) rows_plus(const uint4 *g, unsigned *out)
 {
 	__shared__ __align__(16) unsigned s[128];
@@ -71,7 +71,7 @@ void run(const uint4 *g, unsigned *o)
  *   	LDMATRIX_X4(r[0], r[1], r[2], r[3],
  *   	^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/asm_macros.cu:23:2: note: 'tile' declared here
- * tests/rules/bank-conflict/asm_macros.cu:47:2: warning: 4-way bank conflict on cp.async store of 's' (unsigned int[128]) in kernel 'rows_plus' with blockDim (32,1,1) from the launch on line 64; the lanes of warp 0 read 16 global 128-byte lines or shifts, and a cp.async moves each in a wavefront of its own [bank-conflict]
+ * tests/rules/bank-conflict/asm_macros.cu:47:2: warning: 4-way bank conflict on cp.async store of 's' (unsigned int[128]) in kernel 'rows_plus' with blockDim (32,1,1) from the launch on line 64; warp 0's cp.async moves 16 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
  *   	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 4]), g + ((t / 2) * 32 + (t % 2)), 16);
  *   	^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/asm_macros.cu:45:2: note: 's' declared here
@@ -79,10 +79,13 @@ void run(const uint4 *g, unsigned *o)
  *   	out[t] = s[t * 4];
  *   	         ^~~~~~~~
  * tests/rules/bank-conflict/asm_macros.cu:45:2: note: 's' declared here
+ * tests/rules/bank-conflict/asm_macros.cu:56:2: warning: 8-way bank conflict on cp.async store of 's' (unsigned int[128]) in kernel 'rows_minus' with blockDim (32,1,1) from the launch on line 65; warp 0's cp.async moves 32 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
+ *   	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 4]), g - ((t / 2) * 32 + (t % 2)), 16);
+ *   	^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * tests/rules/bank-conflict/asm_macros.cu:54:2: note: 's' declared here
  * tests/rules/bank-conflict/asm_macros.cu:58:11: warning: 4-way bank conflict on load of 's' (unsigned int[128]) in kernel 'rows_minus' with blockDim (32,1,1) from the launch on line 65; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *   	out[t] = s[t * 4];
  *   	         ^~~~~~~~
  * tests/rules/bank-conflict/asm_macros.cu:54:2: note: 's' declared here
- * tests/rules/bank-conflict/asm_macros.cu:58:11: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
  * check-output-end
  */

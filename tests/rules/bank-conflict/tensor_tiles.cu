@@ -77,7 +77,6 @@ void launch(unsigned *u, const float *f, float *o)
  *       asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(smem_addr(&a[t * 32])), "l"(&in[t]));
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/tensor_tiles.cu:45:5: note: 'a' declared here
- * tests/rules/bank-conflict/tensor_tiles.cu:48:1: note: index 'a' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 1 of 1 conflicting accesses become conflict-free
  * tests/rules/bank-conflict/tensor_tiles.cu:52:1: warning: 8-way bank conflict on cp.async store of 'c' (float[1024]) in kernel 'copies' with blockDim (32,1,1) from the launch on line 62; lanes 0 and 1 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
  *       asm volatile("cp.async.cg.shared.global [%0], [%1], %2;" :: "r"(smem_addr(&c[t * 32 + 4])), "l"(&in[t * 4]), "n"(16));
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
