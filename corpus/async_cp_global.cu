@@ -144,10 +144,6 @@ int main()
  *       out[t] = s[t * 4] + s[(t * 4 + 5) % 128];
  *                           ^~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:30:5: note: 's' declared here
- * corpus/async_cp_global.cu:41:5: warning: 4-way bank conflict on cp.async store of 's' (float[128]) in kernel 'cp_contig_pairs' with blockDim (32,1,1) from the launch on line 125; warp 0's cp.async moves 16 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *       CP16(&s[t * 4], &in[(t / 2) * 128 + (t % 2) * 4]);
- *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_global.cu:39:5: note: 's' declared here
  * corpus/async_cp_global.cu:43:14: warning: 4-way bank conflict on load of 's' (float[128]) in kernel 'cp_contig_pairs' with blockDim (32,1,1) from the launch on line 125; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[t] = s[t * 4] + s[(t * 4 + 5) % 128];
  *                ^~~~~~~~
@@ -156,19 +152,17 @@ int main()
  *       out[t] = s[t * 4] + s[(t * 4 + 5) % 128];
  *                           ^~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:39:5: note: 's' declared here
- * corpus/async_cp_global.cu:50:5: warning: 8-way bank conflict on cp.async store of 's' (float[128]) in kernel 'cp_contig_lines' with blockDim (32,1,1) from the launch on line 126; warp 0's cp.async moves 32 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *       CP16(&s[t * 4], &in[t * 32]);
- *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_global.cu:48:5: note: 's' declared here
  * corpus/async_cp_global.cu:52:14: warning: 4-way bank conflict on load of 's' (float[128]) in kernel 'cp_contig_lines' with blockDim (32,1,1) from the launch on line 126; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[t] = s[t * 4] + s[(t * 4 + 5) % 128];
  *                ^~~~~~~~
  * corpus/async_cp_global.cu:48:5: note: 's' declared here
+ * corpus/async_cp_global.cu:52:14: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
  * corpus/async_cp_global.cu:52:25: warning: 4-way bank conflict on load of 's' (float[128]) in kernel 'cp_contig_lines' with blockDim (32,1,1) from the launch on line 126; lanes 0 and 8 of warp 0 hit bank 5 (byte offsets 20 and 148) [bank-conflict]
  *       out[t] = s[t * 4] + s[(t * 4 + 5) % 128];
  *                           ^~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:48:5: note: 's' declared here
- * corpus/async_cp_global.cu:59:5: warning: 8-way bank conflict on cp.async store of 's' (float[128]) in kernel 'cp_contig_sectors' with blockDim (32,1,1) from the launch on line 127; warp 0's cp.async moves 32 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
+ * corpus/async_cp_global.cu:52:25: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
+ * corpus/async_cp_global.cu:59:5: warning: 4-way bank conflict on cp.async store of 's' (float[128]) (8.00 wavefronts per ideal) in kernel 'cp_contig_sectors' with blockDim (32,1,1) from the launch on line 127; a warp's cp.async moves 32 pieces, a wavefront each, where its 8 global 128-byte lines need 8 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *       CP16(&s[t * 4], &in[t * 8]);
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:57:5: note: 's' declared here
@@ -180,7 +174,7 @@ int main()
  *       out[t] = s[t * 4] + s[(t * 4 + 5) % 128];
  *                           ^~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:57:5: note: 's' declared here
- * corpus/async_cp_global.cu:68:5: warning: 8-way bank conflict on cp.async store of 's' (float[32][32]) in kernel 'cp_rows128_contig' with blockDim (32,1,1) from the launch on line 128; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * corpus/async_cp_global.cu:68:5: warning: 8-way bank conflict on cp.async store of 's' (float[32][32]) in kernel 'cp_rows128_contig' with blockDim (32,1,1) from the launch on line 128; a warp's cp.async moves 32 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *       CP16(&s[t][0], &in[t * 4]);
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:66:5: note: 's' declared here
@@ -195,41 +189,31 @@ int main()
  *                          ^~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:66:5: note: 's' declared here
  * corpus/async_cp_global.cu:70:24: note: declare 's' as `float s[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 8; --fix will not apply it: a pointer into 's' is formed, so the code may depend on its row size
- * corpus/async_cp_global.cu:77:5: warning: 8-way bank conflict on cp.async store of 's' (float[32][8]) in kernel 'cp_rows32_pairs' with blockDim (32,1,1) from the launch on line 129; warp 0's cp.async moves 32 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
+ * corpus/async_cp_global.cu:77:5: warning: 2-way bank conflict on cp.async store of 's' (float[32][8]) (8.00 wavefronts per ideal) in kernel 'cp_rows32_pairs' with blockDim (32,1,1) from the launch on line 129; a warp's cp.async moves 32 pieces, a wavefront each, where its 16 global 128-byte lines need 16 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *       CP16(&s[t][0], &in[(t / 2) * 128 + (t % 2) * 4]);
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:75:5: note: 's' declared here
+ * corpus/async_cp_global.cu:77:5: note: declare 's' as `float s[32][12]`: +512 bytes per block (1024 -> 1536 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 's' is formed, so the code may depend on its row size
  * corpus/async_cp_global.cu:79:14: warning: 8-way bank conflict on load of 's' (float[32][8]) in kernel 'cp_rows32_pairs' with blockDim (32,1,1) from the launch on line 129; lanes 0 and 4 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[t] = s[t][0] + s[(t + 1) % 32][1];
  *                ^~~~~~~
  * corpus/async_cp_global.cu:75:5: note: 's' declared here
+ * corpus/async_cp_global.cu:79:14: note: declare 's' as `float s[32][12]`: +512 bytes per block (1024 -> 1536 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 's' is formed, so the code may depend on its row size
  * corpus/async_cp_global.cu:79:24: warning: 8-way bank conflict on load of 's' (float[32][8]) in kernel 'cp_rows32_pairs' with blockDim (32,1,1) from the launch on line 129; lanes 0 and 4 of warp 0 hit bank 9 (byte offsets 36 and 164) [bank-conflict]
  *       out[t] = s[t][0] + s[(t + 1) % 32][1];
  *                          ^~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:75:5: note: 's' declared here
- * corpus/async_cp_global.cu:86:5: warning: 8-way bank conflict on cp.async store of 's' (float[32][32]) in kernel 'cp_rows128_lines' with blockDim (32,1,1) from the launch on line 130; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
- *       CP16(&s[t][0], &in[t * 32]);
- *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_global.cu:84:5: note: 's' declared here
- * corpus/async_cp_global.cu:86:5: note: declare 's' as `float s[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 8; --fix will not apply it: a pointer into 's' is formed, so the code may depend on its row size
+ * corpus/async_cp_global.cu:79:24: note: declare 's' as `float s[32][12]`: +512 bytes per block (1024 -> 1536 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 's' is formed, so the code may depend on its row size
  * corpus/async_cp_global.cu:88:14: warning: 32-way bank conflict on load of 's' (float[32][32]) in kernel 'cp_rows128_lines' with blockDim (32,1,1) from the launch on line 130; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[t] = s[t][0] + s[(t + 1) % 32][1];
  *                ^~~~~~~
  * corpus/async_cp_global.cu:84:5: note: 's' declared here
- * corpus/async_cp_global.cu:88:14: note: declare 's' as `float s[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 8; --fix will not apply it: a pointer into 's' is formed, so the code may depend on its row size
+ * corpus/async_cp_global.cu:88:14: note: swizzle 's': write every access `s[r][c]` as `s[r][c ^ (r & 31)]`: 2 of 2 conflicting accesses become conflict-free (verified); --fix will not apply it: a pointer into 's' is formed, so not every access is a subscript the fix can rewrite; write this access as `s[t][0 ^ (t & 31)]`
  * corpus/async_cp_global.cu:88:24: warning: 32-way bank conflict on load of 's' (float[32][32]) in kernel 'cp_rows128_lines' with blockDim (32,1,1) from the launch on line 130; lanes 0 and 1 of warp 0 hit bank 1 (byte offsets 132 and 260) [bank-conflict]
  *       out[t] = s[t][0] + s[(t + 1) % 32][1];
  *                          ^~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:84:5: note: 's' declared here
- * corpus/async_cp_global.cu:88:24: note: declare 's' as `float s[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 8; --fix will not apply it: a pointer into 's' is formed, so the code may depend on its row size
- * corpus/async_cp_global.cu:96:1: warning: 32-way bank conflict on cp.async store of 's' (float[32]) in kernel 'cp4_contig_lines' with blockDim (32,1,1) from the launch on line 131; warp 0's cp.async moves 32 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *                    "l"(&in[t * 32]) : "memory");
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_global.cu:93:5: note: 's' declared here
- * corpus/async_cp_global.cu:106:1: warning: 4-way bank conflict on cp.async store of 's' (float[64]) in kernel 'cp8_contig_pairs' with blockDim (32,1,1) from the launch on line 132; warp 0's cp.async moves 8 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *                    "l"(&in[(t / 4) * 128 + (t % 4) * 2]) : "memory");
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_global.cu:103:5: note: 's' declared here
+ * corpus/async_cp_global.cu:88:24: note: swizzle 's': write every access `s[r][c]` as `s[r][c ^ (r & 31)]`: 2 of 2 conflicting accesses become conflict-free (verified); --fix will not apply it: a pointer into 's' is formed, so not every access is a subscript the fix can rewrite; write this access as `s[(t + 1) % 32][1 ^ (((t + 1) % 32) & 31)]`
  * corpus/async_cp_global.cu:108:14: warning: 2-way bank conflict on load of 's' (float[64]) in kernel 'cp8_contig_pairs' with blockDim (32,1,1) from the launch on line 132; lanes 0 and 16 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *       out[t] = s[t * 2] + s[(t * 2 + 3) % 64];
  *                ^~~~~~~~

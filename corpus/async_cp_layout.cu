@@ -130,101 +130,41 @@ int main()
 
 /*
  * check-output-start
- * corpus/async_cp_layout.cu:46:1: warning: 4-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_pairs_sp32' with blockDim (32,1,1) from the launch on line 93; warp 0's cp.async moves 16 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   CP_KERNEL(cp_pairs_sp32, 2, 512, 2, 32, 0, 0)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:46:1: note: 's' declared here
- * corpus/async_cp_layout.cu:47:1: warning: 6-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_pairs_sp48' with blockDim (32,1,1) from the launch on line 94; warp 0's cp.async moves 24 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   CP_KERNEL(cp_pairs_sp48, 2, 512, 2, 48, 0, 0)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:47:1: note: 's' declared here
- * corpus/async_cp_layout.cu:48:1: warning: 4-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_pairs_sp64' with blockDim (32,1,1) from the launch on line 95; warp 0's cp.async moves 16 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   CP_KERNEL(cp_pairs_sp64, 2, 512, 2, 64, 0, 0)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:48:1: note: 's' declared here
- * corpus/async_cp_layout.cu:49:1: warning: 6-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_pairs_sp80' with blockDim (32,1,1) from the launch on line 96; warp 0's cp.async moves 24 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   CP_KERNEL(cp_pairs_sp80, 2, 512, 2, 80, 0, 0)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:49:1: note: 's' declared here
- * corpus/async_cp_layout.cu:50:1: warning: 6-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_pairs_sp112' with blockDim (32,1,1) from the launch on line 97; warp 0's cp.async moves 24 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   CP_KERNEL(cp_pairs_sp112, 2, 512, 2, 112, 0, 0)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:50:1: note: 's' declared here
- * corpus/async_cp_layout.cu:51:1: warning: 6-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_pairs_sp144' with blockDim (32,1,1) from the launch on line 98; warp 0's cp.async moves 24 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   CP_KERNEL(cp_pairs_sp144, 2, 512, 2, 144, 0, 0)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:51:1: note: 's' declared here
- * corpus/async_cp_layout.cu:52:1: warning: 4-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_pairs_sp256' with blockDim (32,1,1) from the launch on line 99; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 256) [bank-conflict]
- *   CP_KERNEL(cp_pairs_sp256, 2, 512, 2, 256, 0, 0)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:52:1: note: 's' declared here
- * corpus/async_cp_layout.cu:53:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_quads_sp64' with blockDim (32,1,1) from the launch on line 100; warp 0's cp.async moves 8 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   CP_KERNEL(cp_quads_sp64, 4, 512, 4, 64, 0, 0)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:53:1: note: 's' declared here
- * corpus/async_cp_layout.cu:54:1: warning: 4-way bank conflict on cp.async store of 's' (char[4096]) (3.75 wavefronts per ideal) in kernel 'cp_quads_sp80' with blockDim (32,1,1) from the launch on line 101; warp 0's cp.async moves 15 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   CP_KERNEL(cp_quads_sp80, 4, 512, 4, 80, 0, 0)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:54:1: note: 's' declared here
- * corpus/async_cp_layout.cu:55:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) (2.50 wavefronts per ideal) in kernel 'cp_quads_sp96' with blockDim (32,1,1) from the launch on line 102; warp 0's cp.async moves 10 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   CP_KERNEL(cp_quads_sp96, 4, 512, 4, 96, 0, 0)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:55:1: note: 's' declared here
- * corpus/async_cp_layout.cu:57:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) (2.50 wavefronts per ideal) in kernel 'cp_rows8_sp144' with blockDim (32,1,1) from the launch on line 104; warp 0's cp.async moves 10 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
+ * corpus/async_cp_layout.cu:57:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) (2.50 wavefronts per ideal) in kernel 'cp_rows8_sp144' with blockDim (32,1,1) from the launch on line 104; a warp's cp.async moves 10 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_rows8_sp144, 8, 512, 8, 144, 0, 0)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:57:1: note: 's' declared here
- * corpus/async_cp_layout.cu:61:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_rows16_sp272' with blockDim (32,1,1) from the launch on line 108; warp 0's cp.async moves 8 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
+ * corpus/async_cp_layout.cu:61:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_rows16_sp272' with blockDim (32,1,1) from the launch on line 108; a warp's cp.async moves 8 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_rows16_sp272, 16, 512, 16, 272, 0, 0)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:61:1: note: 's' declared here
- * corpus/async_cp_layout.cu:64:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_so16' with blockDim (32,1,1) from the launch on line 111; warp 0's cp.async moves 12 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
+ * corpus/async_cp_layout.cu:64:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_so16' with blockDim (32,1,1) from the launch on line 111; a warp's cp.async moves 12 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_contig_so16, 32, 512, 32, 512, 0, 16)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:64:1: note: 's' declared here
- * corpus/async_cp_layout.cu:65:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_so32' with blockDim (32,1,1) from the launch on line 112; warp 0's cp.async moves 8 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
+ * corpus/async_cp_layout.cu:65:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_so32' with blockDim (32,1,1) from the launch on line 112; a warp's cp.async moves 8 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_contig_so32, 32, 512, 32, 512, 0, 32)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:65:1: note: 's' declared here
- * corpus/async_cp_layout.cu:66:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_so112' with blockDim (32,1,1) from the launch on line 113; warp 0's cp.async moves 12 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
+ * corpus/async_cp_layout.cu:66:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_so112' with blockDim (32,1,1) from the launch on line 113; a warp's cp.async moves 12 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_contig_so112, 32, 512, 32, 512, 0, 112)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:66:1: note: 's' declared here
- * corpus/async_cp_layout.cu:67:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_go16' with blockDim (32,1,1) from the launch on line 114; warp 0's cp.async moves 12 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
+ * corpus/async_cp_layout.cu:67:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) (3.00 wavefronts per ideal) in kernel 'cp_contig_go16' with blockDim (32,1,1) from the launch on line 114; a warp's cp.async moves 12 pieces, a wavefront each, where its 5 global 128-byte lines need 5 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_contig_go16, 32, 512, 32, 512, 16, 0)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:67:1: note: 's' declared here
- * corpus/async_cp_layout.cu:68:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_go64' with blockDim (32,1,1) from the launch on line 115; warp 0's cp.async moves 8 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   CP_KERNEL(cp_contig_go64, 32, 512, 32, 512, 64, 0)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:68:1: note: 's' declared here
- * corpus/async_cp_layout.cu:69:1: warning: 6-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_pairs_gp528' with blockDim (32,1,1) from the launch on line 116; warp 0's cp.async moves 24 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   CP_KERNEL(cp_pairs_gp528, 2, 528, 2, 48, 0, 0)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:69:1: note: 's' declared here
- * corpus/async_cp_layout.cu:70:1: warning: 6-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_rows16_to_pairs' with blockDim (32,1,1) from the launch on line 117; warp 0's cp.async moves 24 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
+ * corpus/async_cp_layout.cu:70:1: warning: 6-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_rows16_to_pairs' with blockDim (32,1,1) from the launch on line 117; a warp's cp.async moves 24 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_rows16_to_pairs, 16, 512, 2, 48, 0, 0)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:70:1: note: 's' declared here
- * corpus/async_cp_layout.cu:71:1: warning: 4-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_part8_so16' with blockDim (32,1,1) from the launch on line 118; warp 0's cp.async moves 4 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
+ * corpus/async_cp_layout.cu:71:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) (4.00 wavefronts per ideal) in kernel 'cp_part8_so16' with blockDim (32,1,1) from the launch on line 118; a warp's cp.async moves 4 pieces, a wavefront each, where its 2 global 128-byte lines need 2 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_PART(cp_part8_so16, 8, 0, 16)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:71:1: note: 's' declared here
- * corpus/async_cp_layout.cu:72:1: warning: 5-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_part4_go16_so96' with blockDim (32,1,1) from the launch on line 119; warp 0's cp.async moves 5 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
+ * corpus/async_cp_layout.cu:72:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) (5.00 wavefronts per ideal) in kernel 'cp_part4_go16_so96' with blockDim (32,1,1) from the launch on line 119; a warp's cp.async moves 5 pieces, a wavefront each, where its 2 global 128-byte lines need 2 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_PART(cp_part4_go16_so96, 4, 16, 96)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:72:1: note: 's' declared here
- * corpus/async_cp_layout.cu:73:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_part2_so112' with blockDim (32,1,1) from the launch on line 120; warp 0's cp.async moves 3 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   CP_PART(cp_part2_so112, 2, 0, 112)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:73:1: note: 's' declared here
- * corpus/async_cp_layout.cu:74:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_part1' with blockDim (32,1,1) from the launch on line 121; warp 0's cp.async moves 2 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   CP_PART(cp_part1, 1, 0, 0)
- *   ^~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:74:1: note: 's' declared here
- * corpus/async_cp_layout.cu:82:5: warning: 4-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_pairs_swapped' with blockDim (32,1,1) from the launch on line 122; warp 0's cp.async moves 16 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *       CP16(&s[r * 32 + ((t % 2) ^ ((r / 4) % 2)) * 16], in + r * 512 + (t % 2) * 16);
- *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * corpus/async_cp_layout.cu:80:5: note: 's' declared here
  * check-output-end
  */

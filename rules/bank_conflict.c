@@ -152,9 +152,13 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 			const struct sm_raccess *ra = &m->acc[i];
 			const struct sm_access_result *res = &degrees[i];
 			const struct sm_degree *d = &res->deg;
-			if (i == skip || !ra->src || !d->analyzed || d->worst < 2.0 - 1e-9)
+			/* what the layout adds: a cp.async's pieces beyond one a
+			 * global line are the shared side's, the rest no padding
+			 * or swizzle removes */
+			double lw = d->layout_worst > 0 ? d->layout_worst : d->worst;
+			if (i == skip || !ra->src || !d->analyzed || lw < 2.0 - 1e-9)
 				continue;
-			int ways = (int)(d->worst + 0.5);
+			int ways = (int)(lw + 0.5);
 			const char *what = ra->src->op ? sm_arena_printf(A, "%s %s", ra->src->op, kind_name(ra->src->kind))
 						       : kind_name(ra->src->kind);
 			if (store_of_same(m, degrees, i, ways)) {
@@ -197,13 +201,14 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 				 * the profiler shows the mean over its iterations */
 				iv = sm_arena_printf(A, "%s (mean %.2f-way over the iterations)", iv, d->mean);
 			const char *lanes = "";
-			if (d->global_groups > 0)
-				lanes = sm_arena_printf(A, "; warp %d's cp.async moves %d pieces, a wavefront each: a piece is one "
-							"global 128-byte line at one shift into one shared 128-byte row, and a "
-							"shift that splits 32-byte sectors moves their 16-byte halves apart%s",
-							d->warp, d->global_groups,
-							d->global_assumed ? " (counted for row strides of whole 128-byte lines: "
-									    "its source reads a value known only at run time)"
+			if (d->layout_lines > 0)
+				lanes = sm_arena_printf(A, "; a warp's cp.async moves %d pieces, a wavefront each, where its %d "
+							"global 128-byte lines need %d (a piece: one line at one shift into one "
+							"shared 128-byte row; a shift splitting 32-byte sectors moves their "
+							"16-byte halves apart%s)",
+							d->layout_pieces, d->layout_lines, d->layout_lines,
+							d->global_assumed ? "; row strides taken as whole 128-byte lines, a "
+									    "value known only at run time"
 									  : "");
 			else if (d->lane_a >= 0 && d->lane_b >= 0)
 				lanes = sm_arena_printf(A, "; lanes %d and %d of warp %d hit bank %d (byte offsets %lld and %lld)",

@@ -348,6 +348,15 @@ struct sm_degree {
 	int bank;
 	int global_groups;            /* the worst request's sm_wave.global_groups */
 	bool global_assumed;          /* ... and its global_assumed */
+	double layout_worst;          /* the worst request's wavefronts per what
+	                               * any shared layout needs: its ideal, or
+	                               * for a cp.async read from known global
+	                               * lines one wavefront a line, whichever
+	                               * is more (what padding or a swizzle can
+	                               * remove; 0: as worst) */
+	int layout_pieces;            /* that request's wavefronts ... */
+	int layout_lines;             /* ... and global lines (0: not a
+	                               * cp.async with a known source) */
 	int64_t addr_a, addr_b;       /* their byte offsets in the array */
 	int nloops;                   /* loops whose counters the worst depends on */
 	const struct sm_iv *worst_iv; /* the induction variable that matters */

@@ -162,6 +162,7 @@ struct job {
 	const char *why;
 	int64_t worst_iter[SM_MAX_LOOPS];
 	double worst;
+	double layout_worst;          /* sm_degree.layout_worst so far */
 	double first;
 	bool varies;
 	bool invariant[SM_MAX_LOOPS]; /* loop d changes nothing the access sees:
@@ -361,6 +362,30 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		w.global_groups = groups;
 		w.global_assumed = assumed;
 		w.bank = w.lane_a = w.lane_b = -1;
+	}
+	/* what no shared layout removes: a cp.async moves at least one piece
+	 * per global line it reads (one more with lanes off) */
+	int lines = 0;
+	if (global && groups > 0) {
+		int64_t seen[SM_WARP];
+		for (int l = 0; l < SM_WARP; l++) {
+			if (!(mask & (1u << l)))
+				continue;
+			int64_t ln = floordiv(gsrc[0][l], 128);
+			int i = 0;
+			while (i < lines && seen[i] != ln)
+				i++;
+			if (i == lines)
+				seen[lines++] = ln;
+		}
+		lines += mask != 0xffffffffu;
+	}
+	int need = lines > w.ideal ? lines : w.ideal;
+	double lay = need ? (double)w.wavefronts / need : 1.0;
+	if (lay > J->layout_worst) {
+		J->layout_worst = lay;
+		J->out->layout_pieces = w.wavefronts;
+		J->out->layout_lines = lines;
 	}
 	J->total_wave += (unsigned long)w.wavefronts;
 	J->total_ideal += (unsigned long)w.ideal;
@@ -751,6 +776,7 @@ static bool run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 	int nwarps = (int)((J.nthreads + SM_WARP - 1) / SM_WARP);
 	out->worst = 0;
 	J.worst = 0;
+	J.layout_worst = 0;
 	for (int w = 0; w < nwarps && !J.err; w++) {
 		J.warp = w;
 		struct sm_eval_ctx c;
@@ -769,6 +795,7 @@ static bool run_seed(const struct sm_raccess *ra, struct sm_dim3 block, const st
 	}
 	out->analyzed = true;
 	out->worst = J.worst > 0 ? J.worst : 1.0;
+	out->layout_worst = J.layout_worst > 0 ? J.layout_worst : out->worst;
 	out->mean = J.total_ideal ? (double)J.total_wave / (double)J.total_ideal : 1.0;
 	out->wavefronts = J.total_wave;
 	out->ideal = J.total_ideal;

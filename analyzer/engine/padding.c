@@ -92,8 +92,8 @@ struct eval {
 	unsigned n;       /* entries in order */
 };
 
-/* Worst degree of access i under the layout, over all block shapes;
- * -1 when it cannot be analyzed. */
+/* Worst degree of access i under the layout that a layout can change,
+ * over all block shapes; -1 when it cannot be analyzed. */
 static double access_worst(const struct eval *E, const struct sm_raccess *ra, const struct sm_layout *lay)
 {
 	double w = 0;
@@ -102,8 +102,11 @@ static double access_worst(const struct eval *E, const struct sm_raccess *ra, co
 		sm_access_degree_layout(ra, E->blocks[b], lay, &d);
 		if (!d.analyzed)
 			return -1;
-		if (d.worst > w)
-			w = d.worst;
+		/* what a layout changes: a cp.async's pieces beyond one a
+		 * global line (sm_degree.layout_worst) */
+		double dw = d.layout_worst > 0 ? d.layout_worst : d.worst;
+		if (dw > w)
+			w = dw;
 	}
 	return w;
 }
