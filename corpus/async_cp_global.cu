@@ -162,7 +162,7 @@ int main()
  *                           ^~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:48:5: note: 's' declared here
  * corpus/async_cp_global.cu:52:25: note: index 's' with the conflict-free offset form `i + (i >> 5)` in every access (and enlarge it by 1/32): 2 of 2 conflicting accesses become conflict-free
- * corpus/async_cp_global.cu:59:5: warning: 4-way bank conflict on cp.async store of 's' (float[128]) (8.00 wavefronts per ideal) in kernel 'cp_contig_sectors' with blockDim (32,1,1) from the launch on line 127; a warp's cp.async moves 32 pieces, a wavefront each, where its 8 global 128-byte lines need 8 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_cp_global.cu:59:5: warning: 4-way bank conflict on cp.async store of 's' (float[128]) (8.00 wavefronts per ideal) in kernel 'cp_contig_sectors' with blockDim (32,1,1) from the launch on line 127; a warp's cp.async moves 32 pieces, a wavefront each, where one a global 128-byte line it reads would be 8 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *       CP16(&s[t * 4], &in[t * 8]);
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:57:5: note: 's' declared here
@@ -174,7 +174,7 @@ int main()
  *       out[t] = s[t * 4] + s[(t * 4 + 5) % 128];
  *                           ^~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:57:5: note: 's' declared here
- * corpus/async_cp_global.cu:68:5: warning: 8-way bank conflict on cp.async store of 's' (float[32][32]) in kernel 'cp_rows128_contig' with blockDim (32,1,1) from the launch on line 128; a warp's cp.async moves 32 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_cp_global.cu:68:5: warning: 8-way bank conflict on cp.async store of 's' (float[32][32]) in kernel 'cp_rows128_contig' with blockDim (32,1,1) from the launch on line 128; a warp's cp.async moves 32 pieces, a wavefront each, where one a global 128-byte line it reads would be 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *       CP16(&s[t][0], &in[t * 4]);
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:66:5: note: 's' declared here
@@ -189,7 +189,7 @@ int main()
  *                          ^~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:66:5: note: 's' declared here
  * corpus/async_cp_global.cu:70:24: note: declare 's' as `float s[32][36]`: +512 bytes per block (4096 -> 4608 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 8; --fix will not apply it: a pointer into 's' is formed, so the code may depend on its row size
- * corpus/async_cp_global.cu:77:5: warning: 2-way bank conflict on cp.async store of 's' (float[32][8]) (8.00 wavefronts per ideal) in kernel 'cp_rows32_pairs' with blockDim (32,1,1) from the launch on line 129; a warp's cp.async moves 32 pieces, a wavefront each, where its 16 global 128-byte lines need 16 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_cp_global.cu:77:5: warning: 2-way bank conflict on cp.async store of 's' (float[32][8]) (8.00 wavefronts per ideal) in kernel 'cp_rows32_pairs' with blockDim (32,1,1) from the launch on line 129; a warp's cp.async moves 32 pieces, a wavefront each, where one a global 128-byte line it reads would be 16 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *       CP16(&s[t][0], &in[(t / 2) * 128 + (t % 2) * 4]);
  *       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_global.cu:75:5: note: 's' declared here

@@ -130,39 +130,39 @@ int main()
 
 /*
  * check-output-start
- * corpus/async_cp_layout.cu:57:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) (2.50 wavefronts per ideal) in kernel 'cp_rows8_sp144' with blockDim (32,1,1) from the launch on line 104; a warp's cp.async moves 10 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_cp_layout.cu:57:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) (2.50 wavefronts per ideal) in kernel 'cp_rows8_sp144' with blockDim (32,1,1) from the launch on line 104; a warp's cp.async moves 10 pieces, a wavefront each, where one a global 128-byte line it reads would be 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_rows8_sp144, 8, 512, 8, 144, 0, 0)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:57:1: note: 's' declared here
- * corpus/async_cp_layout.cu:61:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_rows16_sp272' with blockDim (32,1,1) from the launch on line 108; a warp's cp.async moves 8 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_cp_layout.cu:61:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_rows16_sp272' with blockDim (32,1,1) from the launch on line 108; a warp's cp.async moves 8 pieces, a wavefront each, where one a global 128-byte line it reads would be 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_rows16_sp272, 16, 512, 16, 272, 0, 0)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:61:1: note: 's' declared here
- * corpus/async_cp_layout.cu:64:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_so16' with blockDim (32,1,1) from the launch on line 111; a warp's cp.async moves 12 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_cp_layout.cu:64:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_so16' with blockDim (32,1,1) from the launch on line 111; a warp's cp.async moves 12 pieces, a wavefront each, where one a global 128-byte line it reads would be 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_contig_so16, 32, 512, 32, 512, 0, 16)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:64:1: note: 's' declared here
- * corpus/async_cp_layout.cu:65:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_so32' with blockDim (32,1,1) from the launch on line 112; a warp's cp.async moves 8 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_cp_layout.cu:65:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_so32' with blockDim (32,1,1) from the launch on line 112; a warp's cp.async moves 8 pieces, a wavefront each, where one a global 128-byte line it reads would be 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_contig_so32, 32, 512, 32, 512, 0, 32)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:65:1: note: 's' declared here
- * corpus/async_cp_layout.cu:66:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_so112' with blockDim (32,1,1) from the launch on line 113; a warp's cp.async moves 12 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_cp_layout.cu:66:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_contig_so112' with blockDim (32,1,1) from the launch on line 113; a warp's cp.async moves 12 pieces, a wavefront each, where one a global 128-byte line it reads would be 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_contig_so112, 32, 512, 32, 512, 0, 112)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:66:1: note: 's' declared here
- * corpus/async_cp_layout.cu:67:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) (3.00 wavefronts per ideal) in kernel 'cp_contig_go16' with blockDim (32,1,1) from the launch on line 114; a warp's cp.async moves 12 pieces, a wavefront each, where its 5 global 128-byte lines need 5 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_cp_layout.cu:67:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) (3.00 wavefronts per ideal) in kernel 'cp_contig_go16' with blockDim (32,1,1) from the launch on line 114; a warp's cp.async moves 12 pieces, a wavefront each, where one a global 128-byte line it reads would be 5 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_contig_go16, 32, 512, 32, 512, 16, 0)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:67:1: note: 's' declared here
- * corpus/async_cp_layout.cu:70:1: warning: 6-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_rows16_to_pairs' with blockDim (32,1,1) from the launch on line 117; a warp's cp.async moves 24 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_cp_layout.cu:70:1: warning: 6-way bank conflict on cp.async store of 's' (char[4096]) in kernel 'cp_rows16_to_pairs' with blockDim (32,1,1) from the launch on line 117; a warp's cp.async moves 24 pieces, a wavefront each, where one a global 128-byte line it reads would be 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_KERNEL(cp_rows16_to_pairs, 16, 512, 2, 48, 0, 0)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:70:1: note: 's' declared here
- * corpus/async_cp_layout.cu:71:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) (4.00 wavefronts per ideal) in kernel 'cp_part8_so16' with blockDim (32,1,1) from the launch on line 118; a warp's cp.async moves 4 pieces, a wavefront each, where its 2 global 128-byte lines need 2 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_cp_layout.cu:71:1: warning: 2-way bank conflict on cp.async store of 's' (char[4096]) (4.00 wavefronts per ideal) in kernel 'cp_part8_so16' with blockDim (32,1,1) from the launch on line 118; a warp's cp.async moves 4 pieces, a wavefront each, where one a global 128-byte line it reads would be 2 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_PART(cp_part8_so16, 8, 0, 16)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:71:1: note: 's' declared here
- * corpus/async_cp_layout.cu:72:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) (5.00 wavefronts per ideal) in kernel 'cp_part4_go16_so96' with blockDim (32,1,1) from the launch on line 119; a warp's cp.async moves 5 pieces, a wavefront each, where its 2 global 128-byte lines need 2 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_cp_layout.cu:72:1: warning: 3-way bank conflict on cp.async store of 's' (char[4096]) (5.00 wavefronts per ideal) in kernel 'cp_part4_go16_so96' with blockDim (32,1,1) from the launch on line 119; a warp's cp.async moves 5 pieces, a wavefront each, where one a global 128-byte line it reads would be 2 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   CP_PART(cp_part4_go16_so96, 4, 16, 96)
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_cp_layout.cu:72:1: note: 's' declared here

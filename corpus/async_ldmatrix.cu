@@ -315,7 +315,7 @@ int main()
  *                                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:83:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:91:42: note: declare 'tile' as `unsigned short tile[16][72]`: +256 bytes per block (2048 -> 2304 bytes of static shared memory); 1 of 3 conflicting accesses become conflict-free, worst degree 4; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_ldmatrix.cu:100:29: warning: 8-way bank conflict on cp.async (__pipeline_memcpy_async) store of 'tile' (float[32][32]) in kernel 'cpasync_rows128' with blockDim (32,1,1) from the launch on line 250; a warp's cp.async moves 32 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_ldmatrix.cu:100:29: warning: 8-way bank conflict on cp.async (__pipeline_memcpy_async) store of 'tile' (float[32][32]) in kernel 'cpasync_rows128' with blockDim (32,1,1) from the launch on line 250; a warp's cp.async moves 32 pieces, a wavefront each, where one a global 128-byte line it reads would be 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *       __pipeline_memcpy_async(&tile[t][0], &in[t], 16);
  *                               ^~~~~~~~~~~
  * corpus/async_ldmatrix.cu:96:5: note: 'tile' declared here
@@ -330,7 +330,7 @@ int main()
  *                             ^~~~~~~~~~
  * corpus/async_ldmatrix.cu:96:5: note: 'tile' declared here
  * corpus/async_ldmatrix.cu:106:27: note: declare 'tile' as `float tile[32][36]`: +512 bytes per block (4608 -> 5120 bytes of static shared memory); 0 of 3 conflicting accesses become conflict-free, worst degree 8; --fix will not apply it: a pointer into 'tile' is formed, so the code may depend on its row size
- * corpus/async_ldmatrix.cu:114:1: warning: 8-way bank conflict on cp.async store of 'tile' (float[32][32]) in kernel 'cpasync_ptx' with blockDim (32,1,1) from the launch on line 254; a warp's cp.async moves 32 pieces, a wavefront each, where its 4 global 128-byte lines need 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * corpus/async_ldmatrix.cu:114:1: warning: 8-way bank conflict on cp.async store of 'tile' (float[32][32]) in kernel 'cpasync_ptx' with blockDim (32,1,1) from the launch on line 254; a warp's cp.async moves 32 pieces, a wavefront each, where one a global 128-byte line it reads would be 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *       asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(a), "l"(&in[t]) : "memory");
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * corpus/async_ldmatrix.cu:111:5: note: 'tile' declared here

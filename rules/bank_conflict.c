@@ -202,11 +202,11 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 				iv = sm_arena_printf(A, "%s (mean %.2f-way over the iterations)", iv, d->mean);
 			const char *lanes = "";
 			if (d->layout_lines > 0)
-				lanes = sm_arena_printf(A, "; a warp's cp.async moves %d pieces, a wavefront each, where its %d "
-							"global 128-byte lines need %d (a piece: one line at one shift into one "
-							"shared 128-byte row; a shift splitting 32-byte sectors moves their "
-							"16-byte halves apart%s)",
-							d->layout_pieces, d->layout_lines, d->layout_lines,
+				lanes = sm_arena_printf(A, "; a warp's cp.async moves %d pieces, a wavefront each, where one a "
+							"global 128-byte line it reads would be %d (a piece: one line at one "
+							"shift into one shared 128-byte row; a shift splitting 32-byte sectors "
+							"moves their 16-byte halves apart%s)",
+							d->layout_pieces, d->layout_lines,
 							d->global_assumed ? "; row strides taken as whole 128-byte lines, a "
 									    "value known only at run time"
 									  : "");

@@ -36,26 +36,30 @@ __global__ void __launch_bounds__(128) tile_load(const uint4 *g, unsigned *out)
 }
 
 // The global side of a cp.async: the source written `P + i` of a kernel
-// parameter, lanes in pairs on 512-byte rows, costs a wavefront per
-// global line (4-way although the shared chunks are consecutive). Written
-// `P - i`, its offset is subtracted, not read as `P + i`: each pair's two
-// halves then lie in two sectors of two lines, a piece a lane (8-way).
+// parameter, lanes in pairs on 512-byte rows, each lane's 16 bytes put in
+// a 32-byte slot of its own: each pair's sector is split over two shared
+// chunks, two pieces a global line, 2-way beyond the one a line its 16
+// lines need. Written `P - i`, its offset is subtracted, not read as
+// `P + i`: each pair's halves then lie in two lines, a line a lane, which
+// no shared layout improves (no finding).
 __global__ void __launch_bounds__(32) rows_plus(const uint4 *g, unsigned *out)
 {
-	__shared__ __align__(16) unsigned s[128];
+	__shared__ __align__(16) unsigned s[256];
 	int t = threadIdx.x;
-	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 4]), g + ((t / 2) * 32 + (t % 2)), 16);
+	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 8]), g + ((t / 2) * 32 + (t % 2)), 16);
 	CP_ASYNC_WAIT_ALL();
-	out[t] = s[t * 4];
+	__syncwarp();
+	out[t] = s[t];
 }
 
 __global__ void __launch_bounds__(32) rows_minus(const uint4 *g, unsigned *out)
 {
-	__shared__ __align__(16) unsigned s[128];
+	__shared__ __align__(16) unsigned s[256];
 	int t = threadIdx.x;
-	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 4]), g - ((t / 2) * 32 + (t % 2)), 16);
+	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 8]), g - ((t / 2) * 32 + (t % 2)), 16);
 	CP_ASYNC_WAIT_ALL();
-	out[t] = s[t * 4];
+	__syncwarp();
+	out[t] = s[t];
 }
 
 void run(const uint4 *g, unsigned *o)
@@ -67,25 +71,13 @@ void run(const uint4 *g, unsigned *o)
 
 /*
  * check-output-start
- * tests/rules/bank-conflict/asm_macros.cu:33:2: warning: 4-way bank conflict on ldmatrix.x4 load of 'tile' (unsigned short[64][32]) in kernel 'tile_load' with blockDim (128,1,1) from the launch on line 63; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/asm_macros.cu:33:2: warning: 4-way bank conflict on ldmatrix.x4 load of 'tile' (unsigned short[64][32]) in kernel 'tile_load' with blockDim (128,1,1) from the launch on line 67; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *   	LDMATRIX_X4(r[0], r[1], r[2], r[3],
  *   	^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/asm_macros.cu:23:2: note: 'tile' declared here
- * tests/rules/bank-conflict/asm_macros.cu:47:2: warning: 4-way bank conflict on cp.async store of 's' (unsigned int[128]) in kernel 'rows_plus' with blockDim (32,1,1) from the launch on line 64; warp 0's cp.async moves 16 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 4]), g + ((t / 2) * 32 + (t % 2)), 16);
+ * tests/rules/bank-conflict/asm_macros.cu:49:2: warning: 2-way bank conflict on cp.async store of 's' (unsigned int[256]) (8.00 wavefronts per ideal) in kernel 'rows_plus' with blockDim (32,1,1) from the launch on line 68; a warp's cp.async moves 32 pieces, a wavefront each, where one a global 128-byte line it reads would be 16 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ *   	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 8]), g + ((t / 2) * 32 + (t % 2)), 16);
  *   	^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * tests/rules/bank-conflict/asm_macros.cu:45:2: note: 's' declared here
- * tests/rules/bank-conflict/asm_macros.cu:49:11: warning: 4-way bank conflict on load of 's' (unsigned int[128]) in kernel 'rows_plus' with blockDim (32,1,1) from the launch on line 64; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
- *   	out[t] = s[t * 4];
- *   	         ^~~~~~~~
- * tests/rules/bank-conflict/asm_macros.cu:45:2: note: 's' declared here
- * tests/rules/bank-conflict/asm_macros.cu:56:2: warning: 8-way bank conflict on cp.async store of 's' (unsigned int[128]) in kernel 'rows_minus' with blockDim (32,1,1) from the launch on line 65; warp 0's cp.async moves 32 pieces, a wavefront each: a piece is one global 128-byte line at one shift into one shared 128-byte row, and a shift that splits 32-byte sectors moves their 16-byte halves apart [bank-conflict]
- *   	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 4]), g - ((t / 2) * 32 + (t % 2)), 16);
- *   	^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
- * tests/rules/bank-conflict/asm_macros.cu:54:2: note: 's' declared here
- * tests/rules/bank-conflict/asm_macros.cu:58:11: warning: 4-way bank conflict on load of 's' (unsigned int[128]) in kernel 'rows_minus' with blockDim (32,1,1) from the launch on line 65; lanes 0 and 8 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
- *   	out[t] = s[t * 4];
- *   	         ^~~~~~~~
- * tests/rules/bank-conflict/asm_macros.cu:54:2: note: 's' declared here
+ * tests/rules/bank-conflict/asm_macros.cu:47:2: note: 's' declared here
  * check-output-end
  */

@@ -73,11 +73,11 @@ void launch(unsigned *u, const float *f, float *o)
  *       asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};" :: "r"(a), "r"(t), "r"(t + 1));
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/tensor_tiles.cu:28:5: note: 'rows128' declared here
- * tests/rules/bank-conflict/tensor_tiles.cu:48:1: warning: 32-way bank conflict on cp.async store of 'a' (float[1024]) in kernel 'copies' with blockDim (32,1,1) from the launch on line 62; lanes 0 and 1 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/tensor_tiles.cu:48:1: warning: 32-way bank conflict on cp.async store of 'a' (float[1024]) in kernel 'copies' with blockDim (32,1,1) from the launch on line 62; a warp's cp.async moves 32 pieces, a wavefront each, where one a global 128-byte line it reads would be 1 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *       asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(smem_addr(&a[t * 32])), "l"(&in[t]));
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/tensor_tiles.cu:45:5: note: 'a' declared here
- * tests/rules/bank-conflict/tensor_tiles.cu:52:1: warning: 8-way bank conflict on cp.async store of 'c' (float[1024]) in kernel 'copies' with blockDim (32,1,1) from the launch on line 62; lanes 0 and 1 of warp 0 hit bank 4 (byte offsets 16 and 144) [bank-conflict]
+ * tests/rules/bank-conflict/tensor_tiles.cu:52:1: warning: 8-way bank conflict on cp.async store of 'c' (float[1024]) in kernel 'copies' with blockDim (32,1,1) from the launch on line 62; a warp's cp.async moves 32 pieces, a wavefront each, where one a global 128-byte line it reads would be 4 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *       asm volatile("cp.async.cg.shared.global [%0], [%1], %2;" :: "r"(smem_addr(&c[t * 32 + 4])), "l"(&in[t * 4]), "n"(16));
  *   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/tensor_tiles.cu:45:55: note: 'c' declared here
