@@ -6,18 +6,9 @@
  * check and leave by their head's exit edge. */
 #include "engine/cfg.h"
 #include "base/grow.h"
-#include "engine/visit.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* A loop counter or a pointer; a load's value varies where its address
- * does (its place is followed). */
-static enum sm_seen is_loop_dependent(const struct sm_expr *e, void *arg)
-{
-	bool hit = e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT || e->kind == SM_E_ADDR;
-	return hit ? SM_SEEN_HIT : SM_SEEN_GO;
-}
 
 bool sm_stmt_exits(const struct sm_stmt *s)
 {
@@ -64,11 +55,6 @@ bool sm_stmt_writes_nothing(const struct sm_stmt *s)
 	return false;
 }
 
-bool sm_expr_refs_loops(const struct sm_expr *e)
-{
-	struct sm_expr_walk w = { is_loop_dependent, NULL, SM_WALK_LOAD_PLACE, SM_SCAN_EXPR_DEPTH, true };
-	return sm_expr_any(e, &w);
-}
 
 /* Does loop s surely run its first iteration in every thread? (Its
  * condition at iteration 0 is decidable and true for the whole block, and

@@ -65,7 +65,7 @@ int sm_cond_continues_loop(const struct sm_kernel_model *m, const struct sm_stmt
 			   struct sm_dim3 block);
 
 /* Does e read a loop counter, a loop's exit value, an address, or a load
- * whose address does (or is e too deep to tell)? (cfg.c) */
+ * whose address does (or is e too deep to tell)? (threads.c) */
 bool sm_expr_refs_loops(const struct sm_expr *e);
 
 /* What a path through the race graph may keep of a condition (cfg.c's

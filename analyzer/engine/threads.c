@@ -419,6 +419,22 @@ int sm_count_members(const struct sm_rstmt *r, const struct sm_stmt *s, struct s
 	return n == s->scope_arg;
 }
 
+/* ---- loop counters in an expression ---- */
+
+/* A loop counter or a pointer; a load's value varies where its address
+ * does (its place is followed). */
+static enum sm_seen is_loop_dependent(const struct sm_expr *e, void *arg)
+{
+	bool hit = e->kind == SM_E_LOOPVAR || e->kind == SM_E_LOOPEXIT || e->kind == SM_E_ADDR;
+	return hit ? SM_SEEN_HIT : SM_SEEN_GO;
+}
+
+bool sm_expr_refs_loops(const struct sm_expr *e)
+{
+	struct sm_expr_walk w = { is_loop_dependent, NULL, SM_WALK_LOAD_PLACE, SM_SCAN_EXPR_DEPTH, true };
+	return sm_expr_any(e, &w);
+}
+
 /* ---- conditions a path keeps (the race graph's path variables) ---- */
 
 struct path_scan {
