@@ -207,7 +207,7 @@ void sm_rule_bank_conflict(const struct sm_rule_ctx *ctx, struct sm_sink *sink)
 							"shift into one shared 128-byte row; a shift splitting 32-byte sectors "
 							"moves their 16-byte halves apart%s)",
 							d->layout_pieces, d->layout_lines,
-							d->global_assumed ? "; row strides taken as whole 128-byte lines, a "
+							d->layout_assumed ? "; row strides taken as whole 128-byte lines, a "
 									    "value known only at run time"
 									  : "");
 			else if (d->lane_a >= 0 && d->lane_b >= 0)

@@ -357,27 +357,31 @@ END_TEST
 /* ---- what a path keeps of a condition (sm_cond_path_facts): `if (C)`
  * in `for (t = 0; t < n; t++)` ---- */
 
-enum pshape { P_EQ0, P_NE0, P_EQ1, P_LT1, P_GT2, P_NOT_EQ0, P_TWICE_EQ0, P_PARAM, P_TID, P_LOAD, P_TID_BY_PARAM };
+enum pshape { P_EQ0, P_NE0, P_EQ1, P_LT1, P_GT2, P_NOT_EQ0, P_TWICE_EQ0, P_PARAM, P_TID, P_LOAD, P_TID_BY_PARAM,
+	      P_CALL };
 
 struct facts_row {
 	enum pshape shape;
 	bool ok;        /* kept by a path */
 	int nloops;
 	int first, later;
+	bool per_run;   /* forgotten at every loop's iteration */
 };
 
 static const struct facts_row facts_rows[] = {
-	{ P_EQ0, true, 1, 1, 0 },          /* t == 0: the first iteration only */
-	{ P_NE0, true, 1, 0, 1 },
-	{ P_EQ1, true, 1, 0, -1 },         /* t == 1: some later iteration */
-	{ P_LT1, true, 1, 1, 0 },          /* flips after the first */
-	{ P_GT2, true, 1, 0, -1 },         /* flips later: not known */
-	{ P_NOT_EQ0, true, 1, 0, 1 },
-	{ P_TWICE_EQ0, true, 1, 1, -1 },   /* 2 * t == 0: not a plain counter */
-	{ P_PARAM, true, 0, -1, -1 },      /* a flag: one arm, no iteration */
-	{ P_TID, false, 0, -1, -1 },       /* splits the block */
-	{ P_LOAD, false, 0, -1, -1 },      /* memory may change in between */
-	{ P_TID_BY_PARAM, false, 0, -1, -1 },
+	{ P_EQ0, true, 1, 1, 0, false },          /* t == 0: the first iteration only */
+	{ P_NE0, true, 1, 0, 1, false },
+	{ P_EQ1, true, 1, 0, -1, false },         /* t == 1: some later iteration */
+	{ P_LT1, true, 1, 1, 0, false },          /* flips after the first */
+	{ P_GT2, true, 1, 0, -1, false },         /* flips later: not known */
+	{ P_NOT_EQ0, true, 1, 0, 1, false },
+	{ P_TWICE_EQ0, true, 1, 1, -1, false },   /* 2 * t == 0: not a plain counter */
+	{ P_PARAM, true, 0, -1, -1, false },      /* a flag: one arm, no iteration */
+	{ P_TID, false, 0, -1, -1, false },       /* splits the block */
+	{ P_LOAD, false, 0, -1, -1, false },      /* memory may change in between */
+	{ P_TID_BY_PARAM, false, 0, -1, -1, false },
+	{ P_CALL, true, 0, -1, -1, true },  /* a call's result, alike in the block:
+					     * a loop may run the call again */
 };
 
 START_TEST(test_path_facts)
@@ -406,6 +410,7 @@ START_TEST(test_path_facts)
 	case P_TID: c = OP(&b, SM_OP_LT, tid(&b), K(&b, 5)); break;
 	case P_LOAD: c = OP(&b, SM_OP_GT, load_at(&b, 4, K(&b, 0)), K(&b, 0)); break;
 	case P_TID_BY_PARAM: c = OP(&b, SM_OP_LT, OP(&b, SM_OP_ADD, tid(&b), V(&b, t)), V(&b, n)); break;
+	case P_CALL: c = OP(&b, SM_OP_NE, tile_value(&b, 0), K(&b, 0)); c->a->thread_dep = false; break;
 	}
 	struct sm_stmt *cif = iff(&b, c, acc(&b, SM_ACC_STORE, tid(&b)), NULL);
 	struct sm_kernel_model m;
@@ -418,6 +423,7 @@ START_TEST(test_path_facts)
 		ck_assert_msg(f.nloops == R->nloops, "row %d: %d loops", _i, f.nloops);
 		ck_assert_msg(f.first == R->first && f.later == R->later, "row %d: first %d later %d", _i, f.first,
 			      f.later);
+		ck_assert_msg(f.per_run == R->per_run, "row %d: per_run %d", _i, f.per_run);
 	}
 	sm_irb_release(&b);
 }
@@ -426,7 +432,7 @@ END_TEST
 /* ---- the race search on those paths: s[tid] = ..; if (A) barrier;
  * if (B) .. = s[127 - tid], in 128 threads ---- */
 
-enum rshape { R_SAME_FLAG, R_TWO_FLAGS, R_FIRST_TILE, R_SECOND_TILE, R_BY_THREAD };
+enum rshape { R_SAME_FLAG, R_TWO_FLAGS, R_FIRST_TILE, R_SECOND_TILE, R_BY_THREAD, R_CALL_PER_ITERATION };
 
 struct paths_row {
 	enum rshape shape;
@@ -439,6 +445,11 @@ static const struct paths_row paths_rows[] = {
 	{ R_FIRST_TILE, 0 },   /* for (t..) { if (t == 0) barrier; read }: ordered */
 	{ R_SECOND_TILE, 1 },  /* if (t == 1): the first tile reads unordered */
 	{ R_BY_THREAD, 1 },    /* if (tid < 64) twice: threads part */
+	/* for (t..) { if (v) {} else barrier; read; barrier; write; if (v)
+	 * barrier; } with v a call's result in the body: alike in the block,
+	 * but 0 at one iteration and 1 at the next leaves the write and the
+	 * next read unordered; a path that kept v over the back edge missed it */
+	{ R_CALL_PER_ITERATION, 1 },
 };
 
 START_TEST(test_path_races)
@@ -460,6 +471,14 @@ START_TEST(test_path_races)
 				  : R->shape == R_TWO_FLAGS ? OP(&b, SM_OP_NE, V(&b, f), K(&b, 0))
 				  : OP(&b, SM_OP_LT, tid(&b), K(&b, 64));
 		body = blk(&b, 3, w, iff(&b, a, bar(&b, SM_BAR_SYNCTHREADS), NULL), iff(&b, c, rd, NULL));
+		break;
+	}
+	case R_CALL_PER_ITERATION: {
+		struct sm_expr *v = OP(&b, SM_OP_NE, tile_value(&b, 0), K(&b, 0));
+		v->a->thread_dep = false; /* alike in the block */
+		body = blk(&b, 1, loop(&b, t, V(&b, n),
+				       blk(&b, 5, iff(&b, v, blk(&b, 0), bar(&b, SM_BAR_SYNCTHREADS)), rd,
+					   bar(&b, SM_BAR_SYNCTHREADS), w, iff(&b, v, bar(&b, SM_BAR_SYNCTHREADS), NULL))));
 		break;
 	}
 	case R_FIRST_TILE:

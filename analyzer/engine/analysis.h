@@ -140,14 +140,6 @@ struct sm_wave {
 	int bank;         /* the most contended bank, -1 if none */
 	int lane_a;       /* two lanes that collide in that bank (-1 if none) */
 	int lane_b;
-	int global_groups; /* a cp.async whose global side sets the count:
-	                    * its wavefronts (sm_cp_async_wavefronts); 0
-	                    * otherwise */
-	bool global_assumed; /* counted for the values the analysis does not
-	                      * know in the global source taken as large
-	                      * multiples of 128 (row strides of whole
-	                      * 128-byte lines), alike for SM_STRIDE_TRIES
-	                      * of them */
 };
 
 /* The pure bank model: addr[i] is lane i's byte address, mask the active
@@ -346,8 +338,6 @@ struct sm_degree {
 	int warp;                     /* warp of the worst request */
 	int lane_a, lane_b;           /* colliding lanes of the worst request */
 	int bank;
-	int global_groups;            /* the worst request's sm_wave.global_groups */
-	bool global_assumed;          /* ... and its global_assumed */
 	double layout_worst;          /* the worst request's wavefronts per what
 	                               * any shared layout needs: its ideal, or
 	                               * for a cp.async read from known global
@@ -357,6 +347,11 @@ struct sm_degree {
 	int layout_pieces;            /* that request's wavefronts ... */
 	int layout_lines;             /* ... and global lines (0: not a
 	                               * cp.async with a known source) */
+	bool layout_assumed;          /* ... counted for what its source reads
+	                               * and the analysis does not know taken
+	                               * as large multiples of 128 (row strides
+	                               * of whole 128-byte lines), alike for
+	                               * SM_STRIDE_TRIES of them */
 	int64_t addr_a, addr_b;       /* their byte offsets in the array */
 	int nloops;                   /* loops whose counters the worst depends on */
 	const struct sm_iv *worst_iv; /* the induction variable that matters */

@@ -114,7 +114,7 @@ int sm_cp_async_wavefronts(const int64_t addr[SM_WARP], const int64_t gsrc[SM_WA
 		set_of[l] = s;
 		one_chunk[s] = one_chunk[s] && chunk[s] == ch && floordiv(addr[l] + (int64_t)width - 1, 32) == ch;
 		int64_t lo = gsrc[l] - sc * 32;
-		for (int64_t b = lo; b >= 0 && b < lo + (int64_t)width && b < 32; b++)
+		for (int64_t b = lo; b < lo + (int64_t)width && b < 32; b++)
 			cover[s] |= 1ull << b;
 	}
 	/* then the pieces, a wavefront each: a whole sector, or else a
@@ -355,13 +355,9 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 	for (int s = 1; s < tries && groups; s++)
 		if (sm_cp_async_wavefronts(addr, gsrc[s], mask, J->ra->width) != groups)
 			groups = 0; /* depends on the value: not counted */
-	w.global_groups = 0;
-	w.global_assumed = false;
 	if (groups > w.wavefronts) {
 		w.wavefronts = groups;
-		w.global_groups = groups;
-		w.global_assumed = assumed;
-		w.bank = w.lane_a = w.lane_b = -1;
+		w.bank = w.lane_a = w.lane_b = -1; /* no bank decides it */
 	}
 	/* what no shared layout removes: a cp.async moves at least one piece
 	 * per global line it reads (one more with lanes off) */
@@ -386,6 +382,7 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		J->layout_worst = lay;
 		J->out->layout_pieces = w.wavefronts;
 		J->out->layout_lines = lines;
+		J->out->layout_assumed = assumed && lines > 0;
 	}
 	J->total_wave += (unsigned long)w.wavefronts;
 	J->total_ideal += (unsigned long)w.ideal;
@@ -401,8 +398,6 @@ static void leaf(struct job *J, struct sm_eval_ctx *base)
 		J->out->lane_a = w.lane_a;
 		J->out->lane_b = w.lane_b;
 		J->out->bank = w.bank;
-		J->out->global_groups = w.global_groups;
-		J->out->global_assumed = w.global_assumed;
 		J->out->addr_a = w.lane_a >= 0 ? addr[w.lane_a] : 0;
 		J->out->addr_b = w.lane_b >= 0 ? addr[w.lane_b] : 0;
 		J->out->worst_mask = mask;

@@ -55,7 +55,6 @@ bool sm_stmt_writes_nothing(const struct sm_stmt *s)
 	return false;
 }
 
-
 /* Does loop s surely run its first iteration in every thread? (Its
  * condition at iteration 0 is decidable and true for the whole block, and
  * depends on no other loop's counter.) */
@@ -158,7 +157,7 @@ static void note_cif(struct sm_cfg *G, int c, const struct sm_stmt *s)
 	struct sm_cond_path f;
 	if (!r || !r->cond || !sm_cond_path_facts(r->cond, G->block, &f))
 		return;
-	struct sm_cif k = { .node = c, .cond = r->cond, .loop = -1, .first = -1, .later = -1 };
+	struct sm_cif k = { .node = c, .cond = r->cond, .loop = -1, .first = -1, .later = -1, .per_run = f.per_run };
 	int in = G->depth <= SM_MAX_LOOPS + 1 ? G->depth : SM_MAX_LOOPS + 1;
 	for (int i = 0; i < f.nloops; i++) {
 		int d = 0;
@@ -529,9 +528,12 @@ static void choose_path_vars(struct sm_cfg *G)
 			if (j != i && !sm_expr_same(G->cifs[j].cond, k->cond))
 				continue;
 			G->n[G->cifs[j].node].cvar = v;
-			/* forgotten where an iteration of a loop it reads starts */
+			/* forgotten where an iteration of a loop it reads starts
+			 * (of any loop, for a value a statement defines) */
 			for (int l = 0; l < G->cifs[j].nloops; l++)
 				G->loops[G->cifs[j].loops[l]].reset |= 1u << v;
+			for (int l = 0; l < G->nloops && G->cifs[j].per_run; l++)
+				G->loops[l].reset |= 1u << v;
 		}
 	}
 }

@@ -65,6 +65,7 @@ struct sm_cif {
 	int nloops;
 	int loops[SM_MAX_LOOPS];    /* graph loops whose counters it reads */
 	int loop;                   /* the one loop deciding first/later, or -1 */
+	bool per_run;               /* sm_cond_path.per_run: every loop forgets it */
 	signed char first, later;
 };
 

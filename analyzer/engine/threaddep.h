@@ -78,6 +78,10 @@ struct sm_cond_path {
 	int later;  /* ... and at every later iteration: a comparison of a
 	             * counter with a constant additive step against a fixed
 	             * value, which flips at most once (1, 0, -1) */
+	bool per_run; /* it reads an unknown a statement defines (a call's
+	               * result, a collective), which may differ each time a
+	               * loop runs that statement: forgotten at every loop's
+	               * iteration, not only those of `loops` */
 };
 
 /* Is the closed condition e alike in every thread of the block and fixed

@@ -465,8 +465,14 @@ static enum sm_seen path_node(const struct sm_expr *e, void *arg)
 		return e->var && e->var->kind == SM_V_PARAM ? SM_SEEN_SKIP : SM_SEEN_HIT;
 	if (e->kind == SM_E_LOOPEXIT || e->kind == SM_E_PREV || e->kind == SM_E_ADDR)
 		return SM_SEEN_HIT;
-	if (e->kind == SM_E_OPAQUE)
-		return e->place && !sm_expr_is_collective(e) ? SM_SEEN_HIT : SM_SEEN_SKIP;
+	if (e->kind == SM_E_OPAQUE) {
+		if (e->place && !sm_expr_is_collective(e))
+			return SM_SEEN_HIT;
+		/* a call's result, a collective: fixed between two points of
+		 * one run of its definition, which a loop may run again */
+		ps->out->per_run |= !e->float_known;
+		return SM_SEEN_SKIP;
+	}
 	return SM_SEEN_GO;
 }
 

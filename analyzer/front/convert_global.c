@@ -10,10 +10,11 @@
  * declaration and expression converters, which it uses.) */
 #include "front/convert.h"
 
-/* Bytes of what pointer expression e points to, or -1. */
+/* Bytes of what pointer expression e points to, or -1: e's own type, a
+ * cast's (`(const char *)P + i` steps by 1), not its operand's. */
 static long long pointee_size(CXCursor e)
 {
-	CXType t = clang_getCanonicalType(clang_getCursorType(cv_strip(e)));
+	CXType t = clang_getCanonicalType(clang_getCursorType(e));
 	return t.kind == CXType_Pointer ? clang_Type_getSizeOf(clang_getPointeeType(t)) : -1;
 }
 
@@ -28,8 +29,9 @@ static struct sm_expr *plus_scaled(struct fe *S, struct sm_expr *off, CXCursor i
 }
 
 /* The byte offset from a global pointer parameter of the kernel that
- * pointer expression e addresses: P itself (0), &X[i], X + i, X - i or a
- * cast of X to another pointer type, X such an expression. NULL for any
+ * pointer expression e addresses: P itself (0), &X[i], X + i, X - i, X
+ * such an expression; a cast to another pointer type keeps the offset
+ * (cv_strip passes it; the step is the type the cast gives). NULL for any
  * other form. */
 static struct sm_expr *param_offset(struct fe *S, CXCursor e, int depth)
 {
@@ -60,10 +62,6 @@ static struct sm_expr *param_offset(struct fe *S, CXCursor e, int depth)
 		return plus_scaled(S, param_offset(S, ks.c[0], depth + 1), ks.c[1], pointee_size(ks.c[0]),
 				   op == CXBinaryOperator_Add ? SM_OP_ADD : SM_OP_SUB, e);
 	}
-	if (k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr || k == CXCursor_CXXReinterpretCastExpr ||
-	    k == CXCursor_CXXConstCastExpr)
-		/* a pointer to another type: the same byte offset */
-		return ks.n >= 1 && pointee_size(e) > 0 ? param_offset(S, ks.c[ks.n - 1], depth + 1) : NULL;
 	return NULL;
 }
 

@@ -62,22 +62,40 @@ __global__ void __launch_bounds__(32) rows_minus(const uint4 *g, unsigned *out)
 	out[t] = s[t];
 }
 
+// The same copy as rows_plus written through a cast and an element
+// address plus an offset: the byte offsets are the same, and so is the
+// finding.
+__global__ void __launch_bounds__(32) rows_cast(const uint4 *g, unsigned *out)
+{
+	__shared__ __align__(16) unsigned s[256];
+	int t = threadIdx.x;
+	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 8]), (const char *)&g[(t / 2) * 32] + (t % 2) * 16, 16);
+	CP_ASYNC_WAIT_ALL();
+	__syncwarp();
+	out[t] = s[t];
+}
+
 void run(const uint4 *g, unsigned *o)
 {
 	tile_load<<<1, 128>>>(g, o);
 	rows_plus<<<1, 32>>>(g, o);
 	rows_minus<<<1, 32>>>(g + 1024, o);
+	rows_cast<<<1, 32>>>(g, o);
 }
 
 /*
  * check-output-start
- * tests/rules/bank-conflict/asm_macros.cu:33:2: warning: 4-way bank conflict on ldmatrix.x4 load of 'tile' (unsigned short[64][32]) in kernel 'tile_load' with blockDim (128,1,1) from the launch on line 67; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
+ * tests/rules/bank-conflict/asm_macros.cu:33:2: warning: 4-way bank conflict on ldmatrix.x4 load of 'tile' (unsigned short[64][32]) in kernel 'tile_load' with blockDim (128,1,1) from the launch on line 80; lanes 0 and 2 of warp 0 hit bank 0 (byte offsets 0 and 128) [bank-conflict]
  *   	LDMATRIX_X4(r[0], r[1], r[2], r[3],
  *   	^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/asm_macros.cu:23:2: note: 'tile' declared here
- * tests/rules/bank-conflict/asm_macros.cu:49:2: warning: 2-way bank conflict on cp.async store of 's' (unsigned int[256]) (8.00 wavefronts per ideal) in kernel 'rows_plus' with blockDim (32,1,1) from the launch on line 68; a warp's cp.async moves 32 pieces, a wavefront each, where one a global 128-byte line it reads would be 16 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ * tests/rules/bank-conflict/asm_macros.cu:49:2: warning: 2-way bank conflict on cp.async store of 's' (unsigned int[256]) (8.00 wavefronts per ideal) in kernel 'rows_plus' with blockDim (32,1,1) from the launch on line 81; a warp's cp.async moves 32 pieces, a wavefront each, where one a global 128-byte line it reads would be 16 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
  *   	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 8]), g + ((t / 2) * 32 + (t % 2)), 16);
  *   	^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
  * tests/rules/bank-conflict/asm_macros.cu:47:2: note: 's' declared here
+ * tests/rules/bank-conflict/asm_macros.cu:72:2: warning: 2-way bank conflict on cp.async store of 's' (unsigned int[256]) (8.00 wavefronts per ideal) in kernel 'rows_cast' with blockDim (32,1,1) from the launch on line 83; a warp's cp.async moves 32 pieces, a wavefront each, where one a global 128-byte line it reads would be 16 (a piece: one line at one shift into one shared 128-byte row; a shift splitting 32-byte sectors moves their 16-byte halves apart) [bank-conflict]
+ *   	CP_ASYNC_CG((unsigned)__cvta_generic_to_shared(&s[t * 8]), (const char *)&g[(t / 2) * 32] + (t % 2) * 16, 16);
+ *   	^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * tests/rules/bank-conflict/asm_macros.cu:70:2: note: 's' declared here
  * check-output-end
  */
