@@ -127,7 +127,7 @@ static const struct sm_fix_plan *plan_for(const struct sm_rule_ctx *ctx, struct 
 	sl->array = a;
 	size_t tl;
 	const char *t = sm_file_text(ctx->file, a->decl.file, &tl);
-	struct sm_fix_query q = { m, a, f->launch.shape, f->launch.nshapes, ctx->opt->arch, t ? t : "", t ? tl : 0 };
+	struct sm_fix_query q = { m, a, f->launch.shape, f->launch.nshapes, ctx->opt->arch, t ? t : "", t ? tl : 0, f->work };
 	sm_fix_search(&q, A, &sl->plan);
 	return &sl->plan;
 }

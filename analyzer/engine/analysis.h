@@ -417,8 +417,10 @@ struct sm_layout {
 	                           * launch's dynamic shared size; else unknown */
 };
 
+/* The degree of ra under layout lay, counting the work in w (NULL:
+ * unlimited; past its limit the access is not analyzed). */
 void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *lay,
-			     struct sm_degree *out);
+			     struct sm_work *w, struct sm_degree *out);
 
 /* Dims override: when non-NULL, flattening uses these extents instead of
  * the array's declared ones (the padding search). */

@@ -911,9 +911,9 @@ static void data_dependent(const struct sm_raccess *ra, const int64_t *dims, str
 }
 
 void sm_access_degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *dims,
-			     struct sm_degree *out)
+			     struct sm_work *w, struct sm_degree *out)
 {
-	degree_layout(ra, block, dims, NULL, NULL, out);
+	degree_layout(ra, block, dims, NULL, w, out);
 }
 
 static void degree_layout(const struct sm_raccess *ra, struct sm_dim3 block, const struct sm_layout *dims,

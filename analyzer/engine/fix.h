@@ -51,6 +51,11 @@ struct sm_fix_query {
 	const char *text;                     /* the declaring file's contents (the
 	                                       * dimensions as spelled) */
 	size_t len;                           /* its bytes */
+	struct sm_work *work;                 /* the file's analysis budget: every
+	                                       * layout tried counts its steps there;
+	                                       * once spent, the search stops with
+	                                       * the best layout so far (NULL:
+	                                       * unlimited) */
 };
 
 /* Search the fix for q->arr over every access of it in q->m, under every

@@ -90,6 +90,7 @@ struct eval {
 	                   * candidate is mostly turned down by the access that
 	                   * turned down the one before */
 	unsigned n;       /* entries in order */
+	struct sm_work *work; /* the file's analysis budget (NULL: none) */
 };
 
 /* Worst degree of access i under the layout that a layout can change,
@@ -99,7 +100,7 @@ static double access_worst(const struct eval *E, const struct sm_raccess *ra, co
 	double w = 0;
 	for (int b = 0; b < E->nb; b++) {
 		struct sm_degree d;
-		sm_access_degree_layout(ra, E->blocks[b], lay, &d);
+		sm_access_degree_layout(ra, E->blocks[b], lay, E->work, &d);
 		if (!d.analyzed)
 			return -1;
 		/* what a layout changes: a cp.async's pieces beyond one a
@@ -285,7 +286,7 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 	unsigned *order = sm_arena_alloc(A, (m->nacc + 1) * sizeof(unsigned));
 	if (!before || !order)
 		return -1;
-	struct eval Ev = { m, arr, blocks, nblocks, order, 0 };
+	struct eval Ev = { m, arr, blocks, nblocks, order, 0, q->work };
 	struct eval *E = &Ev;
 	unsigned max_width = arr->elem_size;
 	for (unsigned i = 0; i < m->nacc; i++) {
@@ -346,7 +347,7 @@ int sm_fix_search(const struct sm_fix_query *q, struct sm_arena *A, struct sm_fi
 	/* 1. padding of the last dimension */
 	if (arr->ndims >= 2 && !arr->is_dynamic && !arr->dims_overflow) {
 		int64_t dims[SM_MAX_DIMS];
-		for (int64_t p = 1; p <= SM_MAX_PAD; p++) {
+		for (int64_t p = 1; p <= SM_MAX_PAD && !sm_work_over(E->work); p++) {
 			memcpy(dims, arr->dims, sizeof(dims));
 			dims[arr->ndims - 1] += p;
 			/* vector accesses need every row to stay aligned */
