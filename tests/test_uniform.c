@@ -432,7 +432,8 @@ END_TEST
 /* ---- the race search on those paths: s[tid] = ..; if (A) barrier;
  * if (B) .. = s[127 - tid], in 128 threads ---- */
 
-enum rshape { R_SAME_FLAG, R_TWO_FLAGS, R_FIRST_TILE, R_SECOND_TILE, R_BY_THREAD, R_CALL_PER_ITERATION };
+enum rshape { R_SAME_FLAG, R_TWO_FLAGS, R_FIRST_TILE, R_SECOND_TILE, R_BY_THREAD, R_CALL_PER_ITERATION, R_WRITE_IN_ARM,
+	      R_WRITE_IN_OTHER_FLAG, R_WRITE_IN_LOOP_ARM };
 
 struct paths_row {
 	enum rshape shape;
@@ -450,6 +451,14 @@ static const struct paths_row paths_rows[] = {
 	 * but 0 at one iteration and 1 at the next leaves the write and the
 	 * next read unordered; a path that kept v over the back edge missed it */
 	{ R_CALL_PER_ITERATION, 1 },
+	/* barrier; if (flag) {} else write; if (flag) read: the walk from the
+	 * write starts in the arm that reached it, so no thread reads */
+	{ R_WRITE_IN_ARM, 0 },
+	{ R_WRITE_IN_OTHER_FLAG, 1 }, /* the read on another flag: it races */
+	/* for (t..) { barrier; if (t == 0) {} else write; if (t == 0) read }:
+	 * no iteration both writes and reads, and the next iteration's barrier
+	 * orders the first's read before any write */
+	{ R_WRITE_IN_LOOP_ARM, 0 },
 };
 
 START_TEST(test_path_races)
@@ -479,6 +488,19 @@ START_TEST(test_path_races)
 		body = blk(&b, 1, loop(&b, t, V(&b, n),
 				       blk(&b, 5, iff(&b, v, blk(&b, 0), bar(&b, SM_BAR_SYNCTHREADS)), rd,
 					   bar(&b, SM_BAR_SYNCTHREADS), w, iff(&b, v, bar(&b, SM_BAR_SYNCTHREADS), NULL))));
+		break;
+	}
+	case R_WRITE_IN_ARM:
+	case R_WRITE_IN_OTHER_FLAG: {
+		struct sm_expr *c = R->shape == R_WRITE_IN_ARM ? OP(&b, SM_OP_NE, V(&b, n), K(&b, 0))
+							       : OP(&b, SM_OP_NE, V(&b, f), K(&b, 0));
+		body = blk(&b, 3, bar(&b, SM_BAR_SYNCTHREADS), iff(&b, flag, blk(&b, 0), w), iff(&b, c, rd, NULL));
+		break;
+	}
+	case R_WRITE_IN_LOOP_ARM: {
+		struct sm_expr *c0 = OP(&b, SM_OP_EQ, V(&b, t), K(&b, 0)), *c1 = OP(&b, SM_OP_EQ, V(&b, t), K(&b, 0));
+		body = blk(&b, 1, loop(&b, t, V(&b, n), blk(&b, 3, bar(&b, SM_BAR_SYNCTHREADS), iff(&b, c0, blk(&b, 0), w),
+								   iff(&b, c1, rd, NULL))));
 		break;
 	}
 	case R_FIRST_TILE:

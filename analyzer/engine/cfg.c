@@ -123,6 +123,8 @@ static int cnew(struct sm_cfg *G, int kind)
 	c->loop = -1;
 	c->cvar = c->lvar = -1;
 	c->first = c->later = -1;
+	c->in_if = G->at_if;
+	c->in_then = G->at_then;
 	return G->nn++;
 }
 
@@ -193,8 +195,15 @@ static int cbuild(struct sm_cfg *G, const struct sm_stmt *s, int next, int brk, 
 	}
 	case SM_S_IF: {
 		int c = cnew(G, CN_PLAIN);
+		int at_if = G->at_if;
+		bool at_then = G->at_then;
+		G->at_if = c;
+		G->at_then = true;
 		int t = cbuild(G, s->nkids > 0 ? s->kids[0] : NULL, next, brk, cont, depth + 1);
+		G->at_then = false;
 		int e = cbuild(G, s->nkids > 1 ? s->kids[1] : NULL, next, brk, cont, depth + 1);
+		G->at_if = at_if;
+		G->at_then = at_then;
 		/* a condition every thread of the block decides alike takes
 		 * one arm only (if (threadIdx.x < 256) under 256 threads);
 		 * not where an arm holds a goto, which the graph sends to the
@@ -406,6 +415,23 @@ static int pv_leave(const struct sm_cfg *G, const struct sm_cnode *c, int i, int
 	return x;
 }
 
+/* The context a walk starting at node a begins in: the arms of the IFs
+ * on path variables that a lies in were taken to reach it (a write under
+ * `if (flag) {} else`, a read under `if (flag)`: no thread runs both). */
+static int pv_entry(const struct sm_cfg *G, int a)
+{
+	int x = 0;
+	if (!G->npv)
+		return 0;
+	for (int f = G->n[a].in_if, arm = G->n[a].in_then, k = 0; f >= 0 && k < G->nn;
+	     arm = G->n[f].in_then, f = G->n[f].in_if, k++) {
+		const struct sm_cnode *c = &G->n[f];
+		if (c->cvar >= 0 && !pv_get(G, x, c->cvar))
+			x = pv_set(G, x, c->cvar, arm ? SM_PV_TRUE : SM_PV_FALSE);
+	}
+	return x;
+}
+
 /* Push c's successors in phase ph and context x. */
 static void push_succ(const struct sm_cfg *G, struct sm_cfg_walk *W, const struct sm_cnode *c, int ph, int x,
 		      int *sp)
@@ -436,7 +462,7 @@ bool sm_cfg_reach(const struct sm_cfg *G, int a, int b, const unsigned char *clo
 	unsigned gen = W->gen;
 	int sp = 0;
 	/* an entry: (node * 2 + phase) * nctx + context */
-	push_succ(G, W, &G->n[a], 0, 0, &sp);
+	push_succ(G, W, &G->n[a], 0, pv_entry(G, a), &sp);
 	while (sp > 0) {
 		int st = W->stack[--sp];
 		int x = st % G->nctx;
@@ -557,6 +583,7 @@ static int build(struct sm_cfg *G, const struct sm_kernel_model *m, struct sm_di
 	if (G->block.y < 1) G->block.y = 1;
 	if (G->block.z < 1) G->block.z = 1;
 	G->nthreads = G->block.x * G->block.y * G->block.z;
+	G->at_if = -1;
 	G->exit = cnew(G, CN_PLAIN);
 	G->ret = -1;
 	G->lp = NULL;

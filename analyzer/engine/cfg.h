@@ -31,6 +31,8 @@ struct sm_cnode {
 	               * decides it (see first, later), or -1 */
 	signed char first, later; /* its value at that loop's first and at
 	                           * its later iterations: 1, 0, -1 not known */
+	int in_if;    /* the innermost IF in one of whose arms it lies, or -1 */
+	bool in_then; /* in that IF's true arm (else its false arm) */
 };
 
 /* One loop of the graph. */
@@ -52,7 +54,8 @@ struct sm_cloop {
  * reached over its latch at a later one, which decides `if (t == 0)`.
  * Each variable is 0 (not known), 1 or 2 (a condition false or true; a
  * loop at its first or a later iteration); a node is walked once per
- * context, the variables' values together (nctx of them). */
+ * context, the variables' values together (nctx of them). A walk from
+ * a node starts with the arms of the IFs it lies in (cnode.in_if) taken. */
 #define SM_PV_FALSE 1
 #define SM_PV_TRUE 2
 #define SM_PV_FIRST 1
@@ -104,6 +107,9 @@ struct sm_cfg {
 	 * exit (where the head's false edge goes); lp NULL outside loops */
 	const struct sm_stmt *lp;
 	int lp_latch, lp_exit;
+	/* the IF whose arm is being built, and which arm (cnode.in_if) */
+	int at_if;
+	bool at_then;
 	/* the distinct scopes smaller than the block, each a barrier that
 	 * has it */
 	const struct sm_stmt *scopes[SM_MAX_BARRIER_SCOPES];

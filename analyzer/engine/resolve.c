@@ -422,11 +422,15 @@ static void record_access(struct rs *R, struct sm_access *a, env_t env, struct w
 		 * threads that issued it: the issue's guards, when the barrier
 		 * is in the same loops and under (some of) the same guards */
 		const struct sm_raccess *o = &R->out[a->in_flight->index];
-		bool outer = !w.guards;
+		/* in flight on some paths only: the if the front end put it
+		 * under stays its innermost guard, over the issue's */
+		const struct sm_guard *flight = a->flight_if ? w.guards : NULL, *at = flight ? flight->next : w.guards;
+		bool outer = !at;
 		for (const struct sm_guard *g = o->guards; g && !outer; g = g->next)
-			outer = g->next == w.guards;
+			outer = g->next == at;
 		if (o->src == a->in_flight && o->loop == w.loop && outer)
-			ra->guards = o->guards;
+			ra->guards = flight ? push_guard(R, o->guards, flight->cond, flight->negate, flight->range, false)
+					    : o->guards;
 	}
 	ra->value = a->value ? subst(R, (struct sm_expr *)a->value, env, 0) : NULL;
 	ra->gsrc = a->gsrc ? subst(R, (struct sm_expr *)a->gsrc, env, 0) : NULL;

@@ -350,8 +350,10 @@ struct sm_access *cv_emit_made_access(struct fe *S, CXCursor c, struct sm_access
 		const struct sm_access **p = sm_arena_alloc(S->A, S->async.n * sizeof(*p));
 		unsigned n = 0;
 		for (unsigned i = 0; p && i < S->async.n; i++)
-			if (S->async.bulk[i] == (a->kind == SM_ACC_STORE))
-				p[n++] = S->async.acc[i];
+			/* a copy in flight on some paths only (an if's other
+			 * arm waited for it) is left out: no race made up */
+			if (S->async.copy[i].bulk == (a->kind == SM_ACC_STORE) && !S->async.copy[i].cond)
+				p[n++] = S->async.copy[i].acc;
 		if (n) {
 			a->pending = p;
 			a->npending = n;

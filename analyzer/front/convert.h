@@ -97,6 +97,21 @@ struct cv_host_bind {
 	CXCursor call;          /* the call */
 };
 
+/* A copy in flight (convert_async.c). */
+struct cv_async_copy {
+	struct sm_access *acc;           /* the copy's store (or bulk read) */
+	unsigned group;                  /* commit group; 0: open */
+	bool bulk;                       /* a bulk copy out of shared memory (a
+	                                  * read), in the bulk groups */
+	const struct cv_async_loop *loop; /* the innermost loop converted at its
+	                                  * issue, or NULL */
+	struct sm_expr *cond;            /* in flight only where cond is `when`:
+	                                  * an if's other arm waited for it
+	                                  * (convert_async_flow.c); NULL: in
+	                                  * flight on every path */
+	bool when;
+};
+
 struct fe {
 	CXTranslationUnit tu;
 	CXFile main_file;
@@ -186,14 +201,14 @@ struct fe {
 	void (*on_assign)(struct fe *S, const struct sm_stmt *s);
 	/* asynchronous copies in flight, in issue order (convert_async.c) */
 	struct {
-		struct sm_access *acc[SM_FE_ASYNC_PENDING];
-		unsigned group[SM_FE_ASYNC_PENDING]; /* commit group; 0: open */
-		bool bulk[SM_FE_ASYNC_PENDING]; /* a bulk copy out of shared memory
-		                                 * (a read), in the bulk groups */
+		struct cv_async_copy copy[SM_FE_ASYNC_PENDING];
 		unsigned n;
 		unsigned commits; /* groups committed so far */
 		unsigned bulk_commits; /* bulk groups (cp.async.bulk.commit_group) */
 		struct cv_async_loop *loop; /* the innermost loop being converted */
+		unsigned issues; /* copies issued and groups committed so far */
+		unsigned waits;  /* waits converted so far (with issues: what an
+		                  * if's arm did, convert_async_flow.c) */
 	} async;
 	/* elements of local arrays followed as variables (convert_local.c) */
 	struct {
@@ -559,7 +574,29 @@ const char *cv_recovered_call_name(struct fe *S, CXCursor call);
 /* A kernel's conversion starts with no copy in flight. */
 void cv_async_reset(struct fe *S);
 
-/* The back edge of a loop (convert_async.c): the commits and waits of
+/* convert_async_flow.c: the copies in flight across control flow.
+ *
+ * Groups committed after copy i's (-1: it is in the open group). */
+static inline int64_t cv_async_groups_after(const struct fe *S, unsigned i)
+{
+	unsigned g = S->async.copy[i].group;
+	unsigned commits = S->async.copy[i].bulk ? S->async.bulk_commits : S->async.commits;
+	return g ? (int64_t)(commits - g) : -1;
+}
+
+/* Does a wait that leaves the n most recent groups (n < 0: none, every
+ * copy committed or not) complete a copy with `after` groups committed
+ * after its own? */
+static inline bool cv_async_wait_completes(int64_t after, int64_t n)
+{
+	return n < 0 || (after >= 0 && after >= n);
+}
+
+/* A commit (wait false) or a wait leaving the n most recent groups, told
+ * to every loop being converted (for their back edges). */
+void cv_async_note(struct fe *S, bool wait, int64_t n, bool bulk);
+
+/* The back edge of a loop: the commits and waits of
  * its body, in order, so that the copies still in flight at the end of the
  * body can be followed into the next iteration. begin before the body's
  * conversion (its condition's), end after it and the step's: the loads of
@@ -577,6 +614,26 @@ struct cv_async_loop {
 };
 void cv_async_loop_begin(struct fe *S, struct cv_async_loop *L);
 void cv_async_loop_end(struct fe *S, struct cv_async_loop *L, const struct sm_stmt *body, const struct sm_stmt *step);
+
+/* An if statement whose one arm waits for copies that were in flight
+ * before it, the other arm touching no copy: after the if those copies
+ * are in flight where the waiting arm did not run (cv_async_copy.cond).
+ * begin before the arms, arms between them, end after the else arm with
+ * the if's condition (NULL: not converted, and the arms' waits count as
+ * done, as before). */
+struct cv_async_if {
+	struct cv_async_copy *before; /* the copies in flight before the if
+	                               * (arena), or NULL when none */
+	unsigned n;                   /* entries in before */
+	unsigned issues, waits;       /* the counters before the arm converted now */
+	bool then_issues, then_waits; /* what the then arm did */
+};
+void cv_async_if_begin(struct fe *S, struct cv_async_if *F);
+void cv_async_if_arms(struct fe *S, struct cv_async_if *F);
+void cv_async_if_end(struct fe *S, struct cv_async_if *F, struct sm_expr *cond);
+/* The statement standing for copy i while it is in flight after a block
+ * barrier: s itself, or an if on the copy's condition holding s. */
+struct sm_stmt *cv_async_flight_stmt(struct fe *S, unsigned i, struct sm_stmt *s);
 
 /* Inline the call c of def: bind its parameters (by value, by pointer,
  * by reference), convert def's body into an SM_S_CALL statement in the

@@ -51,9 +51,10 @@
  * the wait is found from there (engine/async_wait.c), as the race search
  * pairs distinct threads only. A copy still in flight at the end of a loop
  * body is in flight at the top of the next iteration: the loads of the body
- * that no wait orders after it list it too (sm_access.carried), found from
- * the body's commits and waits in order (cv_async_loop_end).
- * Limits: the group bookkeeping follows the statements in order once; a
+ * that no wait orders after it list it too (sm_access.carried, found in
+ * convert_async_flow.c).
+ * Limits: the group bookkeeping follows the statements in order once
+ * (across loops and branches: convert_async_flow.c); a
  * copy carried over a back edge is not repeated after the next iteration's
  * barriers (a read of another thread's element behind a barrier but before
  * the wait is found for the copies of the same iteration, or of the code
@@ -147,9 +148,9 @@ static void issue_in(struct fe *S, struct sm_access *a, bool bulk)
 		return;
 	a->async_copy = true;
 	if (S->async.n < SM_FE_ASYNC_PENDING) {
-		S->async.acc[S->async.n] = a;
-		S->async.bulk[S->async.n] = bulk;
-		S->async.group[S->async.n++] = 0; /* in the open group */
+		/* in the open group */
+		S->async.copy[S->async.n++] = (struct cv_async_copy){ .acc = a, .bulk = bulk, .loop = S->async.loop };
+		S->async.issues++;
 	}
 }
 
@@ -158,136 +159,16 @@ static void issue(struct fe *S, struct sm_access *a)
 	issue_in(S, a, false);
 }
 
-/* Groups committed after copy i's (-1: it is in the open group). */
-static int64_t groups_after(const struct fe *S, unsigned i)
-{
-	unsigned g = S->async.group[i];
-	unsigned commits = S->async.bulk[i] ? S->async.bulk_commits : S->async.commits;
-	return g ? (int64_t)(commits - g) : -1;
-}
-
-/* Does a wait that leaves the n most recent groups (n < 0: none, every
- * copy committed or not) complete a copy with `after` groups committed
- * after its own? */
-static bool wait_completes(int64_t after, int64_t n)
-{
-	return n < 0 || (after >= 0 && after >= n);
-}
-
-/* ---- the back edge ---- */
-
-enum ev_kind { EV_COMMIT, EV_WAIT };
-
-struct cv_async_ev {
-	enum ev_kind kind;
-	int64_t n;         /* EV_WAIT: the groups it leaves; < 0 every copy */
-	unsigned mark;     /* the accesses made before it (sm_access.index) */
-	bool bulk;         /* of the bulk groups */
-};
-
-static void note(struct fe *S, enum ev_kind kind, int64_t n, bool bulk)
-{
-	for (struct cv_async_loop *L = S->async.loop; L; L = L->up) {
-		struct cv_async_ev *e = L->ev.n < SM_FE_LOOP_EVENTS ? sm_arena_alloc(S->A, sizeof(*e)) : NULL;
-		if (!e)
-			return;
-		*e = (struct cv_async_ev){ kind, n, S->naccess, bulk };
-		cv_vec_push(S->A, &L->ev, e);
-	}
-}
-
-void cv_async_loop_begin(struct fe *S, struct cv_async_loop *L)
-{
-	memset(L, 0, sizeof(*L));
-	L->first = S->naccess;
-	L->up = S->async.loop;
-	S->async.loop = L;
-}
-
-/* The shared loads under s, into v. */
-static void body_loads(struct fe *S, const struct sm_stmt *s, struct vec *v, int depth)
-{
-	if (!s || depth > SM_FE_MAX_DEPTH)
-		return;
-	if (s->kind == SM_S_ACCESS && s->access && s->access->kind == SM_ACC_LOAD)
-		cv_vec_push(S->A, v, s->access);
-	for (int i = 0; i < s->nkids; i++)
-		body_loads(S, s->kids[i], v, depth + 1);
-}
-
-static int by_index(const void *x, const void *y)
-{
-	unsigned a = (*(struct sm_access *const *)x)->index, b = (*(struct sm_access *const *)y)->index;
-	return a < b ? -1 : a > b;
-}
-
-/* Follow the copies in flight now, at the end of the body, through the
- * body's commits and waits again, in the order of its loads: each copy is
- * in flight at a load until a wait leaves fewer groups than have been
- * committed after it. */
-void cv_async_loop_end(struct fe *S, struct cv_async_loop *L, const struct sm_stmt *body, const struct sm_stmt *step)
-{
-	S->async.loop = L->up;
-	unsigned n = S->async.n;
-	if (!n || L->ev.n >= SM_FE_LOOP_EVENTS)
-		return; /* nothing carried, or a body too long to follow */
-	struct vec loads = { 0 };
-	body_loads(S, body, &loads, 0);
-	body_loads(S, step, &loads, 0);
-	if (!loads.n)
-		return;
-	qsort(loads.v, loads.n, sizeof(*loads.v), by_index);
-	int64_t after[SM_FE_ASYNC_PENDING]; /* groups committed after it; -1: open */
-	bool done[SM_FE_ASYNC_PENDING];
-	unsigned left = 0;
-	for (unsigned i = 0; i < n; i++) {
-		after[i] = groups_after(S, i);
-		/* a bulk read is not carried to loads, nor a copy issued
-		 * before the loop: an inner loop of reads after the outer
-		 * body's copies (a GEMM's ldmatrix loop) does not carry them
-		 * into "its previous iteration" */
-		done[i] = S->async.bulk[i] || S->async.acc[i]->index < L->first;
-		left += !done[i];
-	}
-	unsigned k = 0;
-	for (unsigned j = 0; j < loads.n && left; j++) {
-		struct sm_access *a = loads.v[j];
-		for (; k < L->ev.n && ((const struct cv_async_ev *)L->ev.v[k])->mark <= a->index; k++) {
-			const struct cv_async_ev *e = L->ev.v[k];
-			if (e->bulk)
-				continue;
-			left = 0;
-			for (unsigned i = 0; i < n; i++) {
-				if (e->kind == EV_COMMIT)
-					after[i]++;
-				else if (wait_completes(after[i], e->n))
-					done[i] = true;
-				left += !done[i];
-			}
-		}
-		if (!left)
-			break;
-		const struct sm_access **v = sm_arena_alloc(S->A, (a->ncarried + left) * sizeof(*v));
-		if (!v)
-			return;
-		if (a->ncarried)
-			memcpy(v, a->carried, a->ncarried * sizeof(*v));
-		for (unsigned i = 0; i < n; i++)
-			if (!done[i])
-				v[a->ncarried++] = S->async.acc[i];
-		a->carried = v;
-	}
-}
-
 /* Close the open group (bulk: of the bulk groups, which cp.async's
  * commits and waits do not touch, nor these theirs). */
 static void commit_in(struct fe *S, bool bulk)
 {
-	note(S, EV_COMMIT, 0, bulk);
+	cv_async_note(S, false, 0, bulk);
 	unsigned g = bulk ? ++S->async.bulk_commits : ++S->async.commits;
+	S->async.issues++;
 	for (unsigned i = 0; i < S->async.n; i++)
-		if (!S->async.group[i] && S->async.bulk[i] == bulk)
-			S->async.group[i] = g;
+		if (!S->async.copy[i].group && S->async.copy[i].bulk == bulk)
+			S->async.copy[i].group = g;
 }
 
 static void commit(struct fe *S)
@@ -299,15 +180,12 @@ static void commit(struct fe *S)
  * copy, committed or not), of the bulk groups or the others. */
 static void wait_prior_in(struct fe *S, int64_t n, bool bulk)
 {
-	note(S, EV_WAIT, n, bulk);
+	cv_async_note(S, true, n, bulk);
 	unsigned out = 0;
-	for (unsigned i = 0; i < S->async.n; i++) {
-		if (S->async.bulk[i] != bulk || !wait_completes(groups_after(S, i), n)) {
-			S->async.acc[out] = S->async.acc[i];
-			S->async.bulk[out] = S->async.bulk[i];
-			S->async.group[out++] = S->async.group[i];
-		}
-	}
+	S->async.waits++;
+	for (unsigned i = 0; i < S->async.n; i++)
+		if (S->async.copy[i].bulk != bulk || !cv_async_wait_completes(cv_async_groups_after(S, i), n))
+			S->async.copy[out++] = S->async.copy[i];
 	S->async.n = out;
 }
 
@@ -349,7 +227,7 @@ void cv_emit_barrier(struct fe *S, struct sm_stmt *s)
 static void after_barrier(struct fe *S, CXCursor c)
 {
 	for (unsigned i = 0; i < S->async.n; i++) {
-		const struct sm_access *a = S->async.acc[i];
+		const struct sm_access *a = S->async.copy[i].acc;
 		struct sm_access *copy = sm_arena_alloc(S->A, sizeof(*copy));
 		struct sm_stmt *s = cv_mk_stmt(S, SM_S_ACCESS, c);
 		if (!copy || !s)
@@ -359,7 +237,8 @@ static void after_barrier(struct fe *S, CXCursor c)
 		copy->index = S->naccess++;
 		s->access = copy;
 		s->range = a->range;
-		cv_emit(S, s);
+		/* in flight on some paths only: under an if on their condition */
+		cv_emit(S, cv_async_flight_stmt(S, i, s));
 	}
 }
 
@@ -633,8 +512,8 @@ struct sm_expr *cv_conv_pipe_wait(struct fe *S, const struct cv_call *k)
 	/* the oldest stage committed and not yet waited for */
 	unsigned oldest = 0;
 	for (unsigned i = 0; i < S->async.n; i++)
-		if (S->async.group[i] && (!oldest || S->async.group[i] < oldest))
-			oldest = S->async.group[i];
+		if (S->async.copy[i].group && (!oldest || S->async.copy[i].group < oldest))
+			oldest = S->async.copy[i].group;
 	if (oldest)
 		wait_prior(S, (int64_t)S->async.commits - oldest);
 	return NULL;

@@ -441,8 +441,13 @@ static void conv_if(struct fe *S, CXCursor c)
 	 * result: if (get_config(T).type == NONE) return;) is that constant */
 	int64_t k;
 	s->cond = cv_try_eval_int(ks.c[i], &k) ? cv_mk_const(S, k != 0) : cv_conv_expr(S, ks.c[i]);
+	/* copies one arm waits for stay in flight where it does not run */
+	struct cv_async_if F;
+	cv_async_if_begin(S, &F);
 	struct sm_stmt *th = i + 1 < ks.n ? conv_stmt(S, ks.c[i + 1]) : NULL;
+	cv_async_if_arms(S, &F);
 	struct sm_stmt *el = i + 2 < ks.n ? conv_stmt(S, ks.c[i + 2]) : NULL;
+	cv_async_if_end(S, &F, s->cond);
 	s->kids = kids2(S, th, el, NULL);
 	s->nkids = 2;
 	cv_emit(S, s);

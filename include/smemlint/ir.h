@@ -258,6 +258,10 @@ struct sm_access {
 	                           * repeats it after each barrier until its
 	                           * wait), or NULL. Races only: never a bank
 	                           * degree, a bound or an access record */
+	bool flight_if;           /* in_flight, and in flight on some paths only:
+	                           * the front end put it under an if on the
+	                           * condition of a wait in the other arm of an
+	                           * earlier if, its innermost guard */
 	unsigned tmap_param;      /* a TMA tensor copy (cp.async.bulk.tensor,
 	                           * async_copy and bulk): 1 + the index of the
 	                           * kernel parameter holding its CUtensorMap,
