@@ -430,6 +430,13 @@
  * their wait may be missed; no false finding). */
 #define SM_FE_LOOP_EVENTS 4096
 
+/* Passes of a loop body followed to find when its waits complete a copy
+ * issued before the loop (convert_async_flow.c, sm_access.pending_until):
+ * a pipeline of N stages completes its prologue's last copy after N - 2
+ * iterations. Past it the copy counts as pending at every iteration (a
+ * read of its bytes at a later stage may be reported). */
+#define SM_FE_PENDING_PASSES 8
+
 /* Elements of local arrays the front end follows as variables at once in
  * one kernel (`sumf[j] = warp_sum(sumf[j]); buf[w] = sumf[j];`), and the
  * local arrays whose uses it has checked: a kernel keeps a handful of

@@ -56,9 +56,16 @@ static bool meets(const struct sm_raccess *a, const struct sm_raccess *b, struct
 /* A witness for copy a and read b in block `block` (carried: a issued
  * one iteration of their innermost common loop before b runs): the thread
  * and the byte, into r. */
-static bool witness(const struct sm_raccess *a, const struct sm_raccess *b, bool carried, struct sm_dim3 block,
-		    struct sm_work *work, struct sm_race *r)
+static bool witness(const struct sm_raccess *a, const struct sm_raccess *b, bool carried,
+		    struct sm_pending_until until, struct sm_dim3 block, struct sm_work *work, struct sm_race *r)
 {
+	/* the loop whose waits complete a by an iteration (depth `at`, below
+	 * until.iters there) and those around it (at their first), where not
+	 * around a too (sm_access.pending_until) */
+	int at = -1, level = 0;
+	for (const struct sm_loop *L = b->loop; L && until.level; L = L->parent)
+		if (++level == until.level)
+			at = L->depth;
 	int64_t nthreads = block.x * block.y * block.z;
 	struct sm_nest N;
 	sm_nest_init(&N, a, b, BOTH_ITERS, ONE_ITERS);
@@ -76,6 +83,16 @@ static bool witness(const struct sm_raccess *a, const struct sm_raccess *b, bool
 			sm_thread_ctx(&cb, block, lin);
 			if (!sm_nest_vector(&N, v, carried, &ca, &cb))
 				break;
+			/* pending only at the first iteration of the loops
+			 * around the read alone (sm_access.pending_once) */
+			bool later = false;
+			for (int i = 0; i < N.n && at >= 0; i++) {
+				int d = N.L[i]->depth;
+				if (N.of_b[i] && !N.of_a[i] && d <= at)
+					later = later || cb.iter[d] >= (d == at ? until.iters : 1);
+			}
+			if (later)
+				continue;
 			if (work)
 				work->used += 8;
 			int64_t addr;
@@ -113,15 +130,17 @@ int sm_kernel_own_copy_reads(const struct sm_kernel_model *m, struct sm_dim3 blo
 		for (unsigned a = 0; a < m->nacc; a++) {
 			const struct sm_raccess *ra = &m->acc[a];
 			bool listed = false, carried = false;
+			struct sm_pending_until until = { 0, 0 };
 			for (unsigned p = 0; p < rb->src->npending && !listed; p++)
-				listed = rb->src->pending[p] == ra->src;
+				if ((listed = rb->src->pending[p] == ra->src) && rb->src->pending_until)
+					until = rb->src->pending_until[p];
 			for (unsigned p = 0; p < rb->src->ncarried && !carried; p++)
 				carried = rb->src->carried[p] == ra->src;
 			/* one copy may be both: this iteration's, and the last one's */
 			struct sm_race r;
 			if ((!listed && !carried) || !ra->ok || !sm_same_storage(ra, rb) ||
-			    !((listed && witness(ra, rb, false, block, work, &r)) ||
-			      (carried && witness(ra, rb, true, block, work, &r))))
+			    !((listed && witness(ra, rb, false, until, block, work, &r)) ||
+			      (carried && witness(ra, rb, true, (struct sm_pending_until){ 0, 0 }, block, work, &r))))
 				continue;
 			r.a = a;
 			r.b = b;

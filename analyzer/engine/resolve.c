@@ -15,6 +15,7 @@
 #include "engine/analysis.h"
 #include "engine/visit.h"
 
+#include <limits.h>
 #include <string.h>
 
 struct rs {
@@ -612,6 +613,64 @@ static const struct sm_stmt *guarded_update(const struct sm_stmt *body, const st
 	return NULL;
 }
 
+/* Where v is assigned in a loop: the index of the first top-level
+ * statement of body, then step, that assigns it (INT_MAX: none). */
+static int update_at(const struct sm_stmt *body, const struct sm_stmt *step, const struct sm_var *v)
+{
+	const struct sm_stmt *roots[2] = { body, step };
+	int at = 0;
+	for (int r = 0; r < 2; r++) {
+		if (!roots[r])
+			continue;
+		const struct sm_stmt *const *list;
+		int n = top_level(&roots[r], &list);
+		for (int i = 0; i < n; i++, at++)
+			if (count_assigns(list[i], v, 0))
+				return at;
+	}
+	return INT_MAX;
+}
+
+/* In renv, for the update u of v: each variable of L that u reads and
+ * that an earlier statement of the iteration updates holds its value
+ * after that update (loff = l * 256 after l = (l + 1) % 2 reads l's next
+ * value, not the one the iteration began with). false when such an
+ * update is not one unconditional assignment reading only its own
+ * variable and what the loop keeps (the recurrence is not followed). */
+static bool updated_before(struct rs *R, const struct sm_loop *L, const struct sm_stmt *body,
+			   const struct sm_stmt *step, const struct sm_stmt *u, const struct sm_var *v,
+			   const unsigned char *mod, env_t lenv, env_t renv)
+{
+	unsigned nv = R->K->nvars;
+	int at = update_at(body, step, v);
+	unsigned char *one = rs_alloc(R, nv + 1);
+	if (!one)
+		return false;
+	for (int q = 0; q < L->niv; q++) {
+		const struct sm_var *j = L->ivs[q].var;
+		if (!j || j == v || j->id >= nv)
+			continue;
+		memset(one, 0, nv + 1);
+		one[j->id] = 1;
+		if (!refs_any(u->value, one, nv) || update_at(body, step, j) > at)
+			continue; /* not read, or updated after: this iteration's value */
+		int count = 0;
+		const struct sm_stmt *uj = single_update(body, step, j, &count);
+		if (!uj || count != 1 || !uj->value)
+			return false;
+		for (unsigned i = 0; i < nv; i++)
+			one[i] = mod[i] && i != j->id;
+		if (refs_any(uj->value, one, nv))
+			return false;
+		struct sm_expr *jv = subst(R, uj->value, lenv, 0);
+		struct sm_expr *after = uj->op == SM_OP_ASSIGN ? jv : mk_bin(R, uj->op, lenv[j->id], jv);
+		if (!after)
+			return false;
+		renv[j->id] = after;
+	}
+	return true;
+}
+
 static void add_recurrence(struct rs *R, struct sm_loop *L, const struct sm_stmt *body, const struct sm_stmt *step,
 			   struct sm_var *v, const unsigned char *mod, env_t lenv, struct sm_expr *init)
 {
@@ -640,6 +699,8 @@ static void add_recurrence(struct rs *R, struct sm_loop *L, const struct sm_stmt
 	prev->name = v->name;
 	env_t renv = env_copy(R, lenv);
 	renv[v->id] = prev;
+	if (!updated_before(R, L, body, step, u, v, mod, lenv, renv))
+		return;
 	struct sm_expr *val = subst(R, u->value, renv, 0);
 	struct sm_expr *next = u->op == SM_OP_ASSIGN ? val : mk_bin(R, u->op, prev, val);
 	if (!next)

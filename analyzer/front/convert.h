@@ -611,6 +611,10 @@ struct cv_async_loop {
 	                               * back edge (its loads list it as pending
 	                               * already; its next issue is the enclosing
 	                               * loop's) */
+	struct cv_async_copy *start;  /* the copies in flight when the loop
+	                               * began (arena), nstart of them */
+	unsigned nstart;
+	unsigned commits;             /* groups committed when it began */
 };
 void cv_async_loop_begin(struct fe *S, struct cv_async_loop *L);
 void cv_async_loop_end(struct fe *S, struct cv_async_loop *L, const struct sm_stmt *body, const struct sm_stmt *step);

@@ -56,6 +56,11 @@ void cv_async_loop_begin(struct fe *S, struct cv_async_loop *L)
 {
 	memset(L, 0, sizeof(*L));
 	L->first = S->naccess;
+	L->commits = S->async.commits;
+	if (S->async.n && (L->start = sm_arena_alloc(S->A, S->async.n * sizeof(*L->start)))) {
+		memcpy(L->start, S->async.copy, S->async.n * sizeof(*L->start));
+		L->nstart = S->async.n;
+	}
 	L->up = S->async.loop;
 	S->async.loop = L;
 }
@@ -77,6 +82,91 @@ static int by_index(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/* A load of a loop body, and how many loops around it the body's loop
+ * is (1: its innermost). */
+struct leveled {
+	struct sm_access *a;
+	unsigned char level;
+};
+
+/* The shared loads under s, at `level`, into v. */
+static void leveled_loads(struct fe *S, const struct sm_stmt *s, struct vec *v, unsigned level, int depth)
+{
+	if (!s || depth > SM_FE_MAX_DEPTH || level > SM_MAX_LOOPS)
+		return;
+	if (s->kind == SM_S_ACCESS && s->access && s->access->kind == SM_ACC_LOAD) {
+		struct leveled *l = sm_arena_alloc(S->A, sizeof(*l));
+		if (!l)
+			return;
+		*l = (struct leveled){ s->access, (unsigned char)level };
+		cv_vec_push(S->A, v, l);
+	}
+	for (int i = 0; i < s->nkids; i++)
+		leveled_loads(S, s->kids[i], v, level + (s->kind == SM_S_LOOP), depth + 1);
+}
+
+/* The copies in flight when loop L began that its body's commits and
+ * waits, followed in order from there pass after pass, complete: in pass
+ * done[i] (0: not within SM_FE_PENDING_PASSES), so from iteration done[i]
+ * of L on (done[i] - 1 for a load after that wait) copy i is pending no
+ * more. The loads of the body
+ * listing such a copy as pending get pending_until for it: L's level
+ * around the load, unless a loop inside L said so first. */
+static void pending_until(struct fe *S, const struct cv_async_loop *L, const struct sm_stmt *body,
+			  const struct sm_stmt *step)
+{
+	if (!L->nstart || L->ev.n >= SM_FE_LOOP_EVENTS)
+		return;
+	int64_t after[SM_FE_ASYNC_PENDING];
+	unsigned char done[SM_FE_ASYNC_PENDING];
+	unsigned mark[SM_FE_ASYNC_PENDING]; /* the accesses before that wait */
+	bool any = false;
+	for (unsigned i = 0; i < L->nstart; i++) {
+		const struct cv_async_copy *c = &L->start[i];
+		after[i] = c->group ? (int64_t)(L->commits - c->group) : -1;
+		done[i] = 0;
+	}
+	for (unsigned pass = 1; pass <= SM_FE_PENDING_PASSES; pass++)
+		for (unsigned k = 0; k < L->ev.n; k++) {
+			const struct cv_async_ev *e = L->ev.v[k];
+			if (e->bulk)
+				continue;
+			for (unsigned i = 0; i < L->nstart; i++) {
+				if (L->start[i].bulk || L->start[i].cond)
+					continue;
+				if (e->kind == EV_COMMIT)
+					after[i]++;
+				else if (!done[i] && cv_async_wait_completes(after[i], e->n)) {
+					done[i] = (unsigned char)pass;
+					mark[i] = e->mark;
+					any = true;
+				}
+			}
+		}
+	if (!any)
+		return;
+	struct vec loads = { 0 };
+	leveled_loads(S, body, &loads, 1, 0);
+	leveled_loads(S, step, &loads, 1, 0);
+	for (unsigned j = 0; j < loads.n; j++) {
+		const struct leveled *l = loads.v[j];
+		struct sm_access *a = l->a;
+		struct sm_pending_until *u = (struct sm_pending_until *)a->pending_until;
+		for (unsigned p = 0; p < a->npending; p++)
+			for (unsigned i = 0; i < L->nstart; i++) {
+				if (!done[i] || a->pending[p] != L->start[i].acc || (u && u[p].level))
+					continue;
+				if (!u && !(u = sm_arena_alloc(S->A, a->npending * sizeof(*u))))
+					return;
+				/* a load after that wait in the body sees it
+				 * complete one iteration earlier */
+				u[p] = (struct sm_pending_until){ l->level,
+								  (unsigned char)(done[i] - (a->index >= mark[i])) };
+			}
+		a->pending_until = u;
+	}
+}
+
 /* Follow the copies in flight now, at the end of the body, through the
  * body's commits and waits again, in the order of its loads: each copy is
  * in flight at a load until a wait leaves fewer groups than have been
@@ -84,6 +174,7 @@ static int by_index(const void *x, const void *y)
 void cv_async_loop_end(struct fe *S, struct cv_async_loop *L, const struct sm_stmt *body, const struct sm_stmt *step)
 {
 	S->async.loop = L->up;
+	pending_until(S, L, body, step);
 	unsigned n = S->async.n;
 	if (!n || L->ev.n >= SM_FE_LOOP_EVENTS)
 		return; /* nothing carried, or a body too long to follow */

@@ -190,6 +190,16 @@ enum sm_access_kind { SM_ACC_LOAD, SM_ACC_STORE, SM_ACC_ATOMIC };
  * Before resolution, idx/extra reference variables and an access through
  * a pointer has array == NULL and `base` set, with idx[0] the subscript in
  * elements of the pointee; resolve finds the target. */
+/* A copy pending at an access in a loop whose body's waits complete it
+ * (the front end follows the body's commits and waits): pending only while
+ * the level-th loop around the access (1: the innermost) is at an
+ * iteration below iters, and the loops around that one (and not around
+ * the copy) at their first. level 0: at every iteration. */
+struct sm_pending_until {
+	unsigned char level;
+	unsigned char iters;
+};
+
 struct sm_access {
 	enum sm_access_kind kind;
 	struct sm_array *array;   /* target array, or NULL when through base */
@@ -244,6 +254,9 @@ struct sm_access {
 	                          * out of it; the copying thread must not
 	                          * touch their bytes yet (engine/async_wait.c) */
 	unsigned npending;
+	const struct sm_pending_until *pending_until; /* per pending copy,
+	                          * or NULL: where the waits of a loop around
+	                          * this access complete it */
 	const struct sm_access *const *carried; /* a load in a loop body: the
 	                          * asynchronous copies in flight at the end of
 	                          * the body that no wait completes before it
