@@ -104,7 +104,9 @@ struct cv_async_copy {
 	bool bulk;                       /* a bulk copy out of shared memory (a
 	                                  * read), in the bulk groups */
 	const struct cv_async_loop *loop; /* the innermost loop converted at its
-	                                  * issue, or NULL */
+	                                  * issue, or NULL (a record on the
+	                                  * converter's stack: compare it while
+	                                  * that loop is converted only) */
 	struct sm_expr *cond;            /* in flight only where cond is `when`:
 	                                  * an if's other arm waited for it
 	                                  * (convert_async_flow.c); NULL: in

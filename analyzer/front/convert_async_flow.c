@@ -267,7 +267,11 @@ void cv_async_if_end(struct fe *S, struct cv_async_if *F, struct sm_expr *cond)
 			now[n++] = S->async.copy[k++];
 			continue;
 		}
-		if (b->cond || b->loop != S->async.loop)
+		/* issued in the loop being converted (numbered from its body's
+		 * first access: an earlier loop's record may sit at the same
+		 * address), or both outside every loop */
+		bool here = b->loop == S->async.loop && (!S->async.loop || b->acc->index >= S->async.loop->first);
+		if (b->cond || !here)
 			continue; /* taken as done (the design note's limits) */
 		now[n] = *b;
 		now[n].cond = cond;
