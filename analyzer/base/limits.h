@@ -462,6 +462,13 @@
  * parse error. */
 #define SM_DIALECT_LOOKBACK 4096
 
+/* How far (bytes) a spaced launch's opening `<< <` is followed to the
+ * `>> >` that closes it (front/nvcc_dialect.c, sm_dialect_launch_brackets):
+ * a launch's configuration is a few expressions. Past it the brackets are
+ * left as written (clang's parse error then names the line), and a file of
+ * many `<< <` is scanned in time linear in its size times this bound. */
+#define SM_DIALECT_LAUNCH_SPAN 4096
+
 /* Nodes walked to list the uniform unknowns an address or a loop bound
  * reads (guards.c, sm_access_unknowns): a race witness whose loop bound and
  * address read one parameter must hold at one value of it. Past it the
