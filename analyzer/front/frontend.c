@@ -15,7 +15,7 @@
 #define _GNU_SOURCE
 #include "front/frontend.h"
 #include "front/convert.h"
-#include "front/nvcc_dialect.h"
+#include "front/source_dialect.h"
 #include "base/arch.h"
 
 #include <clang-c/Index.h>
