@@ -106,14 +106,18 @@ class Outputs(unittest.TestCase):
             f.write(KERNEL)
             f.write(("// " + "x" * 1020 + "\n") * (17 * 1024))
         with open(os.path.join(d, "broken.cu"), "w") as f:
-            # a missing header (parse-error) and an error in a host-only
+            # an error in device code (parse-error) and one in a host-only
             # function, which nvcc's device pass never sees (host-code-error)
+            f.write(KERNEL + "__device__ int g() { return undeclared_dev; }\n" + "void f() { undeclared_thing = 1; }\n")
+        with open(os.path.join(d, "headless.cu"), "w") as f:
+            # a missing header: one warning, and what follows from it folded in
             f.write('#include "does_not_exist.cuh"\n' + KERNEL + "void f() { undeclared_thing = 1; }\n")
         with open(os.path.join(d, "fine.cu"), "w") as f:
             f.write(KERNEL)
         os.mkdir(os.path.join(d, "empty"))
-        cls.files = ["blob.cu", "huge.cu", "broken.cu", "missing.cu", "fine.cu"]
+        cls.files = ["blob.cu", "huge.cu", "broken.cu", "headless.cu", "missing.cu", "fine.cu"]
         cls.want = {"blob.cu": {"binary-file"}, "huge.cu": {"file-too-large"}, "broken.cu": {"parse-error", "host-code-error"},
+                    "headless.cu": {"missing-header"},
                     "missing.cu": {"cannot-read"}, "fine.cu": set()}
 
     @classmethod
@@ -133,7 +137,21 @@ class Outputs(unittest.TestCase):
         self.assertEqual(self.ids(doc), self.want)
         known = {i for _, i, _, _ in problems()}
         self.assertTrue(all(n["id"] in known for n in doc["notifications"]))
-        self.assertEqual({r["file"] for r in doc["results"]}, {"broken.cu", "fine.cu"})
+        # a missing header costs only what it declared: the kernel is analyzed
+        self.assertEqual({r["file"] for r in doc["results"]}, {"broken.cu", "headless.cu", "fine.cu"})
+
+    def test_missing_header_fails_only_when_asked(self):
+        rc, out, err = run(["--format=json", "headless.cu"], self.dir)
+        self.assertEqual(rc, 1, err)  # its kernel's findings; the warning does not fail
+        rc, out, err = run(["--format=json", "--fail-on-missing-headers", "headless.cu"], self.dir)
+        self.assertEqual(rc, 2, err)
+        with open(os.path.join(self.dir, ".smemlint.yaml"), "w") as f:
+            f.write("fail-on-missing-headers: true\n")
+        try:
+            rc, out, err = run(["--format=json", "headless.cu"], self.dir)
+            self.assertEqual(rc, 2, err)
+        finally:
+            os.unlink(os.path.join(self.dir, ".smemlint.yaml"))
 
     def test_one_level_in_every_format(self):
         # issue 15: a problem has the table's level in text, JSON, SARIF and

@@ -130,6 +130,7 @@ static int h_severity(void *ctx, const char *v) { struct cli *c = ctx; return sm
 static int h_fail_on(void *ctx, const char *v) { struct cli *c = ctx; return sm_session_fail_on(c->s, v, c->err, sizeof(c->err)) ? sm_cli_fail(c) : 0; }
 static int h_exit_zero(void *ctx, const char *v) { struct cli *c = ctx; c->so->fail_on = SM_LEVEL_NONE; return 0; }
 static int h_report_unused(void *ctx, const char *v) { struct cli *c = ctx; sm_session_report_unused(c->s); return 0; }
+static int h_fail_missing(void *ctx, const char *v) { struct cli *c = ctx; sm_session_fail_missing(c->s); return 0; }
 static int h_exclude(void *ctx, const char *v) { struct cli *c = ctx; c->excludes[c->so->nexcludes++] = v; return 0; }
 
 static int h_ncu(void *ctx, const char *v)
@@ -256,6 +257,8 @@ static const struct sm_opt options[] = {
 	OWN_BOOL("--dump-config", dump_config, "print the configuration in effect (YAML) and exit"),
 	SM_OPT_CALL("--report-unused-suppressions", NULL, h_report_unused,
 		 "report inline suppressions that matched nothing"),
+	SM_OPT_CALL("--fail-on-missing-headers", NULL, h_fail_missing,
+		 "a file whose headers are missing (missing-header) fails\nthe run (exit 2); by default it is a warning"),
 	SESSION_STR("--baseline", "FILE", baseline, "report only findings whose fingerprint is not in FILE"),
 	SESSION_STR("--write-baseline", "FILE", write_baseline, "write the fingerprints of the findings to FILE"),
 	SM_OPT_CALL("--exclude", "GLOB", h_exclude, "skip matching files and directories (repeatable)"),

@@ -469,6 +469,14 @@
  * many `<< <` is scanned in time linear in its size times this bound. */
 #define SM_DIALECT_LAUNCH_SPAN 4096
 
+/* The missing-header report (front/missing_headers.c) names at most this
+ * many headers and functions not analyzed ("and N more" after), in a
+ * message of at most this many bytes each: a torch extension misses a
+ * handful of headers, and a file of 200 instantiations should not give a
+ * 20 KB line. */
+#define SM_MISSING_LIST_NAMES 8
+#define SM_MISSING_LIST_BYTES 1024
+
 /* Nodes walked to list the uniform unknowns an address or a loop bound
  * reads (guards.c, sm_access_unknowns): a race witness whose loop bound and
  * address read one parameter must hold at one value of it. Past it the

@@ -243,6 +243,7 @@ static enum sm_problem_id front_problem(const struct sm_note *n)
 	case SM_NOTE_TOO_DEEP: return SM_PROBLEM_NESTING_TOO_DEEP;
 	case SM_NOTE_HOST_CLANG: return SM_PROBLEM_HOST_CODE_ERROR;
 	case SM_NOTE_NVCC_ACCEPTS: return SM_PROBLEM_NVCC_ACCEPTS;
+	case SM_NOTE_MISSING_HEADER: return SM_PROBLEM_MISSING_HEADER;
 	case SM_NOTE_CLANG: break;
 	}
 	return SM_PROBLEM_PARSE_ERROR;

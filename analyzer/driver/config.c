@@ -34,6 +34,7 @@ void sm_config_init(struct sm_config *c)
 	for (int i = 0; i < SM_RULE__COUNT; i++)
 		c->on[i] = -1;
 	c->report_unused = -1;
+	c->fail_missing = -1;
 }
 
 void sm_config_free(struct sm_config *c)
@@ -472,13 +473,11 @@ static int read_root(struct reader *R, yaml_node_t *root)
 			free(R->c->arch);
 			R->c->arch = strdup(a);
 		} else if (!strcmp(key, "report-unused-suppressions")) {
-			const char *b = scalar(v);
-			if (b && (!strcmp(b, "true") || !strcmp(b, "yes") || !strcmp(b, "on")))
-				R->c->report_unused = 1;
-			else if (b && (!strcmp(b, "false") || !strcmp(b, "no") || !strcmp(b, "off")))
-				R->c->report_unused = 0;
-			else
+			if ((R->c->report_unused = sm_config_parse_bool(scalar(v))) < 0)
 				return fail(R, v, "'report-unused-suppressions' must be true or false", NULL);
+		} else if (!strcmp(key, "fail-on-missing-headers")) {
+			if ((R->c->fail_missing = sm_config_parse_bool(scalar(v))) < 0)
+				return fail(R, v, "'fail-on-missing-headers' must be true or false", NULL);
 		} else if (!strcmp(key, "header-filter")) {
 			if (read_header_filter(R, v))
 				return -1;
@@ -488,11 +487,20 @@ static int read_root(struct reader *R, yaml_node_t *root)
 				return fail(R, v, "invalid analysis-budget '%s': expected a count of evaluation steps (0: no limit)",
 					    b ? b : "(not a number)");
 		} else {
-			return fail(R, k, "unknown key '%s' (expected rules, enable, disable, block-dim, arch, exclude, flags, report-unused-suppressions, header-filter, analysis-budget)",
+			return fail(R, k, "unknown key '%s' (expected rules, enable, disable, block-dim, arch, exclude, flags, report-unused-suppressions, fail-on-missing-headers, header-filter, analysis-budget)",
 				    key);
 		}
 	}
 	return 0;
+}
+
+int sm_config_parse_bool(const char *b)
+{
+	if (b && (!strcmp(b, "true") || !strcmp(b, "yes") || !strcmp(b, "on")))
+		return 1;
+	if (b && (!strcmp(b, "false") || !strcmp(b, "no") || !strcmp(b, "off")))
+		return 0;
+	return -1;
 }
 
 /* Count the aliases of text (a first pass of events, before the loader
@@ -732,6 +740,8 @@ static int write_yaml(yaml_emitter_t *e, const struct sm_config_view *v)
 	rc |= seq(e, "flags", v->flags);
 	rc |= scalar_ev(e, "report-unused-suppressions", true);
 	rc |= scalar_ev(e, v->report_unused ? "true" : "false", true);
+	rc |= scalar_ev(e, "fail-on-missing-headers", true);
+	rc |= scalar_ev(e, v->fail_missing ? "true" : "false", true);
 	rc |= scalar_ev(e, "header-filter", true);
 	rc |= scalar_ev(e, v->header_filter ? v->header_filter : "", false);
 	/* 0 in o: the default; UINT64_MAX: none, written 0 as the key takes it */

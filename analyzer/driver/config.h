@@ -42,6 +42,8 @@ struct sm_config {
 	struct sm_paths exclude;              /* globs */
 	struct sm_paths flags;                /* compiler flags, -I made absolute */
 	int report_unused;                    /* -1 unset, 0 or 1 */
+	int fail_missing;                     /* fail-on-missing-headers: -1
+	                                       * unset, 0 or 1 */
 	char *header_filter;                  /* header-filter as written ("" for
 	                                       * none), or NULL when unset */
 	regex_t header_re;                    /* compiled, when have_header_re */
@@ -87,8 +89,12 @@ struct sm_config_view {
 	const struct sm_paths *exclude;     /* the excludes (config's, then --exclude) */
 	const struct sm_paths *flags;       /* the merged compiler flags */
 	bool report_unused;                 /* --report-unused-suppressions in effect */
+	bool fail_missing;                  /* --fail-on-missing-headers in effect */
 	const char *header_filter;          /* the regex in effect; NULL or "": none */
 };
+
+/* "true"/"yes"/"on" 1, "false"/"no"/"off" 0, else -1 */
+int sm_config_parse_bool(const char *b);
 
 /* Print v as YAML that sm_config_load accepts, after a comment naming its
  * source. Returns 0, or -1 when it cannot be written. */

@@ -178,6 +178,11 @@ void sm_session_report_unused(struct sm_session *s)
 	s->cli.report_unused = 1;
 }
 
+void sm_session_fail_missing(struct sm_session *s)
+{
+	s->cli.fail_missing = 1;
+}
+
 int sm_session_fail_on(struct sm_session *s, const char *level, char *err, size_t errlen)
 {
 	static const enum sm_level levels[] = { SM_LEVEL_ERROR, SM_LEVEL_WARNING, SM_LEVEL_NOTE, SM_LEVEL_ASSUMED };
@@ -317,7 +322,8 @@ int sm_session_dump_config(struct sm_session *s, const char *target, FILE *out, 
 	const char *hf = s->o.header_filter                 ? s->o.header_filter
 			 : cfg && cfg->header_filter ? cfg->header_filter
 						     : default_header_filter(def, sizeof(def));
-	struct sm_config_view view = { cfg ? cfg->path : NULL, &o, &ex, &fl, sm_session_unused_wanted(s, cfg), hf };
+	struct sm_config_view view = { cfg ? cfg->path : NULL, &o, &ex, &fl, sm_session_unused_wanted(s, cfg),
+				       sm_session_fail_missing_wanted(s, cfg), hf };
 	int rc = sm_config_dump(out, &view);
 	if (rc)
 		snprintf(err, errlen, "cannot write the configuration");

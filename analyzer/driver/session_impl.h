@@ -100,6 +100,7 @@ struct sm_session {
 int sm_session_load_fixed_config(struct sm_session *s, char *err, size_t errlen);
 /* Is --report-unused-suppressions on for a file whose config is cfg? */
 bool sm_session_unused_wanted(const struct sm_session *s, const struct sm_config *cfg);
+bool sm_session_fail_missing_wanted(const struct sm_session *s, const struct sm_config *cfg);
 
 /* session_files.c */
 void sm_session_file_options(const struct sm_session *s, const char *path, const struct sm_config *cfg,

@@ -34,6 +34,13 @@ bool sm_session_unused_wanted(const struct sm_session *s, const struct sm_config
 	return s->cli.report_unused >= 0 ? s->cli.report_unused : cfg && cfg->report_unused > 0;
 }
 
+/* Does a missing header fail the run for a file under config cfg (the
+ * command line wins)? */
+bool sm_session_fail_missing_wanted(const struct sm_session *s, const struct sm_config *cfg)
+{
+	return s->cli.fail_missing > 0 || (cfg && cfg->fail_missing > 0);
+}
+
 /* ---- workers ---- */
 
 /* r for a file no front end could be started for */
@@ -65,6 +72,9 @@ void sm_session_settle(struct sm_session *s, size_t i)
 		sm_result_problem(r, SM_PROBLEM_OUT_OF_MEMORY, p0, "out of memory sorting the findings of '%s' by header",
 				  f->path);
 	sm_result_suppress(r, sm_session_unused_wanted(s, f->cfg), f->opt.levels);
+	if (sm_session_fail_missing_wanted(s, f->cfg))
+		for (unsigned k = 0; k < r->nnotes; k++)
+			r->input_error = r->input_error || r->notes[k].problem == SM_PROBLEM_MISSING_HEADER;
 	sm_result_compact(r);
 }
 

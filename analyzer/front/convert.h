@@ -90,6 +90,23 @@ struct fe_tokens {
 	unsigned *start, *end;  /* each token's first and one-past-last byte offset */
 };
 
+/* What the missing headers of the file cost (missing_headers.c): kept
+ * only when a header was not found. */
+struct fe_missing {
+	struct vec names;       /* const char *: the headers as written */
+	struct sm_pos first;    /* the first one's #include in the main file */
+	CXFile *err_file;       /* every other error's expansion file and */
+	unsigned *err_off;      /* offset, nerr of them */
+	unsigned nerr;
+	unsigned folded;        /* errors folded into the one report */
+	struct vec dropped;     /* const char *: functions not analyzed */
+	bool tainted;           /* the function being converted follows a call
+	                         * into one that holds an error */
+	struct vec bad_names;   /* const char *: the functions declared invalid
+	                         * or holding an error (found once, on first use) */
+	bool bad_scanned;
+};
+
 /* A host helper evaluated for one call of it (convert_host.c): its
  * parameters are that call's arguments. */
 struct cv_host_bind {
@@ -185,6 +202,7 @@ struct fe {
 	                          * scope of the cooperative group passed for
 	                          * a parameter of the callee being inlined */
 	struct vec notes;        /* struct sm_note *: calls not followed */
+	struct fe_missing miss;  /* headers not found, and what they cost */
 	struct fe_tokens main_toks; /* cv_tokens_in; disposed by cv_tokens_free */
 	struct fe_tokens *hdr_toks; /* the same for converted header k at
 	                             * [k - 1] (SM_MAX_CONVERTED_HEADERS of

@@ -48,6 +48,7 @@
  * accesses; each such call is left opaque with a note (call-not-followed).
  */
 #include "front/convert.h"
+#include "front/missing_headers.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -146,6 +147,12 @@ static int may_follow(struct fe *S, const struct inlining *in)
 			return not_followed(S, in->c, in->callee, "it is recursive");
 	if (in->depth >= SM_MAX_CALL_DEPTH)
 		return not_followed(S, in->c, in->callee, "the call chain is deeper than SM_MAX_CALL_DEPTH (16)");
+	if (cv_missing_taints(S, in->def)) {
+		/* it rests on a missing header's declarations: so does the
+		 * function being converted (missing_headers.h) */
+		S->miss.tainted = true;
+		return 0;
+	}
 	if (S->naccess >= SM_INLINE_MAX_ACCESSES)
 		return not_followed(S, in->c, in->callee,
 				    "the kernel already holds SM_INLINE_MAX_ACCESSES (20000) accesses");

@@ -17,6 +17,7 @@
 #include "front/frontend.h"
 #include "smemlint/options.h"
 #include "front/host_code.h"
+#include "front/missing_headers.h"
 #include "front/nvcc_dialect.h"
 #include "front/include_site.h"
 #include "base/stack.h"
@@ -67,6 +68,12 @@ static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char 
 		return NULL;
 	const char *base = cv_cx_str(S->A, clang_getCursorSpelling(fn));
 	K->name = tmpl_args ? sm_arena_printf(S->A, "%s%s", base, tmpl_args) : base;
+	/* resting on a missing header's declarations: not analyzed */
+	if (cv_missing_taints(S, fn)) {
+		cv_missing_dropped(S, K->name);
+		return NULL;
+	}
+	S->miss.tainted = false;
 	K->template_args = tmpl_args;
 	K->kind = cv_has_attr(fn, CXCursor_CUDAGlobalAttr) ? SM_F_KERNEL : SM_F_DEVICE;
 	K->range = cv_range_of(S, fn);
@@ -97,6 +104,12 @@ static struct sm_kernel *convert_function(struct fe *S, CXCursor fn, const char 
 	K->tensor_copies = (struct sm_access **)S->ktensor.v;
 	K->ntensor_copies = S->ktensor.n;
 	S->K = NULL;
+	if (S->miss.tainted) {
+		/* it follows a call into a function that does */
+		S->miss.tainted = false;
+		cv_missing_dropped(S, K->name);
+		return NULL;
+	}
 	return K;
 }
 
@@ -497,6 +510,18 @@ static void collect_notes(struct fe *S)
 {
 	unsigned n = clang_getNumDiagnostics(S->tu);
 	struct vec notes = { 0 };
+	if (cv_missing_scan(S)) {
+		/* the one report of the missing headers, its message written
+		 * once conversion has named what it left out (cv_convert_tu) */
+		struct sm_note *mn = sm_arena_alloc(S->A, sizeof(*mn));
+		if (mn) {
+			mn->kind = SM_NOTE_MISSING_HEADER;
+			mn->level = 1;
+			mn->pos = S->miss.first;
+			mn->message = "partly parsed: headers not found";
+			cv_vec_push(S->A, &notes, mn);
+		}
+	}
 	for (unsigned i = 0; i < n; i++) {
 		CXDiagnostic d = clang_getDiagnostic(S->tu, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
@@ -530,12 +555,14 @@ static void collect_notes(struct fe *S)
 				/* an error in host-only code: a warning; what nvcc
 				 * accepts: a note */
 				cv_host_code_note(S->tu, d, note, S->A);
-				cv_nvcc_accepts_note(S->tu, d, note, S->A);
-				cv_vec_push(S->A, &notes, note);
+				if (cv_nvcc_accepts_note(S->tu, d, note, S->A) || !S->miss.names.n)
+					cv_vec_push(S->A, &notes, note);
+				else
+					S->miss.folded++; /* follows from a missing header */
 			}
 		}
 		clang_disposeDiagnostic(d);
-		if (notes.n >= 50)
+		if (notes.n >= 50 && !S->miss.names.n)
 			break;
 	}
 	S->F->notes = sm_arena_alloc(S->A, (notes.n + 1) * sizeof(struct sm_note));
@@ -684,7 +711,8 @@ static void template_not_launched(struct fe *S, const struct launch_ctx *lc)
 {
 	bool errors = false;
 	for (unsigned i = 0; i < S->F->nnotes && !errors; i++) /* clang's (collect_notes) */
-		errors = S->F->notes[i].kind == SM_NOTE_CLANG || S->F->notes[i].kind == SM_NOTE_HOST_CLANG;
+		errors = S->F->notes[i].kind == SM_NOTE_CLANG || S->F->notes[i].kind == SM_NOTE_HOST_CLANG ||
+			 S->F->notes[i].kind == SM_NOTE_MISSING_HEADER;
 	for (unsigned i = 0; i < lc->kernel_tmpls.n; i++) {
 		CXCursor t = clang_getCanonicalCursor(*(CXCursor *)lc->kernel_tmpls.v[i]);
 		bool launched = false;
@@ -795,6 +823,12 @@ void cv_convert_tu(CXTranslationUnit tu, const char *path, const struct sm_front
 	}
 	template_not_launched(&S, &lc);
 	/* calls not followed */
+	for (unsigned i = 0; i < F->nnotes; i++)
+		if (F->notes[i].kind == SM_NOTE_MISSING_HEADER) {
+			const char *m = cv_missing_message(&S);
+			if (m)
+				F->notes[i].message = m;
+		}
 	if (S.notes.n) {
 		struct sm_note *nn = sm_arena_alloc(A, (F->nnotes + S.notes.n) * sizeof(*nn));
 		if (nn) {

@@ -478,6 +478,9 @@ enum sm_note_kind {
 	SM_NOTE_CALL,       /* a __device__ call not followed */
 	SM_NOTE_TEMPLATE,   /* a kernel template no launch of the file names:
 	                     * not analyzed */
+	SM_NOTE_MISSING_HEADER, /* headers not found: the file partly parsed,
+	                     * the functions resting on them not analyzed
+	                     * (front/missing_headers.h) */
 };
 
 /* What the front end could not do: a parse error, a missing include. */

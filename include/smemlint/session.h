@@ -136,6 +136,9 @@ int sm_session_severity(struct sm_session *s, const char *spec, char *err, size_
 int sm_session_block(struct sm_session *s, const char *spec, char *err, size_t errlen);
 int sm_session_arch(struct sm_session *s, const char *arch, char *err, size_t errlen);
 void sm_session_report_unused(struct sm_session *s);
+/* --fail-on-missing-headers: a file with a missing-header problem fails
+ * the run (exit 2), as config's fail-on-missing-headers: true does. */
+void sm_session_fail_missing(struct sm_session *s);
 /* --fail-on LEVEL: "error", "warning", "note", "assumed" or "never" into fail_on. */
 int sm_session_fail_on(struct sm_session *s, const char *level, char *err, size_t errlen);
 
