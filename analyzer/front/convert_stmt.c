@@ -497,9 +497,42 @@ static void conv_return(struct fe *S, CXCursor c)
 static const char *const asm_per_thread[] = { "%%", "ld.", "st.", "shfl", "vote", "atom", "red.", "match",
 					      "activemask", "tex", "suld", "sust", "cp.", "mbarrier", "ldmatrix", "ldu" };
 
+/* Is the template, its string pieces joined and blanks dropped, the one
+ * instruction `mov.{u,s,b}32 %0, %%laneid;`? The lane index within the
+ * warp (linear thread id % 32, PTX's %laneid), as the toolkit's own
+ * __lane_id helpers read it: the output is that builtin, not an
+ * unknown (a `laneId() == 0` guard is then lane 0 of each warp). */
+static bool asm_is_laneid(const struct toks *t)
+{
+	char buf[64];
+	size_t n = 0;
+	for (unsigned i = 0; i < t->n && strcmp(t->s[i], ":") && strcmp(t->s[i], "::"); i++) {
+		const char *s = t->s[i];
+		if (s[0] != '"')
+			return false;
+		for (s++; *s && *s != '"'; s++) {
+			if (*s == '\\' && s[1] == 'n') {
+				s++;
+				continue;
+			}
+			if (*s == ' ' || *s == '\t')
+				continue;
+			if (n + 1 >= sizeof(buf))
+				return false;
+			buf[n++] = *s;
+		}
+	}
+	buf[n] = 0;
+	if (n && buf[n - 1] == ';')
+		buf[--n] = 0;
+	return !strcmp(buf, "mov.u32%0,%%laneid") || !strcmp(buf, "mov.s32%0,%%laneid") ||
+	       !strcmp(buf, "mov.b32%0,%%laneid");
+}
+
 static void asm_outputs(struct fe *S, CXCursor c)
 {
 	struct toks t = cv_asm_tokens(S, c); /* the template, macros expanded */
+	bool laneid = asm_is_laneid(&t);
 	bool pure = true;
 	for (unsigned i = 0; i < t.n && strcmp(t.s[i], ":") && strcmp(t.s[i], "::"); i++)
 		for (size_t k = 0; t.s[i][0] == '"' && k < sizeof(asm_per_thread) / sizeof(asm_per_thread[0]); k++)
@@ -535,11 +568,13 @@ static void asm_outputs(struct fe *S, CXCursor c)
 	}
 	for (unsigned k = 0; k < nout; k++) {
 		struct sm_access *pl = sm_arena_alloc(S->A, sizeof(*pl));
-		struct sm_expr *e = cv_opaque(S, c, "asm", 1);
+		struct sm_expr *e = laneid && nout == 1 ? cv_mk_expr(S, SM_E_BUILTIN, c) : cv_opaque(S, c, "asm", 1);
 		struct sm_expr *table = cv_opaque(S, c, "asm", 0);
 		if (!pl || !e || !table)
 			return;
-		if (pure) {
+		if (laneid && nout == 1)
+			e->builtin = SM_B_LANE;
+		else if (pure) {
 			pl->kind = SM_ACC_LOAD;
 			pl->base = table;
 			pl->idx[0] = in ? in : cv_mk_const(S, 0);
