@@ -87,6 +87,20 @@ static struct sm_expr *opaque(struct rs *R, const char *name, bool dep)
 static struct sm_expr *subst(struct rs *R, struct sm_expr *e, env_t env, int depth);
 static struct sm_expr *mk_const(struct rs *R, int64_t v);
 
+/* Parameter v as the symbolic value it holds on entry (what subst leaves
+ * a parameter's VAR as): a uniform unknown. */
+static struct sm_expr *param_ref(struct rs *R, struct sm_var *v)
+{
+	struct sm_expr *e = rs_alloc(R, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->kind = SM_E_VAR;
+	e->var = v;
+	e->name = v->name;
+	e->is_ptr = v->is_pointer && v->points_shared;
+	return e;
+}
+
 /* A width of a node's wrap (eval.c): 0 means none, as 64 does. */
 static unsigned wrap_bits(const struct sm_expr *e)
 {
@@ -910,7 +924,11 @@ static void walk(struct rs *R, struct sm_stmt *s, env_t env, struct walk w)
 		if (s->op == SM_OP_ASSIGN) {
 			env[id] = v;
 		} else {
-			struct sm_expr *old = env[id] ? env[id] : opaque(R, s->var->name, true);
+			/* a parameter not yet assigned is its own symbolic value
+			 * (`n /= 4` on a parameter: alike in every thread, as
+			 * `n = n / 4` is) */
+			struct sm_expr *old = env[id] ? env[id] : s->var->kind == SM_V_PARAM ? param_ref(R, s->var)
+										 : opaque(R, s->var->name, true);
 			if (s->var->is_pointer && old && old->is_ptr) {
 				struct sm_expr *n = mk_bin(R, s->op, old, v);
 				n->is_ptr = true;

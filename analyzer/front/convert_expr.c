@@ -533,6 +533,11 @@ static struct sm_expr *conv_constant(struct fe *S, CXCursor c)
 static struct sm_expr *conv_other(struct fe *S, CXCursor c)
 {
 	int64_t v;
+	/* nullptr (and GNU's __null, which NULL expands to): the null
+	 * pointer, alike in every thread, so `p != nullptr` on a parameter is
+	 * the parameter's test and not a per-thread unknown */
+	if (clang_getCursorKind(c) == CXCursor_CXXNullPtrLiteralExpr || clang_getCursorKind(c) == CXCursor_GNUNullExpr)
+		return cv_mk_const(S, 0);
 	if (cv_try_eval_int(c, &v))
 		return cv_mk_const(S, v);
 	struct kids ks = cv_kids_of(c);
@@ -649,6 +654,27 @@ static struct sm_expr *conv_member(struct fe *S, CXCursor c)
 	return g ? g : cv_opaque(S, c, "member", 1);
 }
 
+/* Is c (a subscript's base) a pointer read from a member, `p.ptr` or
+ * `p->ptr`, through members only down to a variable? */
+static bool member_pointer(CXCursor c)
+{
+	c = cv_strip(c);
+	if (clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Pointer)
+		return false;
+	for (int depth = 0; depth < SM_SCAN_EXPR_DEPTH; depth++) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		if (k == CXCursor_DeclRefExpr)
+			return depth > 0;
+		if (k != CXCursor_MemberRefExpr)
+			return false;
+		struct kids ks = cv_kids_of(c);
+		if (ks.n != 1)
+			return false;
+		c = cv_strip(ks.c[0]);
+	}
+	return false;
+}
+
 /* Reached only for non-load contexts (arrays of arrays decaying, or
  * non-shared arrays): a shared row pointer or an unknown. */
 static struct sm_expr *conv_subscript(struct fe *S, CXCursor c)
@@ -663,15 +689,22 @@ static struct sm_expr *conv_subscript(struct fe *S, CXCursor c)
 		(void)cv_conv_expr(S, ks.c[1]); /* the index's own reads */
 		return cv_var_ref(S, c, elem);
 	}
-	struct sm_expr *idx = NULL;
+	struct sm_expr *idx = NULL, *base = NULL;
 	for (int i = 0; i < ks.n && i < 8; i++) {
 		struct sm_expr *x = cv_conv_expr(S, ks.c[i]);
+		if (i == 0)
+			base = x;
 		if (i == 1)
 			idx = x;
 	}
 	/* a load from global or local memory: per thread, unless a
 	 * parameter's or global's element at a uniform index */
 	struct sm_expr *g = ks.n == 2 && idx ? cv_global_load(S, c, ks.c[0], idx, "memory load") : NULL;
+	/* ... or an element of a pointer held in a member (p.cnt[i], p->ptr[i],
+	 * q.a.b[i]): a load at the pointer's value, alike in the threads where
+	 * that value and the index are (a parameter struct's pointer is) */
+	if (!g && ks.n == 2 && idx && base && member_pointer(ks.c[0]))
+		g = cv_load_at(S, c, base, idx, "memory load");
 	return g ? g : cv_opaque(S, c, "memory load", 1);
 }
 
