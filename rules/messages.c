@@ -121,10 +121,22 @@ static const char *assumed_text(struct sm_arena *A, const struct sm_launch_from 
 	}
 	/* a bound that gives no shape still limits the one assumed */
 	const char *site = f->runtime_site ? "the launch computes it at run time, and no" : "no launch site or";
+	if (f->fixed) {
+		/* the launches fix some dimensions: only the others are assumed */
+		static const char *const names[3] = { "x", "y", "z" };
+		char fx[24] = "", fr[24] = "";
+		for (int d = 0; d < 3; d++) {
+			char *b = f->fixed >> d & 1 ? fx : fr;
+			size_t l = strlen(b);
+			snprintf(b + l, sizeof(fx) - l, "%s%s", l ? " and " : "", names[d]);
+		}
+		site = sm_arena_printf(A, "the launch fixes blockDim.%s and computes %s at run time, and no", fx, fr);
+		if (!site)
+			site = "the launch computes it at run time, and no";
+	}
 	const char *why = f->bound > 0 ? sm_arena_printf(A, " (assumed within __launch_bounds__(%lld): %s --block-dim gives it",
 							   (long long)f->bound, site)
-			  : f->runtime_site ? " (assumed: the launch computes it at run time, and no __launch_bounds__ or "
-					      "--block-dim gives it"
+			  : f->runtime_site ? sm_arena_printf(A, " (assumed: %s __launch_bounds__ or --block-dim gives it", site)
 					    : " (assumed: no launch site, __launch_bounds__ or --block-dim gives it";
 	if (f->fitted)
 		why = sm_arena_printf(A, "%s; shapes that overflow a shared array left out", why);

@@ -54,6 +54,13 @@ json_t *sm_emit_launch_json(const struct sm_result *r, const struct sm_diag_laun
 			json_object_set_new(s, "bound", json_integer(l->from.bound));
 		if (l->from.runtime_site) /* a launch exists; its shape is computed at run time */
 			json_object_set_new(s, "runtime_launch", json_true());
+		if (l->from.fixed) { /* the dimensions the launches fix */
+			json_t *fx = json_array();
+			for (int d = 0; d < 3; d++)
+				if (l->from.fixed >> d & 1)
+					json_array_append_new(fx, json_string(d == 0 ? "x" : d == 1 ? "y" : "z"));
+			json_object_set_new(s, "fixed", fx);
+		}
 		if (l->from.fitted) /* shapes that overflow an array were left out */
 			json_object_set_new(s, "fitted", json_true());
 		break;

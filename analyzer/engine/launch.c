@@ -226,10 +226,98 @@ static int64_t threads(struct sm_dim3 b)
 	return b.x * b.y * b.z;
 }
 
+/* The components every launch of k fixes to one constant though the
+ * shape as a whole is computed at run time (`dim3 b(1, cols)`, `b.x =
+ * 32; b.y = n;`): into fixed (0: free); returns the mask of them (bit d
+ * for dimension d). */
+static unsigned fixed_dims(const struct sm_kernel *k, int64_t fixed[3])
+{
+	unsigned mask = 0;
+	fixed[0] = fixed[1] = fixed[2] = 0;
+	if (!k->nlaunches)
+		return 0;
+	for (int d = 0; d < 3; d++) {
+		int64_t v = 0;
+		bool same = true;
+		for (unsigned i = 0; i < k->nlaunches && same; i++) {
+			const struct sm_dim3 *b = &k->launches[i].block;
+			int64_t c = d == 0 ? b->x : d == 1 ? b->y : b->z;
+			if (c <= 0 || (i > 0 && c != v))
+				same = false;
+			v = c;
+		}
+		if (same) {
+			fixed[d] = v;
+			mask |= 1u << d;
+		}
+	}
+	return mask == 7 ? 0 : mask; /* all fixed: a known shape, not this case */
+}
+
+static void set_comp(struct sm_dim3 *b, int d, int64_t v)
+{
+	if (d == 0)
+		b->x = v;
+	else if (d == 1)
+		b->y = v;
+	else
+		b->z = v;
+}
+
+/* CUDA's limits on one block's extents (x and y 1024, z 64) and threads */
+static bool shape_ok(struct sm_dim3 b, int64_t cap)
+{
+	return b.x >= 1 && b.y >= 1 && b.z >= 1 && b.x <= 1024 && b.y <= 1024 && b.z <= 64 && b.x * b.y * b.z <= cap;
+}
+
+/* A launch that fixes some components: the assumption keeps them and
+ * varies only the others. One free component takes the 1-D sizes; more
+ * take list's shapes with the fixed components put in. Into L->shape[0]
+ * and other[]; false when no shape fits (the caller assumes as before). */
+static bool assume_partial(struct sm_kernel_launches *L, const struct sm_dim3 *list, int n, const int64_t fixed[3],
+			   unsigned mask, int64_t cap, struct sm_arena *A)
+{
+	struct sm_dim3 cand[SM_MAX_ASSUMED_SHAPES + 1];
+	int nc = 0, nfree = 0, free_dim = -1;
+	for (int d = 0; d < 3; d++)
+		if (!(mask >> d & 1)) {
+			nfree++;
+			free_dim = d;
+		}
+	int nl = nfree == 1 ? (int)(sizeof(shapes_1d) / sizeof(shapes_1d[0])) : n;
+	for (int i = 0; i < nl && nc < SM_MAX_ASSUMED_SHAPES + 1; i++) {
+		struct sm_dim3 b = nfree == 1 ? (struct sm_dim3){ 1, 1, 1 } : list[i];
+		if (nfree == 1)
+			set_comp(&b, free_dim, shapes_1d[i].x);
+		for (int d = 0; d < 3; d++)
+			if (mask >> d & 1)
+				set_comp(&b, d, fixed[d]);
+		if (!shape_ok(b, cap))
+			continue;
+		bool dup = false;
+		for (int j = 0; j < nc && !dup; j++)
+			dup = same_dim(cand[j], b);
+		if (!dup)
+			cand[nc++] = b;
+	}
+	if (!nc)
+		return false;
+	L->shape[0].block = cand[0];
+	L->shape[0].block_from.fixed = (uint8_t)mask;
+	struct sm_dim3 *o = sm_arena_alloc(A, (size_t)nc * sizeof(*o));
+	if (!o)
+		return true;
+	for (int i = 1; i < nc && L->nother < SM_MAX_ASSUMED_SHAPES; i++)
+		o[L->nother++] = cand[i];
+	L->other = o;
+	return true;
+}
+
 /* The assumption for k and the other shapes it admits, into L (shape[0]
  * and other[]): the list of the dimensions it reads, cut at
  * __launch_bounds__. When the list's first shape does not fit the bound,
- * it is halved until it does (below). */
+ * it is halved until it does (below). What the launches fix of the shape
+ * is kept (assume_partial). */
 static void assume_shapes(struct sm_kernel_launches *L, const struct sm_kernel *k, struct sm_arena *A)
 {
 	const struct sm_dim3 *list = shapes_1d;
@@ -250,6 +338,21 @@ static void assume_shapes(struct sm_kernel_launches *L, const struct sm_kernel *
 		n = (int)(sizeof(shapes_2d) / sizeof(shapes_2d[0]));
 	}
 	int64_t cap = k->launch_bounds > 0 && k->launch_bounds <= SM_MAX_BLOCK_THREADS ? k->launch_bounds : SM_MAX_BLOCK_THREADS;
+	int64_t fixed[3];
+	unsigned mask = fixed_dims(k, fixed);
+	if (mask) {
+		/* a fixed y or z above 1 makes the kernel that many-D whatever
+		 * it reads: take the list of the highest such dimension */
+		if (fixed[2] > 1 || (!(mask >> 2 & 1) && rank >= 3)) {
+			list = shapes_3d;
+			n = (int)(sizeof(shapes_3d) / sizeof(shapes_3d[0]));
+		} else if (list == shapes_1d) {
+			list = shapes_2d;
+			n = (int)(sizeof(shapes_2d) / sizeof(shapes_2d[0]));
+		}
+		if (assume_partial(L, list, n, fixed, mask, cap, A))
+			return;
+	}
 	/* over the bound: the first shape halved in its highest dimension
 	 * until it fits, so rows stay a warp wide (32x8 under a bound of 128
 	 * is 32x4: kernels bounded by warps * 32 index lanes by x) */

@@ -122,67 +122,171 @@ static struct sm_kernel *convert_kept(struct fe *S, CXCursor fn, const char *tmp
 	return K;
 }
 
-/* Evaluate a dim3-valued launch argument: dim3(a,b,c), an integer, or a
- * variable initialised with one of those. */
+/* The writes of a host dim3 variable after its declaration, in the
+ * function that declares it: `b.x = 32; b.y = n;` (fields set one by one)
+ * or `b = dim3(...)`, `&b`, `b.x += 1` (then nothing is known of it). */
+struct dim3_writes {
+	struct fe *S;
+	CXCursor var;         /* the variable (canonical) */
+	int64_t val[3];       /* the one constant each field is set to */
+	int nset[3];          /* how many assignments set it; -1: not a constant */
+	bool whole;           /* written whole, incremented, or its address taken */
+	CXCursor block;       /* the compound statement declaring it: only an
+	                       * assignment directly in it is unconditional */
+	bool have_block;
+};
+
+static bool names_var(CXCursor e, CXCursor var)
+{
+	e = cv_strip(e);
+	return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+	       clang_equalCursors(clang_getCanonicalCursor(clang_getCursorReferenced(e)), var);
+}
+
+/* The field (0, 1, 2) that member access e names of var, or -1. */
+static int var_field(CXCursor e, CXCursor var)
+{
+	e = cv_strip(e);
+	if (clang_getCursorKind(e) != CXCursor_MemberRefExpr)
+		return -1;
+	struct kids ks = cv_kids_of(e);
+	if (ks.n != 1 || !names_var(ks.c[0], var))
+		return -1;
+	CXString n = clang_getCursorSpelling(e);
+	const char *f = clang_getCString(n);
+	int k = f && f[0] && !f[1] && f[0] >= 'x' && f[0] <= 'z' ? f[0] - 'x' : -1;
+	clang_disposeString(n);
+	return k;
+}
+
+static enum CXChildVisitResult dim3_write_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct dim3_writes *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclStmt && !w->have_block) {
+		struct kids ds = cv_kids_of(c);
+		for (int i = 0; i < ds.n && i < 8; i++)
+			if (clang_equalCursors(clang_getCanonicalCursor(ds.c[i]), w->var)) {
+				w->block = parent;
+				w->have_block = true;
+			}
+		return CXChildVisit_Recurse;
+	}
+	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+		struct kids ks = cv_kids_of(c);
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		bool assign = op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
+		if (assign && ks.n == 2) {
+			int f = var_field(ks.c[0], w->var);
+			int64_t v;
+			/* a constant set straight after the declaration, in its
+			 * own block; one under an if or loop makes it unknown */
+			bool straight = w->have_block && clang_equalCursors(parent, w->block);
+			if (f >= 0 && op == CXBinaryOperator_Assign && straight && cv_host_eval(w->S, ks.c[1], &v) &&
+			    w->nset[f] >= 0 && (w->nset[f] == 0 || w->val[f] == v)) {
+				w->val[f] = v;
+				w->nset[f]++;
+			} else if (f >= 0) {
+				w->nset[f] = -1;
+			} else if (names_var(ks.c[0], w->var)) {
+				w->whole = true;
+			}
+		}
+	} else if (k == CXCursor_UnaryOperator) {
+		struct kids ks = cv_kids_of(c);
+		if (ks.n == 1 && (names_var(ks.c[0], w->var) || var_field(ks.c[0], w->var) >= 0))
+			w->whole = true; /* &b, ++b.x */
+	} else if (k == CXCursor_CallExpr && clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_CXXMethod) {
+		/* b.operator=(...) on a class type */
+		struct kids ks = cv_kids_of(c);
+		for (int i = 0; i < ks.n && i < 2; i++)
+			if (names_var(ks.c[i], w->var))
+				w->whole = true;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Is e of a class type (a dim3, a uint3), not an integer? */
+static bool is_record_expr(CXCursor e)
+{
+	return clang_getCanonicalType(clang_getCursorType(e)).kind == CXType_Record;
+}
+
+/* The block or grid of a launch: dim3(a,b,c), an integer, or a variable
+ * initialised with one of those, its fields perhaps set one by one
+ * afterwards. Every component host code fixes is in *out, one it
+ * computes at run time is 0 (struct sm_launch: partial knowledge);
+ * returns 1 when all three are known. */
 static int eval_dim3(struct fe *S, CXCursor c, struct sm_dim3 *out, int depth)
 {
-	if (depth > 4)
+	if (depth > 4) {
+		out->x = out->y = out->z = 0;
 		return 0;
+	}
 	c = cv_strip(c);
 	out->x = out->y = out->z = 1;
 	int64_t v;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_CallExpr || k == CXCursor_UnexposedExpr) {
 		int n = clang_Cursor_getNumArguments(c);
+		int64_t vals[3] = { 1, 1, 1 };
+		bool all = true;
 		if (n <= 0) {
 			struct kids ks = cv_kids_of(c);
 			int got = 0;
-			int64_t vals[3] = { 1, 1, 1 };
 			for (int i = 0; i < ks.n && i < 8; i++) {
 				if (!clang_isExpression(clang_getCursorKind(ks.c[i])))
 					continue;
-				if (got == 0 && ks.n == 1) {
+				if (got == 0 && ks.n == 1 && is_record_expr(ks.c[i])) {
 					struct sm_dim3 inner;
-					if (eval_dim3(S, ks.c[i], &inner, depth + 1)) {
+					int r = eval_dim3(S, ks.c[i], &inner, depth + 1);
+					if (r || inner.x != 1 || inner.y != 1 || inner.z != 1) {
 						*out = inner;
-						return 1;
+						return r;
 					}
 				}
-				if (got < 3 && cv_host_eval(S, ks.c[i], &vals[got]))
-					got++;
-				else
+				if (got >= 3) {
+					out->x = out->y = out->z = 0;
 					return 0;
-			}
-			if (!got)
-				return cv_host_eval(S, c, &out->x);
-			out->x = vals[0];
-			out->y = vals[1];
-			out->z = vals[2];
-			return 1;
-		}
-		int64_t vals[3] = { 1, 1, 1 };
-		for (int i = 0; i < n && i < 3; i++) {
-			CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
-			if (0)
-				continue;
-			if (n == 1) {
-				struct sm_dim3 inner;
-				if (eval_dim3(S, a, &inner, depth + 1)) {
-					*out = inner;
-					return 1;
 				}
+				if (!cv_host_eval(S, ks.c[i], &vals[got])) {
+					vals[got] = 0;
+					all = false;
+				}
+				got++;
 			}
-			if (!cv_host_eval(S, a, &vals[i])) {
-				/* a default argument shows as an unexposed expr */
-				if (clang_getCursorKind(a) == CXCursor_UnexposedExpr && cv_kids_of(a).n == 0)
-					continue;
+			if (!got) {
+				if (cv_host_eval(S, c, &out->x))
+					return 1;
+				out->x = out->y = out->z = 0;
 				return 0;
+			}
+		} else {
+			for (int i = 0; i < n && i < 3; i++) {
+				CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+				if (n == 1 && is_record_expr(a)) {
+					struct sm_dim3 inner;
+					int r = eval_dim3(S, a, &inner, depth + 1);
+					if (r || inner.x != 1 || inner.y != 1 || inner.z != 1) {
+						*out = inner;
+						return r;
+					}
+				}
+				if (!cv_host_eval(S, a, &vals[i])) {
+					/* a default argument shows as an unexposed expr */
+					if (clang_getCursorKind(a) == CXCursor_UnexposedExpr && cv_kids_of(a).n == 0) {
+						vals[i] = 1;
+						continue;
+					}
+					vals[i] = 0;
+					all = false;
+				}
 			}
 		}
 		out->x = vals[0];
 		out->y = vals[1];
 		out->z = vals[2];
-		return 1;
+		return all;
 	}
 	if (cv_host_eval(S, c, &v)) {
 		out->x = v;
@@ -195,13 +299,44 @@ static int eval_dim3(struct fe *S, CXCursor c, struct sm_dim3 *out, int depth)
 				out->x = v;
 				return 1;
 			}
+			int r = 0;
+			bool init = false;
 			struct kids ks = cv_kids_of(d);
-			for (int i = ks.n - 1; i >= 0 && i < 8; i--)
-				if (clang_isExpression(clang_getCursorKind(ks.c[i])))
-					return eval_dim3(S, ks.c[i], out, depth + 1);
-			/* dim3 b(16, 16): a constructor call child */
+			for (int i = ks.n - 1; i >= 0 && i < 8 && !init; i--)
+				if (clang_isExpression(clang_getCursorKind(ks.c[i]))) {
+					r = eval_dim3(S, ks.c[i], out, depth + 1);
+					init = true;
+				}
+			if (!init) {
+				out->x = out->y = out->z = 0;
+				return 0;
+			}
+			/* its fields set afterwards in the function declaring it */
+			CXCursor fn = clang_getCursorSemanticParent(d);
+			enum CXCursorKind fk = clang_getCursorKind(fn);
+			if (fk == CXCursor_FunctionDecl || fk == CXCursor_CXXMethod || fk == CXCursor_FunctionTemplate) {
+				struct dim3_writes w;
+				memset(&w, 0, sizeof(w));
+				w.S = S;
+				w.var = clang_getCanonicalCursor(d);
+				clang_visitChildren(fn, dim3_write_visit, &w);
+				if (w.whole) {
+					out->x = out->y = out->z = 0;
+					return 0;
+				}
+				int64_t *f[3] = { &out->x, &out->y, &out->z };
+				for (int i = 0; i < 3; i++) {
+					if (w.nset[i] > 0)
+						*f[i] = w.val[i];
+					else if (w.nset[i] < 0)
+						*f[i] = 0;
+				}
+				r = out->x > 0 && out->y > 0 && out->z > 0;
+			}
+			return r;
 		}
 	}
+	out->x = out->y = out->z = 0;
 	return 0;
 }
 

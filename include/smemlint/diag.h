@@ -80,6 +80,9 @@ struct sm_launch_from {
 	                              * else a race ("not a race for") */
 	bool runtime_site;           /* ASSUMED: the kernel has a launch site, whose
 	                              * block shape is computed at run time */
+	uint8_t fixed;               /* ASSUMED: the dimensions (bit d: x, y, z)
+	                              * every launch fixes, kept in the shape;
+	                              * the others are assumed */
 	bool fitted;                 /* ASSUMED: shapes under which a thread
 	                              * certainly indexes past a declared extent
 	                              * of a shared array were left out */
