@@ -654,12 +654,13 @@ static struct sm_expr *conv_member(struct fe *S, CXCursor c)
 	return g ? g : cv_opaque(S, c, "member", 1);
 }
 
-/* Is c (a subscript's base) a pointer read from a member, `p.ptr` or
- * `p->ptr`, through members only down to a variable? */
+/* Is c (a subscript's base) a pointer or an array read from a member,
+ * `p.ptr`, `p->ptr`, `p.arr`, through members only down to a variable? */
 static bool member_pointer(CXCursor c)
 {
 	c = cv_strip(c);
-	if (clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Pointer)
+	enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(c)).kind;
+	if (tk != CXType_Pointer && tk != CXType_ConstantArray)
 		return false;
 	for (int depth = 0; depth < SM_SCAN_EXPR_DEPTH; depth++) {
 		enum CXCursorKind k = clang_getCursorKind(c);

@@ -13,7 +13,30 @@ struct P {
 	const int *cnt;
 	int lim;
 	const bool *done;
+	int caps[4];
 };
+
+// an array member of a parameter struct, at a uniform index (a renderer's
+// per-image parameters), and its twin at a thread's index
+__global__ void member_array(P p, float *o)
+{
+	__shared__ float s[256];
+	if (p.caps[blockIdx.z & 3] > p.lim)
+		return;
+	s[threadIdx.x] = threadIdx.x;
+	__syncthreads();
+	o[threadIdx.x] = s[255 - threadIdx.x];
+}
+
+__global__ void member_array_twin(P p, float *o)
+{
+	__shared__ float s[256];
+	if (p.caps[threadIdx.x & 3] > p.lim)
+		return;
+	s[threadIdx.x] = threadIdx.x;
+	__syncthreads();
+	o[threadIdx.x] = s[255 - threadIdx.x];
+}
 
 __global__ void optional_bias(const float *bias, float *o)
 {
@@ -103,6 +126,8 @@ __global__ void divided_bound_twin(float *g, int n)
 
 void run(const float *b, float *o, P p, const P *pp, int n)
 {
+	member_array<<<4, 256>>>(p, o);
+	member_array_twin<<<4, 256>>>(p, o);
 	optional_bias<<<4, 256>>>(b, o);
 	optional_bias_twin<<<4, 256>>>(b, o);
 	member_count<<<4, 256>>>(p, o);
@@ -115,28 +140,34 @@ void run(const float *b, float *o, P p, const P *pp, int n)
 
 /*
  * check-output-start
- * tests/rules/divergent-barrier/uniform_params.cu:33:3: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'bias != nullptr && bias[threadIdx.x] > 0.0f' in kernel 'optional_bias_twin' at every launch [divergent-barrier]
- *   		__syncthreads();
- *   		^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_params.cu:31:6: note: thread-dependent condition 'bias != nullptr && bias[threadIdx.x] > 0.0f'
- * tests/rules/divergent-barrier/uniform_params.cu:33:3: note: threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it
- * tests/rules/divergent-barrier/uniform_params.cu:54:2: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'p.cnt[threadIdx.x] > p.lim') in kernel 'member_count_twin' at every launch [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_params.cu:37:2: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'p.caps[threadIdx.x & 3] > p.lim') in kernel 'member_array_twin' at every launch [divergent-barrier]
  *   	__syncthreads();
  *   	^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_params.cu:51:6: note: thread-dependent condition 'p.cnt[threadIdx.x] > p.lim'
- * tests/rules/divergent-barrier/uniform_params.cu:52:3: note: the 'return' that skips the barrier
- * tests/rules/divergent-barrier/uniform_params.cu:54:2: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
- * tests/rules/divergent-barrier/uniform_params.cu:76:2: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'q.done[threadIdx.x]') in kernel 'through_reference_twin' at every launch [divergent-barrier]
- *   	__syncthreads();
- *   	^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_params.cu:73:6: note: thread-dependent condition 'q.done[threadIdx.x]'
- * tests/rules/divergent-barrier/uniform_params.cu:74:3: note: the 'return' that skips the barrier
- * tests/rules/divergent-barrier/uniform_params.cu:76:2: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
- * tests/rules/divergent-barrier/uniform_params.cu:98:3: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'w < n') in kernel 'divided_bound_twin' at every launch (and 1 more barrier after it) [divergent-barrier]
+ * tests/rules/divergent-barrier/uniform_params.cu:34:6: note: thread-dependent condition 'p.caps[threadIdx.x & 3] > p.lim'
+ * tests/rules/divergent-barrier/uniform_params.cu:35:3: note: the 'return' that skips the barrier
+ * tests/rules/divergent-barrier/uniform_params.cu:37:2: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
+ * tests/rules/divergent-barrier/uniform_params.cu:56:3: error: divergent barrier: '__syncthreads()' is under thread-dependent condition 'bias != nullptr && bias[threadIdx.x] > 0.0f' in kernel 'optional_bias_twin' at every launch [divergent-barrier]
  *   		__syncthreads();
  *   		^~~~~~~~~~~~~~~
- * tests/rules/divergent-barrier/uniform_params.cu:96:18: note: thread-dependent condition 'w < n'
- * tests/rules/divergent-barrier/uniform_params.cu:100:3: note: '__syncthreads()', made divergent by the same condition
- * tests/rules/divergent-barrier/uniform_params.cu:98:3: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
+ * tests/rules/divergent-barrier/uniform_params.cu:54:6: note: thread-dependent condition 'bias != nullptr && bias[threadIdx.x] > 0.0f'
+ * tests/rules/divergent-barrier/uniform_params.cu:56:3: note: threads for which the condition differs never reach it; make the condition uniform across the block or move the barrier out of it
+ * tests/rules/divergent-barrier/uniform_params.cu:77:2: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'p.cnt[threadIdx.x] > p.lim') in kernel 'member_count_twin' at every launch [divergent-barrier]
+ *   	__syncthreads();
+ *   	^~~~~~~~~~~~~~~
+ * tests/rules/divergent-barrier/uniform_params.cu:74:6: note: thread-dependent condition 'p.cnt[threadIdx.x] > p.lim'
+ * tests/rules/divergent-barrier/uniform_params.cu:75:3: note: the 'return' that skips the barrier
+ * tests/rules/divergent-barrier/uniform_params.cu:77:2: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
+ * tests/rules/divergent-barrier/uniform_params.cu:99:2: error: divergent barrier: '__syncthreads()' follows a thread-dependent 'return' (under 'q.done[threadIdx.x]') in kernel 'through_reference_twin' at every launch [divergent-barrier]
+ *   	__syncthreads();
+ *   	^~~~~~~~~~~~~~~
+ * tests/rules/divergent-barrier/uniform_params.cu:96:6: note: thread-dependent condition 'q.done[threadIdx.x]'
+ * tests/rules/divergent-barrier/uniform_params.cu:97:3: note: the 'return' that skips the barrier
+ * tests/rules/divergent-barrier/uniform_params.cu:99:2: note: threads that jumped never arrive; guard the work instead of leaving early, so every thread reaches the barrier
+ * tests/rules/divergent-barrier/uniform_params.cu:121:3: error: divergent barrier: '__syncthreads()' is in a loop whose trip count depends on the thread (condition 'w < n') in kernel 'divided_bound_twin' at every launch (and 1 more barrier after it) [divergent-barrier]
+ *   		__syncthreads();
+ *   		^~~~~~~~~~~~~~~
+ * tests/rules/divergent-barrier/uniform_params.cu:119:18: note: thread-dependent condition 'w < n'
+ * tests/rules/divergent-barrier/uniform_params.cu:123:3: note: '__syncthreads()', made divergent by the same condition
+ * tests/rules/divergent-barrier/uniform_params.cu:121:3: note: threads run the loop different numbers of times; give every thread the same trip count and guard the work instead
  * check-output-end
  */
