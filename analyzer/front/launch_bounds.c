@@ -10,7 +10,9 @@
  * `__launch_bounds__(get_nthreads(D, ncols1*ncols2))`), a call's value
  * being what clang computes for a call of the same function in the
  * kernel's body whose arguments have the same values (the attribute
- * itself is not in the AST libclang gives). Anything else: 0, no bound. */
+ * itself is not in the AST libclang gives), and static constant members
+ * of a type template parameter (`__launch_bounds__(Ktraits::kNThreads)`).
+ * Anything else: 0, no bound. */
 #include "front/convert.h"
 
 #include <ctype.h>
@@ -91,6 +93,100 @@ static int template_param(struct fe *S, CXCursor fn, const char *name, int64_t *
 	return 0;
 }
 
+/* The type that type template parameter `name` stands for in this
+ * instantiation, or an invalid type. */
+static CXType template_type(struct fe *S, CXCursor fn, const char *name)
+{
+	CXType none = { CXType_Invalid, { NULL, NULL } };
+	CXCursor tmpl = clang_getSpecializedCursorTemplate(fn);
+	if (clang_Cursor_isNull(tmpl))
+		return none;
+	unsigned nk;
+	CXCursor **ks = cv_kids_all(S, tmpl, &nk);
+	int idx = 0;
+	for (unsigned i = 0; ks && i < nk; i++) {
+		enum CXCursorKind k = clang_getCursorKind(*ks[i]);
+		if (k != CXCursor_TemplateTypeParameter && k != CXCursor_NonTypeTemplateParameter &&
+		    k != CXCursor_TemplateTemplateParameter)
+			continue;
+		CXString s = clang_getCursorSpelling(*ks[i]);
+		int same = !strcmp(clang_getCString(s), name);
+		clang_disposeString(s);
+		if (same)
+			return k == CXCursor_TemplateTypeParameter && idx < clang_Cursor_getNumTemplateArguments(fn) &&
+					       clang_Cursor_getTemplateArgumentKind(fn, (unsigned)idx) == CXTemplateArgumentKind_Type
+				       ? clang_Cursor_getTemplateArgumentType(fn, (unsigned)idx)
+				       : none;
+		idx++;
+	}
+	return none;
+}
+
+struct member_find {
+	const char *name;
+	CXCursor owner;         /* the class (canonical), for a use in the body */
+	int64_t v;
+	int found;
+};
+
+/* A use of the member in the kernel's body (`constexpr int n =
+ * Ktraits::kNThreads;`): an implicit instantiation lists no members of
+ * its own, but a use names the instantiated one, which clang evaluates. */
+static enum CXChildVisitResult find_member_use(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct member_find *m = d;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXCursor r = clang_getCursorReferenced(c);
+		CXString s = clang_getCursorSpelling(r);
+		int same = clang_getCursorKind(r) == CXCursor_VarDecl && !strcmp(clang_getCString(s), m->name) &&
+			   clang_equalCursors(clang_getCanonicalCursor(clang_getCursorSemanticParent(r)), m->owner);
+		clang_disposeString(s);
+		if (same && cv_try_eval_int(c, &m->v)) {
+			m->found = 1;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult find_member(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	struct member_find *m = d;
+	if (clang_getCursorKind(c) == CXCursor_VarDecl) {
+		CXString s = clang_getCursorSpelling(c);
+		int same = !strcmp(clang_getCString(s), m->name);
+		clang_disposeString(s);
+		if (same) {
+			m->found = cv_try_eval_int(c, &m->v);
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Continue;
+}
+
+/* T::m, T a type template parameter: the static constant member m of the
+ * class T stands for here (`__launch_bounds__(Ktraits::kNThreads)`, a
+ * kernel's traits struct). */
+static int template_member(struct fe *S, CXCursor fn, const char *tname, const char *member, int64_t *v)
+{
+	CXType t = template_type(S, fn, tname);
+	if (t.kind == CXType_Invalid)
+		return 0;
+	CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
+	if (clang_Cursor_isNull(decl))
+		return 0;
+	struct member_find m = { member, clang_getCanonicalCursor(decl), 0, 0 };
+	clang_visitChildren(decl, find_member, &m);
+	CXCursor body = cv_body_of(fn);
+	if (!m.found && !clang_Cursor_isNull(body))
+		clang_visitChildren(body, find_member_use, &m);
+	if (m.found)
+		*v = m.v;
+	return m.found;
+}
+
 static const char *peek(struct lb *L)
 {
 	return L->at < L->end ? L->t.s[L->at] : "";
@@ -120,6 +216,14 @@ static int64_t primary(struct lb *L, int depth)
 		return 0;
 	}
 	int64_t v = 0;
+	if (!strcmp(peek(L), "::") && L->at + 1 < L->end) {
+		/* Traits::member */
+		const char *member = L->t.s[L->at + 1];
+		L->at += 2;
+		if (!template_member(L->S, L->fn, s, member, &v))
+			L->err = 1;
+		return v;
+	}
 	if (!strcmp(peek(L), "(")) {
 		/* name(args): the same call in the body, with arguments of the
 		 * same values, as clang computes it */
