@@ -150,25 +150,11 @@ static enum CXChildVisitResult find_member_use(CXCursor c, CXCursor p, CXClientD
 	return CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult find_member(CXCursor c, CXCursor p, CXClientData d)
-{
-	(void)p;
-	struct member_find *m = d;
-	if (clang_getCursorKind(c) == CXCursor_VarDecl) {
-		CXString s = clang_getCursorSpelling(c);
-		int same = !strcmp(clang_getCString(s), m->name);
-		clang_disposeString(s);
-		if (same) {
-			m->found = cv_try_eval_int(c, &m->v);
-			return CXChildVisit_Break;
-		}
-	}
-	return CXChildVisit_Continue;
-}
-
 /* T::m, T a type template parameter: the static constant member m of the
  * class T stands for here (`__launch_bounds__(Ktraits::kNThreads)`, a
- * kernel's traits struct). */
+ * kernel's traits struct), as its use in the kernel's body evaluates: an
+ * implicit instantiation lists no members of its own. A member the body
+ * never names gives no bound. */
 static int template_member(struct fe *S, CXCursor fn, const char *tname, const char *member, int64_t *v)
 {
 	CXType t = template_type(S, fn, tname);
@@ -178,9 +164,8 @@ static int template_member(struct fe *S, CXCursor fn, const char *tname, const c
 	if (clang_Cursor_isNull(decl))
 		return 0;
 	struct member_find m = { member, clang_getCanonicalCursor(decl), 0, 0 };
-	clang_visitChildren(decl, find_member, &m);
 	CXCursor body = cv_body_of(fn);
-	if (!m.found && !clang_Cursor_isNull(body))
+	if (!clang_Cursor_isNull(body))
 		clang_visitChildren(body, find_member_use, &m);
 	if (m.found)
 		*v = m.v;
