@@ -245,9 +245,19 @@ class Action(unittest.TestCase):
                     "args": "-j2 " + EXAMPLE_FLAGS}, work, self.env).run()
         self.assertEqual((r.result["exit-code"], r.failed), ("0", False))
         self.assertEqual(len(r.uses), 1)
-        # an input problem (no flags: the header is not found) fails the
-        # lint step, and the report, which names it, is still uploaded
+        # no flags: the header is not found; by default a warning, the
+        # kernel that needs it is named and the other finding still fails
+        os.unlink(os.path.join(work, "smemlint.sarif"))
         r = Runner({"smemlint": SMEMLINT, "paths": "examples/"}, work, self.env).run()
+        self.assertEqual(r.result["exit-code"], "1")
+        got, run_ = results(os.path.join(work, "smemlint.sarif"))
+        self.assertEqual([g[:3] for g in got], [("divergent-barrier", "examples/cmake-project/src/reduce.cu", 16)])
+        notes = run_["invocations"][0].get("toolExecutionNotifications", [])
+        self.assertTrue(any("'transpose'" in n["message"]["text"] for n in notes), notes)
+        # asked to, the missing header is an input problem: it fails the
+        # lint step, and the report, which names it, is still uploaded
+        r = Runner({"smemlint": SMEMLINT, "paths": "examples/", "args": "--fail-on-missing-headers"},
+                   work, self.env).run()
         self.assertEqual(r.result["exit-code"], "2")
         self.assertTrue(r.failed)
         self.assertEqual(r.ran, ["find or build smemlint", "run smemlint", "upload SARIF to code scanning"])

@@ -256,10 +256,16 @@ __global__ void fine(float *o) {
 
     def test_missing_include(self):
         p = self.write("inc.cu", '#include "does_not_exist.cuh"\n' + KERNEL)
-        rc, doc, err = self.lint(p, rcs=(2,))  # an error, with partial results
-        self.assertTrue(any("does_not_exist.cuh" in m for m in self.notes(doc, p, problem="parse-error")),
+        # a warning naming the header, with partial results: the kernel,
+        # which needs nothing from it, is still analyzed; its finding exits 1
+        rc, doc, err = self.lint(p, rcs=(1,))
+        self.assertTrue(any("does_not_exist.cuh" in m for m in self.notes(doc, p, problem="missing-header")),
                         doc["notifications"])
-        self.expect_kernel_finding(doc, p, 7)  # partial results: the kernel is still analyzed
+        self.assertFalse(self.notes(doc, p, problem="parse-error"), "the header's errors are folded into one warning")
+        self.expect_kernel_finding(doc, p, 7)
+        # asked for, the same file fails the run, with the same partial results
+        rc, doc, err = self.lint(p, extra=("--fail-on-missing-headers",), rcs=(2,))
+        self.expect_kernel_finding(doc, p, 7)
 
     def test_symlink_loop(self):
         d = os.path.join(self.dir, "tree")
