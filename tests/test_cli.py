@@ -672,6 +672,35 @@ class Headers(unittest.TestCase):
         p = run("--no-cache", "inc/needs.cuh", cwd=self.d)
         self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
 
+    def test_included_cu_fragment_only_through_its_includer(self):
+        # a walked .cu that a file of the run includes beside itself
+        # (#include "frag_kernel.cu": rodinia's way) is a fragment: parsed
+        # alone it lacks TILE; analyzed through the includer, its conflict
+        # is reported at the fragment, at the includer's launch
+        os.remove(os.path.join(self.d, "b.cu"))
+        os.mkdir(os.path.join(self.d, "app"))
+        write(os.path.join(self.d, "app", "frag_kernel.cu"), TILE_KERNEL.replace("#pragma once\n", ""))
+        write(os.path.join(self.d, "app", "main.cu"),
+              '#define TILE 32\n#include "frag_kernel.cu"\n'
+              "void run(float *o, const float *i) { transpose_tile<<<1, dim3(32, 32)>>>(o, i); }\n")
+        # its twin: another kernel.cu of the same base name elsewhere is a
+        # translation unit of its own, and still analyzed alone
+        os.mkdir(os.path.join(self.d, "other"))
+        write(os.path.join(self.d, "other", "frag_kernel.cu"),
+              "__global__ void own(float *o)\n{\n\t__shared__ float s[32][32];\n"
+              "\ts[threadIdx.x][0] = o[threadIdx.x];\n\t__syncthreads();\n\to[threadIdx.x] = s[0][threadIdx.x];\n}\n"
+              "void go(float *o) { own<<<1, 32>>>(o); }\n")
+        doc = self.json("app", "other", "a.cu")
+        self.assertEqual(doc["notifications"], [], "the fragment is not parsed alone")
+        self.assertEqual(sorted(set(self.places(doc))), [("app/frag_kernel.cu", 8, 5, "transpose_tile", 32),
+                                                      ("inc/tile.cuh", 9, 5, "transpose_tile", 32),
+                                                      ("other/frag_kernel.cu", 4, 2, "own", 32)])
+        launches = {r["launch"]["source"]["file"] for r in bank(doc) if r["file"] == "app/frag_kernel.cu"}
+        self.assertEqual(launches, {"app/main.cu"})
+        # named on the command line, the fragment is an input of its own
+        p = run("--no-cache", "app/frag_kernel.cu", cwd=self.d)
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+
 
 class Toolkit(unittest.TestCase):
     def test_bundled_header_gives_the_same_findings(self):

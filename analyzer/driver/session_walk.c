@@ -16,7 +16,15 @@
  * Includes are found in the text of every file of the run (`#include "x"`
  * and <x>), and a header is included when its path ends in /x (x with its
  * leading ./ and ../ removed): a file name match, which errs towards
- * "included" only for two headers of the same relative name. */
+ * "included" only for two headers of the same relative name.
+ *
+ * A walked `.cu` that another file of the run includes by a quoted name
+ * resolved beside that file (`#include "needle_kernel.cu"`: a fragment,
+ * as benchmark suites write kernels the including file's types and
+ * constants complete) is a header in all but its name: nvcc never compiles
+ * it alone, so it is analyzed only through its includers, under the same
+ * filter. Here the name is resolved, not matched, since a tree holds many
+ * `kernel.cu` files that are translation units of their own. */
 #define _GNU_SOURCE
 #include "driver/session_impl.h"
 
@@ -58,9 +66,32 @@ static char *read_text(const char *path, size_t *len)
 	return buf;
 }
 
+static bool is_cu(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 3 && !strcmp(path + n - 3, ".cu");
+}
+
+/* A quoted include of a `.cu` named `name` (len bytes) from the file
+ * `from`: its resolved path beside `from`, into frags. */
+static void add_fragment(const char *from, const char *name, size_t len, struct sm_paths *frags)
+{
+	const char *slash = strrchr(from, '/');
+	size_t dir = slash ? (size_t)(slash - from) + 1 : 0;
+	char buf[PATH_MAX], real[PATH_MAX];
+	if (len < 4 || memcmp(name + len - 3, ".cu", 3) || dir + len >= sizeof(buf))
+		return;
+	memcpy(buf, from, dir);
+	memcpy(buf + dir, name, len);
+	buf[dir + len] = 0;
+	if (realpath(buf, real))
+		sm_paths_push(frags, real);
+}
+
 /* Each `#include "x"` or <x> of text into names (x without leading ./ and
- * ../). */
-static void add_includes(const char *text, size_t len, struct sm_paths *names)
+ * ../); a quoted `.cu` also into frags, resolved beside from. */
+static void add_includes(const char *from, const char *text, size_t len, struct sm_paths *names,
+			 struct sm_paths *frags)
 {
 	const char *p = text, *end = text + len;
 	while (p < end) {
@@ -78,6 +109,8 @@ static void add_includes(const char *text, size_t len, struct sm_paths *names)
 					q++;
 				char close = q < stop && *q == '"' ? '"' : q < stop && *q == '<' ? '>' : 0;
 				const char *name = q + 1, *e = close ? memchr(name, close, (size_t)(stop - name)) : NULL;
+				if (e && close == '"')
+					add_fragment(from, name, (size_t)(e - name), frags);
 				while (e && e - name >= 2 && name[0] == '.' && (name[1] == '/' || (name[1] == '.' && e - name >= 3 && name[2] == '/')))
 					name += name[1] == '/' ? 2 : 3;
 				if (e && e > name && e - name < PATH_MAX) {
@@ -131,23 +164,30 @@ void sm_session_plan_headers(const struct sm_session *s, struct sm_paths *all, b
 {
 	bool any = false;
 	for (size_t i = 0; i < all->n; i++)
-		any |= walked[i] && is_header(all->v[i]);
+		any |= walked[i];
 	if (!any)
 		return;
-	struct sm_paths names = { 0 };
+	struct sm_paths names = { 0 }, frags = { 0 };
 	for (size_t i = 0; i < all->n; i++) {
 		size_t len;
 		char *text = read_text(all->v[i], &len);
 		if (text)
-			add_includes(text, len, &names);
+			add_includes(all->v[i], text, len, &names, &frags);
 		free(text);
 	}
 	if (names.n > 1)
 		qsort(names.v, names.n, sizeof(char *), cmp_str);
+	if (frags.n > 1)
+		qsort(frags.v, frags.n, sizeof(char *), cmp_str);
 	size_t kept = 0;
 	for (size_t i = 0; i < all->n; i++) {
 		bool keep = true, lone = false;
-		if (walked[i] && is_header(all->v[i])) {
+		if (walked[i] && is_cu(all->v[i]) && frags.n) {
+			char real[PATH_MAX];
+			const char *key = real;
+			keep = !(realpath(all->v[i], real) && bsearch(&key, frags.v, frags.n, sizeof(char *), cmp_str) &&
+				 filter_covers(s, all->v[i]));
+		} else if (walked[i] && is_header(all->v[i])) {
 			if (is_included(all->v[i], &names) && filter_covers(s, all->v[i])) {
 				keep = false;
 			} else {
@@ -169,4 +209,5 @@ void sm_session_plan_headers(const struct sm_session *s, struct sm_paths *all, b
 	}
 	all->n = kept;
 	sm_paths_free(&names);
+	sm_paths_free(&frags);
 }
