@@ -2,7 +2,9 @@
  * clang is handed (analyzer/front/source_dialect.c): spaced launch
  * brackets are closed up in place, every byte at its offset, and nothing
  * else is touched: a template's `>> >`, `operator<< <T>`, shifts and
- * comparisons, comments and literals. Links only the front stage (which
+ * comparisons, comments and literals; and `extern "C"__global__` gets its
+ * blank after the linkage string, where a real user-defined literal
+ * (`"C"_sv`) and a blank already there are left alone. Links only the front stage (which
  * this file uses without libclang). */
 #include <check.h>
 #include <string.h>
@@ -53,12 +55,52 @@ START_TEST(test_rows)
 }
 END_TEST
 
+static const struct {
+	const char *in;
+	const char *out; /* NULL: unchanged */
+	unsigned fixed;
+} linkage_rows[] = {
+	{ "extern \"C\"__global__ void k();", "extern\"C\" __global__ void k();", 1 },
+	{ "extern  \"C++\"__device__ int f();", "extern \"C++\" __device__ int f();", 1 },
+	{ "extern \"C\"__global__ void a(); extern \"C\"__global__ void b();",
+	  "extern\"C\" __global__ void a(); extern\"C\" __global__ void b();", 2 },
+	{ "extern \"C\" __global__ void k();", NULL, 0 },
+	{ "extern \"C\" {", NULL, 0 },
+	{ "myextern \"C\"_x;", NULL, 0 },
+	{ "// extern \"C\"__global__ void k();\n", NULL, 0 },
+	{ "s = \"extern \\\"C\\\"__global__\";", NULL, 0 },
+	{ "auto x = \"C\"_sv;", NULL, 0 },
+};
+
+START_TEST(test_linkage_rows)
+{
+	const char *in = linkage_rows[_i].in;
+	size_t n = strlen(in);
+	struct sm_arena A;
+	sm_arena_init(&A, 0);
+	unsigned fixed = 99;
+	const char *out = sm_dialect_extern_c(in, n, &A, &fixed);
+	ck_assert_uint_eq(fixed, linkage_rows[_i].fixed);
+	if (linkage_rows[_i].out) {
+		ck_assert_ptr_ne(out, in);
+		ck_assert_uint_eq(strlen(linkage_rows[_i].out), n);
+		ck_assert_mem_eq(out, linkage_rows[_i].out, n);
+	} else {
+		ck_assert_ptr_eq(out, in);
+	}
+	sm_arena_release(&A);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("source_dialect");
 	TCase *tc = tcase_create("launch_brackets");
 	tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof(rows) / sizeof(rows[0])));
 	suite_add_tcase(s, tc);
+	TCase *tl = tcase_create("extern_c");
+	tcase_add_loop_test(tl, test_linkage_rows, 0, (int)(sizeof(linkage_rows) / sizeof(linkage_rows[0])));
+	suite_add_tcase(s, tl);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);

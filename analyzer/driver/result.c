@@ -301,6 +301,19 @@ static const char *without_more_barriers(struct sm_arena *A, const char *msg)
 	return msg;
 }
 
+/* N of msg's " (and N more barrier[s] after it)", else 0. */
+static unsigned more_barriers(const char *msg)
+{
+	const char *p = msg ? strstr(msg, " (and ") : NULL;
+	for (; p; p = strstr(p + 1, " (and ")) {
+		char *q;
+		unsigned long n = strtoul(p + 6, &q, 10);
+		if (q > p + 6 && !strncmp(q, " more barrier", 13))
+			return n > 1000000 ? 1000000 : (unsigned)n;
+	}
+	return 0;
+}
+
 static bool same_divergent_barrier(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b)
 {
 	if (a->rule != SM_RULE_DIVERGENT_BARRIER)
@@ -337,6 +350,11 @@ unsigned sm_result_merge_instantiations(struct sm_result *r)
 			if (!gone[k] && same_finding(&scratch, d, &r->diags[k])) {
 				gone[k] = true;
 				count++;
+				/* of instantiations that skip different numbers of
+				 * barriers, the one that skips the most speaks */
+				if (d->rule == SM_RULE_DIVERGENT_BARRIER &&
+				    more_barriers(r->diags[k].message) > more_barriers(d->message))
+					*d = r->diags[k];
 			}
 		if (count > 1) {
 			const char *m = sm_arena_printf(&r->arena, "%s (the same in %u instantiations of '%s')", d->message,

@@ -340,8 +340,15 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 		return cur;
 	}
 	case SM_S_IF: {
-		const struct dcause *inner = cond_cause(W, s, SM_DIV_IF, in);
+		/* a condition the resolver made a constant (a helper's `if
+		 * (sync)` inlined from a call that passes false): only the arm
+		 * it takes runs, and a barrier in the other never does */
+		const struct sm_rstmt *rc = sm_rstmt_find(W->m, s);
+		int live = rc && rc->cond && rc->cond->kind == SM_E_CONST ? (rc->cond->ival ? 0 : 1) : -1;
+		const struct dcause *inner = live < 0 ? cond_cause(W, s, SM_DIV_IF, in) : in;
 		for (int i = 0; i < s->nkids && i < 2; i++) {
+			if (live >= 0 && i != live)
+				continue;
 			struct dexits kx = { 0 };
 			dwalk(W, s->kids[i], inner, &kx, depth + 1);
 			/* a branch every thread leaves by a return: which return

@@ -489,7 +489,37 @@ bool sm_access_loop_contradicts(const struct sm_raccess *ra, struct sm_eval_ctx 
 	return false;
 }
 
-/* ---- two threads in the opposite arms of one condition ---- */
+/* ---- two threads in the opposite arms of one condition ----
+ * or both under one `if (f(thread) == v)` with v alike for the two (a
+ * parameter, a load at one address: `if (threadIdx.x == who)` after
+ * `who = s_who`): f takes one value, which only one of them gives, so at
+ * most one runs the access. f is evaluated strictly in each thread's
+ * context; a value it cannot decide decides nothing. */
+
+static bool tells_apart(const struct sm_expr *f, const struct sm_expr *v, const struct sm_eval_ctx *ca,
+			const struct sm_eval_ctx *cb, struct sm_dim3 block, int la, int lb)
+{
+	if (!f || !v || !sm_expr_alike_for(v, block, la, lb))
+		return false;
+	struct sm_eval_ctx xa = *ca, xb = *cb;
+	xa.err = xb.err = 0;
+	xa.strict = xb.strict = 1;
+	xa.budget = xb.budget = SM_EVAL_BUDGET_COND;
+	xa.gmemo = xb.gmemo = NULL;
+	sm_thread_id(block, la, xa.tid);
+	sm_thread_id(block, lb, xb.tid);
+	int64_t a = sm_eval(f, &xa), b = sm_eval(f, &xb);
+	return !xa.err && !xb.err && a != b;
+}
+
+static bool one_equal(const struct sm_guard *g, const struct sm_eval_ctx *ca, const struct sm_eval_ctx *cb,
+		      struct sm_dim3 block, int la, int lb)
+{
+	const struct sm_expr *e = g->cond;
+	if (!e || e->kind != SM_E_BINARY || e->op != (g->negate ? SM_OP_NE : SM_OP_EQ))
+		return false;
+	return tells_apart(e->a, e->b, ca, cb, block, la, lb) || tells_apart(e->b, e->a, ca, cb, block, la, lb);
+}
 
 bool sm_arms_exclusive(const struct sm_raccess *ra, const struct sm_eval_ctx *ca, int la,
 		       const struct sm_raccess *rb, const struct sm_eval_ctx *cb, int lb, struct sm_dim3 block)
@@ -504,6 +534,9 @@ bool sm_arms_exclusive(const struct sm_raccess *ra, const struct sm_eval_ctx *ca
 	for (const struct sm_guard *ga = ra->guards; ga && na < SM_ARMS_GUARD_WALK; ga = ga->next, na++) {
 		int nb = 0;
 		for (const struct sm_guard *gb = rb->guards; gb && nb < SM_ARMS_GUARD_WALK; gb = gb->next, nb++) {
+			if ((gb == ga || (gb->cond == ga->cond && gb->negate == ga->negate)) &&
+			    one_equal(ga, ca, cb, block, la, lb))
+				return true;
 			if (gb == ga)
 				break; /* the shared tail: both sit under it alike */
 			if (gb->cond != ga->cond || gb->negate == ga->negate)

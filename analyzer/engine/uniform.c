@@ -51,6 +51,8 @@ struct sw {
 	unsigned left;
 	const int64_t *ta, *tb;    /* sm_expr_alike_for: the two threads' ids */
 	int64_t la, lb;            /* ... and linear ids; ta NULL: repeats */
+	unsigned unit;             /* span: bit d, every launch's block is 1
+	                            * thread wide in d (threadIdx.d is 0) */
 };
 
 /* Does e take the same value in threads t and t + k * n (every k)? A
@@ -128,6 +130,8 @@ static int64_t span(const struct sm_expr *e, struct sw *w, int depth)
 	case SM_E_VAR: /* after resolution: a kernel parameter */
 		return 0;
 	case SM_E_BUILTIN:
+		if (e->builtin == SM_B_TID && e->dim >= 0 && e->dim < 3 && (w->unit >> e->dim & 1))
+			return 0;
 		return e->builtin == SM_B_TID || e->builtin == SM_B_LANE ? 1 : 0;
 	case SM_E_OPAQUE:
 		if (!e->thread_dep)
@@ -174,9 +178,18 @@ int64_t sm_expr_uniform_span(const struct sm_expr *e)
 int64_t sm_expr_uniform_span_in(const struct sm_expr *e, const struct sm_kernel_launches *K)
 {
 	int64_t xq = 0; /* the gcd of the blocks' x extents; 0: none known */
-	for (int bi = 0; K && bi < K->nshapes; bi++)
-		xq = gcd(xq, K->shape[bi].block.x > 0 ? K->shape[bi].block.x : 1);
-	struct sw w = { .under = NULL, .xq = xq, .left = SM_SPAN_NODES };
+	unsigned unit = K && K->nshapes > 0 ? 7u : 0u;
+	for (int bi = 0; K && bi < K->nshapes; bi++) {
+		const struct sm_launch_ctx *L = &K->shape[bi];
+		xq = gcd(xq, L->block.x > 0 ? L->block.x : 1);
+		/* a dimension one thread wide, as the program launches it (an
+		 * assumed shape's own choice says nothing) */
+		int64_t ext[3] = { L->block.x, L->block.y, L->block.z };
+		for (int d = 0; d < 3; d++)
+			if (ext[d] != 1 || (K->assumed && !(L->block_from.fixed >> d & 1)))
+				unit &= ~(1u << d);
+	}
+	struct sw w = { .under = NULL, .xq = xq, .left = SM_SPAN_NODES, .unit = unit };
 	return span(e, &w, 0);
 }
 
@@ -217,6 +230,6 @@ bool sm_expr_alike_for(const struct sm_expr *e, struct sm_dim3 block, int64_t la
 	int64_t ta[3], tb[3];
 	sm_thread_id(block, la, ta);
 	sm_thread_id(block, lb, tb);
-	struct sw w = { NULL, 0, SM_SPAN_NODES, ta, tb, la, lb };
+	struct sw w = { NULL, 0, SM_SPAN_NODES, ta, tb, la, lb, 0 };
 	return repeats(e, 1, &w, 0);
 }

@@ -390,7 +390,7 @@ void cv_local_elem_clobber(struct fe *S, CXCursor arg, CXCursor c);
 int64_t cv_launch_bounds(struct fe *S, CXCursor fn);
 struct sm_var *cv_record_root(struct fe *S, CXCursor lv, bool *whole);
 struct sm_expr *cv_load_at(struct fe *S, CXCursor c, struct sm_expr *base, struct sm_expr *idx, const char *name);
-struct sm_expr *cv_member_load(struct fe *S, CXCursor c);
+struct sm_expr *cv_member_load(struct fe *S, CXCursor c, struct sm_expr *obj);
 void cv_record_clobber(struct fe *S, struct sm_var *v, struct sm_expr *with, CXCursor c);
 /* The value c loads from global memory through pointer ptr (__ldg(&p[i]),
  * __ldg(p)): alike in every thread that computes one index of one

@@ -410,9 +410,11 @@ struct sm_expr *cv_global_load(struct fe *S, CXCursor c, CXCursor base, struct s
  * a static constant member's value (a tile template's `static constexpr
  * int I` read as `t.I`: nothing is loaded from t), else a load at the
  * member's byte offset (which tells args.n from args.m) from a parameter,
- * a global, a struct variable or the object a method was called on; else
- * NULL. */
-struct sm_expr *cv_member_load(struct fe *S, CXCursor c)
+ * a global, a struct variable or the object a method was called on, or
+ * from an object that is itself a load (obj, the converted `box[i]` of
+ * `box[blockIdx.x].nn`, `(*p).n`, `a.b->n`: alike where that load is);
+ * else NULL. */
+struct sm_expr *cv_member_load(struct fe *S, CXCursor c, struct sm_expr *obj)
 {
 	CXCursor d = clang_getCursorReferenced(c);
 	int64_t v;
@@ -424,7 +426,13 @@ struct sm_expr *cv_member_load(struct fe *S, CXCursor c)
 	struct sm_expr *at = off > 0 ? cv_mk_const(S, off / 8) : NULL;
 	if (S->this_obj && (ks.n == 0 || clang_getCursorKind(cv_strip(ks.c[0])) == CXCursor_CXXThisExpr))
 		return cv_load_at(S, c, cv_var_ref(S, c, S->this_obj), at, "member");
-	return ks.n == 1 ? cv_global_load(S, c, ks.c[0], at, "member") : NULL;
+	struct sm_expr *g = ks.n == 1 ? cv_global_load(S, c, ks.c[0], at, "member") : NULL;
+	if (g || ks.n != 1 || !obj || obj->kind != SM_E_OPAQUE || !obj->place)
+		return g;
+	enum CXCursorKind k = clang_getCursorKind(cv_strip(ks.c[0]));
+	if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr || k == CXCursor_UnaryOperator)
+		g = cv_load_at(S, c, obj, at, "member");
+	return g;
 }
 
 /* A load at c from base (an address, or a struct's value) at index idx

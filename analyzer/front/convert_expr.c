@@ -648,9 +648,13 @@ static struct sm_expr *conv_member(struct fe *S, CXCursor c)
 		return load_value(S, c, a);
 	}
 	struct kids ks = cv_kids_of(c);
-	for (int i = 0; i < ks.n && i < 8; i++)
-		(void)cv_conv_expr(S, ks.c[i]);
-	struct sm_expr *g = cv_member_load(S, c);
+	struct sm_expr *obj = NULL;
+	for (int i = 0; i < ks.n && i < 8; i++) {
+		struct sm_expr *x = cv_conv_expr(S, ks.c[i]);
+		if (i == 0)
+			obj = x;
+	}
+	struct sm_expr *g = cv_member_load(S, c, obj);
 	return g ? g : cv_opaque(S, c, "member", 1);
 }
 

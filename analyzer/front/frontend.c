@@ -353,6 +353,8 @@ struct sm_file *sm_frontend_parse_streamed(struct sm_frontend *fe, const char *p
 	/* clang reads what nvcc's lexer reads: spaced launch brackets closed
 	 * up, every offset kept (F->text, which reports quote, is as written) */
 	unsaved[0].Contents = sm_dialect_launch_brackets(text, len, A, &nspaced);
+	unsigned nglued = 0; /* extern "C"__global__ */
+	unsaved[0].Contents = sm_dialect_extern_c(unsaved[0].Contents, len, A, &nglued);
 	unsaved[0].Length = (unsigned long)len;
 	set_forced_headers(unsaved + 1);
 	int nunsaved = 3;

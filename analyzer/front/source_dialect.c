@@ -1,6 +1,7 @@
-/* source_dialect.c - spaced launch brackets (source_dialect.h). A single
- * pass over the text that skips comments and literals; each `<< <` is
- * followed at most SM_DIALECT_LAUNCH_SPAN bytes to its `>> >`. */
+/* source_dialect.c - spaced launch brackets and `extern "C"__global__`
+ * (source_dialect.h). Each is a single pass over the text that skips
+ * comments and literals; each `<< <` is followed at most
+ * SM_DIALECT_LAUNCH_SPAN bytes to its `>> >`. */
 #define _GNU_SOURCE /* memmem */
 #include "front/source_dialect.h"
 
@@ -158,6 +159,59 @@ const char *sm_dialect_launch_brackets(const char *text, size_t len, struct sm_a
 		}
 		(*nfixed)++;
 		i = c + 2;
+	}
+	return out ? out : text;
+}
+
+/* `extern "C"` or `extern "C++"` at i (i at the `e`, after a non-identifier
+ * byte), a blank run, the literal, then an identifier byte: the offset of
+ * the literal's opening quote, else 0. */
+static size_t glued_linkage(const char *t, size_t len, size_t i, size_t *lit_len)
+{
+	if (i + 6 >= len || memcmp(t + i, "extern", 6) || (i > 0 && ident_char(t[i - 1])))
+		return 0;
+	size_t q = i + 6;
+	while (q < len && (t[q] == ' ' || t[q] == '\t'))
+		q++;
+	if (q == i + 6)
+		return 0;
+	static const char *const lits[] = { "\"C\"", "\"C++\"" };
+	for (size_t k = 0; k < sizeof(lits) / sizeof(lits[0]); k++) {
+		size_t n = strlen(lits[k]);
+		if (q + n < len && !memcmp(t + q, lits[k], n) && ident_char(t[q + n])) {
+			*lit_len = n;
+			return q;
+		}
+	}
+	return 0;
+}
+
+const char *sm_dialect_extern_c(const char *text, size_t len, struct sm_arena *A, unsigned *nfixed)
+{
+	*nfixed = 0;
+	if (!text || len < 10 || !memmem(text, len, "extern", 6))
+		return text;
+	char *out = NULL;
+	for (size_t i = 0; i < len;) {
+		size_t lit_len = 0, q = glued_linkage(text, len, i, &lit_len);
+		if (!q) {
+			size_t e = skip_lexeme(text, len, i);
+			i = e != i ? e : i + 1;
+			continue;
+		}
+		if (!out) {
+			out = sm_arena_alloc(A, len + 1);
+			if (!out)
+				return text;
+			memcpy(out, text, len);
+			out[len] = 0;
+		}
+		/* `extern "C"__global__` -> `extern"C" __global__`: the blank
+		 * before the literal moves after it */
+		memmove(out + q - 1, text + q, lit_len);
+		out[q - 1 + lit_len] = ' ';
+		(*nfixed)++;
+		i = q + lit_len;
 	}
 	return out ? out : text;
 }

@@ -23,4 +23,14 @@
  * *nfixed gets the number of launches closed up. */
 const char *sm_dialect_launch_brackets(const char *text, size_t len, struct sm_arena *A, unsigned *nfixed);
 
+/* nvcc reads `extern "C"__global__ void k()` (no blank after the linkage
+ * string, as some trees write it) as a linkage and a kernel; clang, by
+ * C++11's rules, as a string literal with the user-defined suffix
+ * `__global__`, an error. sm_dialect_extern_c returns a copy of text in A
+ * with the blank before each such "C" or "C++" moved after it
+ * (`extern"C" __global__`: the identifier keeps its offset, the literal
+ * moves one byte left), or text itself when there is none. *nfixed gets
+ * how many were mended. */
+const char *sm_dialect_extern_c(const char *text, size_t len, struct sm_arena *A, unsigned *nfixed);
+
 #endif
