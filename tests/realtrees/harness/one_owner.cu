@@ -36,15 +36,18 @@ __global__ void one_owner_twin(const int *len, const float *x, float *o)
 int main()
 {
 	int h[128];
-	for (int i = 0; i < 128; i++)
+	float hx[128]; /* distinct values: racecheck passes writes of equal ones */
+	for (int i = 0; i < 128; i++) {
 		h[i] = 100;
+		hx[i] = (float)i;
+	}
 	int *len;
 	float *x, *o;
 	cudaMalloc(&len, sizeof h);
 	cudaMalloc(&x, 128 * sizeof(float));
 	cudaMalloc(&o, 4 * 128 * sizeof(float));
 	cudaMemcpy(len, h, sizeof h, cudaMemcpyHostToDevice);
-	cudaMemset(x, 0, 128 * sizeof(float));
+	cudaMemcpy(x, hx, sizeof hx, cudaMemcpyHostToDevice);
 	one_owner<<<4, 128>>>(len, x, o);
 	one_owner_twin<<<4, 128>>>(len, x, o);
 	cudaError_t e = cudaDeviceSynchronize();
