@@ -113,6 +113,17 @@ static size_t launch_close(const char *t, size_t len, size_t from, int *spaced)
 	return (size_t)-1;
 }
 
+/* The text's first mend: a copy in A to mend in place (NULL: A is spent). */
+static char *copy_of(const char *text, size_t len, struct sm_arena *A)
+{
+	char *out = sm_arena_alloc(A, len + 1);
+	if (out) {
+		memcpy(out, text, len);
+		out[len] = 0;
+	}
+	return out;
+}
+
 /* `XX` spaces `X` at i, third char at j: `XXX` then the spaces */
 static void close_up(char *t, size_t i, size_t j, char x)
 {
@@ -143,13 +154,8 @@ const char *sm_dialect_launch_brackets(const char *text, size_t len, struct sm_a
 			i = third + 1;
 			continue;
 		}
-		if (!out) {
-			out = sm_arena_alloc(A, len + 1);
-			if (!out)
-				return text;
-			memcpy(out, text, len);
-			out[len] = 0;
-		}
+		if (!out && !(out = copy_of(text, len, A)))
+			return text;
 		close_up(out, i, third, '<');
 		if (spaced) {
 			size_t j = c + 2;
@@ -199,13 +205,8 @@ const char *sm_dialect_extern_c(const char *text, size_t len, struct sm_arena *A
 			i = e != i ? e : i + 1;
 			continue;
 		}
-		if (!out) {
-			out = sm_arena_alloc(A, len + 1);
-			if (!out)
-				return text;
-			memcpy(out, text, len);
-			out[len] = 0;
-		}
+		if (!out && !(out = copy_of(text, len, A)))
+			return text;
 		/* `extern "C"__global__` -> `extern"C" __global__`: the blank
 		 * before the literal moves after it */
 		memmove(out + q - 1, text + q, lit_len);
