@@ -340,11 +340,12 @@ static const struct dcause *dwalk(struct dw *W, const struct sm_stmt *s, const s
 		return cur;
 	}
 	case SM_S_IF: {
-		/* a condition the resolver made a constant (a helper's `if
-		 * (sync)` inlined from a call that passes false): only the arm
-		 * it takes runs, and a barrier in the other never does */
-		const struct sm_rstmt *rc = sm_rstmt_find(W->m, s);
-		int live = rc && rc->cond && rc->cond->kind == SM_E_CONST ? (rc->cond->ival ? 0 : 1) : -1;
+		/* a condition decided for every block shape (a constant, or a
+		 * repeat of a guard in force: threads.c, as the race graph
+		 * has it): only the arm it takes runs, and a barrier in the
+		 * other never does */
+		int taken = sm_cond_block_value(W->m, s, (struct sm_dim3){ 0, 0, 0 });
+		int live = taken < 0 ? -1 : taken ? 0 : 1;
 		const struct dcause *inner = live < 0 ? cond_cause(W, s, SM_DIV_IF, in) : in;
 		for (int i = 0; i < s->nkids && i < 2; i++) {
 			if (live >= 0 && i != live)

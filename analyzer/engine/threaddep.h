@@ -51,8 +51,11 @@ bool sm_expr_varies(const struct sm_expr *e);
 /* The value of the IF s's condition in every thread of a block of shape
  * block where they all agree on it and it reads no loop counter, or where
  * it repeats a guard in force or an enclosing loop's condition (the same
- * tree, reading no memory): 1 or 0; -1 when threads differ or it is not
- * known (an unknown, blockIdx). */
+ * tree, reading no memory), or is a constant the resolver folded (a
+ * helper's `if (sync)` inlined from a call passing false): 1 or 0; -1
+ * when threads differ or it is not known (an unknown, blockIdx). A block
+ * of 0 threads asks only what holds for every shape: the constant or the
+ * repeat. */
 int sm_cond_block_value(const struct sm_kernel_model *m, const struct sm_stmt *s, struct sm_dim3 block);
 /* Does if statement s, at the end of loop lp's body, hold exactly when
  * the loop runs another iteration (1: `if (j < n - 1) __syncthreads();`

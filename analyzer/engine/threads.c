@@ -72,10 +72,12 @@ static int repeated_value(const struct sm_rstmt *r)
 int sm_cond_block_value(const struct sm_kernel_model *m, const struct sm_stmt *s, struct sm_dim3 block)
 {
 	const struct sm_rstmt *r = sm_rstmt_find(m, s);
-	if (!r || !r->cond || block.x < 1 || block.y < 1 || block.z < 1)
+	if (!r || !r->cond)
 		return -1;
+	if (r->cond->kind == SM_E_CONST) /* a constant the resolver folded */
+		return r->cond->ival != 0;
 	int rep = repeated_value(r);
-	if (rep >= 0)
+	if (rep >= 0 || block.x < 1 || block.y < 1 || block.z < 1)
 		return rep;
 	int64_t nt = block.x * block.y * block.z;
 	if (nt > SM_MAX_BLOCK_THREADS)
