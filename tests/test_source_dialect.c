@@ -12,27 +12,42 @@
 #include "front/source_dialect.h"
 #include "smemlint/arena.h"
 
+typedef const char *(*mend_fn)(const char *, size_t, struct sm_arena *, unsigned *);
+#define B sm_dialect_launch_brackets
+#define X sm_dialect_extern_c
+
 static const struct {
+	mend_fn mend;
 	const char *in;
 	const char *out; /* NULL: unchanged */
 	unsigned fixed;
 } rows[] = {
-	{ "k << <g, b >> > (p);", "k <<< g, b >>>  (p);", 1 },
-	{ "k<< <1, 256>> >(p);", "k<<< 1, 256>>> (p);", 1 },
-	{ "k << < (n + 255) / 256, 256 >> >(p);", "k <<<  (n + 255) / 256, 256 >>> (p);", 1 },
-	{ "k << <\n  g, b >> >\n(p);", "k <<< \n  g, b >>> \n(p);", 1 },
-	{ "k << <g, f(a, b), 0, s>>>(p);", "k <<< g, f(a, b), 0, s>>>(p);", 1 },
-	{ "a << <b, c >> > (p); k2 << <1, 2 >> > (q);", "a <<< b, c >>>  (p); k2 <<< 1, 2 >>>  (q);", 2 },
-	{ "std::vector<box<box<int>> > v;", NULL, 0 },
-	{ "operator<< <int>(s, x);", NULL, 0 },
-	{ "x = a << b; y = c > d;", NULL, 0 },
-	{ "x = a << <b; ", NULL, 0 },
-	{ "// k << <g, b >> > (p);\n", NULL, 0 },
-	{ "/* k << <g, b >> > (p); */", NULL, 0 },
-	{ "s = \"k << <g, b >> > (p)\";", NULL, 0 },
-	{ "s = R\"x(k << <g, b >> > (p))x\";", NULL, 0 },
-	{ "if (a << <b) {} c >> > d;", NULL, 0 },
-	{ "m = a << <= b;", NULL, 0 },
+	{ B, "k << <g, b >> > (p);", "k <<< g, b >>>  (p);", 1 },
+	{ B, "k<< <1, 256>> >(p);", "k<<< 1, 256>>> (p);", 1 },
+	{ B, "k << < (n + 255) / 256, 256 >> >(p);", "k <<<  (n + 255) / 256, 256 >>> (p);", 1 },
+	{ B, "k << <\n  g, b >> >\n(p);", "k <<< \n  g, b >>> \n(p);", 1 },
+	{ B, "k << <g, f(a, b), 0, s>>>(p);", "k <<< g, f(a, b), 0, s>>>(p);", 1 },
+	{ B, "a << <b, c >> > (p); k2 << <1, 2 >> > (q);", "a <<< b, c >>>  (p); k2 <<< 1, 2 >>>  (q);", 2 },
+	{ B, "std::vector<box<box<int>> > v;", NULL, 0 },
+	{ B, "operator<< <int>(s, x);", NULL, 0 },
+	{ B, "x = a << b; y = c > d;", NULL, 0 },
+	{ B, "x = a << <b; ", NULL, 0 },
+	{ B, "// k << <g, b >> > (p);\n", NULL, 0 },
+	{ B, "/* k << <g, b >> > (p); */", NULL, 0 },
+	{ B, "s = \"k << <g, b >> > (p)\";", NULL, 0 },
+	{ B, "s = R\"x(k << <g, b >> > (p))x\";", NULL, 0 },
+	{ B, "if (a << <b) {} c >> > d;", NULL, 0 },
+	{ B, "m = a << <= b;", NULL, 0 },
+	{ X, "extern \"C\"__global__ void k();", "extern\"C\" __global__ void k();", 1 },
+	{ X, "extern  \"C++\"__device__ int f();", "extern \"C++\" __device__ int f();", 1 },
+	{ X, "extern \"C\"__global__ void a(); extern \"C\"__global__ void b();",
+	  "extern\"C\" __global__ void a(); extern\"C\" __global__ void b();", 2 },
+	{ X, "extern \"C\" __global__ void k();", NULL, 0 },
+	{ X, "extern \"C\" {", NULL, 0 },
+	{ X, "myextern \"C\"_x;", NULL, 0 },
+	{ X, "// extern \"C\"__global__ void k();\n", NULL, 0 },
+	{ X, "s = \"extern \\\"C\\\"__global__\";", NULL, 0 },
+	{ X, "auto x = \"C\"_sv;", NULL, 0 },
 };
 
 START_TEST(test_rows)
@@ -42,7 +57,7 @@ START_TEST(test_rows)
 	struct sm_arena A;
 	sm_arena_init(&A, 0);
 	unsigned fixed = 99;
-	const char *out = sm_dialect_launch_brackets(in, n, &A, &fixed);
+	const char *out = rows[_i].mend(in, n, &A, &fixed);
 	ck_assert_uint_eq(fixed, rows[_i].fixed);
 	if (rows[_i].out) {
 		ck_assert_ptr_ne(out, in);
@@ -55,52 +70,13 @@ START_TEST(test_rows)
 }
 END_TEST
 
-static const struct {
-	const char *in;
-	const char *out; /* NULL: unchanged */
-	unsigned fixed;
-} linkage_rows[] = {
-	{ "extern \"C\"__global__ void k();", "extern\"C\" __global__ void k();", 1 },
-	{ "extern  \"C++\"__device__ int f();", "extern \"C++\" __device__ int f();", 1 },
-	{ "extern \"C\"__global__ void a(); extern \"C\"__global__ void b();",
-	  "extern\"C\" __global__ void a(); extern\"C\" __global__ void b();", 2 },
-	{ "extern \"C\" __global__ void k();", NULL, 0 },
-	{ "extern \"C\" {", NULL, 0 },
-	{ "myextern \"C\"_x;", NULL, 0 },
-	{ "// extern \"C\"__global__ void k();\n", NULL, 0 },
-	{ "s = \"extern \\\"C\\\"__global__\";", NULL, 0 },
-	{ "auto x = \"C\"_sv;", NULL, 0 },
-};
-
-START_TEST(test_linkage_rows)
-{
-	const char *in = linkage_rows[_i].in;
-	size_t n = strlen(in);
-	struct sm_arena A;
-	sm_arena_init(&A, 0);
-	unsigned fixed = 99;
-	const char *out = sm_dialect_extern_c(in, n, &A, &fixed);
-	ck_assert_uint_eq(fixed, linkage_rows[_i].fixed);
-	if (linkage_rows[_i].out) {
-		ck_assert_ptr_ne(out, in);
-		ck_assert_uint_eq(strlen(linkage_rows[_i].out), n);
-		ck_assert_mem_eq(out, linkage_rows[_i].out, n);
-	} else {
-		ck_assert_ptr_eq(out, in);
-	}
-	sm_arena_release(&A);
-}
-END_TEST
 
 int main(void)
 {
 	Suite *s = suite_create("source_dialect");
-	TCase *tc = tcase_create("launch_brackets");
+	TCase *tc = tcase_create("mends");
 	tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof(rows) / sizeof(rows[0])));
 	suite_add_tcase(s, tc);
-	TCase *tl = tcase_create("extern_c");
-	tcase_add_loop_test(tl, test_linkage_rows, 0, (int)(sizeof(linkage_rows) / sizeof(linkage_rows[0])));
-	suite_add_tcase(s, tl);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);

@@ -278,40 +278,35 @@ void sm_result_sort(struct sm_result *r)
  * from two of them.) */
 static bool same_but_site_block(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b);
 
-/* msg without its divergent-barrier count " (and N more barrier[s] after
- * it)" (rules/divergent_barrier.c): instantiations that compile a
+/* msg's divergent-barrier count " (and N more barrier[s] after it)"
+ * (rules/divergent_barrier.c): N, with *at and *tail its first byte and
+ * the byte after it; -1 when msg has none. Instantiations that compile a
  * different number of barriers after the same divergent one (a stage
  * count as a template argument) report the same cause. */
-static const char *without_more_barriers(struct sm_arena *A, const char *msg)
+static long more_barriers(const char *msg, const char **at, const char **tail)
 {
-	const char *p = msg ? strstr(msg, " (and ") : NULL;
-	while (p) {
-		const char *q = p + 6;
-		while (*q >= '0' && *q <= '9')
-			q++;
-		const char *tail = NULL;
-		if (q > p + 6 && !strncmp(q, " more barrier after it)", 23))
-			tail = q + 23;
-		else if (q > p + 6 && !strncmp(q, " more barriers after it)", 24))
-			tail = q + 24;
-		if (tail)
-			return sm_arena_printf(A, "%.*s%s", (int)(p - msg), msg, tail);
-		p = strstr(p + 1, " (and ");
+	for (const char *p = msg ? strstr(msg, " (and ") : NULL; p; p = strstr(p + 1, " (and ")) {
+		char *q;
+		long n = strtol(p + 6, &q, 10);
+		if (q == p + 6 || n < 0)
+			continue;
+		size_t k = !strncmp(q, " more barrier after it)", 23) ? 23 : !strncmp(q, " more barriers after it)", 24) ? 24 : 0;
+		if (k) {
+			*at = p;
+			*tail = q + k;
+			return n;
+		}
 	}
-	return msg;
+	return -1;
 }
 
-/* N of msg's " (and N more barrier[s] after it)", else 0. */
-static unsigned more_barriers(const char *msg)
+/* msg without its divergent-barrier count */
+static const char *without_more_barriers(struct sm_arena *A, const char *msg)
 {
-	const char *p = msg ? strstr(msg, " (and ") : NULL;
-	for (; p; p = strstr(p + 1, " (and ")) {
-		char *q;
-		unsigned long n = strtoul(p + 6, &q, 10);
-		if (q > p + 6 && !strncmp(q, " more barrier", 13))
-			return n > 1000000 ? 1000000 : (unsigned)n;
-	}
-	return 0;
+	const char *at, *tail;
+	if (more_barriers(msg, &at, &tail) < 0)
+		return msg;
+	return sm_arena_printf(A, "%.*s%s", (int)(at - msg), msg, tail);
 }
 
 static bool same_divergent_barrier(struct sm_arena *A, const struct sm_diag *a, const struct sm_diag *b)
@@ -352,8 +347,9 @@ unsigned sm_result_merge_instantiations(struct sm_result *r)
 				count++;
 				/* of instantiations that skip different numbers of
 				 * barriers, the one that skips the most speaks */
+				const char *at, *tail;
 				if (d->rule == SM_RULE_DIVERGENT_BARRIER &&
-				    more_barriers(r->diags[k].message) > more_barriers(d->message))
+				    more_barriers(r->diags[k].message, &at, &tail) > more_barriers(d->message, &at, &tail))
 					*d = r->diags[k];
 			}
 		if (count > 1) {

@@ -79,12 +79,12 @@ static void add_fragment(const char *from, const char *name, size_t len, struct 
 	const char *slash = strrchr(from, '/');
 	size_t dir = slash ? (size_t)(slash - from) + 1 : 0;
 	char buf[PATH_MAX], real[PATH_MAX];
-	if (len < 4 || memcmp(name + len - 3, ".cu", 3) || dir + len >= sizeof(buf))
+	if (dir + len >= sizeof(buf))
 		return;
 	memcpy(buf, from, dir);
 	memcpy(buf + dir, name, len);
 	buf[dir + len] = 0;
-	if (realpath(buf, real))
+	if (is_cu(buf) && realpath(buf, real))
 		sm_paths_push(frags, real);
 }
 
